@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+// passkey-conformance: a conformance harness for passkey relying parties.
+import PackageDescription
+
+let package = Package(
+    name: "passkey-conformance",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "passkey-conformance", targets: ["passkey-conformance"]),
+        .executable(name: "reference-rp-adapter", targets: ["reference-rp-adapter"]),
+        .library(name: "Gherkin", targets: ["Gherkin"]),
+        .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
+    ],
+    targets: [
+        // Gherkin: scanner, parser, AST, pickle compiler (no dependencies).
+        .target(
+            name: "Gherkin",
+            exclude: ["Resources/gherkin-languages.LICENSE"],
+            resources: [.copy("Resources/gherkin-languages.json")]
+        ),
+        // The system's libcrypto (OpenSSL) on Linux; CryptoKit is used on Apple platforms.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // WebAuthn bytes: CBOR, COSE keys, authenticator data, client data, a virtual authenticator.
+        .target(
+            name: "WebAuthn",
+            dependencies: [.target(name: "CLibCrypto", condition: .when(platforms: [.linux]))]
+        ),
+        // Criteria, targets, plans, simulated platforms, adapter protocol, steps, runner, results.
+        .target(name: "ConformanceKit", dependencies: ["Gherkin", "WebAuthn"]),
+        // The conforming reference relying party and its mutants.
+        .target(name: "ReferenceRP", dependencies: ["ConformanceKit", "WebAuthn"]),
+        // JSON, Markdown and JUnit reporters; waivers.
+        .target(name: "ConformanceReports", dependencies: ["ConformanceKit"]),
+        // The adapter protocol as JSON-RPC 2.0 over stdio.
+        .target(name: "ConformanceJSONRPC", dependencies: ["ConformanceKit"]),
+        // Command-line logic; the executables are thin wrappers.
+        .target(
+            name: "PasskeyConformanceCLI",
+            dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceReports", "ConformanceJSONRPC", "Gherkin"]
+        ),
+        .executableTarget(name: "passkey-conformance", dependencies: ["PasskeyConformanceCLI"]),
+        .executableTarget(name: "reference-rp-adapter", dependencies: ["ReferenceRP", "ConformanceJSONRPC"]),
+        .executableTarget(name: "conformance-bench", dependencies: ["PasskeyConformanceCLI"]),
+        .executableTarget(name: "gherkin-bench", dependencies: ["Gherkin"]),
+        // Helpers shared by the test targets (not a product).
+        .target(name: "ConformanceTestSupport", dependencies: ["ConformanceKit", "Gherkin"]),
+
+        .testTarget(name: "GherkinTests", dependencies: ["Gherkin"]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn"]),
+        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceTestSupport"]),
+        .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
+        .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport"]),
+        .testTarget(name: "ConformanceJSONRPCTests", dependencies: ["ConformanceJSONRPC", "ConformanceKit", "ReferenceRP", "ConformanceTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PasskeyConformanceCLI", "ConformanceTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
