@@ -1,0 +1,294 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The operating-system family of a target.
+public enum PlatformFamily: String, Sendable, Codable, Hashable, CaseIterable {
+    case apple
+    case android
+}
+
+/// An identifier of a platform operation the relying party started (create, get or signal).
+public typealias OperationID = String
+
+/// An identifier of a timer the relying party scheduled on the virtual clock.
+public typealias TimerID = String
+
+// MARK: - Registration (create)
+
+/// A registration request as the relying party hands it to the platform.
+///
+/// Exactly one of `android` and `apple` is set, matching the target's platform.
+public struct CreateCredentialRequest: Sendable, Codable, Hashable {
+    /// Android: `CreatePublicKeyCredentialRequest` passed to `CredentialManager.createCredential()`.
+    public var android: AndroidCreatePublicKeyCredentialRequest?
+    /// Apple: `ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest` performed by an authorization controller.
+    public var apple: AppleRegistrationRequest?
+
+    public init(android: AndroidCreatePublicKeyCredentialRequest) { self.android = android }
+    public init(apple: AppleRegistrationRequest) { self.apple = apple }
+}
+
+/// The fields of androidx.credentials `CreatePublicKeyCredentialRequest` (1.6.0).
+public struct AndroidCreatePublicKeyCredentialRequest: Sendable, Codable, Hashable {
+    /// `PublicKeyCredentialCreationOptions` as JSON, the WebAuthn JSON encoding.
+    public var requestJson: String
+    /// `isConditional`: create opportunistically, without UI (1.6.0 and later).
+    public var isConditional: Bool
+    /// `preferImmediatelyAvailableCredentials`.
+    public var preferImmediatelyAvailableCredentials: Bool
+    /// `isAutoSelectAllowed`.
+    public var isAutoSelectAllowed: Bool
+    /// `origin`, set only by privileged callers such as browsers.
+    public var origin: String?
+
+    public init(requestJson: String, isConditional: Bool, preferImmediatelyAvailableCredentials: Bool = false,
+                isAutoSelectAllowed: Bool = false, origin: String? = nil) {
+        self.requestJson = requestJson
+        self.isConditional = isConditional
+        self.preferImmediatelyAvailableCredentials = preferImmediatelyAvailableCredentials
+        self.isAutoSelectAllowed = isAutoSelectAllowed
+        self.origin = origin
+    }
+}
+
+/// The request styles of `ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest.RequestStyle`.
+public enum AppleRequestStyle: String, Sendable, Codable, Hashable {
+    /// `.standard`: the system shows its registration sheet.
+    case standard
+    /// `.conditional` (iOS 18, macOS 15): opportunistic, no UI.
+    case conditional
+}
+
+/// The fields of `ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest`.
+public struct AppleRegistrationRequest: Sendable, Codable, Hashable {
+    /// `relyingPartyIdentifier` of the provider that made the request.
+    public var relyingPartyIdentifier: String
+    /// `challenge` bytes.
+    public var challenge: Data
+    /// `name`: the account name.
+    public var name: String
+    /// `userID`: the WebAuthn user handle bytes.
+    public var userID: Data
+    /// `displayName`, if set.
+    public var displayName: String?
+    /// `requestStyle` (iOS 18+); `nil` when the app did not set it (then `.standard`).
+    public var requestStyle: AppleRequestStyle?
+    /// `excludedCredentials` ids (iOS 17.4+); `nil` when the app did not set the property.
+    public var excludedCredentials: [Data]?
+    /// `userVerificationPreference`: `preferred`, `required` or `discouraged`.
+    public var userVerificationPreference: String
+
+    public init(relyingPartyIdentifier: String, challenge: Data, name: String, userID: Data, displayName: String? = nil,
+                requestStyle: AppleRequestStyle? = nil, excludedCredentials: [Data]? = nil, userVerificationPreference: String = "preferred") {
+        self.relyingPartyIdentifier = relyingPartyIdentifier
+        self.challenge = challenge
+        self.name = name
+        self.userID = userID
+        self.displayName = displayName
+        self.requestStyle = requestStyle
+        self.excludedCredentials = excludedCredentials
+        self.userVerificationPreference = userVerificationPreference
+    }
+}
+
+// MARK: - Assertion (get)
+
+/// A passkey sign-in request as the relying party hands it to the platform.
+public struct GetCredentialRequest: Sendable, Codable, Hashable {
+    /// Android: `GetCredentialRequest` with one `GetPublicKeyCredentialOption(requestJson)`.
+    public var android: AndroidGetPublicKeyCredentialOption?
+    /// Apple: `ASAuthorizationPlatformPublicKeyCredentialAssertionRequest`.
+    public var apple: AppleAssertionRequest?
+
+    public init(android: AndroidGetPublicKeyCredentialOption) { self.android = android }
+    public init(apple: AppleAssertionRequest) { self.apple = apple }
+}
+
+/// The fields of androidx.credentials `GetPublicKeyCredentialOption`.
+public struct AndroidGetPublicKeyCredentialOption: Sendable, Codable, Hashable {
+    /// `PublicKeyCredentialRequestOptions` as JSON.
+    public var requestJson: String
+    public init(requestJson: String) { self.requestJson = requestJson }
+}
+
+/// The fields of `ASAuthorizationPlatformPublicKeyCredentialAssertionRequest`.
+public struct AppleAssertionRequest: Sendable, Codable, Hashable {
+    public var relyingPartyIdentifier: String
+    public var challenge: Data
+    /// `allowedCredentials` ids; empty for a discoverable-credential request.
+    public var allowedCredentials: [Data]
+    public var userVerificationPreference: String
+
+    public init(relyingPartyIdentifier: String, challenge: Data, allowedCredentials: [Data] = [], userVerificationPreference: String = "preferred") {
+        self.relyingPartyIdentifier = relyingPartyIdentifier
+        self.challenge = challenge
+        self.allowedCredentials = allowedCredentials
+        self.userVerificationPreference = userVerificationPreference
+    }
+}
+
+// MARK: - Signals
+
+/// A signal as the relying party hands it to the platform.
+public struct SignalRequest: Sendable, Codable, Hashable {
+    /// Android: a `SignalCredentialStateRequest` subclass passed to `CredentialManager.signalCredentialState()`.
+    public var android: AndroidSignalRequest?
+    /// Apple: one report method of `ASCredentialDataManager` or `ASCredentialUpdater`.
+    public var apple: AppleSignalReport?
+
+    public init(android: AndroidSignalRequest) { self.android = android }
+    public init(apple: AppleSignalReport) { self.apple = apple }
+}
+
+/// An androidx.credentials signal request: its type constant and its JSON.
+public struct AndroidSignalRequest: Sendable, Codable, Hashable {
+    /// The request class's type, e.g. `androidx.credentials.SIGNAL_UNKNOWN_CREDENTIAL_STATE_REQUEST_TYPE`.
+    public var type: String
+    /// The request JSON (`rpId`, `credentialId`, `userId`, `allAcceptedCredentialIds`, `name`, `displayName`).
+    public var requestJson: String
+
+    public static let unknownCredentialType = "androidx.credentials.SIGNAL_UNKNOWN_CREDENTIAL_STATE_REQUEST_TYPE"
+    public static let allAcceptedCredentialsType = "androidx.credentials.SIGNAL_ALL_ACCEPTED_CREDENTIALS_REQUEST_TYPE"
+    public static let currentUserDetailsType = "androidx.credentials.SIGNAL_CURRENT_USER_DETAILS_STATE_REQUEST_TYPE"
+
+    public init(type: String, requestJson: String) {
+        self.type = type
+        self.requestJson = requestJson
+    }
+}
+
+/// The Apple class that carries signal reports.
+public enum AppleSignalInterface: String, Sendable, Codable, Hashable {
+    /// `ASCredentialUpdater`: 26.0, deprecated in 26.2.
+    case credentialUpdater = "ASCredentialUpdater"
+    /// `ASCredentialDataManager`: 26.2 and later.
+    case credentialDataManager = "ASCredentialDataManager"
+}
+
+/// The report methods shared by `ASCredentialUpdater` and `ASCredentialDataManager`.
+public enum AppleSignalMethod: String, Sendable, Codable, Hashable {
+    case reportUnknownPublicKeyCredential
+    case reportAllAcceptedPublicKeyCredentials
+    case reportPublicKeyCredentialUpdate
+    case reportUnusedPasswordCredential
+}
+
+/// One call of an Apple signal report method with its raw arguments.
+public struct AppleSignalReport: Sendable, Codable, Hashable {
+    public var interface: AppleSignalInterface
+    public var method: AppleSignalMethod
+    /// `relyingPartyIdentifier` (or `domain` for the unused-password report).
+    public var relyingPartyIdentifier: String
+    /// `credentialID` of `reportUnknownPublicKeyCredential`.
+    public var credentialID: Data?
+    /// `userHandle` of the accepted-list and update reports.
+    public var userHandle: Data?
+    /// `acceptedCredentialIDs` of `reportAllAcceptedPublicKeyCredentials`.
+    public var acceptedCredentialIDs: [Data]?
+    /// `newName` of `reportPublicKeyCredentialUpdate`.
+    public var newName: String?
+    /// `userName` of `reportUnusedPasswordCredential`.
+    public var userName: String?
+
+    public init(interface: AppleSignalInterface, method: AppleSignalMethod, relyingPartyIdentifier: String, credentialID: Data? = nil,
+                userHandle: Data? = nil, acceptedCredentialIDs: [Data]? = nil, newName: String? = nil, userName: String? = nil) {
+        self.interface = interface
+        self.method = method
+        self.relyingPartyIdentifier = relyingPartyIdentifier
+        self.credentialID = credentialID
+        self.userHandle = userHandle
+        self.acceptedCredentialIDs = acceptedCredentialIDs
+        self.newName = newName
+        self.userName = userName
+    }
+}
+
+// MARK: - Outcomes
+
+/// How a platform operation ended, delivered to the relying party with `platform.completed`.
+///
+/// Exactly one member is set.
+public struct PlatformOutcome: Sendable, Codable, Hashable {
+    /// Android `CreatePublicKeyCredentialResponse.registrationResponseJson`.
+    public var androidRegistrationResponseJson: String?
+    /// Android `PublicKeyCredential.authenticationResponseJson` of a `GetCredentialResponse`.
+    public var androidAuthenticationResponseJson: String?
+    /// Apple `ASAuthorizationPlatformPublicKeyCredentialRegistration`.
+    public var appleRegistration: AppleRegistration?
+    /// Apple `ASAuthorizationPlatformPublicKeyCredentialAssertion`.
+    public var appleAssertion: AppleAssertion?
+    /// A signal the platform accepted; says nothing about what any provider did.
+    public var signalAccepted: Bool?
+    /// The exception (Android) or error (Apple) the call ended with.
+    public var error: PlatformError?
+
+    public init(androidRegistrationResponseJson: String? = nil, androidAuthenticationResponseJson: String? = nil,
+                appleRegistration: AppleRegistration? = nil, appleAssertion: AppleAssertion? = nil,
+                signalAccepted: Bool? = nil, error: PlatformError? = nil) {
+        self.androidRegistrationResponseJson = androidRegistrationResponseJson
+        self.androidAuthenticationResponseJson = androidAuthenticationResponseJson
+        self.appleRegistration = appleRegistration
+        self.appleAssertion = appleAssertion
+        self.signalAccepted = signalAccepted
+        self.error = error
+    }
+
+    /// A failed outcome.
+    public static func failure(_ error: PlatformError) -> PlatformOutcome { PlatformOutcome(error: error) }
+}
+
+/// The raw fields of an Apple platform registration.
+public struct AppleRegistration: Sendable, Codable, Hashable {
+    public var credentialID: Data
+    public var rawClientDataJSON: Data
+    public var rawAttestationObject: Data
+    public init(credentialID: Data, rawClientDataJSON: Data, rawAttestationObject: Data) {
+        self.credentialID = credentialID
+        self.rawClientDataJSON = rawClientDataJSON
+        self.rawAttestationObject = rawAttestationObject
+    }
+}
+
+/// The raw fields of an Apple platform assertion.
+public struct AppleAssertion: Sendable, Codable, Hashable {
+    public var credentialID: Data
+    public var userID: Data
+    public var rawClientDataJSON: Data
+    public var rawAuthenticatorData: Data
+    public var signature: Data
+    public init(credentialID: Data, userID: Data, rawClientDataJSON: Data, rawAuthenticatorData: Data, signature: Data) {
+        self.credentialID = credentialID
+        self.userID = userID
+        self.rawClientDataJSON = rawClientDataJSON
+        self.rawAuthenticatorData = rawAuthenticatorData
+        self.signature = signature
+    }
+}
+
+/// An Android exception or an Apple `NSError`, as the platform reports it.
+public struct PlatformError: Sendable, Codable, Hashable, Error {
+    /// Android: the exception class (`CreateCredentialNoCreateOptionException`); Apple: `ASAuthorizationError`.
+    public var name: String
+    /// Android: the exception's `type` string.
+    public var type: String?
+    /// Apple: the error domain.
+    public var domain: String?
+    /// Apple: the error code (`ASAuthorizationError.Code` raw value).
+    public var code: Int?
+    /// A human-readable message.
+    public var message: String
+    /// Android `SignalCredentialRateLimitExceededException.retryMillis`.
+    public var retryMillis: Int64?
+
+    public init(name: String, type: String? = nil, domain: String? = nil, code: Int? = nil, message: String, retryMillis: Int64? = nil) {
+        self.name = name
+        self.type = type
+        self.domain = domain
+        self.code = code
+        self.message = message
+        self.retryMillis = retryMillis
+    }
+}

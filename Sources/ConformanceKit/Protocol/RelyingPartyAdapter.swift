@@ -1,0 +1,61 @@
+/// A relying party under test, reached through some transport (in-process Swift or JSON-RPC).
+///
+/// The runner opens one session per test case, so that every test case starts from a fresh app and
+/// server. The runner does not know which transport it drives.
+public protocol RelyingPartyAdapter: Sendable {
+    /// What the adapter supports: targets, capabilities, RP IDs.
+    func describe() async throws -> AdapterDescription
+    /// Starts a fresh app and server for one test case; `host` is the platform it calls.
+    func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession
+    /// Releases everything the adapter holds (child processes); called once after the run.
+    func shutdown() async
+}
+
+/// One fresh instance of the relying party (app and server) for one test case.
+///
+/// Every method may throw only for a fault of the adapter or its transport; a relying party that
+/// behaves wrongly answers normally and the harness judges what it did.
+public protocol RelyingPartySession: Sendable {
+    /// Creates the accounts on the server.
+    func setUp(accounts: [AccountFixture]) async throws
+    /// Stores a passkey record on the server.
+    func addCredential(_ credential: CredentialFixture) async throws
+    /// Performs a user action in the app and returns what the app shows.
+    func perform(_ action: UserAction) async throws -> ActionOutcome
+    /// The server's record of an account.
+    func inspectAccount(username: String) async throws -> AccountSnapshot
+    /// The app's current session.
+    func inspectSession() async throws -> SessionSnapshot
+    /// Injects a fault into the server or the network.
+    func injectFault(_ fault: Fault) async throws
+    /// Delivers the outcome of a platform operation the app started.
+    func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws
+    /// Fires a timer the app scheduled.
+    func timerFired(_ timer: TimerID) async throws
+    /// Ends the session.
+    func close() async
+}
+
+/// What the relying party's app calls during a test case: the platform's credential APIs, the
+/// virtual clock, the user's screen and telemetry. The harness implements it.
+///
+/// Platform calls return at once with an operation id; the outcome arrives later through
+/// `RelyingPartySession.platformCompleted`, as with the asynchronous APIs of both platforms.
+public protocol PlatformHost: Sendable {
+    /// `CredentialManager.createCredential` / `ASAuthorizationController.performRequests` with a registration request.
+    func createCredential(_ request: CreateCredentialRequest) -> OperationID
+    /// `CredentialManager.getCredential` / an assertion request.
+    func getCredential(_ request: GetCredentialRequest) -> OperationID
+    /// `CredentialManager.signalCredentialState` / an Apple report method.
+    func signal(_ request: SignalRequest) -> OperationID
+    /// The virtual time in milliseconds since the test case started.
+    func now() -> Int64
+    /// Schedules a timer on the virtual clock.
+    func scheduleTimer(afterMillis: Int64, label: String) -> TimerID
+    /// Cancels a timer.
+    func cancelTimer(_ timer: TimerID)
+    /// Records something the app showed the user.
+    func show(_ event: UIEvent)
+    /// Records a telemetry event of the app.
+    func telemetry(_ event: TelemetryEvent)
+}

@@ -1,0 +1,49 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The byte and key conventions shared by every wire format of the harness.
+///
+/// Binary values travel as unpadded base64url strings (as in WebAuthn's JSON forms), keys are
+/// sorted, and decoding rejects anything that is not base64url.
+public enum Wire {
+    /// An encoder with sorted keys and base64url binary values.
+    public static func encoder(pretty: Bool = false) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dataEncodingStrategy = .custom { data, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(B64URL.encode(data))
+        }
+        return encoder
+    }
+
+    /// A decoder that reads binary values as base64url strings.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let data = B64URL.decode(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not base64url: \(text.prefix(40))")
+            }
+            return data
+        }
+        return decoder
+    }
+
+    /// Encodes a value as a `JSONValue` (for transcripts).
+    public static func jsonValue<T: Encodable>(_ value: T) -> JSONValue {
+        guard let data = try? encoder().encode(value),
+              let decoded = try? JSONDecoder().decode(JSONValue.self, from: data) else { return .null }
+        return decoded
+    }
+
+    /// Decodes a typed value from a `JSONValue`.
+    public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        let data = try encoder().encode(value)
+        return try decoder().decode(type, from: data)
+    }
+}

@@ -1,0 +1,96 @@
+/// A platform configuration the harness simulates: OS, credential library and provider.
+///
+/// Targets are data, declared once in `TargetCatalog`. Scenarios select the targets they apply to
+/// with `@platform:` and `@requires:` tags over `features`.
+public struct Target: Sendable, Codable, Hashable, Identifiable {
+    /// A platform feature a target has or lacks.
+    public enum Feature: String, Sendable, Codable, Hashable, CaseIterable {
+        /// The platform API for a conditional registration request exists (Apple 18+, androidx.credentials 1.6.0+).
+        case conditionalCreateAPI = "conditional-create-api"
+        /// The credential provider fulfils conditional requests (GPM on Play services 25.13+, iCloud Keychain, supporting third parties).
+        case conditionalCreate = "conditional-create"
+        /// The registration request has an exclusion input (Android `excludeCredentials`; Apple 17.4+ `excludedCredentials`).
+        case exclusionList = "exclusion-list"
+        /// Some native signal API exists.
+        case signals
+        /// Apple `ASCredentialUpdater` (26.0–26.1).
+        case credentialUpdater = "credential-updater"
+        /// Apple `ASCredentialDataManager` (26.2+).
+        case credentialDataManager = "credential-data-manager"
+        /// Android `CredentialManager.signalCredentialState` (Android 15+, androidx.credentials 1.6.0+).
+        case signalCredentialState = "signal-credential-state"
+    }
+
+    /// The credential provider a target simulates.
+    public enum Provider: String, Sendable, Codable, Hashable {
+        case iCloudKeychain = "iCloud Keychain"
+        case googlePasswordManager = "Google Password Manager"
+        case thirdParty = "third-party provider"
+    }
+
+    public var id: String
+    public var title: String
+    public var platform: PlatformFamily
+    public var osVersion: String
+    public var credentialsLibraryVersion: String?
+    public var playServicesVersion: String?
+    public var provider: Provider
+    public var features: Set<Feature>
+
+    public init(id: String, title: String, platform: PlatformFamily, osVersion: String, credentialsLibraryVersion: String? = nil,
+                playServicesVersion: String? = nil, provider: Provider, features: Set<Feature>) {
+        self.id = id
+        self.title = title
+        self.platform = platform
+        self.osVersion = osVersion
+        self.credentialsLibraryVersion = credentialsLibraryVersion
+        self.playServicesVersion = playServicesVersion
+        self.provider = provider
+        self.features = features
+    }
+
+    /// Whether the target has a feature.
+    public func has(_ feature: Feature) -> Bool { features.contains(feature) }
+
+    /// The Android origin the simulated platform writes into clientDataJSON for the app under test.
+    public static let androidAppOrigin = "android:apk-key-hash:pGqTtS2CkmrhUe9yVdUlq3vl8JgWbaJ7wT4KiOOl1b4"
+
+    /// The device as the app sees it.
+    public var device: DeviceInfo {
+        DeviceInfo(platform: platform, osVersion: osVersion, credentialsLibraryVersion: credentialsLibraryVersion,
+                   appOrigin: platform == .android ? Target.androidAppOrigin : nil)
+    }
+}
+
+/// Every target the harness knows, in report order.
+public enum TargetCatalog {
+    /// All targets.
+    public static let all: [Target] = [
+        Target(id: "apple-17.4", title: "Apple 17.4 (no conditional request style)", platform: .apple, osVersion: "17.4",
+               provider: .iCloudKeychain, features: [.exclusionList]),
+        Target(id: "apple-18", title: "Apple 18 (conditional request style, no signals)", platform: .apple, osVersion: "18.0",
+               provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList]),
+        Target(id: "apple-26.0", title: "Apple 26.0–26.1 (ASCredentialUpdater)", platform: .apple, osVersion: "26.0",
+               provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .credentialUpdater]),
+        Target(id: "apple-26.2", title: "Apple 26.2+ (ASCredentialDataManager)", platform: .apple, osVersion: "26.2",
+               provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .credentialDataManager]),
+        Target(id: "android-15-gpm", title: "Android 15, androidx.credentials 1.6.0, GPM on Play services 25.13",
+               platform: .android, osVersion: "15", credentialsLibraryVersion: "1.6.0", playServicesVersion: "25.13",
+               provider: .googlePasswordManager, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .signalCredentialState]),
+        Target(id: "android-15-gpm-play-25.12", title: "Android 15, androidx.credentials 1.6.0, GPM on Play services 25.12",
+               platform: .android, osVersion: "15", credentialsLibraryVersion: "1.6.0", playServicesVersion: "25.12",
+               provider: .googlePasswordManager, features: [.conditionalCreateAPI, .exclusionList, .signals, .signalCredentialState]),
+        Target(id: "android-15-third-party", title: "Android 15, androidx.credentials 1.6.0, third-party provider",
+               platform: .android, osVersion: "15", credentialsLibraryVersion: "1.6.0",
+               provider: .thirdParty, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .signalCredentialState]),
+        Target(id: "android-14-gpm", title: "Android 14, androidx.credentials 1.6.0, GPM (no signals below 15)",
+               platform: .android, osVersion: "14", credentialsLibraryVersion: "1.6.0", playServicesVersion: "25.13",
+               provider: .googlePasswordManager, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList]),
+        Target(id: "android-15-androidx-1.5", title: "Android 15, androidx.credentials 1.5.0 (no isConditional, no signals)",
+               platform: .android, osVersion: "15", credentialsLibraryVersion: "1.5.0", playServicesVersion: "25.13",
+               provider: .googlePasswordManager, features: [.exclusionList]),
+    ]
+
+    /// The target with an id, or `nil`.
+    public static func target(id: String) -> Target? { all.first { $0.id == id } }
+}
