@@ -47,3 +47,11 @@ public enum Wire {
         return try decoder().decode(type, from: data)
     }
 }
+
+extension Wire {
+    /// Encodes a value as compact JSON text with sorted keys.
+    public static func jsonString<T: Encodable>(_ value: T) -> String {
+        guard let data = try? encoder().encode(value) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

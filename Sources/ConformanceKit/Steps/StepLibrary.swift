@@ -1,0 +1,52 @@
+/// The step definitions the criterion files may use, looked up by sentence.
+public struct StepLibrary: Sendable {
+    public let definitions: [StepDefinition]
+
+    public init(_ definitions: [StepDefinition]) {
+        self.definitions = definitions
+    }
+
+    /// Every step the harness defines.
+    public static let standard = StepLibrary(
+        StepLibrary.fixtureSteps + StepLibrary.signInSteps + StepLibrary.registrationSteps + StepLibrary.signalSteps
+    )
+
+    /// The result of looking up a step's text.
+    public enum Match: Sendable {
+        case found(StepDefinition, [String])
+        case undefined
+        case ambiguous([String])
+    }
+
+    /// Finds the one definition whose pattern matches `text`.
+    public func match(_ text: String) -> Match {
+        var found: [(StepDefinition, [String])] = []
+        for definition in definitions {
+            if let arguments = definition.pattern.match(text) { found.append((definition, arguments)) }
+        }
+        switch found.count {
+        case 0: return .undefined
+        case 1: return .found(found[0].0, found[0].1)
+        default: return .ambiguous(found.map(\.0.pattern.source))
+        }
+    }
+}
+
+/// Small helpers shared by step bodies.
+enum StepSupport {
+    /// Parses a count argument.
+    static func int(_ text: String) throws -> Int {
+        guard let value = Int(text) else { throw SystemIssue("\"\(text)\" is not a whole number") }
+        return value
+    }
+
+    /// A short reference to a transcript entry for failure messages.
+    static func cite(_ operation: PlatformOperation) -> String {
+        "#\(operation.sequence) \(operation.id) at \(operation.issuedAtMillis) ms"
+    }
+
+    /// A failed outcome when `condition` is false.
+    static func expect(_ condition: Bool, _ message: @autoclosure () -> String) -> StepOutcome {
+        condition ? .passed : .failed(message())
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+extension StepLibrary {
+    /// Accounts, saved passwords, server credentials and provider behaviour.
+    static let fixtureSteps: [StepDefinition] = [
+        StepDefinition("an account {string} with the sign-in policy {string}") { world, arguments in
+            let policy: SignInPolicy
+            switch arguments[1] {
+            case "password only": policy = .passwordOnly
+            case "password and second factor": policy = .passwordAndSecondFactor
+            default: throw SystemIssue("unknown sign-in policy \"\(arguments[1])\" (use \"password only\" or \"password and second factor\")")
+            }
+            if policy == .passwordAndSecondFactor, !world.adapter.capabilities.contains(.secondFactor) {
+                return .notVerified("the adapter does not declare the capability second-factor")
+            }
+            try await world.createAccounts([World.fixture(arguments[0], policy: policy, rpID: world.primaryRPID)], aliases: [arguments[0]])
+            return .passed
+        },
+        StepDefinition("the credential manager holds a saved password for {string}") { world, arguments in
+            let username = World.username(arguments[0])
+            let rpID = world.primaryRPID
+            world.host.withProvider { $0.savedPasswords.append(.init(username: username, rpID: rpID)) }
+            world.host.record(.step, "provider.savedPassword", "the credential manager saves the password of \(username)")
+            return .passed
+        },
+        StepDefinition("the server holds {int} passkey(s) for {string} made with other credential managers") { world, arguments in
+            let count = try StepSupport.int(arguments[0])
+            for _ in 0..<count { _ = try await world.makeServerCredential(for: arguments[1]) }
+            return .passed
+        },
+        StepDefinition("the credential manager creates passkeys without showing any UI") { world, _ in
+            world.host.withProvider { $0.createsWithoutUI = true }
+            world.host.record(.step, "provider.setting", "the provider fulfils modal requests without UI")
+            return .passed
+        },
+        StepDefinition("the credential manager holds every registration response until it is released") { world, _ in
+            world.host.withProvider { $0.holdRegistrations = true }
+            world.host.record(.step, "provider.setting", "registration responses are held until released")
+            return .passed
+        },
+        StepDefinition("the authenticator reports the flags {string}") { world, arguments in
+            let flags = try World.parseFlags(arguments[0])
+            world.host.withProvider { $0.flagsOverride = flags }
+            world.host.record(.step, "provider.setting", "the authenticator reports \(arguments[0])")
+            return .passed
+        },
+        StepDefinition("the user switched automatic passkey creation off") { world, _ in
+            world.host.withProvider { $0.automaticCreationOff = true }
+            world.host.record(.step, "provider.setting", "automatic passkey creation is off")
+            return .passed
+        },
+    ]
+}
+
+extension World {
+    /// The fixture for an alias: `alice` → `alice@example.com`, display name `Alice Example`.
+    static func fixture(_ alias: String, policy: SignInPolicy, rpID: String, restricted: Bool = false) -> AccountFixture {
+        AccountFixture(username: username(alias), displayName: alias.prefix(1).uppercased() + alias.dropFirst() + " Example",
+                       password: "pw-\(alias)-correct-horse", policy: policy, rpID: rpID, restricted: restricted)
+    }
+
+    /// Parses `UP=0 UV=0 BE=1 BS=1`.
+    static func parseFlags(_ text: String) throws -> ProviderState.Flags {
+        var values: [String: Bool] = [:]
+        for part in text.split(separator: " ") {
+            let pair = part.split(separator: "=")
+            guard pair.count == 2, ["UP", "UV", "BE", "BS"].contains(String(pair[0])), pair[1] == "0" || pair[1] == "1" else {
+                throw SystemIssue("flags must read like \"UP=0 UV=0 BE=1 BS=1\", found \"\(part)\"")
+            }
+            values[String(pair[0])] = pair[1] == "1"
+        }
+        guard values.count == 4 else { throw SystemIssue("flags must name UP, UV, BE and BS once each: \"\(text)\"") }
+        return ProviderState.Flags(userPresent: values["UP"]!, userVerified: values["UV"]!, backupEligible: values["BE"]!, backedUp: values["BS"]!)
+    }
+}

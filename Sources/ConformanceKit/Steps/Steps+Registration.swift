@@ -1,0 +1,179 @@
+import Foundation
+
+extension World {
+    /// Every registration operation so far, in issue order.
+    var registrations: [PlatformOperation] { host.snapshot.operations.filter { $0.kind == .create } }
+}
+
+extension StepLibrary {
+    /// Assertions over the registration requests the app issued and their results.
+    static let registrationSteps: [StepDefinition] = [
+        StepDefinition("no passkey registration request has been issued") { world, _ in
+            let issued = world.registrations
+            return StepSupport.expect(issued.isEmpty,
+                                      "the app issued \(issued.count) registration request(s): " + issued.map(StepSupport.cite).joined(separator: ", "))
+        },
+        StepDefinition("exactly {int} registration request(s) {word} been issued") { world, arguments in
+            let expected = try StepSupport.int(arguments[0])
+            let issued = world.registrations
+            return StepSupport.expect(issued.count == expected,
+                                      "expected \(expected) registration request(s), the app issued \(issued.count)" + (issued.isEmpty ? "" : ": " + issued.map(StepSupport.cite).joined(separator: ", ")))
+        },
+        StepDefinition("exactly {int} conditional registration request(s) {word} been issued for {string}") { world, arguments in
+            let expected = try StepSupport.int(arguments[0])
+            let username = try world.account(arguments[2]).username
+            let issued = world.registrations
+            let matching = issued.filter { $0.registration?.conditional == true && $0.registration?.userName == username }
+            let others = issued.filter { !($0.registration?.conditional == true && $0.registration?.userName == username) }
+            var message = "expected \(expected) conditional registration request(s) for \(username), the app issued \(matching.count)"
+            if !matching.isEmpty { message += " (" + matching.map(StepSupport.cite).joined(separator: ", ") + ")" }
+            if !others.isEmpty {
+                message += "; other registration requests: " + others.map { op in
+                    "\(StepSupport.cite(op)) \(op.registration.map { "\($0.conditional ? "conditional" : "modal") for \($0.userName)" } ?? "unreadable")"
+                }.joined(separator: ", ")
+            }
+            return StepSupport.expect(matching.count == expected, message)
+        },
+        StepDefinition("every registration request uses the conditional request style") { world, _ in
+            let issued = world.registrations
+            let wrong = issued.filter { $0.createRequest?.apple?.requestStyle != .conditional }
+            return StepSupport.expect(!issued.isEmpty && wrong.isEmpty,
+                                      issued.isEmpty ? "the app issued no registration request" :
+                                        "request style of " + wrong.map { "\(StepSupport.cite($0)): \($0.createRequest?.apple?.requestStyle?.rawValue ?? ($0.createRequest?.apple == nil ? "not an Apple request" : "unset (standard)"))" }.joined(separator: ", "))
+        },
+        StepDefinition("every registration request sets isConditional to true") { world, _ in
+            let issued = world.registrations
+            let wrong = issued.filter { $0.createRequest?.android?.isConditional != true }
+            return StepSupport.expect(!issued.isEmpty && wrong.isEmpty,
+                                      issued.isEmpty ? "the app issued no registration request" :
+                                        "isConditional is not true in " + wrong.map(StepSupport.cite).joined(separator: ", "))
+        },
+        StepDefinition("every registration request is conditional") { world, _ in
+            let issued = world.registrations
+            let wrong = issued.filter { $0.registration?.conditional != true }
+            return StepSupport.expect(!issued.isEmpty && wrong.isEmpty,
+                                      issued.isEmpty ? "the app issued no registration request" :
+                                        "non-conditional registration request(s): " + wrong.map(StepSupport.cite).joined(separator: ", "))
+        },
+        StepDefinition("the app made no call the platform does not support") { world, _ in
+            let unsupported = world.host.snapshot.transcript.filter { $0.name == "platform.unsupported-call" }
+            return StepSupport.expect(unsupported.isEmpty,
+                                      "unsupported call(s): " + unsupported.map { "#\($0.sequence) \($0.summary)" }.joined(separator: "; "))
+        },
+        StepDefinition("the last registration request names {string} and no other account") { world, arguments in
+            guard let last = world.registrations.last, let view = last.registration else {
+                return .failed("the app issued no readable registration request")
+            }
+            let expected = try await world.inspect(arguments[0])
+            var problems: [String] = []
+            if view.userName != expected.username { problems.append("user.name is \(view.userName), expected \(expected.username)") }
+            if view.userHandle != expected.userHandle {
+                problems.append("user.id is \(B64URL.encode(view.userHandle)), expected \(B64URL.encode(expected.userHandle))")
+            }
+            for alias in world.accounts.keys.sorted() where alias != arguments[0] {
+                let other = try await world.inspect(alias)
+                if view.userHandle == other.userHandle { problems.append("user.id is the user handle of \(other.username)") }
+                if view.userName == other.username || view.displayName == other.displayName {
+                    problems.append("the request names \(other.username)")
+                }
+            }
+            return StepSupport.expect(problems.isEmpty, "\(StepSupport.cite(last)): " + problems.joined(separator: "; "))
+        },
+        StepDefinition("the last registration request carries the WebAuthn user handle of {string}") { world, arguments in
+            guard let last = world.registrations.last, let view = last.registration else {
+                return .failed("the app issued no readable registration request")
+            }
+            let expected = try await world.inspect(arguments[0])
+            return StepSupport.expect(view.userHandle == expected.userHandle,
+                                      "\(StepSupport.cite(last)): user.id is \(B64URL.encode(view.userHandle)), the server's user handle of \(expected.username) is \(B64URL.encode(expected.userHandle))")
+        },
+        StepDefinition("no registration request carries a product account id as its user handle") { world, _ in
+            var accountIDs: [Data: String] = [:]
+            for alias in world.accounts.keys.sorted() {
+                let snapshot = try await world.inspect(alias)
+                accountIDs[Data(snapshot.accountID.utf8)] = snapshot.accountID
+            }
+            let offending = world.registrations.filter { $0.registration.map { accountIDs[$0.userHandle] != nil } ?? false }
+            return StepSupport.expect(offending.isEmpty,
+                                      "user.id is a product account id in " + offending.map { "\(StepSupport.cite($0)) (\(accountIDs[$0.registration!.userHandle]!))" }.joined(separator: ", "))
+        },
+        StepDefinition("the registration request excludes exactly the passkeys the server holds for {string}") { world, arguments in
+            guard let last = world.registrations.last, let view = last.registration else {
+                return .failed("the app issued no readable registration request")
+            }
+            let known = Set(try await world.inspect(arguments[0]).credentials.map(\.credentialID))
+            let excluded = Set(view.excludedCredentials ?? [])
+            let missing = known.subtracting(excluded)
+            let foreign = excluded.subtracting(known)
+            var problems: [String] = []
+            if !missing.isEmpty { problems.append("\(missing.count) of \(known.count) server-known id(s) missing: " + missing.map(B64URL.encode).sorted().joined(separator: ", ")) }
+            if !foreign.isEmpty { problems.append("\(foreign.count) id(s) the server does not hold: " + foreign.map(B64URL.encode).sorted().joined(separator: ", ")) }
+            if view.excludedCredentials == nil && !known.isEmpty { problems.append("the request has no exclusion input at all") }
+            return StepSupport.expect(problems.isEmpty, "\(StepSupport.cite(last)): " + problems.joined(separator: "; "))
+        },
+        StepDefinition("the registration request was issued within {int} second(s) of the sign-in") { world, arguments in
+            let limit = Int64(try StepSupport.int(arguments[0])) * 1000
+            guard let signIn = world.lastSignIn else { return .failed("no sign-in completed") }
+            let snapshot = world.host.snapshot
+            guard let request = snapshot.operations.first(where: { $0.kind == .create && $0.sequence > signIn.sequence }) else {
+                return .failed("no registration request followed the sign-in at #\(signIn.sequence)")
+            }
+            let userActions = snapshot.transcript.filter { $0.channel == .harnessToRP && $0.name.hasPrefix("user.") && !$0.name.hasSuffix(".result") && $0.sequence > signIn.sequence && $0.sequence < request.sequence }
+            let delay = request.issuedAtMillis - signIn.atMillis
+            if let action = userActions.first {
+                return .failed("\(StepSupport.cite(request)) came only after a further user action (#\(action.sequence) \(action.name))")
+            }
+            return StepSupport.expect(delay <= limit, "\(StepSupport.cite(request)) came \(delay) ms after the sign-in at #\(signIn.sequence); the limit is \(limit) ms")
+        },
+        StepDefinition("the credential manager created a passkey for {string}") { world, arguments in
+            let username = try world.account(arguments[0]).username
+            let created = world.registrations.filter { $0.registration?.userName == username && $0.outcome.error == nil }
+            return StepSupport.expect(!created.isEmpty, "no registration for \(username) succeeded at the credential manager: "
+                + world.registrations.map { "\(StepSupport.cite($0)) \($0.outcome.error.map { "\($0.name)" } ?? "ok")" }.joined(separator: ", "))
+        },
+        StepDefinition("the credential manager declined the registration") { world, _ in
+            let issued = world.registrations
+            return StepSupport.expect(!issued.isEmpty && issued.allSatisfy { $0.outcome.error != nil },
+                                      issued.isEmpty ? "the app issued no registration request" : "a registration request succeeded: " + issued.filter { $0.outcome.error == nil }.map(StepSupport.cite).joined(separator: ", "))
+        },
+        StepDefinition("the server holds {int} passkey(s) for {string}") { world, arguments in
+            let expected = try StepSupport.int(arguments[0])
+            let snapshot = try await world.inspect(arguments[1])
+            let active = snapshot.credentials.filter { $0.state == .active }
+            let rejections = world.host.snapshot.telemetry.map { "\($0.value.name) \($0.value.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))" }
+            return StepSupport.expect(active.count == expected,
+                                      "the server holds \(active.count) active passkey(s) for \(snapshot.username), expected \(expected)" + (rejections.isEmpty ? "" : "; the app's telemetry: " + rejections.joined(separator: "; ")))
+        },
+        StepDefinition("the app showed no error") { world, _ in
+            let errors = world.host.snapshot.uiEvents.filter { $0.value.kind == .error }
+            return StepSupport.expect(errors.isEmpty, "the app showed: " + errors.map { "#\($0.sequence) \"\($0.value.text)\"" }.joined(separator: ", "))
+        },
+        StepDefinition("the app showed no confirmation screen of its own") { world, _ in
+            let screens = world.host.snapshot.uiEvents.filter { $0.value.kind == .confirmation }
+            return StepSupport.expect(screens.isEmpty, "the app showed its own confirmation: " + screens.map { "#\($0.sequence) \"\($0.value.text)\"" }.joined(separator: ", "))
+        },
+        StepDefinition("the app recorded the failure in its telemetry") { world, _ in
+            let snapshot = world.host.snapshot
+            guard let failed = snapshot.operations.first(where: { $0.kind == .create && $0.outcome.error != nil }) else {
+                return .failed("no registration request failed")
+            }
+            let recorded = snapshot.telemetry.filter { $0.sequence > failed.sequence }
+            return StepSupport.expect(!recorded.isEmpty, "the app recorded no telemetry after \(StepSupport.cite(failed)) failed with \(failed.outcome.error!.name)")
+        },
+        StepDefinition("the first held registration response is released") { world, _ in
+            let released = try await world.releaseHeld(.create, onlyFirst: true)
+            guard released == 1 else { return .failed("the app issued no registration request whose response could be held") }
+            return .passed
+        },
+        StepDefinition("releasing the response changed no account's server credentials") { world, _ in
+            guard let comparison = world.releaseComparison else { throw SystemIssue("no held response was released before this step") }
+            let changed = comparison.before.keys.sorted().filter { comparison.before[$0] != comparison.after[$0] }
+            return StepSupport.expect(changed.isEmpty, "the late response changed the server credentials of " + changed.map { alias in
+                "\(World.username(alias)) (\(comparison.before[alias]?.count ?? 0) → \(comparison.after[alias]?.count ?? 0))"
+            }.joined(separator: ", "))
+        },
+    ]
+
+    /// Signal steps (N3.2) are added with the signal capability.
+    static let signalSteps: [StepDefinition] = []
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+extension StepLibrary {
+    /// Sign-in, second factor, recovery, sign-out, account switch, explicit creation and time.
+    static let signInSteps: [StepDefinition] = [
+        StepDefinition("the user signs in as {string} with the autofilled password", needs: [.conditionalCreate]) { world, arguments in
+            let account = try world.account(arguments[0])
+            try world.autofill(savedFor: account.username, rpID: account.rpID)
+            try await world.perform(UserAction(.passwordSignIn, username: account.username, password: account.password))
+            return .passed
+        },
+        StepDefinition("the user signs in as {string} typing the password by hand", needs: [.conditionalCreate]) { world, arguments in
+            let account = try world.account(arguments[0])
+            world.host.withProvider { $0.lastAutofill = nil }
+            world.host.record(.step, "provider.autofill", "the user types the password of \(account.username) by hand; nothing is autofilled")
+            try await world.perform(UserAction(.passwordSignIn, username: account.username, password: account.password))
+            return .passed
+        },
+        StepDefinition("the user signs in as {string} with the password saved for {string}", needs: [.conditionalCreate]) { world, arguments in
+            let account = try world.account(arguments[0])
+            try world.autofill(savedFor: World.username(arguments[1]), rpID: account.rpID)
+            try await world.perform(UserAction(.passwordSignIn, username: account.username, password: account.password))
+            return .passed
+        },
+        StepDefinition("the user answers the second factor {string}", needs: [.secondFactor]) { world, arguments in
+            guard let outcome = SecondFactorOutcome(rawValue: arguments[0]) else {
+                throw SystemIssue("unknown second-factor outcome \"\(arguments[0])\" (use correct, wrong or expired)")
+            }
+            try await world.perform(UserAction(.secondFactor, secondFactor: outcome))
+            return .passed
+        },
+        StepDefinition("the user signs in as {string} through account recovery", needs: [.recoverySignIn]) { world, arguments in
+            let account = try world.account(arguments[0])
+            try await world.perform(UserAction(.recoverySignIn, username: account.username))
+            return .passed
+        },
+        StepDefinition("the user signs out") { world, _ in
+            try await world.perform(UserAction(.signOut))
+            return .passed
+        },
+        StepDefinition("the user switches to {string} with the autofilled password", needs: [.accountSwitch]) { world, arguments in
+            let account = try world.account(arguments[0])
+            try world.autofill(savedFor: account.username, rpID: account.rpID)
+            try await world.perform(UserAction(.switchAccount, username: account.username, password: account.password))
+            return .passed
+        },
+        StepDefinition("the user creates a passkey from the app's settings", needs: [.explicitCreation]) { world, _ in
+            try await world.perform(UserAction(.createPasskey))
+            return .passed
+        },
+        StepDefinition("{int} second(s) pass") { world, arguments in
+            try await world.advance(byMillis: Int64(try StepSupport.int(arguments[0])) * 1000)
+            return .passed
+        },
+        StepDefinition("{int} second passes") { world, arguments in
+            try await world.advance(byMillis: Int64(try StepSupport.int(arguments[0])) * 1000)
+            return .passed
+        },
+        StepDefinition("{int} minute(s) pass") { world, arguments in
+            try await world.advance(byMillis: Int64(try StepSupport.int(arguments[0])) * 60_000)
+            return .passed
+        },
+        StepDefinition("{int} minute passes") { world, arguments in
+            try await world.advance(byMillis: Int64(try StepSupport.int(arguments[0])) * 60_000)
+            return .passed
+        },
+        StepDefinition("the app asks for a second factor") { world, _ in
+            let status = world.lastOutcome?.status
+            return StepSupport.expect(status == .secondFactorRequired,
+                                      "after the password the app answered \(status?.rawValue ?? "nothing") instead of asking for the second factor")
+        },
+        StepDefinition("{string} is signed in") { world, arguments in
+            let account = try world.account(arguments[0])
+            let session = try await world.inspectSession()
+            return StepSupport.expect(session.stage == .signedIn && session.username == account.username,
+                                      "the app's session is \(session.stage.rawValue)\(session.username.map { " as \($0)" } ?? ""), not signed in as \(account.username)")
+        },
+        StepDefinition("{string} is not fully signed in") { world, arguments in
+            let account = try world.account(arguments[0])
+            let session = try await world.inspectSession()
+            return StepSupport.expect(!(session.stage == .signedIn && session.username == account.username),
+                                      "the app signed \(account.username) in fully although the sign-in policy was not completed")
+        },
+    ]
+}
+
+extension World {
+    /// Records that the credential manager autofilled the saved password of `username`.
+    func autofill(savedFor username: String, rpID: String) throws {
+        let now = host.now()
+        let saved = host.withProvider { provider -> Bool in
+            guard provider.savedPasswords.contains(where: { $0.username == username && $0.rpID == rpID }) else { return false }
+            provider.lastAutofill = .init(username: username, rpID: rpID, atMillis: now)
+            return true
+        }
+        guard saved else {
+            throw SystemIssue("the credential manager has no saved password for \(username); add a step that saves one")
+        }
+        host.record(.step, "provider.autofill", "the credential manager autofills the saved password of \(username)")
+    }
+}

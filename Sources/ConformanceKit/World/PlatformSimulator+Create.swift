@@ -1,0 +1,181 @@
+import Foundation
+
+/// A registration request reduced to what the provider looks at, whichever platform it came from.
+public struct RegistrationView: Sendable, Hashable {
+    public var rpID: String
+    public var userHandle: Data
+    public var userName: String
+    public var displayName: String?
+    public var challenge: Data
+    /// The exclusion input; `nil` when the request has none.
+    public var excludedCredentials: [Data]?
+    public var conditional: Bool
+    public var userVerification: String
+
+    /// Reads a request; returns a message naming the offending field when it is malformed.
+    public static func read(_ request: CreateCredentialRequest) -> Result<RegistrationView, PlatformError> {
+        if let android = request.android { return readAndroid(android) }
+        if let apple = request.apple { return readApple(apple) }
+        return .failure(PlatformError(name: "IllegalArgumentException", message: "the request carries neither an Android nor an Apple request"))
+    }
+
+    static func illegal(_ message: String) -> PlatformError {
+        PlatformError(name: "IllegalArgumentException", message: "requestJson: \(message)")
+    }
+
+    static func readAndroid(_ request: AndroidCreatePublicKeyCredentialRequest) -> Result<RegistrationView, PlatformError> {
+        guard !request.requestJson.isEmpty else { return .failure(illegal("is empty")) }
+        guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(request.requestJson.utf8)) else {
+            return .failure(illegal("is not valid JSON"))
+        }
+        guard case .object = json else { return .failure(illegal("is not a JSON object")) }
+        guard let userName = json["user"]?["name"]?.stringValue, !userName.isEmpty else {
+            return .failure(illegal("lacks user.name"))
+        }
+        guard let userIDText = json["user"]?["id"]?.stringValue else { return .failure(illegal("lacks user.id")) }
+        guard let userHandle = B64URL.decode(userIDText) else { return .failure(illegal("user.id is not base64url")) }
+        guard (1...64).contains(userHandle.count) else {
+            return .failure(illegal("user.id must be 1 to 64 bytes, found \(userHandle.count)"))
+        }
+        guard let challengeText = json["challenge"]?.stringValue, let challenge = B64URL.decode(challengeText), !challenge.isEmpty else {
+            return .failure(illegal("challenge is missing or not base64url"))
+        }
+        guard let rpID = json["rp"]?["id"]?.stringValue, !rpID.isEmpty else { return .failure(illegal("lacks rp.id")) }
+        var excluded: [Data]?
+        if let list = json["excludeCredentials"] {
+            guard let items = list.arrayValue else { return .failure(illegal("excludeCredentials is not an array")) }
+            var ids: [Data] = []
+            for (index, item) in items.enumerated() {
+                guard let text = item["id"]?.stringValue, let id = B64URL.decode(text) else {
+                    return .failure(illegal("excludeCredentials[\(index)].id is missing or not base64url"))
+                }
+                ids.append(id)
+            }
+            excluded = ids
+        }
+        let verification = json["authenticatorSelection"]?["userVerification"]?.stringValue ?? "preferred"
+        return .success(RegistrationView(rpID: rpID, userHandle: userHandle, userName: userName,
+                                         displayName: json["user"]?["displayName"]?.stringValue, challenge: challenge,
+                                         excludedCredentials: excluded, conditional: request.isConditional, userVerification: verification))
+    }
+
+    static func readApple(_ request: AppleRegistrationRequest) -> Result<RegistrationView, PlatformError> {
+        let failed = PlatformSimulator.appleFailed
+        guard !request.relyingPartyIdentifier.isEmpty, !request.name.isEmpty, !request.challenge.isEmpty,
+              (1...64).contains(request.userID.count) else {
+            return .failure(PlatformError(name: failed.name, domain: failed.domain, code: failed.code,
+                                          message: "the registration request needs an RP identifier, a name, a challenge and a user ID of 1 to 64 bytes"))
+        }
+        return .success(RegistrationView(rpID: request.relyingPartyIdentifier, userHandle: request.userID, userName: request.name,
+                                         displayName: request.displayName, challenge: request.challenge,
+                                         excludedCredentials: request.excludedCredentials, conditional: request.requestStyle == .conditional,
+                                         userVerification: request.userVerificationPreference))
+    }
+}
+
+extension PlatformSimulator {
+    /// Answers a registration request at virtual time `now`.
+    public mutating func create(_ request: CreateCredentialRequest, now: Int64) -> (PlatformOutcome, [Note]) {
+        var notes: [Note] = []
+        let isAndroid = request.android != nil
+        guard (target.platform == .android) == isAndroid, request.android != nil || request.apple != nil else {
+            notes.append(Note(kind: .unsupportedCall, text: "a \(isAndroid ? "Android" : "Apple") request on the \(target.platform.rawValue) target \(target.id)"))
+            return (.failure(PlatformError(name: "UnsupportedPlatform", message: "request for the wrong platform")), notes)
+        }
+        if let android = request.android, android.isConditional, !target.has(.conditionalCreateAPI) {
+            notes.append(Note(kind: .unsupportedCall, text: "isConditional does not exist in androidx.credentials \(target.credentialsLibraryVersion ?? "?")"))
+            return (.failure(PlatformError(name: "NoSuchMethodError", message: "CreatePublicKeyCredentialRequest has no isConditional parameter in this library version")), notes)
+        }
+        if let apple = request.apple, apple.requestStyle != nil, !target.has(.conditionalCreateAPI) {
+            notes.append(Note(kind: .unsupportedCall, text: "requestStyle is not available on Apple \(target.osVersion) (iOS 18 and later)"))
+            return (.failure(PlatformError(name: "UnavailableAPI", message: "requestStyle requires iOS 18 / macOS 15")), notes)
+        }
+        let view: RegistrationView
+        switch RegistrationView.read(request) {
+        case .failure(let error):
+            notes.append(Note(kind: .malformedRequest, text: error.message))
+            return (.failure(error), notes)
+        case .success(let read):
+            view = read
+        }
+        guard associatedRPIDs.contains(view.rpID) else {
+            notes.append(Note(kind: .decision, text: "RP ID \(view.rpID) is not associated with the app"))
+            return (.failure(isAndroid ? Self.securityError : Self.appleFailed), notes)
+        }
+        let holdsExcluded = (view.excludedCredentials ?? []).contains { id in
+            provider.passkeys.contains { $0.credentialID == id && $0.rpID == view.rpID && $0.visibility == .visible }
+        }
+        if view.conditional {
+            if !target.has(.conditionalCreate) {
+                notes.append(Note(kind: .decision, text: "the provider (\(target.provider.rawValue), Play services \(target.playServicesVersion ?? "-")) does not support conditional creation"))
+                return (.failure(isAndroid ? Self.createUnsupported : Self.appleDeclined), notes)
+            }
+            if provider.automaticCreationOff {
+                notes.append(Note(kind: .decision, text: "declined silently: the user switched automatic passkey creation off"))
+                return (.failure(isAndroid ? Self.noCreateOption : Self.appleDeclined), notes)
+            }
+            guard let autofill = provider.lastAutofill, autofill.username == view.userName, autofill.rpID == view.rpID,
+                  now - autofill.atMillis <= ProviderState.autofillRecencyMillis else {
+                let what = provider.lastAutofill.map { "the last autofill was \($0.username) at \($0.atMillis) ms" } ?? "no password was autofilled"
+                notes.append(Note(kind: .decision, text: "declined silently: no recent autofill of \(view.userName)'s saved password (\(what))"))
+                return (.failure(isAndroid ? Self.noCreateOption : Self.appleDeclined), notes)
+            }
+            if holdsExcluded {
+                notes.append(Note(kind: .decision, text: "declined: the provider holds an excluded credential"))
+                return (.failure(isAndroid ? Self.invalidState : Self.appleMatchedExcluded), notes)
+            }
+            if !provider.visiblePasskeys(rpID: view.rpID, userHandle: view.userHandle).isEmpty {
+                notes.append(Note(kind: .decision, text: "declined silently: the provider already holds a passkey for this account"))
+                return (.failure(isAndroid ? Self.noCreateOption : Self.appleDeclined), notes)
+            }
+            let flags = provider.flagsOverride ?? ProviderState.Flags(userPresent: false, userVerified: false, backupEligible: true, backedUp: true)
+            notes.append(Note(kind: .decision, text: "created a passkey for \(view.userName) without UI"))
+            return (makeRegistration(view, flags: flags, android: isAndroid), notes)
+        }
+        if provider.createsWithoutUI {
+            notes.append(Note(kind: .decision, text: "the provider fulfils the modal request without showing UI"))
+        } else {
+            notes.append(Note(kind: .uiShown, text: "the registration sheet is shown for \(view.userName)"))
+        }
+        if holdsExcluded {
+            notes.append(Note(kind: .decision, text: "the user confirmed; the provider holds an excluded credential"))
+            return (.failure(isAndroid ? Self.invalidState : Self.appleMatchedExcluded), notes)
+        }
+        if provider.cancelNextModal {
+            provider.cancelNextModal = false
+            notes.append(Note(kind: .decision, text: "the user cancelled the sheet"))
+            return (.failure(isAndroid ? Self.createCancelled : Self.appleCanceled), notes)
+        }
+        let flags = provider.flagsOverride ?? ProviderState.Flags(userPresent: true, userVerified: true, backupEligible: true, backedUp: true)
+        notes.append(Note(kind: .decision, text: "the user confirmed; created a passkey for \(view.userName)"))
+        return (makeRegistration(view, flags: flags, android: isAndroid), notes)
+    }
+
+    /// Makes the credential, stores it in the provider and builds the platform's success result.
+    mutating func makeRegistration(_ view: RegistrationView, flags: ProviderState.Flags, android: Bool) -> PlatformOutcome {
+        provider.createdCount += 1
+        let keySeed = CredentialFactory.keySeed(seed: seed, index: provider.createdCount)
+        let made = CredentialFactory.register(rpID: view.rpID, userHandle: view.userHandle, challenge: view.challenge,
+                                              origin: origin(rpID: view.rpID), flags: flags, keySeed: keySeed)
+        provider.passkeys.append(ProviderState.Passkey(credentialID: made.credentialID, rpID: view.rpID, userHandle: view.userHandle,
+                                                       userName: view.userName, displayName: view.displayName ?? view.userName,
+                                                       keySeed: keySeed, signCount: 0, visibility: .visible))
+        if android {
+            let json: JSONValue = .object([
+                "id": .string(B64URL.encode(made.credentialID)),
+                "rawId": .string(B64URL.encode(made.credentialID)),
+                "type": .string("public-key"),
+                "authenticatorAttachment": .string("platform"),
+                "clientExtensionResults": .object([:]),
+                "response": .object([
+                    "clientDataJSON": .string(B64URL.encode(made.clientDataJSON)),
+                    "attestationObject": .string(B64URL.encode(made.attestationObject)),
+                    "transports": .array([.string("internal"), .string("hybrid")]),
+                ]),
+            ])
+            return PlatformOutcome(androidRegistrationResponseJson: Wire.jsonString(json))
+        }
+        return PlatformOutcome(appleRegistration: AppleRegistration(credentialID: made.credentialID, rawClientDataJSON: made.clientDataJSON,
+                                                                    rawAttestationObject: made.attestationObject))
+    }
+}

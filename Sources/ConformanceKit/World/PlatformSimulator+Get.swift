@@ -1,0 +1,90 @@
+import Foundation
+
+extension PlatformSimulator {
+    static let getCancelled = PlatformError(name: "GetCredentialCancellationException",
+                                            type: "android.credentials.GetCredentialException.TYPE_USER_CANCELED",
+                                            message: "the user cancelled the sign-in sheet")
+    static let noCredential = PlatformError(name: "NoCredentialException",
+                                            type: "android.credentials.GetCredentialException.TYPE_NO_CREDENTIAL",
+                                            message: "no passkey is available for this request")
+
+    /// Answers a passkey sign-in request at virtual time `now`.
+    public mutating func get(_ request: GetCredentialRequest, now: Int64) -> (PlatformOutcome, [Note]) {
+        var notes: [Note] = []
+        let isAndroid = request.android != nil
+        guard (target.platform == .android) == isAndroid else {
+            notes.append(Note(kind: .unsupportedCall, text: "a request for the wrong platform on \(target.id)"))
+            return (.failure(PlatformError(name: "UnsupportedPlatform", message: "request for the wrong platform")), notes)
+        }
+        let rpID: String
+        let challenge: Data
+        let allowed: [Data]
+        if let android = request.android {
+            guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(android.requestJson.utf8)),
+                  let id = json["rpId"]?.stringValue,
+                  let challengeText = json["challenge"]?.stringValue, let decoded = B64URL.decode(challengeText), !decoded.isEmpty else {
+                let error = PlatformError(name: "IllegalArgumentException", message: "requestJson: needs rpId and a base64url challenge")
+                notes.append(Note(kind: .malformedRequest, text: error.message))
+                return (.failure(error), notes)
+            }
+            rpID = id
+            challenge = decoded
+            allowed = (json["allowCredentials"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue.flatMap(B64URL.decode) }
+        } else if let apple = request.apple {
+            rpID = apple.relyingPartyIdentifier
+            challenge = apple.challenge
+            allowed = apple.allowedCredentials
+        } else {
+            return (.failure(PlatformError(name: "IllegalArgumentException", message: "empty request")), notes)
+        }
+        notes.append(Note(kind: .uiShown, text: "the passkey sign-in sheet is shown"))
+        let plan = provider.nextAssertion
+        provider.nextAssertion = nil
+        let chosenID: Data
+        var invalidSignature = false
+        switch plan {
+        case .cancel:
+            notes.append(Note(kind: .decision, text: "the user cancelled the sheet"))
+            return (.failure(isAndroid ? Self.getCancelled : Self.appleCanceled), notes)
+        case .use(let id):
+            chosenID = id
+        case .invalidSignature(let id):
+            chosenID = id
+            invalidSignature = true
+        case nil:
+            guard let first = provider.passkeys.first(where: { $0.rpID == rpID && $0.visibility == .visible && (allowed.isEmpty || allowed.contains($0.credentialID)) }) else {
+                notes.append(Note(kind: .decision, text: "no visible passkey for \(rpID)"))
+                return (.failure(isAndroid ? Self.noCredential : Self.appleCanceled), notes)
+            }
+            chosenID = first.credentialID
+        }
+        guard let index = provider.passkeys.firstIndex(where: { $0.credentialID == chosenID && $0.rpID == rpID && $0.visibility == .visible }) else {
+            notes.append(Note(kind: .decision, text: "the chosen passkey is not offered (hidden, removed or for another RP)"))
+            return (.failure(isAndroid ? Self.noCredential : Self.appleCanceled), notes)
+        }
+        provider.passkeys[index].signCount += 1
+        let passkey = provider.passkeys[index]
+        let flags = provider.flagsOverride ?? ProviderState.Flags(userPresent: true, userVerified: true, backupEligible: true, backedUp: true)
+        let made = CredentialFactory.assert(passkey: passkey, challenge: challenge, origin: origin(rpID: rpID), flags: flags,
+                                            invalidSignature: invalidSignature)
+        notes.append(Note(kind: .decision, text: "signed with passkey \(B64URL.encode(chosenID))\(invalidSignature ? " (signature made invalid on purpose)" : "")"))
+        if isAndroid {
+            let json: JSONValue = .object([
+                "id": .string(B64URL.encode(chosenID)),
+                "rawId": .string(B64URL.encode(chosenID)),
+                "type": .string("public-key"),
+                "authenticatorAttachment": .string("platform"),
+                "clientExtensionResults": .object([:]),
+                "response": .object([
+                    "clientDataJSON": .string(B64URL.encode(made.clientDataJSON)),
+                    "authenticatorData": .string(B64URL.encode(made.authenticatorData)),
+                    "signature": .string(B64URL.encode(made.signature)),
+                    "userHandle": .string(B64URL.encode(passkey.userHandle)),
+                ]),
+            ])
+            return (PlatformOutcome(androidAuthenticationResponseJson: Wire.jsonString(json)), notes)
+        }
+        return (PlatformOutcome(appleAssertion: AppleAssertion(credentialID: chosenID, userID: passkey.userHandle, rawClientDataJSON: made.clientDataJSON,
+                                                               rawAuthenticatorData: made.authenticatorData, signature: made.signature)), notes)
+    }
+}

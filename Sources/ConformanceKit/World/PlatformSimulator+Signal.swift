@@ -1,0 +1,223 @@
+import Foundation
+
+/// A signal reduced to its meaning, whichever platform it came from.
+public struct SignalView: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case unknownCredential = "unknown-credential"
+        case allAcceptedCredentials = "all-accepted-credentials"
+        case currentUserDetails = "current-user-details"
+        case unusedPassword = "unused-password"
+    }
+    public var kind: Kind
+    /// `signalCredentialState`, `ASCredentialDataManager` or `ASCredentialUpdater`.
+    public var interface: String
+    public var rpID: String
+    public var credentialID: Data?
+    public var userHandle: Data?
+    public var acceptedCredentialIDs: [Data]?
+    public var name: String?
+    public var displayName: String?
+
+    /// Reads a signal; the error names the offending member as the platform library would.
+    public static func read(_ request: SignalRequest) -> Result<SignalView, PlatformError> {
+        if let android = request.android { return readAndroid(android) }
+        if let apple = request.apple { return readApple(apple) }
+        return .failure(PlatformError(name: "IllegalArgumentException", message: "the signal carries neither an Android nor an Apple request"))
+    }
+
+    static func illegal(_ message: String) -> PlatformError {
+        PlatformError(name: "IllegalArgumentException", message: "Structural/type validation failed for JSON: \(message)")
+    }
+
+    static func readAndroid(_ request: AndroidSignalRequest) -> Result<SignalView, PlatformError> {
+        guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(request.requestJson.utf8)), case .object = json else {
+            return .failure(illegal("requestJson is not a JSON object"))
+        }
+        func string(_ key: String) -> Result<String, PlatformError> {
+            guard let value = json[key] else { return .failure(illegal("missing key \"\(key)\"")) }
+            guard let text = value.stringValue else { return .failure(illegal("\"\(key)\" is not a string")) }
+            return .success(text)
+        }
+        func base64url(_ key: String) -> Result<Data, PlatformError> {
+            string(key).flatMap { text in
+                B64URL.decode(text).map { .success($0) } ?? .failure(illegal("\"\(key)\" is not base64url: \(text.prefix(40))"))
+            }
+        }
+        let rpID: String
+        switch string("rpId") {
+        case .failure(let error): return .failure(error)
+        case .success(let value): rpID = value
+        }
+        switch request.type {
+        case AndroidSignalRequest.unknownCredentialType:
+            return base64url("credentialId").map {
+                SignalView(kind: .unknownCredential, interface: "signalCredentialState", rpID: rpID, credentialID: $0)
+            }
+        case AndroidSignalRequest.allAcceptedCredentialsType:
+            return base64url("userId").flatMap { userID in
+                guard let list = json["allAcceptedCredentialIds"] else { return .failure(illegal("missing key \"allAcceptedCredentialIds\"")) }
+                guard let items = list.arrayValue else { return .failure(illegal("\"allAcceptedCredentialIds\" is not an array")) }
+                var ids: [Data] = []
+                for (index, item) in items.enumerated() {
+                    guard let text = item.stringValue, let id = B64URL.decode(text) else {
+                        return .failure(illegal("allAcceptedCredentialIds[\(index)] is not a base64url string"))
+                    }
+                    ids.append(id)
+                }
+                return .success(SignalView(kind: .allAcceptedCredentials, interface: "signalCredentialState", rpID: rpID, userHandle: userID, acceptedCredentialIDs: ids))
+            }
+        case AndroidSignalRequest.currentUserDetailsType:
+            return base64url("userId").flatMap { userID in
+                string("name").flatMap { name in
+                    string("displayName").map { displayName in
+                        SignalView(kind: .currentUserDetails, interface: "signalCredentialState", rpID: rpID, userHandle: userID, name: name, displayName: displayName)
+                    }
+                }
+            }
+        default:
+            return .failure(illegal("unknown signal request type \"\(request.type)\""))
+        }
+    }
+
+    static func readApple(_ report: AppleSignalReport) -> Result<SignalView, PlatformError> {
+        let failed = PlatformSimulator.appleFailed
+        func invalid(_ message: String) -> Result<SignalView, PlatformError> {
+            .failure(PlatformError(name: failed.name, domain: failed.domain, code: failed.code, message: message))
+        }
+        guard !report.relyingPartyIdentifier.isEmpty else { return invalid("relyingPartyIdentifier is empty") }
+        let interface = report.interface.rawValue
+        switch report.method {
+        case .reportUnknownPublicKeyCredential:
+            guard let id = report.credentialID, !id.isEmpty else { return invalid("credentialID is missing") }
+            return .success(SignalView(kind: .unknownCredential, interface: interface, rpID: report.relyingPartyIdentifier, credentialID: id))
+        case .reportAllAcceptedPublicKeyCredentials:
+            guard let handle = report.userHandle, !handle.isEmpty else { return invalid("userHandle is missing") }
+            guard let accepted = report.acceptedCredentialIDs else { return invalid("acceptedCredentialIDs is missing") }
+            return .success(SignalView(kind: .allAcceptedCredentials, interface: interface, rpID: report.relyingPartyIdentifier,
+                                       userHandle: handle, acceptedCredentialIDs: accepted))
+        case .reportPublicKeyCredentialUpdate:
+            guard let handle = report.userHandle, !handle.isEmpty else { return invalid("userHandle is missing") }
+            guard let name = report.newName else { return invalid("newName is missing") }
+            return .success(SignalView(kind: .currentUserDetails, interface: interface, rpID: report.relyingPartyIdentifier, userHandle: handle, name: name))
+        case .reportUnusedPasswordCredential:
+            return .success(SignalView(kind: .unusedPassword, interface: interface, rpID: report.relyingPartyIdentifier, name: report.userName))
+        }
+    }
+}
+
+extension PlatformSimulator {
+    /// Whether `text` is a plausible RP ID: a domain name, not an origin or a URL.
+    public static func isDomain(_ text: String) -> Bool {
+        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, text.count <= 253 else { return false }
+        return labels.allSatisfy { label in
+            !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
+                && label.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D }
+        }
+    }
+
+    /// Answers a signal at virtual time `now`: availability, validation, the Android rate limit, then
+    /// the provider's silent action. The app learns only that the platform accepted the request.
+    public mutating func signal(_ request: SignalRequest, now: Int64) -> (PlatformOutcome, [Note]) {
+        var notes: [Note] = []
+        if let android = request.android {
+            _ = android
+            guard target.platform == .android, target.has(.signalCredentialState) else {
+                notes.append(Note(kind: .unsupportedCall, text: "signalCredentialState is not available on \(target.id) (needs Android 15+ and androidx.credentials 1.6.0)"))
+                return (.failure(PlatformError(name: "NoSuchMethodError", message: "CredentialManager.signalCredentialState is not available")), notes)
+            }
+            provider.androidSignalTimes.append(now)
+            let windowStart = now - Self.androidSignalWindowMillis
+            let inWindow = provider.androidSignalTimes.filter { $0 > windowStart }
+            if let forced = provider.forcedRateLimitRetryMillis {
+                provider.forcedRateLimitRetryMillis = nil
+                notes.append(Note(kind: .decision, text: "rate limit exceeded (forced by the scenario), retryMillis \(forced)"))
+                return (.failure(Self.rateLimited(retryMillis: forced)), notes)
+            }
+            if inWindow.count > Self.androidSignalLimit {
+                let oldest = inWindow.sorted()[inWindow.count - Self.androidSignalLimit - 1]
+                let retry = max(1, oldest + Self.androidSignalWindowMillis - now)
+                notes.append(Note(kind: .decision, text: "rate limit exceeded: \(inWindow.count) calls in 120 s, retryMillis \(retry)"))
+                return (.failure(Self.rateLimited(retryMillis: retry)), notes)
+            }
+        } else if let apple = request.apple {
+            guard target.platform == .apple else {
+                notes.append(Note(kind: .unsupportedCall, text: "an Apple report on \(target.id)"))
+                return (.failure(PlatformError(name: "UnsupportedPlatform", message: "request for the wrong platform")), notes)
+            }
+            switch apple.interface {
+            case .credentialUpdater:
+                guard target.has(.credentialUpdater) || target.has(.credentialDataManager) else {
+                    notes.append(Note(kind: .unsupportedCall, text: "ASCredentialUpdater is not available on Apple \(target.osVersion) (26.0 and later)"))
+                    return (.failure(PlatformError(name: "UnavailableAPI", message: "ASCredentialUpdater requires 26.0")), notes)
+                }
+                if target.has(.credentialDataManager) {
+                    notes.append(Note(kind: .deprecatedCall, text: "ASCredentialUpdater is deprecated on Apple \(target.osVersion); ASCredentialDataManager replaces it"))
+                }
+            case .credentialDataManager:
+                guard target.has(.credentialDataManager) else {
+                    notes.append(Note(kind: .unsupportedCall, text: "ASCredentialDataManager is not available on Apple \(target.osVersion) (26.2 and later)"))
+                    return (.failure(PlatformError(name: "UnavailableAPI", message: "ASCredentialDataManager requires 26.2")), notes)
+                }
+            }
+        }
+        let view: SignalView
+        switch SignalView.read(request) {
+        case .failure(let error):
+            notes.append(Note(kind: .malformedRequest, text: error.message))
+            return (.failure(error), notes)
+        case .success(let read):
+            view = read
+        }
+        applyToProvider(view, notes: &notes)
+        return (PlatformOutcome(signalAccepted: true), notes)
+    }
+
+    static func rateLimited(retryMillis: Int64) -> PlatformError {
+        PlatformError(name: "SignalCredentialRateLimitExceededException",
+                      type: "androidx.credentials.SignalCredentialStateException.RATE_LIMIT_EXCEEDED",
+                      message: "signalCredentialState was called too often", retryMillis: retryMillis)
+    }
+
+    /// What the provider does with an accepted signal, per its policy; recorded for the transcript only.
+    mutating func applyToProvider(_ view: SignalView, notes: inout [Note]) {
+        let policy = provider.signalPolicy
+        func act(_ index: Int, _ reason: String) {
+            switch policy {
+            case .ignore: notes.append(Note(kind: .decision, text: "the provider took no action (\(reason))"))
+            case .hide:
+                provider.passkeys[index].visibility = .hidden
+                notes.append(Note(kind: .decision, text: "the provider hid passkey \(B64URL.encode(provider.passkeys[index].credentialID)) (\(reason))"))
+            case .remove:
+                provider.passkeys[index].visibility = .removed
+                notes.append(Note(kind: .decision, text: "the provider removed passkey \(B64URL.encode(provider.passkeys[index].credentialID)) (\(reason))"))
+            }
+        }
+        switch view.kind {
+        case .unknownCredential:
+            for index in provider.passkeys.indices where provider.passkeys[index].rpID == view.rpID && provider.passkeys[index].credentialID == view.credentialID {
+                act(index, "unknown credential")
+            }
+        case .allAcceptedCredentials:
+            let accepted = Set(view.acceptedCredentialIDs ?? [])
+            for index in provider.passkeys.indices where provider.passkeys[index].rpID == view.rpID && provider.passkeys[index].userHandle == view.userHandle {
+                if accepted.contains(provider.passkeys[index].credentialID) {
+                    if policy != .ignore, provider.passkeys[index].visibility == .hidden { provider.passkeys[index].visibility = .visible }
+                } else if provider.passkeys[index].visibility == .visible {
+                    act(index, "not in the accepted list")
+                }
+            }
+        case .currentUserDetails:
+            guard policy != .ignore else {
+                notes.append(Note(kind: .decision, text: "the provider took no action (user details)"))
+                return
+            }
+            for index in provider.passkeys.indices where provider.passkeys[index].rpID == view.rpID && provider.passkeys[index].userHandle == view.userHandle {
+                if let name = view.name { provider.passkeys[index].userName = name }
+                if let displayName = view.displayName { provider.passkeys[index].displayName = displayName }
+            }
+        case .unusedPassword:
+            break
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// The simulated platform of one target: it answers the relying party's create, get and signal
+/// calls as the real credential manager would, and notes what it did in the transcript.
+///
+/// Decisions follow `../shared/domain/platform-facts.md`: request shapes and validation,
+/// availability by OS and library version, the provider's silent decision for conditional requests,
+/// the error taxonomy of each platform, and the Android signal rate limit.
+public struct PlatformSimulator: Sendable {
+    /// Something the simulator noticed about a call, recorded in the transcript.
+    public struct Note: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable {
+            /// The app called an API the target does not have.
+            case unsupportedCall = "unsupported-call"
+            /// The app called an API deprecated on the target.
+            case deprecatedCall = "deprecated-call"
+            /// The platform rejected the request's payload.
+            case malformedRequest = "malformed-request"
+            /// The provider decided something (created, declined, hid, …).
+            case decision
+            /// The platform showed UI (a modal sheet).
+            case uiShown = "ui-shown"
+        }
+        public var kind: Kind
+        public var text: String
+    }
+
+    public let target: Target
+    /// RP IDs the app is associated with (from the adapter's description).
+    public let associatedRPIDs: [String]
+    public var provider = ProviderState()
+    /// Seed for the authenticator's keys.
+    public let seed: UInt64
+
+    /// Calls per window of the Android signal rate limit.
+    public static let androidSignalLimit = 10
+    /// The Android signal rate window.
+    public static let androidSignalWindowMillis: Int64 = 120_000
+
+    public init(target: Target, associatedRPIDs: [String], seed: UInt64) {
+        self.target = target
+        self.associatedRPIDs = associatedRPIDs
+        self.seed = seed
+    }
+
+    /// The origin the platform writes into clientDataJSON for an RP ID.
+    public func origin(rpID: String) -> String {
+        target.platform == .android ? Target.androidAppOrigin : "https://\(rpID)"
+    }
+
+    // MARK: Errors of each platform
+
+    static func androidCreateError(_ name: String, type: String, _ message: String) -> PlatformError {
+        PlatformError(name: name, type: type, message: message)
+    }
+
+    static let appleErrorDomain = "com.apple.AuthenticationServices.AuthorizationError"
+
+    static func appleError(_ code: Int, _ codeName: String, _ message: String) -> PlatformError {
+        PlatformError(name: "ASAuthorizationError.\(codeName)", domain: appleErrorDomain, code: code, message: message)
+    }
+
+    static let noCreateOption = androidCreateError(
+        "CreateCredentialNoCreateOptionException", type: "android.credentials.CreateCredentialException.TYPE_NO_CREATE_OPTIONS",
+        "no create option is available for this conditional request")
+    static let createUnsupported = androidCreateError(
+        "CreateCredentialUnsupportedException", type: "androidx.credentials.TYPE_CREATE_CREDENTIAL_UNSUPPORTED_EXCEPTION",
+        "the credential provider does not support conditional creation")
+    static let createCancelled = androidCreateError(
+        "CreateCredentialCancellationException", type: "android.credentials.CreateCredentialException.TYPE_USER_CANCELED",
+        "the user cancelled the registration sheet")
+    static let invalidState = androidCreateError(
+        "CreatePublicKeyCredentialDomException", type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_INVALID_STATE_ERROR",
+        "InvalidStateError: the provider holds an excluded credential")
+    static let securityError = androidCreateError(
+        "CreatePublicKeyCredentialDomException", type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_SECURITY_ERROR",
+        "SecurityError: the app is not associated with this RP ID")
+    /// Apple's answer to a declined conditional request. Which code Apple uses is not documented; the
+    /// simulation answers `canceled`, the code an app must already treat as silent.
+    static let appleDeclined = appleError(1001, "canceled", "the credential manager declined the conditional registration")
+    static let appleCanceled = appleError(1001, "canceled", "the user cancelled the registration sheet")
+    static let appleMatchedExcluded = appleError(1006, "matchedExcludedCredential", "the credential manager holds an excluded credential")
+    static let appleFailed = appleError(1004, "failed", "the request is invalid or the app is not associated with the RP ID")
+}

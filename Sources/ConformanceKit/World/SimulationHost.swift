@@ -1,0 +1,222 @@
+import Foundation
+import Synchronization
+
+/// A platform operation the relying party started, with the platform's answer.
+public struct PlatformOperation: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case create, get, signal }
+    public enum Status: String, Sendable, Hashable {
+        /// Waiting for the runner to deliver the outcome.
+        case pending
+        /// Held back by the scenario until released.
+        case held
+        /// Delivered to the relying party.
+        case delivered
+    }
+    public var id: OperationID
+    public var kind: Kind
+    public var issuedAtMillis: Int64
+    /// The transcript sequence of the call.
+    public var sequence: Int
+    public var createRequest: CreateCredentialRequest?
+    public var getRequest: GetCredentialRequest?
+    public var signalRequest: SignalRequest?
+    /// The registration as the platform read it (`nil` if it could not be read).
+    public var registration: RegistrationView?
+    /// The signal as the platform read it (`nil` if it could not be read).
+    public var signal: SignalView?
+    public var outcome: PlatformOutcome
+    public var status: Status
+    public var notes: [PlatformSimulator.Note]
+}
+
+/// Something recorded with the virtual time it happened at.
+public struct Timed<Value: Sendable & Hashable>: Sendable, Hashable {
+    public var atMillis: Int64
+    public var sequence: Int
+    public var value: Value
+}
+
+/// The harness side of one test case: the platform, clock, screen and telemetry the relying party
+/// calls, and the transcript of everything. Thread-safe; the relying party may call it from any task.
+public final class SimulationHost: PlatformHost, Sendable {
+    struct State: Sendable {
+        var clock = VirtualClock()
+        var transcript = Transcript()
+        var simulator: PlatformSimulator
+        var operations: [PlatformOperation] = []
+        var uiEvents: [Timed<UIEvent>] = []
+        var telemetry: [Timed<TelemetryEvent>] = []
+        var nextOperation = 1
+    }
+
+    private let state: Mutex<State>
+
+    public init(simulator: PlatformSimulator) {
+        state = Mutex(State(simulator: simulator))
+    }
+
+    // MARK: PlatformHost
+
+    public func createCredential(_ request: CreateCredentialRequest) -> OperationID {
+        state.withLock { state in
+            let now = state.clock.nowMillis
+            let view = try? RegistrationView.read(request).get()
+            let (outcome, notes) = state.simulator.create(request, now: now)
+            let style = view.map { $0.conditional ? "conditional" : "modal" } ?? "unreadable"
+            let summary = "\(style) registration request for \(view?.userName ?? "?") (rp \(view?.rpID ?? "?"))"
+            let hold = state.simulator.provider.holdRegistrations
+            return Self.start(&state, .create, summary: summary, payload: Wire.jsonValue(request), outcome: outcome, notes: notes, hold: hold) {
+                $0.createRequest = request
+                $0.registration = view
+            }
+        }
+    }
+
+    public func getCredential(_ request: GetCredentialRequest) -> OperationID {
+        state.withLock { state in
+            let now = state.clock.nowMillis
+            let (outcome, notes) = state.simulator.get(request, now: now)
+            let hold = state.simulator.provider.holdAssertions
+            return Self.start(&state, .get, summary: "passkey sign-in request", payload: Wire.jsonValue(request), outcome: outcome, notes: notes, hold: hold) {
+                $0.getRequest = request
+            }
+        }
+    }
+
+    public func signal(_ request: SignalRequest) -> OperationID {
+        state.withLock { state in
+            let now = state.clock.nowMillis
+            let view = try? SignalView.read(request).get()
+            let (outcome, notes) = state.simulator.signal(request, now: now)
+            let summary = view.map { "\($0.kind.rawValue) signal via \($0.interface) (rp \($0.rpID))" } ?? "unreadable signal"
+            return Self.start(&state, .signal, summary: summary, payload: Wire.jsonValue(request), outcome: outcome, notes: notes, hold: false) {
+                $0.signalRequest = request
+                $0.signal = view
+            }
+        }
+    }
+
+    private static func start(_ state: inout State, _ kind: PlatformOperation.Kind, summary: String, payload: JSONValue,
+                              outcome: PlatformOutcome, notes: [PlatformSimulator.Note], hold: Bool,
+                              configure: (inout PlatformOperation) -> Void) -> OperationID {
+        let id = "op-\(state.nextOperation)"
+        state.nextOperation += 1
+        let now = state.clock.nowMillis
+        let name = switch kind {
+        case .create: "platform.createCredential"
+        case .get: "platform.getCredential"
+        case .signal: "platform.signal"
+        }
+        let sequence = state.transcript.record(at: now, .rpToPlatform, name, "\(id): \(summary)", payload: payload)
+        for note in notes {
+            state.transcript.record(at: now, .platform, "platform.\(note.kind.rawValue)", "\(id): \(note.text)")
+        }
+        var operation = PlatformOperation(id: id, kind: kind, issuedAtMillis: now, sequence: sequence, outcome: outcome,
+                                          status: hold ? .held : .pending, notes: notes)
+        configure(&operation)
+        if hold {
+            state.transcript.record(at: now, .platform, "platform.held", "\(id): the response is held back until the scenario releases it")
+        }
+        state.operations.append(operation)
+        return id
+    }
+
+    public func now() -> Int64 {
+        state.withLock { $0.clock.nowMillis }
+    }
+
+    public func scheduleTimer(afterMillis: Int64, label: String) -> TimerID {
+        state.withLock { state in
+            let id = state.clock.schedule(afterMillis: afterMillis, label: label)
+            state.transcript.record(at: state.clock.nowMillis, .rpToPlatform, "clock.schedule", "\(id) in \(afterMillis) ms: \(label)")
+            return id
+        }
+    }
+
+    public func cancelTimer(_ timer: TimerID) {
+        state.withLock { state in
+            state.clock.cancel(timer)
+            state.transcript.record(at: state.clock.nowMillis, .rpToPlatform, "clock.cancel", timer)
+        }
+    }
+
+    public func show(_ event: UIEvent) {
+        state.withLock { state in
+            let sequence = state.transcript.record(at: state.clock.nowMillis, .rpToPlatform, "ui.\(event.kind.rawValue)", event.text)
+            state.uiEvents.append(Timed(atMillis: state.clock.nowMillis, sequence: sequence, value: event))
+        }
+    }
+
+    public func telemetry(_ event: TelemetryEvent) {
+        state.withLock { state in
+            let attributes = event.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            let sequence = state.transcript.record(at: state.clock.nowMillis, .rpToPlatform, "telemetry", "\(event.name) \(attributes)")
+            state.telemetry.append(Timed(atMillis: state.clock.nowMillis, sequence: sequence, value: event))
+        }
+    }
+
+    // MARK: Runner side
+
+    /// Records an entry in the transcript at the current virtual time.
+    @discardableResult
+    public func record(_ channel: TranscriptEntry.Channel, _ name: String, _ summary: String, payload: JSONValue? = nil) -> Int {
+        state.withLock { $0.transcript.record(at: $0.clock.nowMillis, channel, name, summary, payload: payload) }
+    }
+
+    /// The next operation whose outcome is due, marked delivered.
+    public func takeDeliverable() -> PlatformOperation? {
+        state.withLock { state in
+            guard let index = state.operations.firstIndex(where: { $0.status == .pending }) else { return nil }
+            state.operations[index].status = .delivered
+            return state.operations[index]
+        }
+    }
+
+    /// Releases held operations of a kind (all, or only the first) so the runner delivers them next.
+    @discardableResult
+    public func release(_ kind: PlatformOperation.Kind, onlyFirst: Bool) -> Int {
+        state.withLock { state in
+            var released = 0
+            for index in state.operations.indices where state.operations[index].kind == kind && state.operations[index].status == .held {
+                state.operations[index].status = .pending
+                state.transcript.record(at: state.clock.nowMillis, .platform, "platform.released", "\(state.operations[index].id): the held response is released")
+                released += 1
+                if onlyFirst { break }
+            }
+            return released
+        }
+    }
+
+    /// The next timer due at or before `limit`, with the clock moved to it.
+    public func popDueTimer(notAfter limit: Int64) -> VirtualClock.Timer? {
+        state.withLock { $0.clock.popDue(notAfter: limit) }
+    }
+
+    /// Moves the clock to `millis`.
+    public func moveClock(to millis: Int64) {
+        state.withLock { $0.clock.move(to: millis) }
+    }
+
+    /// Mutates the simulated provider (the scenario's Given steps).
+    public func withProvider<R>(_ body: (inout ProviderState) -> R) -> R {
+        state.withLock { body(&$0.simulator.provider) }
+    }
+
+    /// A snapshot of everything recorded so far.
+    public var snapshot: Snapshot {
+        state.withLock { Snapshot(nowMillis: $0.clock.nowMillis, transcript: $0.transcript.entries, operations: $0.operations,
+                                  uiEvents: $0.uiEvents, telemetry: $0.telemetry, provider: $0.simulator.provider,
+                                  pendingTimers: $0.clock.timers) }
+    }
+
+    /// What the host has recorded, at one moment.
+    public struct Snapshot: Sendable {
+        public var nowMillis: Int64
+        public var transcript: [TranscriptEntry]
+        public var operations: [PlatformOperation]
+        public var uiEvents: [Timed<UIEvent>]
+        public var telemetry: [Timed<TelemetryEvent>]
+        public var provider: ProviderState
+        public var pendingTimers: [VirtualClock.Timer]
+    }
+}

@@ -1,0 +1,69 @@
+/// The time of one test case: virtual milliseconds, advanced only by the scenario.
+///
+/// Timers the relying party schedules fire in due order when the scenario lets time pass, so a
+/// 120-second rate window costs microseconds and every run is the same for the same seed.
+public struct VirtualClock: Sendable, Hashable {
+    /// A timer the relying party scheduled.
+    public struct Timer: Sendable, Hashable {
+        public var id: TimerID
+        public var dueMillis: Int64
+        public var label: String
+        /// Scheduling order, to break ties between timers due at the same time.
+        var order: Int
+    }
+
+    /// Milliseconds since the test case started.
+    public private(set) var nowMillis: Int64 = 0
+    public private(set) var timers: [Timer] = []
+    private var nextTimer = 1
+
+    public init() {}
+
+    /// Schedules a timer `afterMillis` from now (negative delays count as zero).
+    public mutating func schedule(afterMillis: Int64, label: String) -> TimerID {
+        let id = "timer-\(nextTimer)"
+        timers.append(Timer(id: id, dueMillis: nowMillis + max(0, afterMillis), label: label, order: nextTimer))
+        nextTimer += 1
+        return id
+    }
+
+    /// Cancels a timer; cancelling an unknown or fired timer does nothing.
+    public mutating func cancel(_ id: TimerID) {
+        timers.removeAll { $0.id == id }
+    }
+
+    /// Removes and returns the earliest timer due at or before `limit`, moving the clock to its due time.
+    public mutating func popDue(notAfter limit: Int64) -> Timer? {
+        guard let next = timers.min(by: { ($0.dueMillis, $0.order) < ($1.dueMillis, $1.order) }), next.dueMillis <= limit else {
+            return nil
+        }
+        timers.removeAll { $0.id == next.id }
+        nowMillis = max(nowMillis, next.dueMillis)
+        return next
+    }
+
+    /// Moves the clock forward to `millis` (never backwards).
+    public mutating func move(to millis: Int64) {
+        nowMillis = max(nowMillis, millis)
+    }
+}
+
+/// The transcript of one test case: every call between harness, relying party and platform.
+public struct Transcript: Sendable, Hashable {
+    public private(set) var entries: [TranscriptEntry] = []
+
+    public init() {}
+
+    /// Appends an entry and returns its sequence number.
+    @discardableResult
+    public mutating func record(at millis: Int64, _ channel: TranscriptEntry.Channel, _ name: String, _ summary: String, payload: JSONValue? = nil) -> Int {
+        let sequence = entries.count + 1
+        entries.append(TranscriptEntry(sequence: sequence, atMillis: millis, channel: channel, name: name, summary: summary, payload: payload))
+        return sequence
+    }
+
+    /// The entries from `sequence` on (inclusive).
+    public func since(_ sequence: Int) -> ArraySlice<TranscriptEntry> {
+        entries[min(max(0, sequence - 1), entries.count)...]
+    }
+}

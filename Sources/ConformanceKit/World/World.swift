@@ -1,0 +1,161 @@
+import Foundation
+
+/// Everything one test case runs in: a fresh relying-party session, the simulated platform of one
+/// target, the virtual clock and the transcript, and what the steps have noted so far.
+public final class World {
+    public let target: Target
+    public let adapter: AdapterDescription
+    public let host: SimulationHost
+    public let session: any RelyingPartySession
+    public let seed: UInt64
+
+    /// Accounts the scenario created, by alias (`alice`).
+    public internal(set) var accounts: [String: AccountFixture] = [:]
+    /// The app's answer to the last user action.
+    public internal(set) var lastOutcome: ActionOutcome?
+    /// Transcript sequence and time of the last user action that completed a sign-in.
+    public internal(set) var lastSignIn: (sequence: Int, atMillis: Int64)?
+    /// Accounts' server credentials just before and just after the last release of a held response.
+    public internal(set) var releaseComparison: (before: [String: [CredentialSnapshot]], after: [String: [CredentialSnapshot]])?
+    /// Named values steps leave for later steps.
+    public var notes: [String: String] = [:]
+    var credentialCounter = 0
+
+    /// The most platform deliveries one step may cause before the harness calls it a runaway.
+    public static let deliveryLimit = 500
+
+    public init(target: Target, adapter: AdapterDescription, host: SimulationHost, session: any RelyingPartySession, seed: UInt64) {
+        self.target = target
+        self.adapter = adapter
+        self.host = host
+        self.session = session
+        self.seed = seed
+    }
+
+    // MARK: Accounts
+
+    /// The sign-in name of an alias: `alice` → `alice@example.com`.
+    public static func username(_ alias: String) -> String { "\(alias.lowercased())@example.com" }
+
+    /// The fixture of an alias the scenario created; an authoring defect if it did not.
+    public func account(_ alias: String) throws -> AccountFixture {
+        guard let account = accounts[alias] else {
+            throw SystemIssue("the scenario uses the account \"\(alias)\" before a step created it")
+        }
+        return account
+    }
+
+    /// The primary RP ID of the relying party.
+    public var primaryRPID: String { adapter.relyingPartyIDs.first ?? "example.com" }
+
+    // MARK: Driving the relying party
+
+    /// Creates accounts on the server.
+    public func createAccounts(_ fixtures: [AccountFixture], aliases: [String]) async throws {
+        host.record(.harnessToRP, "session.setUp", "accounts " + fixtures.map(\.username).joined(separator: ", "), payload: Wire.jsonValue(fixtures))
+        try await session.setUp(accounts: fixtures)
+        for (alias, fixture) in zip(aliases, fixtures) { accounts[alias] = fixture }
+        try await settle()
+    }
+
+    /// Performs a user action, records it and the app's answer, then delivers due platform outcomes.
+    @discardableResult
+    public func perform(_ action: UserAction) async throws -> ActionOutcome {
+        let sequence = host.record(.harnessToRP, "user.\(action.kind.rawValue)", describe(action), payload: Wire.jsonValue(action))
+        let outcome = try await session.perform(action)
+        lastOutcome = outcome
+        host.record(.harnessToRP, "user.\(action.kind.rawValue).result", outcome.status.rawValue + (outcome.message.map { ": \($0)" } ?? ""))
+        if outcome.status == .signedIn {
+            lastSignIn = (sequence, host.now())
+        }
+        try await settle()
+        return outcome
+    }
+
+    func describe(_ action: UserAction) -> String {
+        var parts = [action.kind.rawValue]
+        if let username = action.username { parts.append(username) }
+        if let factor = action.secondFactor { parts.append("second factor \(factor.rawValue)") }
+        if let method = action.method { parts.append(method.rawValue) }
+        if let id = action.credentialID { parts.append("credential \(B64URL.encode(id))") }
+        if let name = action.newName { parts.append("name \(name)") }
+        if let name = action.newDisplayName { parts.append("display name \(name)") }
+        if let confirmed = action.confirmed { parts.append(confirmed ? "confirmed" : "not confirmed") }
+        return parts.joined(separator: " ")
+    }
+
+    /// Delivers every platform outcome that is due, in order, until the relying party starts no more.
+    public func settle() async throws {
+        var deliveries = 0
+        while let operation = host.takeDeliverable() {
+            deliveries += 1
+            if deliveries > Self.deliveryLimit {
+                throw SystemIssue("the relying party started more than \(Self.deliveryLimit) platform operations in one step")
+            }
+            let summary = operation.outcome.error.map { "\(operation.id) failed: \($0.name): \($0.message)" } ?? "\(operation.id) succeeded"
+            host.record(.harnessToRP, "session.platformCompleted", summary, payload: Wire.jsonValue(operation.outcome))
+            try await session.platformCompleted(operation: operation.id, outcome: operation.outcome)
+        }
+    }
+
+    /// Lets virtual time pass, firing the relying party's timers in due order.
+    public func advance(byMillis millis: Int64) async throws {
+        let limit = host.now() + millis
+        var fired = 0
+        while let timer = host.popDueTimer(notAfter: limit) {
+            fired += 1
+            if fired > 10_000 { throw SystemIssue("the relying party's timers fired more than 10000 times in \(millis) ms") }
+            host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
+            try await session.timerFired(timer.id)
+            try await settle()
+        }
+        host.moveClock(to: limit)
+        host.record(.step, "clock.advanced", "\(millis / 1000) s passed")
+    }
+
+    /// The server's record of an account, recorded in the transcript.
+    public func inspect(_ alias: String) async throws -> AccountSnapshot {
+        let username = try account(alias).username
+        let snapshot = try await session.inspectAccount(username: username)
+        host.record(.harnessToRP, "session.inspectAccount", "\(username): \(snapshot.credentials.count) credential(s)", payload: Wire.jsonValue(snapshot))
+        return snapshot
+    }
+
+    /// The app's session, recorded in the transcript.
+    public func inspectSession() async throws -> SessionSnapshot {
+        let snapshot = try await session.inspectSession()
+        host.record(.harnessToRP, "session.inspectSession", "\(snapshot.stage.rawValue)\(snapshot.username.map { " as \($0)" } ?? "")")
+        return snapshot
+    }
+
+    /// Every account's server credentials, by alias.
+    public func allCredentials() async throws -> [String: [CredentialSnapshot]] {
+        var result: [String: [CredentialSnapshot]] = [:]
+        for alias in accounts.keys.sorted() {
+            result[alias] = try await inspect(alias).credentials
+        }
+        return result
+    }
+
+    /// Releases held responses and notes every account's credentials before and after.
+    public func releaseHeld(_ kind: PlatformOperation.Kind, onlyFirst: Bool) async throws -> Int {
+        let before = try await allCredentials()
+        let released = host.release(kind, onlyFirst: onlyFirst)
+        try await settle()
+        let after = try await allCredentials()
+        releaseComparison = (before, after)
+        return released
+    }
+
+    /// A new credential made by the virtual authenticator for server-side fixtures.
+    public func makeServerCredential(for alias: String, state: CredentialState = .active) async throws -> CredentialFixture {
+        let account = try account(alias)
+        credentialCounter += 1
+        let keySeed = CredentialFactory.keySeed(seed: seed &+ 0x5EED, index: credentialCounter)
+        let made = CredentialFactory.fixtureCredential(keySeed: keySeed)
+        let fixture = CredentialFixture(username: account.username, credentialID: made.credentialID, publicKey: made.publicKey, state: state)
+        host.record(.harnessToRP, "session.addCredential", "\(account.username): \(B64URL.encode(made.credentialID)) (\(state.rawValue))", payload: Wire.jsonValue(fixture))
+        try await session.addCredential(fixture)
+        return fixture
+    }
+}
