@@ -1,0 +1,160 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A failure reported by the platform's cryptography library.
+///
+/// Raised for invalid key material (a scalar out of range, a point not on the curve) and for
+/// internal failures of libcrypto or CryptoKit. Signature verification never throws: an invalid
+/// signature is `false`.
+public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// A coordinate or scalar does not have the required length.
+        case invalidLength(expected: Int, actual: Int)
+        /// The private scalar is zero or not below the P-256 group order.
+        case scalarOutOfRange
+        /// The coordinates are not a point on the P-256 curve.
+        case pointNotOnCurve
+        /// The cryptography library failed; the associated text is its own diagnostic.
+        case backendFailure(String)
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+
+    /// Creates an error of the given kind.
+    public init(_ kind: Kind) { self.kind = kind }
+
+    /// A one-line human-readable explanation.
+    public var description: String {
+        switch kind {
+        case let .invalidLength(expected, actual): "expected \(expected) bytes, got \(actual)"
+        case .scalarOutOfRange: "the private scalar is not in the range [1, n-1] of P-256"
+        case .pointNotOnCurve: "the coordinates are not a point on the P-256 curve"
+        case let .backendFailure(text): "cryptography library failure: \(text)"
+        }
+    }
+}
+
+/// The SHA-256 hash function (FIPS 180-4), computed by libcrypto or CryptoKit.
+public enum SHA256 {
+    /// Returns the 32-byte SHA-256 digest of `data`.
+    public static func hash(_ data: Data) -> Data {
+        CryptoBackend.sha256(data)
+    }
+}
+
+/// Cryptographically secure random bytes from the platform's generator.
+public enum SecureRandom {
+    /// Returns `count` random bytes (libcrypto `RAND_bytes` on Linux, the system generator on
+    /// Apple platforms). `count` must not be negative.
+    public static func bytes(count: Int) -> Data {
+        precondition(count >= 0, "SecureRandom.bytes(count:) needs a count >= 0")
+        return CryptoBackend.randomBytes(count: count)
+    }
+}
+
+/// A P-256 (secp256r1) public key given by its affine coordinates.
+///
+/// Construction validates that the point lies on the curve, so every value of this type is a
+/// usable ES256 verification key.
+public struct P256PublicKey: Sendable, Hashable {
+    /// The x coordinate, 32 bytes big-endian.
+    public let x: Data
+    /// The y coordinate, 32 bytes big-endian.
+    public let y: Data
+
+    /// Creates a key from 32-byte big-endian coordinates.
+    ///
+    /// - Throws: `CryptoError` with `.invalidLength` or `.pointNotOnCurve`.
+    public init(x: Data, y: Data) throws(CryptoError) {
+        guard x.count == 32 else { throw CryptoError(.invalidLength(expected: 32, actual: x.count)) }
+        guard y.count == 32 else { throw CryptoError(.invalidLength(expected: 32, actual: y.count)) }
+        guard CryptoBackend.isPointOnCurve(x: Data(x), y: Data(y)) else { throw CryptoError(.pointNotOnCurve) }
+        self.x = Data(x)
+        self.y = Data(y)
+    }
+
+    /// The SEC 1 uncompressed encoding `04 || x || y` (65 bytes).
+    public var uncompressedPoint: Data {
+        var point = Data([0x04])
+        point.append(x)
+        point.append(y)
+        return point
+    }
+
+    /// Returns whether `derSignature` is a valid ECDSA-SHA256 signature of `message` under this key.
+    ///
+    /// The signature must be an ASN.1 DER `Ecdsa-Sig-Value` (as WebAuthn ES256 requires);
+    /// malformed encodings are simply invalid.
+    public func isValidSignature(_ derSignature: Data, for message: Data) -> Bool {
+        CryptoBackend.verify(x: x, y: y, derSignature: Data(derSignature), message: Data(message))
+    }
+}
+
+/// A P-256 private key that signs with ECDSA-SHA256 and produces DER signatures.
+///
+/// Keys can be derived deterministically from a seed so that test runs are reproducible; the
+/// signatures themselves use the library's randomized nonces.
+public struct P256SigningKey: Sendable, Hashable {
+    /// The private scalar, 32 bytes big-endian, in [1, n-1].
+    let scalar: Data
+    /// The matching public key.
+    public let publicKey: P256PublicKey
+
+    /// Creates the key whose private scalar is `privateScalar` (32 bytes big-endian).
+    ///
+    /// - Throws: `CryptoError` with `.invalidLength`, `.scalarOutOfRange` or `.backendFailure`.
+    public init(privateScalar: Data) throws(CryptoError) {
+        guard privateScalar.count == 32 else {
+            throw CryptoError(.invalidLength(expected: 32, actual: privateScalar.count))
+        }
+        let scalar = Data(privateScalar)
+        guard let (x, y) = try CryptoBackend.publicPoint(forScalar: scalar) else {
+            throw CryptoError(.scalarOutOfRange)
+        }
+        self.scalar = scalar
+        self.publicKey = try P256PublicKey(x: x, y: y)
+    }
+
+    /// Derives a key deterministically from `seed` (any length, typically 32 bytes).
+    ///
+    /// The candidate scalar is `SHA-256(seed || counter)` with a 4-byte big-endian counter
+    /// starting at 0; the first candidate in [1, n-1] is used (a rejection happens with
+    /// probability about 2^-32). The same seed always gives the same key on every platform.
+    ///
+    /// - Throws: `CryptoError.backendFailure` if the library fails.
+    public init(seed: Data) throws(CryptoError) {
+        var counter: UInt32 = 0
+        while true {
+            var input = Data(seed)
+            input.append(contentsOf: withUnsafeBytes(of: counter.bigEndian) { Array($0) })
+            do {
+                try self.init(privateScalar: SHA256.hash(input))
+                return
+            } catch where error.kind == .scalarOutOfRange {
+                counter &+= 1
+            }
+        }
+    }
+
+    /// Generates a fresh key from secure random bytes.
+    public static func generate() throws(CryptoError) -> P256SigningKey {
+        try P256SigningKey(seed: SecureRandom.bytes(count: 32))
+    }
+
+    /// The 32-byte big-endian private scalar (for tests that need to export the key).
+    public var privateScalar: Data { scalar }
+
+    /// Signs `message` with ECDSA over SHA-256 and returns the ASN.1 DER signature.
+    ///
+    /// The nonce is chosen by the library (randomized), so two signatures of one message differ.
+    ///
+    /// - Throws: `CryptoError.backendFailure` if the library fails.
+    public func sign(_ message: Data) throws(CryptoError) -> Data {
+        try CryptoBackend.sign(scalar: scalar, publicKey: publicKey, message: Data(message))
+    }
+}
