@@ -1,1 +1,53 @@
-// Module ReferenceRP.
+import ConformanceKit
+
+/// The conforming reference relying party (app and server) in Swift: the harness's embedded default.
+///
+/// With a `Mutation`, it becomes one of the faulty variants `selftest` runs to show that every
+/// criterion can fail.
+public struct ReferenceRP: RelyingPartyAdapter {
+    /// The faulty variant, or `nil` for the conforming relying party.
+    public let mutation: Mutation?
+
+    /// The RP IDs the reference relying party is configured with.
+    public static let relyingPartyIDs = ["login.example.com", "accounts.example.org"]
+
+    public init(mutation: Mutation? = nil) {
+        self.mutation = mutation
+    }
+
+    public func describe() async throws -> AdapterDescription {
+        AdapterDescription(name: mutation.map { "reference-rp+\($0.id)" } ?? "reference-rp", version: "1.0.0",
+                           targets: TargetCatalog.all.map(\.id), capabilities: Capability.allCases,
+                           relyingPartyIDs: Self.relyingPartyIDs)
+    }
+
+    public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
+        ReferenceSession(context: context, host: host, mutation: mutation)
+    }
+
+    public func shutdown() async {}
+}
+
+/// A deterministic pseudo-random source (SplitMix64) for ids, user handles and challenges.
+struct SeededGenerator: Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(count)
+        while result.count < count {
+            withUnsafeBytes(of: next()) { result.append(contentsOf: $0.prefix(count - result.count)) }
+        }
+        return result
+    }
+}

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WebAuthn
 
 /// The byte and key conventions shared by every wire format of the harness.
 ///
@@ -15,7 +16,7 @@ public enum Wire {
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dataEncodingStrategy = .custom { data, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(B64URL.encode(data))
+            try container.encode(Base64URL.encode(data))
         }
         return encoder
     }
@@ -26,7 +27,7 @@ public enum Wire {
         decoder.dataDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
-            guard let data = B64URL.decode(text) else {
+            guard let data = Base64URL.decodeIfValid(text) else {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "not base64url: \(text.prefix(40))")
             }
             return data

@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthn
 
 extension World {
     /// Every registration operation so far, in issue order.
@@ -68,7 +69,7 @@ extension StepLibrary {
             var problems: [String] = []
             if view.userName != expected.username { problems.append("user.name is \(view.userName), expected \(expected.username)") }
             if view.userHandle != expected.userHandle {
-                problems.append("user.id is \(B64URL.encode(view.userHandle)), expected \(B64URL.encode(expected.userHandle))")
+                problems.append("user.id is \(Base64URL.encode(view.userHandle)), expected \(Base64URL.encode(expected.userHandle))")
             }
             for alias in world.accounts.keys.sorted() where alias != arguments[0] {
                 let other = try await world.inspect(alias)
@@ -85,7 +86,7 @@ extension StepLibrary {
             }
             let expected = try await world.inspect(arguments[0])
             return StepSupport.expect(view.userHandle == expected.userHandle,
-                                      "\(StepSupport.cite(last)): user.id is \(B64URL.encode(view.userHandle)), the server's user handle of \(expected.username) is \(B64URL.encode(expected.userHandle))")
+                                      "\(StepSupport.cite(last)): user.id is \(Base64URL.encode(view.userHandle)), the server's user handle of \(expected.username) is \(Base64URL.encode(expected.userHandle))")
         },
         StepDefinition("no registration request carries a product account id as its user handle") { world, _ in
             var accountIDs: [Data: String] = [:]
@@ -106,8 +107,8 @@ extension StepLibrary {
             let missing = known.subtracting(excluded)
             let foreign = excluded.subtracting(known)
             var problems: [String] = []
-            if !missing.isEmpty { problems.append("\(missing.count) of \(known.count) server-known id(s) missing: " + missing.map(B64URL.encode).sorted().joined(separator: ", ")) }
-            if !foreign.isEmpty { problems.append("\(foreign.count) id(s) the server does not hold: " + foreign.map(B64URL.encode).sorted().joined(separator: ", ")) }
+            if !missing.isEmpty { problems.append("\(missing.count) of \(known.count) server-known id(s) missing: " + missing.map(Base64URL.encode).sorted().joined(separator: ", ")) }
+            if !foreign.isEmpty { problems.append("\(foreign.count) id(s) the server does not hold: " + foreign.map(Base64URL.encode).sorted().joined(separator: ", ")) }
             if view.excludedCredentials == nil && !known.isEmpty { problems.append("the request has no exclusion input at all") }
             return StepSupport.expect(problems.isEmpty, "\(StepSupport.cite(last)): " + problems.joined(separator: "; "))
         },

@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthn
 
 /// A registration request reduced to what the provider looks at, whichever platform it came from.
 public struct RegistrationView: Sendable, Hashable {
@@ -33,11 +34,11 @@ public struct RegistrationView: Sendable, Hashable {
             return .failure(illegal("lacks user.name"))
         }
         guard let userIDText = json["user"]?["id"]?.stringValue else { return .failure(illegal("lacks user.id")) }
-        guard let userHandle = B64URL.decode(userIDText) else { return .failure(illegal("user.id is not base64url")) }
+        guard let userHandle = Base64URL.decodeIfValid(userIDText) else { return .failure(illegal("user.id is not base64url")) }
         guard (1...64).contains(userHandle.count) else {
             return .failure(illegal("user.id must be 1 to 64 bytes, found \(userHandle.count)"))
         }
-        guard let challengeText = json["challenge"]?.stringValue, let challenge = B64URL.decode(challengeText), !challenge.isEmpty else {
+        guard let challengeText = json["challenge"]?.stringValue, let challenge = Base64URL.decodeIfValid(challengeText), !challenge.isEmpty else {
             return .failure(illegal("challenge is missing or not base64url"))
         }
         guard let rpID = json["rp"]?["id"]?.stringValue, !rpID.isEmpty else { return .failure(illegal("lacks rp.id")) }
@@ -46,7 +47,7 @@ public struct RegistrationView: Sendable, Hashable {
             guard let items = list.arrayValue else { return .failure(illegal("excludeCredentials is not an array")) }
             var ids: [Data] = []
             for (index, item) in items.enumerated() {
-                guard let text = item["id"]?.stringValue, let id = B64URL.decode(text) else {
+                guard let text = item["id"]?.stringValue, let id = Base64URL.decodeIfValid(text) else {
                     return .failure(illegal("excludeCredentials[\(index)].id is missing or not base64url"))
                 }
                 ids.append(id)
@@ -153,29 +154,46 @@ extension PlatformSimulator {
 
     /// Makes the credential, stores it in the provider and builds the platform's success result.
     mutating func makeRegistration(_ view: RegistrationView, flags: ProviderState.Flags, android: Bool) -> PlatformOutcome {
-        provider.createdCount += 1
-        let keySeed = CredentialFactory.keySeed(seed: seed, index: provider.createdCount)
-        let made = CredentialFactory.register(rpID: view.rpID, userHandle: view.userHandle, challenge: view.challenge,
-                                              origin: origin(rpID: view.rpID), flags: flags, keySeed: keySeed)
-        provider.passkeys.append(ProviderState.Passkey(credentialID: made.credentialID, rpID: view.rpID, userHandle: view.userHandle,
+        let clientDataJSON = CollectedClientData(type: .create, challenge: view.challenge, origin: origin(rpID: view.rpID)).jsonBytes
+        let registration: VirtualAuthenticator.Registration
+        do {
+            registration = try authenticator.makeCredential(rpId: view.rpID, userHandle: view.userHandle,
+                                                            clientDataHash: SHA256.hash(clientDataJSON), flags: flags.authenticatorFlags)
+        } catch {
+            return .failure(PlatformError(name: android ? "CreateCredentialUnknownException" : "ASAuthorizationError.unknown", message: "\(error)"))
+        }
+        let credentialID = registration.credential.id
+        provider.passkeys.append(ProviderState.Passkey(credentialID: credentialID, rpID: view.rpID, userHandle: view.userHandle,
                                                        userName: view.userName, displayName: view.displayName ?? view.userName,
-                                                       keySeed: keySeed, signCount: 0, visibility: .visible))
+                                                       visibility: .visible))
         if android {
             let json: JSONValue = .object([
-                "id": .string(B64URL.encode(made.credentialID)),
-                "rawId": .string(B64URL.encode(made.credentialID)),
+                "id": .string(Base64URL.encode(credentialID)),
+                "rawId": .string(Base64URL.encode(credentialID)),
                 "type": .string("public-key"),
                 "authenticatorAttachment": .string("platform"),
                 "clientExtensionResults": .object([:]),
                 "response": .object([
-                    "clientDataJSON": .string(B64URL.encode(made.clientDataJSON)),
-                    "attestationObject": .string(B64URL.encode(made.attestationObject)),
+                    "clientDataJSON": .string(Base64URL.encode(clientDataJSON)),
+                    "attestationObject": .string(Base64URL.encode(registration.attestationObject)),
                     "transports": .array([.string("internal"), .string("hybrid")]),
                 ]),
             ])
             return PlatformOutcome(androidRegistrationResponseJson: Wire.jsonString(json))
         }
-        return PlatformOutcome(appleRegistration: AppleRegistration(credentialID: made.credentialID, rawClientDataJSON: made.clientDataJSON,
-                                                                    rawAttestationObject: made.attestationObject))
+        return PlatformOutcome(appleRegistration: AppleRegistration(credentialID: credentialID, rawClientDataJSON: clientDataJSON,
+                                                                    rawAttestationObject: registration.attestationObject))
+    }
+}
+
+extension ProviderState.Flags {
+    /// The authenticator-data flags these stand for.
+    var authenticatorFlags: AuthenticatorData.Flags {
+        var flags: AuthenticatorData.Flags = []
+        if userPresent { flags.insert(.userPresent) }
+        if userVerified { flags.insert(.userVerified) }
+        if backupEligible { flags.insert(.backupEligible) }
+        if backedUp { flags.insert(.backupState) }
+        return flags
     }
 }

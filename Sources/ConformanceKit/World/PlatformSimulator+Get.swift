@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthn
 
 extension PlatformSimulator {
     static let getCancelled = PlatformError(name: "GetCredentialCancellationException",
@@ -22,14 +23,14 @@ extension PlatformSimulator {
         if let android = request.android {
             guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(android.requestJson.utf8)),
                   let id = json["rpId"]?.stringValue,
-                  let challengeText = json["challenge"]?.stringValue, let decoded = B64URL.decode(challengeText), !decoded.isEmpty else {
+                  let challengeText = json["challenge"]?.stringValue, let decoded = Base64URL.decodeIfValid(challengeText), !decoded.isEmpty else {
                 let error = PlatformError(name: "IllegalArgumentException", message: "requestJson: needs rpId and a base64url challenge")
                 notes.append(Note(kind: .malformedRequest, text: error.message))
                 return (.failure(error), notes)
             }
             rpID = id
             challenge = decoded
-            allowed = (json["allowCredentials"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue.flatMap(B64URL.decode) }
+            allowed = (json["allowCredentials"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue.flatMap(Base64URL.decodeIfValid) }
         } else if let apple = request.apple {
             rpID = apple.relyingPartyIdentifier
             challenge = apple.challenge
@@ -62,24 +63,33 @@ extension PlatformSimulator {
             notes.append(Note(kind: .decision, text: "the chosen passkey is not offered (hidden, removed or for another RP)"))
             return (.failure(isAndroid ? Self.noCredential : Self.appleCanceled), notes)
         }
-        provider.passkeys[index].signCount += 1
         let passkey = provider.passkeys[index]
         let flags = provider.flagsOverride ?? ProviderState.Flags(userPresent: true, userVerified: true, backupEligible: true, backedUp: true)
-        let made = CredentialFactory.assert(passkey: passkey, challenge: challenge, origin: origin(rpID: rpID), flags: flags,
-                                            invalidSignature: invalidSignature)
-        notes.append(Note(kind: .decision, text: "signed with passkey \(B64URL.encode(chosenID))\(invalidSignature ? " (signature made invalid on purpose)" : "")"))
+        let clientDataJSON = CollectedClientData(type: .get, challenge: challenge, origin: origin(rpID: rpID)).jsonBytes
+        guard let credential = authenticator.credential(id: chosenID) else {
+            notes.append(Note(kind: .decision, text: "the provider lost the key of this passkey"))
+            return (.failure(isAndroid ? Self.noCredential : Self.appleCanceled), notes)
+        }
+        let assertion: VirtualAuthenticator.Assertion
+        do {
+            assertion = try authenticator.getAssertion(credential: credential, clientDataHash: SHA256.hash(clientDataJSON),
+                                                       flags: flags.authenticatorFlags, fault: invalidSignature ? .signatureOverOtherData : nil)
+        } catch {
+            return (.failure(PlatformError(name: isAndroid ? "GetCredentialUnknownException" : "ASAuthorizationError.unknown", message: "\(error)")), notes)
+        }
+        let made = (clientDataJSON: clientDataJSON, authenticatorData: assertion.authenticatorData, signature: assertion.signature)
         if isAndroid {
             let json: JSONValue = .object([
-                "id": .string(B64URL.encode(chosenID)),
-                "rawId": .string(B64URL.encode(chosenID)),
+                "id": .string(Base64URL.encode(chosenID)),
+                "rawId": .string(Base64URL.encode(chosenID)),
                 "type": .string("public-key"),
                 "authenticatorAttachment": .string("platform"),
                 "clientExtensionResults": .object([:]),
                 "response": .object([
-                    "clientDataJSON": .string(B64URL.encode(made.clientDataJSON)),
-                    "authenticatorData": .string(B64URL.encode(made.authenticatorData)),
-                    "signature": .string(B64URL.encode(made.signature)),
-                    "userHandle": .string(B64URL.encode(passkey.userHandle)),
+                    "clientDataJSON": .string(Base64URL.encode(made.clientDataJSON)),
+                    "authenticatorData": .string(Base64URL.encode(made.authenticatorData)),
+                    "signature": .string(Base64URL.encode(made.signature)),
+                    "userHandle": .string(Base64URL.encode(passkey.userHandle)),
                 ]),
             ])
             return (PlatformOutcome(androidAuthenticationResponseJson: Wire.jsonString(json)), notes)

@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthn
 
 /// A signal reduced to its meaning, whichever platform it came from.
 public struct SignalView: Sendable, Hashable, Codable {
@@ -40,7 +41,7 @@ public struct SignalView: Sendable, Hashable, Codable {
         }
         func base64url(_ key: String) -> Result<Data, PlatformError> {
             string(key).flatMap { text in
-                B64URL.decode(text).map { .success($0) } ?? .failure(illegal("\"\(key)\" is not base64url: \(text.prefix(40))"))
+                Base64URL.decodeIfValid(text).map { .success($0) } ?? .failure(illegal("\"\(key)\" is not base64url: \(text.prefix(40))"))
             }
         }
         let rpID: String
@@ -59,7 +60,7 @@ public struct SignalView: Sendable, Hashable, Codable {
                 guard let items = list.arrayValue else { return .failure(illegal("\"allAcceptedCredentialIds\" is not an array")) }
                 var ids: [Data] = []
                 for (index, item) in items.enumerated() {
-                    guard let text = item.stringValue, let id = B64URL.decode(text) else {
+                    guard let text = item.stringValue, let id = Base64URL.decodeIfValid(text) else {
                         return .failure(illegal("allAcceptedCredentialIds[\(index)] is not a base64url string"))
                     }
                     ids.append(id)
@@ -187,10 +188,10 @@ extension PlatformSimulator {
             case .ignore: notes.append(Note(kind: .decision, text: "the provider took no action (\(reason))"))
             case .hide:
                 provider.passkeys[index].visibility = .hidden
-                notes.append(Note(kind: .decision, text: "the provider hid passkey \(B64URL.encode(provider.passkeys[index].credentialID)) (\(reason))"))
+                notes.append(Note(kind: .decision, text: "the provider hid passkey \(Base64URL.encode(provider.passkeys[index].credentialID)) (\(reason))"))
             case .remove:
                 provider.passkeys[index].visibility = .removed
-                notes.append(Note(kind: .decision, text: "the provider removed passkey \(B64URL.encode(provider.passkeys[index].credentialID)) (\(reason))"))
+                notes.append(Note(kind: .decision, text: "the provider removed passkey \(Base64URL.encode(provider.passkeys[index].credentialID)) (\(reason))"))
             }
         }
         switch view.kind {

@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthn
 
 /// The simulated platform of one target: it answers the relying party's create, get and signal
 /// calls as the real credential manager would, and notes what it did in the transcript.
@@ -29,18 +30,25 @@ public struct PlatformSimulator: Sendable {
     /// RP IDs the app is associated with (from the adapter's description).
     public let associatedRPIDs: [String]
     public var provider = ProviderState()
-    /// Seed for the authenticator's keys.
-    public let seed: UInt64
+    /// The provider's authenticator: real keys, real WebAuthn bytes, deterministic for the seed.
+    public let authenticator: VirtualAuthenticator
 
     /// Calls per window of the Android signal rate limit.
     public static let androidSignalLimit = 10
     /// The Android signal rate window.
     public static let androidSignalWindowMillis: Int64 = 120_000
 
-    public init(target: Target, associatedRPIDs: [String], seed: UInt64) {
+    public init(target: Target, associatedRPIDs: [String], seed: UInt64) throws {
         self.target = target
         self.associatedRPIDs = associatedRPIDs
-        self.seed = seed
+        authenticator = try VirtualAuthenticator(seed: Self.seedBytes(seed, label: "provider"))
+    }
+
+    /// 32 bytes derived from a run seed and a label.
+    public static func seedBytes(_ seed: UInt64, label: String) -> Data {
+        var input = Data(label.utf8)
+        withUnsafeBytes(of: seed.bigEndian) { input.append(contentsOf: $0) }
+        return SHA256.hash(input)
     }
 
     /// The origin the platform writes into clientDataJSON for an RP ID.

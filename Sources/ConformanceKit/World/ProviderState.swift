@@ -21,9 +21,6 @@ public struct ProviderState: Sendable {
         public var userHandle: Data
         public var userName: String
         public var displayName: String
-        /// The private key seed of the virtual authenticator for this credential.
-        public var keySeed: Data
-        public var signCount: UInt32
         public var visibility: Visibility
     }
 
@@ -77,8 +74,6 @@ public struct ProviderState: Sendable {
     public var forcedRateLimitRetryMillis: Int64?
     /// Times of every Android signal call, for the platform's own rate limit.
     public var androidSignalTimes: [Int64] = []
-    /// How many passkeys the provider has created (feeds deterministic key seeds).
-    public var createdCount = 0
 
     /// How long an autofill counts as recent for a conditional registration (the harness's model; no
     /// platform documents a number).

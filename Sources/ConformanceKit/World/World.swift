@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthn
 
 /// Everything one test case runs in: a fresh relying-party session, the simulated platform of one
 /// target, the virtual clock and the transcript, and what the steps have noted so far.
@@ -19,7 +20,6 @@ public final class World {
     public internal(set) var releaseComparison: (before: [String: [CredentialSnapshot]], after: [String: [CredentialSnapshot]])?
     /// Named values steps leave for later steps.
     public var notes: [String: String] = [:]
-    var credentialCounter = 0
 
     /// The most platform deliveries one step may cause before the harness calls it a runaway.
     public static let deliveryLimit = 500
@@ -77,7 +77,7 @@ public final class World {
         if let username = action.username { parts.append(username) }
         if let factor = action.secondFactor { parts.append("second factor \(factor.rawValue)") }
         if let method = action.method { parts.append(method.rawValue) }
-        if let id = action.credentialID { parts.append("credential \(B64URL.encode(id))") }
+        if let id = action.credentialID { parts.append("credential \(Base64URL.encode(id))") }
         if let name = action.newName { parts.append("name \(name)") }
         if let name = action.newDisplayName { parts.append("display name \(name)") }
         if let confirmed = action.confirmed { parts.append(confirmed ? "confirmed" : "not confirmed") }
@@ -147,14 +147,24 @@ public final class World {
         return released
     }
 
-    /// A new credential made by the virtual authenticator for server-side fixtures.
+    /// The authenticator of "other credential managers": passkeys the server knows but this provider does not hold.
+    lazy var otherManagers: VirtualAuthenticator? = try? VirtualAuthenticator(seed: PlatformSimulator.seedBytes(seed, label: "other-credential-managers"))
+
+    /// A passkey made by another credential manager and stored on the server only.
     public func makeServerCredential(for alias: String, state: CredentialState = .active) async throws -> CredentialFixture {
-        let account = try account(alias)
-        credentialCounter += 1
-        let keySeed = CredentialFactory.keySeed(seed: seed &+ 0x5EED, index: credentialCounter)
-        let made = CredentialFactory.fixtureCredential(keySeed: keySeed)
-        let fixture = CredentialFixture(username: account.username, credentialID: made.credentialID, publicKey: made.publicKey, state: state)
-        host.record(.harnessToRP, "session.addCredential", "\(account.username): \(B64URL.encode(made.credentialID)) (\(state.rawValue))", payload: Wire.jsonValue(fixture))
+        let snapshot = try await inspect(alias)
+        guard let authenticator = otherManagers else { throw SystemIssue("the virtual authenticator could not be created") }
+        let clientDataHash = SHA256.hash(Data("fixture".utf8))
+        let registration: VirtualAuthenticator.Registration
+        do {
+            registration = try authenticator.makeCredential(rpId: snapshot.rpID, userHandle: snapshot.userHandle, clientDataHash: clientDataHash,
+                                                            flags: [.userPresent, .userVerified, .backupEligible, .backupState])
+        } catch {
+            throw SystemIssue("the virtual authenticator failed: \(error)")
+        }
+        let fixture = CredentialFixture(username: snapshot.username, credentialID: registration.credential.id,
+                                        publicKey: registration.credential.publicKey.bytes, state: state)
+        host.record(.harnessToRP, "session.addCredential", "\(snapshot.username): \(Base64URL.encode(fixture.credentialID)) (\(state.rawValue))", payload: Wire.jsonValue(fixture))
         try await session.addCredential(fixture)
         return fixture
     }

@@ -1,0 +1,126 @@
+import Foundation
+import Gherkin
+
+extension CriteriaLoader {
+    func loadScenarios(document: GherkinDocument, path: String, criterionID: String, items: Set<String>,
+                       diagnostics: inout [Diagnostic]) -> [CriterionScenario] {
+        guard let feature = document.feature else { return [] }
+        var astSteps: [String: Gherkin.Step] = [:]
+        var astScenarios: [String: Gherkin.Scenario] = [:]
+        var astRows: [String: TableRow] = [:]
+        func collect(_ steps: [Gherkin.Step]) { for step in steps { astSteps[step.id] = step } }
+        func collect(_ scenario: Gherkin.Scenario) {
+            astScenarios[scenario.id] = scenario
+            collect(scenario.steps)
+            for examples in scenario.examples { for row in examples.tableBody { astRows[row.id] = row } }
+        }
+        var tagLocations: [String: Location] = [:]
+        for child in feature.children {
+            switch child {
+            case .background(let background): collect(background.steps)
+            case .scenario(let scenario): collect(scenario)
+            case .rule(let rule):
+                for ruleChild in rule.children {
+                    switch ruleChild {
+                    case .background(let background): collect(background.steps)
+                    case .scenario(let scenario): collect(scenario)
+                    }
+                }
+            }
+        }
+        for scenario in astScenarios.values {
+            for tag in scenario.tags + scenario.examples.flatMap(\.tags) { tagLocations[tag.id] = tag.location }
+        }
+        for tag in feature.tags { tagLocations[tag.id] = tag.location }
+
+        var result: [CriterionScenario] = []
+        var slugs: Set<String> = []
+        for pickle in GherkinSource.pickles(document, uri: path) {
+            let scenario = pickle.astNodeIds.first.flatMap { astScenarios[$0] }
+            let line = pickle.location.line
+            func error(_ message: String, line: Int = line, column: Int = 1) {
+                diagnostics.append(Diagnostic(file: path, line: line, column: column, message))
+            }
+            let tags = pickle.tags.map(\.name)
+            var verifyItems: [String] = []
+            var needs: Set<Capability> = []
+            var platform: PlatformFamily?
+            var requires: [Target.Feature: Bool] = [:]
+            for tag in pickle.tags {
+                let location = tagLocations[tag.astNodeId] ?? Location(line: line, column: 1)
+                let tagLine = location.line
+                let tagColumn = location.column ?? 1
+                if tag.name.hasPrefix("@verify:") {
+                    let item = String(tag.name.dropFirst("@verify:".count))
+                    if !items.contains(item) {
+                        error("@verify names \(item), which is not an item of \(criterionID)'s Items section", line: tagLine, column: tagColumn)
+                    }
+                    verifyItems.append(item)
+                } else if tag.name.hasPrefix("@needs:") {
+                    let name = String(tag.name.dropFirst("@needs:".count))
+                    if let capability = Capability(rawValue: name) { needs.insert(capability) } else {
+                        error("unknown capability \"\(name)\" in \(tag.name); known: \(Capability.allCases.map(\.rawValue).joined(separator: ", "))", line: tagLine, column: tagColumn)
+                    }
+                } else if tag.name.hasPrefix("@platform:") {
+                    let name = String(tag.name.dropFirst("@platform:".count))
+                    if let family = PlatformFamily(rawValue: name) { platform = family } else {
+                        error("unknown platform \"\(name)\" in \(tag.name); use apple or android", line: tagLine, column: tagColumn)
+                    }
+                } else if tag.name.hasPrefix("@requires:") {
+                    var name = String(tag.name.dropFirst("@requires:".count))
+                    var wanted = true
+                    if name.hasPrefix("no-") { name.removeFirst(3); wanted = false }
+                    if let feature = Target.Feature(rawValue: name) { requires[feature] = wanted } else {
+                        error("unknown target feature \"\(name)\" in \(tag.name); known: \(Target.Feature.allCases.map(\.rawValue).joined(separator: ", "))", line: tagLine, column: tagColumn)
+                    }
+                }
+            }
+            if verifyItems.isEmpty {
+                error("scenario \"\(pickle.name)\" has no @verify tag naming the verify item it covers")
+            }
+            if !TargetCatalog.all.contains(where: { target in
+                (platform == nil || platform == target.platform) && requires.allSatisfy { target.has($0.key) == $0.value }
+            }) {
+                error("scenario \"\(pickle.name)\" applies to no target: its @platform and @requires tags exclude every target")
+            }
+            var steps: [CriterionScenario.Step] = []
+            for pickleStep in pickle.steps {
+                let astStep = pickleStep.astNodeIds.first.flatMap { astSteps[$0] }
+                let stepLine = astStep?.location.line ?? line
+                let column = astStep?.location.column ?? 1
+                steps.append(.init(keyword: astStep?.keyword ?? "* ", text: pickleStep.text, line: stepLine, column: column))
+                switch library.match(pickleStep.text) {
+                case .found: break
+                case .undefined:
+                    error("no step definition matches \"\(pickleStep.text)\"", line: stepLine, column: column)
+                case .ambiguous(let patterns):
+                    error("\(patterns.count) step definitions match \"\(pickleStep.text)\": " + patterns.map { "\"\($0)\"" }.joined(separator: ", "), line: stepLine, column: column)
+                }
+            }
+            var slug = pickle.name
+            if slugs.contains(slug) { slug += " [line \(line)]" }
+            slugs.insert(slug)
+            _ = scenario
+            result.append(CriterionScenario(name: pickle.name, file: path, line: line, tags: tags, verifyItems: verifyItems, steps: steps,
+                                            needs: needs, platform: platform, requires: requires, slug: slug))
+        }
+        return result
+    }
+}
+
+/// The one place the harness calls the Gherkin parser and pickle compiler.
+enum GherkinSource {
+    static func parse(_ text: String, uri: String) -> (document: GherkinDocument?, errors: [GherkinError]) {
+        do {
+            return (try GherkinParser().parse(text, uri: uri), [])
+        } catch let errors as GherkinErrors {
+            return (nil, errors.errors)
+        } catch {
+            return (nil, [GherkinError(message: "\(error)", location: Location(line: 1, column: 1), kind: .parse)])
+        }
+    }
+
+    static func pickles(_ document: GherkinDocument, uri: String) -> [Pickle] {
+        PickleCompiler().compile(document, uri: uri)
+    }
+}

@@ -1,0 +1,64 @@
+/// The test cases of a run: criterion × scenario × target, after filtering.
+public struct TestPlan: Sendable {
+    /// One scenario (or outline row) on one target.
+    public struct Case: Sendable {
+        /// `<criterion>/<scenario slug>@<target>`: stable and unique within a plan.
+        public var id: String
+        public var criterion: CriterionInfo
+        public var scenario: CriterionScenario
+        public var target: Target
+    }
+
+    /// What narrows a plan; every member is optional.
+    public struct Filter: Sendable {
+        /// Tags of the scenario plus `@core`/`@quality`, `@apple`/`@android`, `@<target id>` and `@<criterion id>`.
+        public var tags: TagExpression
+        /// Criterion ids or group prefixes (`N2.6-AC01`, `N3.2`).
+        public var criteria: [String]
+        public var targets: [String]
+        /// Only scenarios whose name contains this text.
+        public var scenario: String?
+
+        public init(tags: TagExpression = .always, criteria: [String] = [], targets: [String] = [], scenario: String? = nil) {
+            self.tags = tags
+            self.criteria = criteria
+            self.targets = targets
+            self.scenario = scenario
+        }
+    }
+
+    public var cases: [Case]
+    /// The criteria that have at least one case, in file order.
+    public var criteria: [CriterionInfo]
+    /// The targets that have at least one case, in catalog order.
+    public var targets: [Target]
+
+    /// Expands criteria × scenarios × targets and applies the filter.
+    public static func make(_ criteria: [Criterion], filter: Filter = Filter(), catalog: [Target] = TargetCatalog.all) -> TestPlan {
+        var cases: [Case] = []
+        for criterion in criteria {
+            let id = criterion.info.id
+            if !filter.criteria.isEmpty, !filter.criteria.contains(where: { id == $0 || id.hasPrefix($0 + "-") || $0 == criterion.info.group }) {
+                continue
+            }
+            for scenario in criterion.scenarios {
+                if let text = filter.scenario, !scenario.name.contains(text) { continue }
+                for target in catalog where scenario.applies(to: target) {
+                    if !filter.targets.isEmpty, !filter.targets.contains(target.id) { continue }
+                    var tags = Set(scenario.tags)
+                    tags.insert("@\(criterion.info.level.rawValue)")
+                    tags.insert("@\(target.platform.rawValue)")
+                    tags.insert("@\(target.id)")
+                    tags.insert("@\(id)")
+                    guard filter.tags.matches(tags) else { continue }
+                    cases.append(Case(id: "\(id)/\(scenario.slug)@\(target.id)", criterion: criterion.info, scenario: scenario, target: target))
+                }
+            }
+        }
+        let criterionIDs = Set(cases.map(\.criterion.id))
+        let targetIDs = Set(cases.map(\.target.id))
+        return TestPlan(cases: cases,
+                        criteria: criteria.map(\.info).filter { criterionIDs.contains($0.id) },
+                        targets: catalog.filter { targetIDs.contains($0.id) })
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import WebAuthn
+
+/// Runs a test plan against a relying party, one fresh session and world per test case.
+public struct Runner: Sendable {
+    /// What the runner reports while it works, for progress displays and recorders.
+    public enum Event: Sendable {
+        case started(total: Int)
+        case finished(TestCaseResult, index: Int, total: Int)
+    }
+
+    public let adapter: any RelyingPartyAdapter
+    public let library: StepLibrary
+    public let seed: UInt64
+
+    public init(adapter: any RelyingPartyAdapter, library: StepLibrary = .standard, seed: UInt64 = 1) {
+        self.adapter = adapter
+        self.library = library
+        self.seed = seed
+    }
+
+    /// Runs every case of the plan in order and returns their results.
+    public func run(_ plan: TestPlan, description: AdapterDescription, onEvent: @Sendable (Event) -> Void = { _ in }) async -> [TestCaseResult] {
+        onEvent(.started(total: plan.cases.count))
+        var results: [TestCaseResult] = []
+        results.reserveCapacity(plan.cases.count)
+        for (index, testCase) in plan.cases.enumerated() {
+            let result = await run(testCase, description: description)
+            results.append(result)
+            onEvent(.finished(result, index: index + 1, total: plan.cases.count))
+        }
+        return results
+    }
+
+    /// The seed of one test case: the run seed mixed with the case id, so cases are independent.
+    public static func caseSeed(_ seed: UInt64, _ id: String) -> UInt64 {
+        var input = Data(id.utf8)
+        withUnsafeBytes(of: seed.bigEndian) { input.append(contentsOf: $0) }
+        return SHA256.hash(input).prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// Runs one test case.
+    public func run(_ testCase: TestPlan.Case, description: AdapterDescription) async -> TestCaseResult {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let scenario = testCase.scenario
+        var steps = scenario.steps.map { StepResult(keyword: $0.keyword, text: $0.text, line: $0.line, status: .skipped) }
+        func finish(_ verdict: Verdict, _ message: String?, evidence: [TranscriptEntry] = [], virtualMillis: Int64 = 0) -> TestCaseResult {
+            let elapsed = clock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return TestCaseResult(id: testCase.id, criterionID: testCase.criterion.id, scenario: scenario.name, file: scenario.file,
+                                  line: scenario.line, verifyItems: scenario.verifyItems, tags: scenario.tags, target: testCase.target.id,
+                                  verdict: verdict, message: message, steps: steps, evidence: evidence, virtualMillis: virtualMillis,
+                                  wallSeconds: seconds)
+        }
+        // Bind every step first: an undefined or ambiguous step is an authoring defect, decided before running.
+        var bound: [(StepDefinition, [String])] = []
+        for (index, step) in scenario.steps.enumerated() {
+            switch library.match(step.text) {
+            case .found(let definition, let arguments): bound.append((definition, arguments))
+            case .undefined:
+                steps[index].status = .undefined
+                return finish(.undefined, "line \(step.line): no step definition matches \"\(step.text)\"")
+            case .ambiguous(let patterns):
+                steps[index].status = .undefined
+                return finish(.undefined, "line \(step.line): \(patterns.count) step definitions match \"\(step.text)\"")
+            }
+        }
+        guard description.targets.contains(testCase.target.id) else {
+            return finish(.notVerified, "the adapter does not declare the target \(testCase.target.id)")
+        }
+        let needed = scenario.needs.union(bound.flatMap(\.0.needs))
+        let missing = needed.subtracting(description.capabilities).map(\.rawValue).sorted()
+        guard missing.isEmpty else {
+            return finish(.notVerified, "the adapter does not declare the capabilit\(missing.count == 1 ? "y" : "ies") " + missing.joined(separator: ", "))
+        }
+        let caseSeed = Self.caseSeed(seed, testCase.id)
+        let host: SimulationHost
+        do {
+            host = SimulationHost(simulator: try PlatformSimulator(target: testCase.target, associatedRPIDs: description.relyingPartyIDs, seed: caseSeed))
+        } catch {
+            return finish(.error, "the simulated platform could not start: \(error)")
+        }
+        let context = SessionContext(testCase: testCase.id, target: testCase.target.id, device: testCase.target.device, seed: caseSeed)
+        host.record(.harnessToRP, "session.open", "\(testCase.target.id): \(testCase.target.title)", payload: Wire.jsonValue(context))
+        let session: any RelyingPartySession
+        do {
+            session = try await adapter.openSession(context, host: host)
+        } catch {
+            return finish(.error, "the adapter could not open a session: \(error)", evidence: host.snapshot.transcript)
+        }
+        let world = World(target: testCase.target, adapter: description, host: host, session: session, seed: caseSeed)
+        var verdict = Verdict.passed
+        var message: String?
+        for (index, (definition, arguments)) in bound.enumerated() {
+            let step = scenario.steps[index]
+            host.record(.step, "step", "\(step.keyword)\(step.text) (line \(step.line))")
+            do {
+                switch try await definition.body(world, arguments) {
+                case .passed:
+                    steps[index].status = .passed
+                    continue
+                case .failed(let why):
+                    steps[index].status = .failed
+                    steps[index].message = why
+                    verdict = .failed
+                    message = "line \(step.line): \(step.keyword)\(step.text): \(why)"
+                case .notVerified(let why):
+                    steps[index].status = .notVerified
+                    steps[index].message = why
+                    verdict = .notVerified
+                    message = why
+                }
+            } catch {
+                steps[index].status = .error
+                steps[index].message = "\(error)"
+                verdict = .error
+                message = "line \(step.line): \(step.keyword)\(step.text): \(error)"
+            }
+            host.record(.step, "step.\(steps[index].status.rawValue)", steps[index].message ?? "")
+            break
+        }
+        await session.close()
+        let snapshot = host.snapshot
+        return finish(verdict, message, evidence: verdict == .passed ? [] : snapshot.transcript, virtualMillis: snapshot.nowMillis)
+    }
+}

@@ -1,0 +1,77 @@
+import ConformanceKit
+import Foundation
+import WebAuthn
+
+/// Turns server options into the platform's request shapes, and platform results back into bytes.
+struct RequestBuilder: Sendable {
+    let device: DeviceInfo
+    let mutation: Mutation?
+
+    /// The exclusion list as the (possibly faulty) app builds it.
+    func excluded(_ ids: [Data]) -> [Data]? {
+        switch mutation {
+        case .noExclusionList: nil
+        case .excludeFirstOnly: Array(ids.prefix(1))
+        default: ids
+        }
+    }
+
+    func registration(_ options: Server.RegistrationOptions, conditional: Bool) -> CreateCredentialRequest {
+        switch device.platform {
+        case .apple:
+            let style: AppleRequestStyle?
+            if conditional {
+                style = mutation == .appleStandardStyle ? .standard : .conditional
+            } else {
+                style = nil
+            }
+            let exclusion = mutation == .appleNoExclusion ? nil : excluded(options.excluded)
+            return CreateCredentialRequest(apple: AppleRegistrationRequest(
+                relyingPartyIdentifier: options.rpID, challenge: options.challenge, name: options.userName, userID: options.userHandle,
+                displayName: options.displayName, requestStyle: style, excludedCredentials: exclusion, userVerificationPreference: "preferred"))
+        case .android:
+            var json: [String: JSONValue] = [
+                "challenge": .string(Base64URL.encode(options.challenge)),
+                "rp": .object(["id": .string(options.rpID), "name": .string("Example")]),
+                "user": .object([
+                    "id": .string(Base64URL.encode(options.userHandle)),
+                    "name": .string(options.userName),
+                    "displayName": .string(options.displayName),
+                ]),
+                "pubKeyCredParams": .array([.object(["type": .string("public-key"), "alg": .number(-7)])]),
+                "authenticatorSelection": .object([
+                    "residentKey": .string("required"), "requireResidentKey": .bool(true), "userVerification": .string("preferred"),
+                ]),
+                "attestation": .string("none"),
+                "timeout": .number(60_000),
+            ]
+            if let ids = excluded(options.excluded) {
+                json["excludeCredentials"] = .array(ids.map { .object(["type": .string("public-key"), "id": .string(Base64URL.encode($0))]) })
+            }
+            let notConditional = mutation == .androidNotConditional
+            return CreateCredentialRequest(android: AndroidCreatePublicKeyCredentialRequest(
+                requestJson: Wire.jsonString(JSONValue.object(json)), isConditional: conditional && !notConditional,
+                preferImmediatelyAvailableCredentials: conditional && notConditional))
+        }
+    }
+
+    /// The client data and attestation object of a successful registration, whichever platform.
+    static func registrationResponse(_ outcome: PlatformOutcome) -> (clientDataJSON: Data, attestationObject: Data)? {
+        if let apple = outcome.appleRegistration { return (apple.rawClientDataJSON, apple.rawAttestationObject) }
+        guard let text = outcome.androidRegistrationResponseJson,
+              let json = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
+              let clientData = json["response"]?["clientDataJSON"]?.stringValue.flatMap(Base64URL.decodeIfValid),
+              let attestation = json["response"]?["attestationObject"]?.stringValue.flatMap(Base64URL.decodeIfValid) else { return nil }
+        return (clientData, attestation)
+    }
+
+    /// The platform's "nothing was created, as expected" answers to a conditional request.
+    static func isExpectedNoCreate(_ error: PlatformError) -> Bool {
+        error.name == "CreateCredentialNoCreateOptionException" || (error.domain == "com.apple.AuthenticationServices.AuthorizationError" && error.code == 1001)
+    }
+
+    /// The user cancelled a sheet.
+    static func isCancellation(_ error: PlatformError) -> Bool {
+        error.name.hasSuffix("CancellationException") || (error.domain == "com.apple.AuthenticationServices.AuthorizationError" && error.code == 1001)
+    }
+}

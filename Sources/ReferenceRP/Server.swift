@@ -1,0 +1,200 @@
+import ConformanceKit
+import Foundation
+import WebAuthn
+
+/// The reference relying party's server: accounts, sessions, ceremonies and credential records.
+///
+/// Every registration is bound to the session that asked for its options: the ceremony records the
+/// session token, and a response is accepted only from that same, still valid session.
+struct Server: Sendable {
+    struct Account: Sendable {
+        var username: String
+        var accountID: String
+        var userHandle: Data
+        var rpID: String
+        var displayName: String
+        var password: String
+        var policy: SignInPolicy
+        var restricted: Bool
+        var credentials: [StoredCredential]
+    }
+
+    struct StoredCredential: Sendable, Hashable {
+        var id: Data
+        var publicKey: Data
+        var signCount: UInt32
+        var state: CredentialState
+        var rpID: String
+        var backupEligible: Bool
+    }
+
+    enum Assurance: Sendable, Hashable {
+        /// The password was accepted; a second factor is still due.
+        case passwordOnly
+        /// The account's complete sign-in policy succeeded.
+        case full
+        /// A lower-assurance sign-in (recovery).
+        case limited
+    }
+
+    struct Session: Sendable {
+        var token: String
+        var username: String
+        var assurance: Assurance
+    }
+
+    struct Ceremony: Sendable {
+        enum Kind: Sendable { case registration, authentication }
+        var kind: Kind
+        var challenge: Data
+        var token: String?
+        var username: String?
+        var rpID: String
+        var conditional: Bool
+        var issuedAt: Int64
+    }
+
+    /// The options of a registration ceremony.
+    struct RegistrationOptions: Sendable {
+        var challenge: Data
+        var rpID: String
+        var userHandle: Data
+        var userName: String
+        var displayName: String
+        var excluded: [Data]
+    }
+
+    /// How long an issued challenge stays valid.
+    static let challengeLifetimeMillis: Int64 = 5 * 60 * 1000
+
+    var accounts: [String: Account] = [:]
+    var accountOrder: [String] = []
+    var sessions: [String: Session] = [:]
+    var ceremonies: [Data: Ceremony] = [:]
+    var nextAccount = 1
+    var nextSession = 1
+    let mutation: Mutation?
+    let device: DeviceInfo
+
+    init(mutation: Mutation?, device: DeviceInfo) {
+        self.mutation = mutation
+        self.device = device
+    }
+
+    // MARK: Accounts and sessions
+
+    mutating func create(_ fixture: AccountFixture, rng: inout SeededGenerator) {
+        let accountID = String(format: "acct-%06d", nextAccount)
+        nextAccount += 1
+        accounts[fixture.username] = Account(username: fixture.username, accountID: accountID, userHandle: Data(rng.bytes(32)),
+                                             rpID: fixture.rpID, displayName: fixture.displayName, password: fixture.password,
+                                             policy: fixture.policy, restricted: fixture.restricted, credentials: [])
+        accountOrder.append(fixture.username)
+    }
+
+    mutating func openSession(_ username: String, _ assurance: Assurance) -> String {
+        let token = "session-\(nextSession)"
+        nextSession += 1
+        sessions[token] = Session(token: token, username: username, assurance: assurance)
+        return token
+    }
+
+    enum SignInResult: Sendable {
+        case signedIn(token: String, assurance: Assurance)
+        case refused(String)
+    }
+
+    mutating func passwordSignIn(username: String, password: String) -> SignInResult {
+        guard let account = accounts[username], account.password == password else { return .refused("wrong username or password") }
+        guard !account.restricted else { return .refused("this account is restricted") }
+        let assurance: Assurance = account.policy == .passwordOnly ? .full : .passwordOnly
+        return .signedIn(token: openSession(username, assurance), assurance: assurance)
+    }
+
+    mutating func secondFactor(token: String, outcome: SecondFactorOutcome) -> Result<Void, String> {
+        guard var session = sessions[token], session.assurance == .passwordOnly else { return .failure("no second factor is due") }
+        switch outcome {
+        case .correct:
+            session.assurance = .full
+            sessions[token] = session
+            return .success(())
+        case .wrong: return .failure("the code is wrong")
+        case .expired: return .failure("the code has expired")
+        }
+    }
+
+    mutating func signOut(token: String) {
+        sessions[token] = nil
+        if mutation != .lateResponseToOriginalAccount {
+            ceremonies = ceremonies.filter { $0.value.token != token }
+        }
+    }
+
+    // MARK: Registration
+
+    /// Options for a registration by the session's account (or, for the stale-options mutant, another account).
+    mutating func registrationOptions(token: String, conditional: Bool, now: Int64, rng: inout SeededGenerator,
+                                      forUsername override: String? = nil) -> RegistrationOptions? {
+        guard let session = sessions[token] else { return nil }
+        guard let account = accounts[override ?? session.username] else { return nil }
+        let challenge = Data(rng.bytes(32))
+        ceremonies[challenge] = Ceremony(kind: .registration, challenge: challenge, token: token, username: account.username,
+                                         rpID: account.rpID, conditional: conditional, issuedAt: now)
+        return RegistrationOptions(challenge: challenge, rpID: account.rpID, userHandle: account.userHandle, userName: account.username,
+                                   displayName: account.displayName, excluded: account.credentials.map(\.id))
+    }
+
+    func allowedOrigins(rpID: String) -> Set<String> {
+        var origins: Set<String> = ["https://\(rpID)"]
+        if let appOrigin = device.appOrigin { origins.insert(appOrigin) }
+        return origins
+    }
+
+    /// Verifies a registration response and stores the credential for the account that asked for it.
+    mutating func finishRegistration(token: String, clientDataJSON: Data, attestationObject: Data, now: Int64) -> Result<Data, String> {
+        guard let clientData = try? CollectedClientData(jsonBytes: clientDataJSON) else {
+            return .failure("clientDataJSON cannot be parsed")
+        }
+        guard let ceremony = ceremonies[clientData.challenge], ceremony.kind == .registration else {
+            return .failure("no registration ceremony for this challenge")
+        }
+        let bindingChecked = mutation != .lateResponseToOriginalAccount && mutation != .lateResponseToCurrentAccount
+        if bindingChecked {
+            guard ceremony.token == token, let session = sessions[token], session.username == ceremony.username, session.assurance == .full else {
+                return .failure("the response does not belong to the current sign-in")
+            }
+        }
+        guard now - ceremony.issuedAt <= Self.challengeLifetimeMillis else { return .failure("the challenge has expired") }
+        let owner = mutation == .lateResponseToCurrentAccount ? (sessions[token]?.username ?? ceremony.username) : ceremony.username
+        guard let username = owner, var account = accounts[username] else { return .failure("the account no longer exists") }
+        let verifier = WebAuthnVerifier(policy: .init(rpId: ceremony.rpID, allowedOrigins: allowedOrigins(rpID: ceremony.rpID)))
+        var conditional = ceremony.conditional
+        if mutation == .requireUserPresence { conditional = false }
+        if mutation == .neverCheckUserPresence { conditional = true }
+        let expectation = WebAuthnVerifier.RegistrationExpectation(
+            challenge: ceremony.challenge, userVerification: mutation == .requireUserVerification ? .required : .preferred,
+            conditionalMediation: conditional)
+        switch verifier.verifyRegistration(clientDataJSON: clientDataJSON, attestationObject: attestationObject, expecting: expectation) {
+        case .rejected(let reason):
+            return .failure(reason.message)
+        case .verified(let registration):
+            let record = registration.credential
+            if mutation == .rejectBackupEligible, record.backupEligible { return .failure("backup-eligible credentials are not accepted") }
+            guard !accounts.values.contains(where: { $0.credentials.contains { $0.id == record.id } }) else {
+                return .failure("this credential id is already registered")
+            }
+            ceremonies[ceremony.challenge] = nil
+            account.credentials.append(StoredCredential(id: record.id, publicKey: record.publicKey.bytes, signCount: record.signCount,
+                                                        state: .active, rpID: ceremony.rpID, backupEligible: record.backupEligible))
+            accounts[username] = account
+            return .success(record.id)
+        }
+    }
+
+    func snapshot(_ username: String) -> AccountSnapshot? {
+        guard let account = accounts[username] else { return nil }
+        return AccountSnapshot(username: account.username, accountID: account.accountID, userHandle: account.userHandle, rpID: account.rpID,
+                               name: account.username, displayName: account.displayName,
+                               credentials: account.credentials.map { CredentialSnapshot(credentialID: $0.id, rpID: $0.rpID, state: $0.state) })
+    }
+}
