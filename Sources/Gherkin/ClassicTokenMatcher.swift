@@ -1,0 +1,174 @@
+// The token matcher for ordinary `.feature` files.
+
+/// Recognises the lines of a classic Gherkin file.
+struct ClassicTokenMatcher: TokenMatcher {
+    let defaultDialect: String
+    private(set) var dialect: CompiledDialect
+    /// The delimiter of the open doc string, if one is open.
+    var openDelimiter: DocStringDelimiter?
+    /// The indentation removed from doc string lines (that of the opening delimiter).
+    var indentToRemove = 0
+
+    init(dialect code: String = "en") {
+        defaultDialect = code
+        dialect = CompiledDialect.named(code) ?? CompiledDialect.named("en") ?? CompiledDialect(Dialect.builtInEnglish)
+    }
+
+    mutating func reset() {
+        if dialect.code != defaultDialect, let d = CompiledDialect.named(defaultDialect) { dialect = d }
+        openDelimiter = nil
+        indentToRemove = 0
+    }
+
+    mutating func match(_ type: TokenType, _ token: inout Token, in source: SourceText) throws(GherkinError) -> Bool {
+        guard let line = token.line else {
+            if type == .eof {
+                token.matched(.eof, dialect: dialect.code)
+                return true
+            }
+            return false
+        }
+        switch type {
+        case .eof, .none: return false
+        case .empty:
+            guard line.isEmpty else { return false }
+            token.matched(.empty, indent: 0, dialect: dialect.code)
+            return true
+        case .comment:
+            guard source.hasPrefix(Self.hash, at: line.trimmedStart, end: line.end) else { return false }
+            token.matched(.comment, text: source.string(line.start, line.end), indent: 0, dialect: dialect.code)
+            return true
+        case .tagLine:
+            guard source.hasPrefix(Self.at, at: line.trimmedStart, end: line.end) else { return false }
+            let tags = try LineScanner.tags(of: line, in: source)
+            token.matched(.tagLine, items: tags, dialect: dialect.code)
+            return true
+        case .featureLine: return matchTitle(.featureLine, dialect.feature, &token, line, source)
+        case .ruleLine: return matchTitle(.ruleLine, dialect.rule, &token, line, source)
+        case .backgroundLine: return matchTitle(.backgroundLine, dialect.background, &token, line, source)
+        case .examplesLine: return matchTitle(.examplesLine, dialect.examples, &token, line, source)
+        case .scenarioLine:
+            return matchTitle(.scenarioLine, dialect.scenario, &token, line, source)
+                || matchTitle(.scenarioLine, dialect.scenarioOutline, &token, line, source)
+        case .stepLine:
+            for step in dialect.steps where source.hasPrefix(step.keyword.bytes, at: line.trimmedStart, end: line.end) {
+                let text = source.trimmedString(line.trimmedStart + step.keyword.bytes.count, line.end)
+                token.matched(.stepLine, text: text, keyword: step.keyword.text, keywordType: step.type, dialect: dialect.code)
+                return true
+            }
+            return false
+        case .docStringSeparator:
+            return matchDocStringSeparator(&token, line, source, candidates: DocStringDelimiter.classic)
+        case .tableRow:
+            guard source.hasPrefix(Self.pipe, at: line.trimmedStart, end: line.end) else { return false }
+            token.matched(.tableRow, items: LineScanner.cells(of: line, in: source), dialect: dialect.code)
+            return true
+        case .language:
+            guard let name = LineScanner.languageHeader(of: line, in: source) else { return false }
+            token.matched(.language, text: name, dialect: dialect.code)
+            guard let newDialect = CompiledDialect.named(name) else {
+                throw GherkinError(
+                    message: "Language not supported: \(name)", location: token.location, kind: .unknownLanguage)
+            }
+            dialect = newDialect
+            return true
+        case .other:
+            token.matched(.other, text: otherText(line, source), indent: 0, dialect: dialect.code)
+            return true
+        }
+    }
+
+    /// The text of a line inside a doc string or description: de-indented and unescaped.
+    func otherText(_ line: SourceLine, _ source: SourceText) -> String {
+        let text: String
+        if indentToRemove > line.indent {
+            text = source.string(line.trimmedStart, line.end)
+        } else {
+            text = source.string(source.offset(line.start, scalars: indentToRemove, end: line.end), line.end)
+        }
+        guard let escaped = openDelimiter?.escaped, text.utf8.count >= 6, text.contains("\\") else { return text }
+        return text.replacingAll(escaped, with: openDelimiter!.text)
+    }
+
+    mutating func matchDocStringSeparator(
+        _ token: inout Token, _ line: SourceLine, _ source: SourceText, candidates: [DocStringDelimiter]
+    ) -> Bool {
+        if let open = openDelimiter {
+            guard source.hasPrefix(open.bytes, at: line.trimmedStart, end: line.end) else { return false }
+            openDelimiter = nil
+            indentToRemove = 0
+            token.matched(.docStringSeparator, keyword: open.text, dialect: dialect.code)
+            return true
+        }
+        for candidate in candidates where source.hasPrefix(candidate.bytes, at: line.trimmedStart, end: line.end) {
+            let mediaType = source.trimmedString(line.trimmedStart + candidate.bytes.count, line.end)
+            openDelimiter = candidate
+            indentToRemove = line.indent
+            token.matched(.docStringSeparator, text: mediaType, keyword: candidate.text, dialect: dialect.code)
+            return true
+        }
+        return false
+    }
+
+    private func matchTitle(
+        _ type: TokenType, _ keywords: [Keyword], _ token: inout Token, _ line: SourceLine, _ source: SourceText
+    ) -> Bool {
+        for keyword in keywords where source.hasPrefix(keyword.titleBytes, at: line.trimmedStart, end: line.end) {
+            let title = source.trimmedString(line.trimmedStart + keyword.titleBytes.count, line.end)
+            token.matched(type, text: title, keyword: keyword.text, dialect: dialect.code)
+            return true
+        }
+        return false
+    }
+
+    static let hash: [UInt8] = [UInt8(ascii: "#")]
+    static let at: [UInt8] = [UInt8(ascii: "@")]
+    static let pipe: [UInt8] = [UInt8(ascii: "|")]
+}
+
+/// A doc string delimiter.
+struct DocStringDelimiter: Sendable, Equatable {
+    let text: String
+    let bytes: [UInt8]
+    /// The escaped form that stands for the delimiter inside the doc string (`\"\"\"`), if any.
+    let escaped: String?
+
+    init(_ text: String, escaped: String?) {
+        self.text = text
+        self.bytes = Array(text.utf8)
+        self.escaped = escaped
+    }
+
+    static let tripleQuote = DocStringDelimiter("\"\"\"", escaped: "\\\"\\\"\\\"")
+    static let tripleBacktick = DocStringDelimiter("```", escaped: "\\`\\`\\`")
+    static let quadrupleBacktick = DocStringDelimiter("````", escaped: nil)
+
+    /// The delimiters a classic file may open, in the order they are tried.
+    static let classic = [tripleQuote, tripleBacktick]
+    /// The delimiters a Markdown file may open, in the order they are tried.
+    static let markdown = [tripleQuote, quadrupleBacktick, tripleBacktick]
+}
+
+extension String {
+    /// Replaces every occurrence of `target` (non-overlapping, left to right) with `replacement`.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        let t = Array(target.utf8)
+        let s = Array(self.utf8)
+        guard !t.isEmpty, s.count >= t.count else { return self }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        var i = 0
+        var changed = false
+        while i < s.count {
+            if s[i] == t[0], i + t.count <= s.count, s[i..<(i + t.count)].elementsEqual(t) {
+                out.append(contentsOf: replacement.utf8)
+                i += t.count
+                changed = true
+            } else {
+                out.append(s[i])
+                i += 1
+            }
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : self
+    }
+}

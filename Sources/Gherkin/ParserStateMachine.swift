@@ -1,0 +1,275 @@
+// The parser's states, compiled once from `Grammar`.
+
+/// The parser's state machine: for each state, the token types to try, in order, and what each does.
+///
+/// A state is a position in the grammar just after a token: the stack of rules being parsed and the
+/// place reached in each. The transitions out of a state are the tokens that may come next, found by
+/// walking the grammar onward from that position, each with the rules it ends and starts. They are
+/// tried in grammar order grouped by token type, except that end of file is tried first and
+/// free text (`#Other`) last, because it matches any line. Comments and blank lines are accepted and
+/// ignored where the grammar does not mention them, except inside descriptions and doc strings.
+struct ParserStateMachine: Sendable {
+    struct Transition: Sendable {
+        /// The token type to match.
+        let token: TokenType
+        /// A rule whose look-ahead must succeed before this transition is taken.
+        let lookahead: RuleType?
+        /// Rules ended, innermost first.
+        let ends: [RuleType]
+        /// Rules started, outermost first.
+        let starts: [RuleType]
+        /// The next state.
+        let target: Int
+    }
+
+    struct State: Sendable {
+        let transitions: [Transition]
+        /// The distinct token types of `transitions`, for error messages.
+        let expected: [TokenType]
+        /// The position, as `Rule:index>…` (for diagnostics of the machine itself).
+        let path: String
+    }
+
+    let states: [State]
+    /// The state before the first line.
+    let start = 0
+
+    static let shared = ParserStateMachine()
+
+    private init() {
+        var graph = GrammarGraph()
+        graph.build()
+        var builder = Builder(graph: graph)
+        builder.intern([Frame(rule: .gherkinDocument, node: nil)])
+        var index = 0
+        while index < builder.pending.count {
+            builder.compile(index)
+            index += 1
+        }
+        states = builder.compiled.map { $0! }
+    }
+
+    // MARK: Compilation
+
+    /// A rule on the stack and the node reached in it (`nil`: not started).
+    struct Frame: Hashable {
+        let rule: RuleType
+        let node: Int?
+    }
+
+    struct Candidate {
+        let token: TokenType
+        let lookahead: RuleType?
+        let ends: [RuleType]
+        let starts: [RuleType]
+        let frames: [Frame]
+    }
+
+    private struct Builder {
+        let graph: GrammarGraph
+        var pending: [[Frame]] = []
+        var index: [[Frame]: Int] = [:]
+        var compiled: [State?] = []
+
+        init(graph: GrammarGraph) { self.graph = graph }
+
+        @discardableResult
+        mutating func intern(_ frames: [Frame]) -> Int {
+            if let existing = index[frames] { return existing }
+            let id = pending.count
+            pending.append(frames)
+            index[frames] = id
+            compiled.append(nil)
+            return id
+        }
+
+        mutating func compile(_ id: Int) {
+            let frames = pending[id]
+            var candidates: [Candidate] = []
+            graph.continuations(of: frames, into: &candidates)
+            // Group by token type in order of first appearance; EOF first, Other last.
+            var order: [TokenType] = []
+            var groups: [TokenType: [Candidate]] = [:]
+            for candidate in candidates {
+                if groups[candidate.token] == nil { order.append(candidate.token) }
+                groups[candidate.token, default: []].append(candidate)
+            }
+            if let i = order.firstIndex(of: .eof) { order.insert(order.remove(at: i), at: 0) }
+            if let i = order.firstIndex(of: .other) { order.append(order.remove(at: i)) }
+            var transitions: [Transition] = []
+            for token in order {
+                for candidate in groups[token]! {
+                    let target = intern(candidate.frames)
+                    transitions.append(
+                        Transition(
+                            token: token, lookahead: candidate.lookahead, ends: candidate.ends, starts: candidate.starts,
+                            target: target))
+                }
+            }
+            let innermost = frames.last!.rule
+            let keepsIgnored =
+                Grammar.keepsIgnoredTokens.contains(innermost) && candidates.contains { $0.ends.isEmpty }
+            if !keepsIgnored {
+                for token in Grammar.ignoredTokens where groups[token] == nil {
+                    order.append(token)
+                    transitions.append(Transition(token: token, lookahead: nil, ends: [], starts: [], target: id))
+                }
+            }
+            let path = frames.map { frame in
+                "\(frame.rule):\(frame.node.map { graph.nodes[$0].indexInParent } ?? 0)"
+            }.joined(separator: ">")
+            compiled[id] = State(transitions: transitions, expected: order, path: path)
+        }
+    }
+}
+
+/// The grammar's expressions flattened into nodes with parent links.
+struct GrammarGraph {
+    enum Kind {
+        case token(TokenType)
+        case rule(RuleType)
+        case sequence, choice, optional, zeroOrMore, oneOrMore
+    }
+
+    struct Node {
+        let kind: Kind
+        var children: [Int] = []
+        let parent: Int?
+        let indexInParent: Int
+    }
+
+    typealias Frame = ParserStateMachine.Frame
+    typealias Candidate = ParserStateMachine.Candidate
+
+    var nodes: [Node] = []
+    var roots: [RuleType: Int] = [:]
+    var nullable: [Bool] = []
+
+    mutating func build() {
+        for rule in RuleType.allCases where rule != .none {
+            roots[rule] = add(Grammar.definition(of: rule), parent: nil, index: 0)
+        }
+        nullable = Array(repeating: false, count: nodes.count)
+        // Iterate to a fixed point (rules refer to each other).
+        var changed = true
+        while changed {
+            changed = false
+            for id in nodes.indices.reversed() {
+                let value = computeNullable(id)
+                if value != nullable[id] {
+                    nullable[id] = value
+                    changed = true
+                }
+            }
+        }
+    }
+
+    private mutating func add(_ expression: Grammar.Expression, parent: Int?, index: Int) -> Int {
+        let id = nodes.count
+        let children: [Grammar.Expression]
+        let kind: Kind
+        switch expression {
+        case .token(let t): (kind, children) = (.token(t), [])
+        case .rule(let r): (kind, children) = (.rule(r), [])
+        case .sequence(let items): (kind, children) = (.sequence, items)
+        case .choice(let items): (kind, children) = (.choice, items)
+        case .optional(let item): (kind, children) = (.optional, [item])
+        case .zeroOrMore(let item): (kind, children) = (.zeroOrMore, [item])
+        case .oneOrMore(let item): (kind, children) = (.oneOrMore, [item])
+        }
+        nodes.append(Node(kind: kind, parent: parent, indexInParent: index))
+        var ids: [Int] = []
+        for (i, child) in children.enumerated() { ids.append(add(child, parent: id, index: i)) }
+        nodes[id].children = ids
+        return id
+    }
+
+    private func computeNullable(_ id: Int) -> Bool {
+        let node = nodes[id]
+        switch node.kind {
+        case .token: return false
+        case .rule(let r): return nullable[roots[r]!]
+        case .sequence: return node.children.allSatisfy { nullable[$0] }
+        case .choice: return node.children.contains { nullable[$0] }
+        case .optional, .zeroOrMore: return true
+        case .oneOrMore: return nullable[node.children[0]]
+        }
+    }
+
+    /// Everything that may come after the position `frames`, in grammar order.
+    func continuations(of frames: [Frame], into out: inout [Candidate]) {
+        let top = frames.last!
+        let outer = Array(frames.dropLast())
+        if let node = top.node {
+            after(node, owner: top.rule, outer: outer, ends: [], into: &out)
+        } else {
+            let root = roots[top.rule]!
+            first(root, owner: top.rule, outer: outer, ends: [], starts: [], pending: nil, into: &out)
+            if nullable[root] { ruleEnded(top.rule, outer: outer, ends: [], into: &out) }
+        }
+    }
+
+    /// What may follow once node `id` (of rule `owner`) is complete.
+    private func after(_ id: Int, owner: RuleType, outer: [Frame], ends: [RuleType], into out: inout [Candidate]) {
+        guard let parentID = nodes[id].parent else {
+            ruleEnded(owner, outer: outer, ends: ends, into: &out)
+            return
+        }
+        let parent = nodes[parentID]
+        switch parent.kind {
+        case .sequence:
+            for child in parent.children[(nodes[id].indexInParent + 1)...] {
+                first(child, owner: owner, outer: outer, ends: ends, starts: [], pending: nil, into: &out)
+                if !nullable[child] { return }
+            }
+            after(parentID, owner: owner, outer: outer, ends: ends, into: &out)
+        case .zeroOrMore, .oneOrMore:
+            first(id, owner: owner, outer: outer, ends: ends, starts: [], pending: nil, into: &out)
+            after(parentID, owner: owner, outer: outer, ends: ends, into: &out)
+        case .optional, .choice:
+            after(parentID, owner: owner, outer: outer, ends: ends, into: &out)
+        case .token, .rule:
+            break
+        }
+    }
+
+    private func ruleEnded(_ rule: RuleType, outer: [Frame], ends: [RuleType], into out: inout [Candidate]) {
+        guard let parentFrame = outer.last, let node = parentFrame.node else { return }
+        let newEnds = rule.builds ? ends + [rule] : ends
+        after(node, owner: parentFrame.rule, outer: Array(outer.dropLast()), ends: newEnds, into: &out)
+    }
+
+    /// The tokens that may start node `id` (of rule `owner`).
+    private func first(
+        _ id: Int, owner: RuleType, outer: [Frame], ends: [RuleType], starts: [RuleType], pending: RuleType?,
+        into out: inout [Candidate]
+    ) {
+        let node = nodes[id]
+        switch node.kind {
+        case .token(let token):
+            var lookahead: RuleType?
+            if let rule = pending, let hint = Grammar.lookahead(of: rule), hint.skip.contains(token) { lookahead = rule }
+            out.append(
+                Candidate(
+                    token: token, lookahead: lookahead, ends: ends, starts: starts,
+                    frames: outer + [Frame(rule: owner, node: id)]))
+        case .rule(let rule):
+            let newStarts = rule.builds ? starts + [rule] : starts
+            let newPending = Grammar.lookahead(of: rule) != nil ? rule : pending
+            first(
+                roots[rule]!, owner: rule, outer: outer + [Frame(rule: owner, node: id)], ends: ends, starts: newStarts,
+                pending: newPending, into: &out)
+        case .sequence:
+            for child in node.children {
+                first(child, owner: owner, outer: outer, ends: ends, starts: starts, pending: pending, into: &out)
+                if !nullable[child] { break }
+            }
+        case .choice:
+            for child in node.children {
+                first(child, owner: owner, outer: outer, ends: ends, starts: starts, pending: pending, into: &out)
+            }
+        case .optional, .zeroOrMore, .oneOrMore:
+            first(node.children[0], owner: owner, outer: outer, ends: ends, starts: starts, pending: pending, into: &out)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+// Tokens: one per source line, classified by a token matcher.
+
+/// What a line was recognised as.
+enum TokenType: Int, CaseIterable, Sendable {
+    case none, eof, empty, comment, tagLine, featureLine, ruleLine, backgroundLine, scenarioLine
+    case examplesLine, stepLine, docStringSeparator, tableRow, language, other
+
+    /// The name in the token format (`FeatureLine`).
+    var name: String {
+        switch self {
+        case .none: "None"
+        case .eof: "EOF"
+        case .empty: "Empty"
+        case .comment: "Comment"
+        case .tagLine: "TagLine"
+        case .featureLine: "FeatureLine"
+        case .ruleLine: "RuleLine"
+        case .backgroundLine: "BackgroundLine"
+        case .scenarioLine: "ScenarioLine"
+        case .examplesLine: "ExamplesLine"
+        case .stepLine: "StepLine"
+        case .docStringSeparator: "DocStringSeparator"
+        case .tableRow: "TableRow"
+        case .language: "Language"
+        case .other: "Other"
+        }
+    }
+
+    /// The name in error messages (`#FeatureLine`).
+    var expectedName: String { "#" + name }
+}
+
+/// A piece of a line with its column: a tag or a table cell.
+struct LineSpan: Sendable {
+    var column: Int
+    var text: String
+}
+
+/// A line (or the end of the file) and what the matcher made of it.
+///
+/// A token is matched several times while the parser tries its alternatives; every successful
+/// match overwrites all the `matched…` fields.
+struct Token: Sendable {
+    /// The line, or `nil` at the end of the file.
+    let line: SourceLine?
+    /// The line number (for the end of file, one past the last line).
+    let lineNumber: Int
+    var type: TokenType = .none
+    var keyword: String?
+    var keywordType: StepKeywordType?
+    var text: String?
+    var items: [LineSpan] = []
+    var indent: Int = 0
+    /// Set by each successful match to `indent + 1`.
+    var column: Int?
+    var dialect: String = "en"
+
+    init(line: SourceLine?, lineNumber: Int) {
+        self.line = line
+        self.lineNumber = lineNumber
+    }
+
+    var isEOF: Bool { line == nil }
+
+    var location: Location { Location(line: lineNumber, column: column) }
+
+    /// Records a successful match.
+    @inline(__always)
+    mutating func matched(
+        _ type: TokenType, text: String? = nil, keyword: String? = nil, keywordType: StepKeywordType? = nil,
+        indent: Int? = nil, items: [LineSpan] = [], dialect: String
+    ) {
+        self.type = type
+        self.text = text
+        self.keyword = keyword
+        self.keywordType = keywordType
+        self.indent = indent ?? line?.indent ?? 0
+        self.items = items
+        self.column = self.indent + 1
+        self.dialect = dialect
+    }
+}
+
+/// Classifies lines; the parser asks it, one token type at a time, whether a line is of that type.
+///
+/// Matchers are stateful: a `# language:` header switches the dialect, and an opening doc string
+/// delimiter changes how the following lines are read.
+protocol TokenMatcher {
+    /// Asks whether `token` is of `type`; on success fills the token's fields.
+    mutating func match(_ type: TokenType, _ token: inout Token, in source: SourceText) throws(GherkinError) -> Bool
+    /// Returns to the initial state (default dialect, no open doc string).
+    mutating func reset()
+}

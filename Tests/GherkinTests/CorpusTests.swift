@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import Gherkin
+
+/// Every file of the official corpus: tokens, AST and pickles of `good/`, errors of `bad/`.
+@Suite(
+    "Gherkin corpus",
+    .enabled(
+        if: Corpus.isAvailable,
+        "The official Gherkin corpus (cucumber/gherkin testdata) is not at ../shared/gherkin/testdata; set GHERKIN_TESTDATA to run these tests"
+    ))
+struct CorpusTests {
+    @Test("The corpus holds the files this suite expects")
+    func corpusIsComplete() {
+        #expect(Corpus.sources(in: "good").count >= 50)
+        #expect(Corpus.sources(in: "bad").count >= 10)
+    }
+
+    @Test("Good file: tokens, AST and pickles equal the golden files", arguments: Corpus.sources(in: "good"))
+    func good(_ name: String) throws {
+        let source = try Corpus.text("good", name)
+        let uri = Corpus.uri("good", name)
+
+        let expectedTokens = try Corpus.text("good", name + ".tokens")
+        #expect(GherkinNDJSON.tokens(source: source, uri: uri) == expectedTokens)
+
+        let result = GherkinParser().parse(source, uri: uri)
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        let expectedAST = try JSONValue.lines(Corpus.text("good", name + ".ast.ndjson"))
+        let actualAST = try JSONValue.lines(GherkinNDJSON.ast(source: source, uri: uri))
+        #expect(actualAST == expectedAST)
+
+        let expectedPickles = try JSONValue.lines(Corpus.text("good", name + ".pickles.ndjson"))
+        let actualPickles = try JSONValue.lines(GherkinNDJSON.pickles(source: source, uri: uri))
+        #expect(actualPickles == expectedPickles)
+
+        // The `.crlf` sources may have been checked out with LF endings while their golden `source`
+        // line keeps CRLF, so the data is compared with line endings normalised.
+        let expectedSource = try Corpus.text("good", name + ".source.ndjson").replacingOccurrences(of: "\\r\\n", with: "\\n")
+        #expect(try JSONValue.lines(GherkinNDJSON.source(source, uri: uri)) == JSONValue.lines(expectedSource))
+
+        // The typed API agrees with the NDJSON rendering: pickle ids continue the document's.
+        let document = try result.get()
+        #expect(PickleCompiler().compile(document, uri: uri).map(\.id) == expectedPickles.compactMap { line in
+            if case .object(let o) = line, case .object(let p)? = o["pickle"], case .string(let id)? = p["id"] { id } else { nil }
+        })
+    }
+
+    @Test("Bad file: exactly the golden errors", arguments: Corpus.sources(in: "bad"))
+    func bad(_ name: String) throws {
+        let source = try Corpus.text("bad", name)
+        let uri = Corpus.uri("bad", name)
+        let expected = try JSONValue.lines(Corpus.text("bad", name + ".errors.ndjson"))
+        let actual = try JSONValue.lines(GherkinNDJSON.errors(source: source, uri: uri))
+        #expect(!actual.isEmpty)
+        #expect(actual == expected)
+        let result = GherkinParser().parse(source, uri: uri)
+        #expect(result.document == nil)
+        #expect(throws: GherkinErrors.self) { try result.get() }
+    }
+}
