@@ -146,23 +146,35 @@ enum CryptoBackend {
     /// Builds an EC `EVP_PKEY` on P-256 from a public point and, optionally, a private scalar.
     /// The caller frees the result with `EVP_PKEY_free`.
     private static func makeKey(privateScalar: Data?, publicPoint: Data) throws(CryptoError) -> OpaquePointer {
+        // OSSL_PARAM_BLD keeps the key names, the group name and the point by reference until
+        // OSSL_PARAM_BLD_to_param (and the parameter array keeps the key names), so all of them
+        // live in buffers allocated here and freed on return, not in temporary Swift bridges.
+        // Names from core_names.h: OSSL_PKEY_PARAM_GROUP_NAME, _PUB_KEY, _PRIV_KEY.
+        let groupKey = cString("group"), groupName = cString("prime256v1")
+        let publicKeyName = cString("pub"), privateKeyName = cString("priv")
+        let point = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(publicPoint.count, 1))
+        _ = point.initialize(from: publicPoint)
+        defer {
+            for name in [groupKey, groupName, publicKeyName, privateKeyName] { name.deallocate() }
+            point.deallocate()
+        }
         guard let builder = OSSL_PARAM_BLD_new() else { throw failure("OSSL_PARAM_BLD_new") }
         defer { OSSL_PARAM_BLD_free(builder) }
-        // Parameter names from core_names.h: OSSL_PKEY_PARAM_GROUP_NAME, _PUB_KEY, _PRIV_KEY.
-        guard OSSL_PARAM_BLD_push_utf8_string(builder, "group", "prime256v1", 0) == 1 else {
+        guard OSSL_PARAM_BLD_push_utf8_string(builder, groupKey, groupName, 0) == 1 else {
             throw failure("OSSL_PARAM_BLD_push_utf8_string(group)")
         }
-        let point = [UInt8](publicPoint)
-        guard OSSL_PARAM_BLD_push_octet_string(builder, "pub", point, point.count) == 1 else {
+        guard OSSL_PARAM_BLD_push_octet_string(builder, publicKeyName, point.baseAddress, publicPoint.count) == 1 else {
             throw failure("OSSL_PARAM_BLD_push_octet_string(pub)")
         }
-        // The builder keeps a reference to the BIGNUM until OSSL_PARAM_BLD_to_param copies it.
+        // The builder also keeps a reference to the BIGNUM until OSSL_PARAM_BLD_to_param copies it.
         var privateNumber: OpaquePointer?
         defer { if let privateNumber { BN_clear_free(privateNumber) } }
         if let privateScalar {
             guard let number = bigNumber(privateScalar) else { throw failure("BN_bin2bn") }
             privateNumber = number
-            guard OSSL_PARAM_BLD_push_BN(builder, "priv", number) == 1 else { throw failure("OSSL_PARAM_BLD_push_BN(priv)") }
+            guard OSSL_PARAM_BLD_push_BN(builder, privateKeyName, number) == 1 else {
+                throw failure("OSSL_PARAM_BLD_push_BN(priv)")
+            }
         }
         guard let parameters = OSSL_PARAM_BLD_to_param(builder) else { throw failure("OSSL_PARAM_BLD_to_param") }
         defer { OSSL_PARAM_free(parameters) }
@@ -175,6 +187,14 @@ enum CryptoBackend {
             throw failure("EVP_PKEY_fromdata")
         }
         return key
+    }
+
+    /// A NUL-terminated copy of `text` that stays valid until `deallocate()`.
+    private static func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
+        let characters = Array(text.utf8CString)
+        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: characters.count)
+        pointer.initialize(from: characters, count: characters.count)
+        return pointer
     }
 
     /// A new BIGNUM holding the big-endian `bytes`; free it with `BN_clear_free`.
