@@ -33,6 +33,48 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     case requireUserPresence = "require-user-presence"
     case rejectBackupEligible = "reject-backup-eligible"
     case neverCheckUserPresence = "never-check-user-presence"
+    // N3.2-AC01
+    case noRuntimeCheck = "no-runtime-check"
+    // N3.2-AC02
+    case neverSignalUnknown = "never-signal-unknown"
+    case unknownOnRevoked = "unknown-on-revoked"
+    case unknownOnRestricted = "unknown-on-restricted"
+    case unknownOnVerificationFailure = "unknown-on-verification-failure"
+    case unknownOnNetworkOrCancel = "unknown-on-network-or-cancel"
+    // N3.2-AC03
+    case noReconcileAfterCreate = "no-reconcile-after-create"
+    case reconcileAfterFailedCreate = "reconcile-after-failed-create"
+    case noReconcileAfterRevoke = "no-reconcile-after-revoke"
+    case noReconcileOnRefresh = "no-reconcile-on-refresh"
+    case reconcileUnauthenticated = "reconcile-unauthenticated"
+    case noCoalescing = "no-coalescing"
+    case coalesceWithFirstState = "coalesce-with-first-state"
+    // N3.2-AC04
+    case sendPartialList = "send-partial-list"
+    case emptyListOnError = "empty-list-on-error"
+    case trustStaleCache = "trust-stale-cache"
+    case neverSendEmptyList = "never-send-empty-list"
+    case includeRevokedInList = "include-revoked-in-list"
+    // N3.2-AC05
+    case ignoreRateLimit = "ignore-rate-limit"
+    case retryEarly = "retry-early"
+    case retryStalePayload = "retry-stale-payload"
+    // N3.2-AC06
+    case updaterOn262 = "updater-on-26.2"
+    case dataManagerOn260 = "data-manager-on-26.0"
+    // N3.2-AC07
+    case signalPrimaryRPID = "signal-primary-rp-id"
+    case signalOriginAsRPID = "signal-origin-as-rp-id"
+    // N3.2-AC08
+    case claimProviderRemoval = "claim-provider-removal"
+    // N3.2-AC09
+    case appleBase64TextData = "apple-base64-text-data"
+    case androidStandardBase64 = "android-standard-base64"
+    case accountIDAsSignalUserHandle = "account-id-as-signal-user-handle"
+    // N3.2-AC10
+    case renameSignalUnconfirmed = "rename-signal-unconfirmed"
+    case renameBlankUnchangedField = "rename-blank-unchanged-field"
+    case renameReconcilesEmpty = "rename-reconciles-empty"
 
     public var id: String { rawValue }
 
@@ -47,6 +89,17 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .lateResponseToCurrentAccount, .lateResponseToOriginalAccount: "N2.6-AC06"
         case .requireUserVerification, .requireUserPresence, .rejectBackupEligible: "N2.6-X01"
         case .neverCheckUserPresence: "N2.6-X02"
+        case .noRuntimeCheck: "N3.2-AC01"
+        case .neverSignalUnknown, .unknownOnRevoked, .unknownOnRestricted, .unknownOnVerificationFailure, .unknownOnNetworkOrCancel: "N3.2-AC02"
+        case .noReconcileAfterCreate, .reconcileAfterFailedCreate, .noReconcileAfterRevoke, .noReconcileOnRefresh, .reconcileUnauthenticated,
+             .noCoalescing, .coalesceWithFirstState: "N3.2-AC03"
+        case .sendPartialList, .emptyListOnError, .trustStaleCache, .neverSendEmptyList, .includeRevokedInList: "N3.2-AC04"
+        case .ignoreRateLimit, .retryEarly, .retryStalePayload: "N3.2-AC05"
+        case .updaterOn262, .dataManagerOn260: "N3.2-AC06"
+        case .signalPrimaryRPID, .signalOriginAsRPID: "N3.2-AC07"
+        case .claimProviderRemoval: "N3.2-AC08"
+        case .appleBase64TextData, .androidStandardBase64, .accountIDAsSignalUserHandle: "N3.2-AC09"
+        case .renameSignalUnconfirmed, .renameBlankUnchangedField, .renameReconcilesEmpty: "N3.2-AC10"
         }
     }
 
@@ -76,6 +129,37 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .lateResponseToOriginalAccount: ["N2.6-AC06.V1", "N2.6-AC06.V3"]
         case .requireUserVerification, .requireUserPresence, .rejectBackupEligible: ["N2.6-X01.X01"]
         case .neverCheckUserPresence: ["N2.6-X02.X02"]
+        case .noRuntimeCheck: ["N3.2-AC01.V2"]
+        case .neverSignalUnknown: ["N3.2-AC02.V1"]
+        case .unknownOnRevoked: ["N3.2-AC02.V2"]
+        case .unknownOnRestricted: ["N3.2-AC02.V3"]
+        case .unknownOnVerificationFailure: ["N3.2-AC02.V4", "N3.2-AC02.V5"]
+        case .unknownOnNetworkOrCancel: ["N3.2-AC02.V6", "N3.2-AC02.V7"]
+        case .noReconcileAfterCreate: ["N3.2-AC03.V1"]
+        case .reconcileAfterFailedCreate: ["N3.2-AC03.V2"]
+        case .noReconcileAfterRevoke: ["N3.2-AC03.V3"]
+        case .noReconcileOnRefresh: ["N3.2-AC03.V4"]
+        case .reconcileUnauthenticated: ["N3.2-AC03.V5"]
+        case .noCoalescing: ["N3.2-AC03.V6"]
+        case .coalesceWithFirstState: ["N3.2-AC03.V6"]
+        case .sendPartialList: ["N3.2-AC04.V1", "N3.2-AC04.V2"]
+        case .emptyListOnError: ["N3.2-AC04.V3"]
+        case .trustStaleCache: ["N3.2-AC04.V4"]
+        case .neverSendEmptyList: ["N3.2-AC04.V5"]
+        case .includeRevokedInList: ["N3.2-AC04.V6"]
+        case .ignoreRateLimit: ["N3.2-AC05.V1"]
+        case .retryEarly: ["N3.2-AC05.V2"]
+        case .retryStalePayload: ["N3.2-AC05.V3"]
+        case .updaterOn262: ["N3.2-AC06.V1"]
+        case .dataManagerOn260: ["N3.2-AC06.V2"]
+        case .signalPrimaryRPID, .signalOriginAsRPID: ["N3.2-AC07.V1"]
+        case .claimProviderRemoval: ["N3.2-AC08.V1"]
+        case .appleBase64TextData: ["N3.2-AC09.V1"]
+        case .androidStandardBase64: ["N3.2-AC09.V2"]
+        case .accountIDAsSignalUserHandle: ["N3.2-AC09.V4"]
+        case .renameSignalUnconfirmed: ["N3.2-AC10.V3"]
+        case .renameBlankUnchangedField: ["N3.2-AC10.V1"]
+        case .renameReconcilesEmpty: ["N3.2-AC10.V2"]
         }
     }
 
@@ -107,6 +191,38 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .requireUserPresence: "requires UP for every registration"
         case .rejectBackupEligible: "rejects registrations whose backup-eligible flag is set"
         case .neverCheckUserPresence: "never checks UP, even for modal options"
+        case .noRuntimeCheck: "calls the signal API without checking that the OS and library offer it"
+        case .neverSignalUnknown: "never sends the unknown-credential signal"
+        case .unknownOnRevoked: "sends the unknown-credential signal for a known but revoked credential"
+        case .unknownOnRestricted: "sends the unknown-credential signal when the account is restricted"
+        case .unknownOnVerificationFailure: "sends the unknown-credential signal on an invalid signature or an expired challenge"
+        case .unknownOnNetworkOrCancel: "sends the unknown-credential signal after a network error or a cancellation"
+        case .noReconcileAfterCreate: "does not reconcile after a successful creation"
+        case .reconcileAfterFailedCreate: "reconciles after a failed creation"
+        case .noReconcileAfterRevoke: "does not reconcile after a revocation"
+        case .noReconcileOnRefresh: "does not reconcile at the documented refresh point"
+        case .reconcileUnauthenticated: "reconciles at the refresh point while signed out"
+        case .noCoalescing: "sends one reconciliation per trigger instead of coalescing"
+        case .coalesceWithFirstState: "coalesces but sends the list captured at the first trigger"
+        case .sendPartialList: "sends whatever part of the list it could assemble"
+        case .emptyListOnError: "sends an empty list when the credential query times out"
+        case .trustStaleCache: "sends the cached list without checking that it is current"
+        case .neverSendEmptyList: "never sends an empty list, even for a confirmed zero-credential account"
+        case .includeRevokedInList: "lists revoked credentials as accepted"
+        case .ignoreRateLimit: "sends Android signals without keeping to ten calls in 120 seconds"
+        case .retryEarly: "retries a rate-limited signal after one second instead of retryMillis"
+        case .retryStalePayload: "retries a rate-limited signal with its original, stale payload"
+        case .updaterOn262: "uses the deprecated ASCredentialUpdater on 26.2 and later"
+        case .dataManagerOn260: "uses ASCredentialDataManager on 26.0 and 26.1, where it does not exist"
+        case .signalPrimaryRPID: "sends every signal with the primary RP ID, whatever the credential's RP"
+        case .signalOriginAsRPID: "sends the origin (https://…) instead of the RP ID"
+        case .claimProviderRemoval: "tells the user the passkey was removed from the device once a signal is accepted"
+        case .appleBase64TextData: "passes the base64url text's bytes instead of the raw ids to Apple's report methods"
+        case .androidStandardBase64: "encodes Android signal ids with padded standard base64"
+        case .accountIDAsSignalUserHandle: "signals the product account id as the user handle"
+        case .renameSignalUnconfirmed: "sends the metadata signal before the server confirmed the rename"
+        case .renameBlankUnchangedField: "sends an empty value for the field that did not change"
+        case .renameReconcilesEmpty: "follows a rename with an empty accepted-credentials list"
         }
     }
 }

@@ -62,6 +62,7 @@ final class ReferenceSession: RelyingPartySession {
             account.credentials.append(Server.StoredCredential(id: credential.credentialID, publicKey: credential.publicKey, signCount: credential.signCount,
                                                                state: credential.state, rpID: account.rpID, backupEligible: true))
             state.server.accounts[credential.username] = account
+            state.server.store.changed(credential.username)
         }
     }
 
@@ -166,7 +167,7 @@ final class ReferenceSession: RelyingPartySession {
             return ActionOutcome(.signedIn)
         case .failure(let reason):
             if mutation == .upgradeAfterFailedSecondFactor { startUpgrade(token: token, username: username, &state) }
-            return ActionOutcome(.rejected, message: reason)
+            return ActionOutcome(.rejected, message: reason.message)
         }
     }
 
@@ -259,7 +260,7 @@ final class ReferenceSession: RelyingPartySession {
         }
         switch state.server.finishRegistration(token: token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: host.now()) {
         case .failure(let reason):
-            host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason]))
+            host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason.message]))
             if !pending.conditional { host.show(UIEvent(.error, "The passkey could not be saved.")) }
         case .success:
             if pending.conditional, mutation == .ownConfirmationScreen { host.show(UIEvent(.confirmation, "Your passkey is ready!")) }

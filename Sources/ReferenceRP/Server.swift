@@ -12,6 +12,8 @@ struct Server: Sendable {
         var accountID: String
         var userHandle: Data
         var rpID: String
+        /// The account name passkeys show (`user.name`); starts as the username.
+        var name: String
         var displayName: String
         var password: String
         var policy: SignInPolicy
@@ -64,6 +66,14 @@ struct Server: Sendable {
         var excluded: [Data]
     }
 
+    /// Why the server refused a request; the message is what the app logs.
+    struct Refusal: Error, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+        var message: String
+        init(_ message: String) { self.message = message }
+        init(stringLiteral value: String) { message = value }
+        var description: String { message }
+    }
+
     /// How long an issued challenge stays valid.
     static let challengeLifetimeMillis: Int64 = 5 * 60 * 1000
 
@@ -73,6 +83,8 @@ struct Server: Sendable {
     var ceremonies: [Data: Ceremony] = [:]
     var nextAccount = 1
     var nextSession = 1
+    /// The credential store's view for full-list assembly: pages, versions, cache and injected faults.
+    var store = CredentialStore()
     let mutation: Mutation?
     let device: DeviceInfo
 
@@ -87,7 +99,7 @@ struct Server: Sendable {
         let accountID = String(format: "acct-%06d", nextAccount)
         nextAccount += 1
         accounts[fixture.username] = Account(username: fixture.username, accountID: accountID, userHandle: Data(rng.bytes(32)),
-                                             rpID: fixture.rpID, displayName: fixture.displayName, password: fixture.password,
+                                             rpID: fixture.rpID, name: fixture.username, displayName: fixture.displayName, password: fixture.password,
                                              policy: fixture.policy, restricted: fixture.restricted, credentials: [])
         accountOrder.append(fixture.username)
     }
@@ -111,7 +123,7 @@ struct Server: Sendable {
         return .signedIn(token: openSession(username, assurance), assurance: assurance)
     }
 
-    mutating func secondFactor(token: String, outcome: SecondFactorOutcome) -> Result<Void, String> {
+    mutating func secondFactor(token: String, outcome: SecondFactorOutcome) -> Result<Void, Refusal> {
         guard var session = sessions[token], session.assurance == .passwordOnly else { return .failure("no second factor is due") }
         switch outcome {
         case .correct:
@@ -140,7 +152,7 @@ struct Server: Sendable {
         let challenge = Data(rng.bytes(32))
         ceremonies[challenge] = Ceremony(kind: .registration, challenge: challenge, token: token, username: account.username,
                                          rpID: account.rpID, conditional: conditional, issuedAt: now)
-        return RegistrationOptions(challenge: challenge, rpID: account.rpID, userHandle: account.userHandle, userName: account.username,
+        return RegistrationOptions(challenge: challenge, rpID: account.rpID, userHandle: account.userHandle, userName: account.name,
                                    displayName: account.displayName, excluded: account.credentials.map(\.id))
     }
 
@@ -151,7 +163,7 @@ struct Server: Sendable {
     }
 
     /// Verifies a registration response and stores the credential for the account that asked for it.
-    mutating func finishRegistration(token: String, clientDataJSON: Data, attestationObject: Data, now: Int64) -> Result<Data, String> {
+    mutating func finishRegistration(token: String, clientDataJSON: Data, attestationObject: Data, now: Int64) -> Result<Data, Refusal> {
         guard let clientData = try? CollectedClientData(jsonBytes: clientDataJSON) else {
             return .failure("clientDataJSON cannot be parsed")
         }
@@ -176,7 +188,7 @@ struct Server: Sendable {
             conditionalMediation: conditional)
         switch verifier.verifyRegistration(clientDataJSON: clientDataJSON, attestationObject: attestationObject, expecting: expectation) {
         case .rejected(let reason):
-            return .failure(reason.message)
+            return .failure(Refusal(reason.message))
         case .verified(let registration):
             let record = registration.credential
             if mutation == .rejectBackupEligible, record.backupEligible { return .failure("backup-eligible credentials are not accepted") }
@@ -184,6 +196,7 @@ struct Server: Sendable {
                 return .failure("this credential id is already registered")
             }
             ceremonies[ceremony.challenge] = nil
+            store.changed(username)
             account.credentials.append(StoredCredential(id: record.id, publicKey: record.publicKey.bytes, signCount: record.signCount,
                                                         state: .active, rpID: ceremony.rpID, backupEligible: record.backupEligible))
             accounts[username] = account
@@ -194,7 +207,7 @@ struct Server: Sendable {
     func snapshot(_ username: String) -> AccountSnapshot? {
         guard let account = accounts[username] else { return nil }
         return AccountSnapshot(username: account.username, accountID: account.accountID, userHandle: account.userHandle, rpID: account.rpID,
-                               name: account.username, displayName: account.displayName,
+                               name: account.name, displayName: account.displayName,
                                credentials: account.credentials.map { CredentialSnapshot(credentialID: $0.id, rpID: $0.rpID, state: $0.state) })
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Gherkin
 
 extension CriteriaLoader {
-    func loadScenarios(document: GherkinDocument, path: String, criterionID: String, items: Set<String>,
+    func loadScenarios(document: GherkinDocument, pickles: [Pickle], path: String, criterionID: String, items: Set<String>,
                        diagnostics: inout [Diagnostic]) -> [CriterionScenario] {
         guard let feature = document.feature else { return [] }
         var astSteps: [String: Gherkin.Step] = [:]
@@ -35,7 +35,7 @@ extension CriteriaLoader {
 
         var result: [CriterionScenario] = []
         var slugs: Set<String> = []
-        for pickle in GherkinSource.pickles(document, uri: path) {
+        for pickle in pickles {
             let scenario = pickle.astNodeIds.first.flatMap { astScenarios[$0] }
             let line = pickle.location.line
             func error(_ message: String, line: Int = line, column: Int = 1) {
@@ -110,17 +110,19 @@ extension CriteriaLoader {
 
 /// The one place the harness calls the Gherkin parser and pickle compiler.
 enum GherkinSource {
-    static func parse(_ text: String, uri: String) -> (document: GherkinDocument?, errors: [GherkinError]) {
-        do {
-            return (try GherkinParser().parse(text, uri: uri), [])
-        } catch let errors as GherkinErrors {
-            return (nil, errors.errors)
-        } catch {
-            return (nil, [GherkinError(message: "\(error)", location: Location(line: 1, column: 1), kind: .parse)])
-        }
+    struct Parsed {
+        var document: GherkinDocument?
+        var errors: [GherkinError]
+        var pickles: [Pickle]
     }
 
-    static func pickles(_ document: GherkinDocument, uri: String) -> [Pickle] {
-        PickleCompiler().compile(document, uri: uri)
+    /// Parses a file and, when it parsed without errors, compiles its pickles.
+    static func parse(_ text: String, uri: String) -> Parsed {
+        var ids = IDGenerator()
+        let result = GherkinParser().parse(text, uri: uri, ids: &ids)
+        guard let document = result.document, result.errors.isEmpty else {
+            return Parsed(document: nil, errors: result.errors, pickles: [])
+        }
+        return Parsed(document: document, errors: [], pickles: PickleCompiler().compile(document, uri: uri, ids: &ids))
     }
 }

@@ -178,7 +178,7 @@ public struct CriteriaLoader: Sendable {
                                  verifyItems: items, source: (sections["Source"] ?? []).joined(separator: " "),
                                  references: sections["References"] ?? [], file: relative)
         // Scenarios.
-        let scenarios = loadScenarios(document: document, path: path, criterionID: id, items: Set(items.map(\.id)), diagnostics: &diagnostics)
+        let scenarios = loadScenarios(document: document, pickles: parsed.pickles, path: path, criterionID: id, items: Set(items.map(\.id)), diagnostics: &diagnostics)
         let covered = Set(scenarios.flatMap(\.verifyItems))
         for item in items where !covered.contains(item.id) {
             error("verify item \(item.id) is covered by no scenario")

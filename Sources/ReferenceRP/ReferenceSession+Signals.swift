@@ -1,0 +1,229 @@
+import ConformanceKit
+import Foundation
+import WebAuthn
+
+extension ReferenceSession {
+    /// The signal interface the device offers, checked at run time from OS and library versions.
+    var signalInterface: SignalScheduler.Interface? {
+        switch device.platform {
+        case .apple:
+            let version = Version(device.osVersion)
+            if mutation == .noRuntimeCheck { return .appleDataManager }
+            if version >= Version("26.2") { return mutation == .updaterOn262 ? .appleUpdater : .appleDataManager }
+            if version >= Version("26.0") { return mutation == .dataManagerOn260 ? .appleDataManager : .appleUpdater }
+            return nil
+        case .android:
+            if mutation == .noRuntimeCheck { return .android }
+            let available = Version(device.osVersion) >= Version("15") && Version(device.credentialsLibraryVersion ?? "0") >= Version("1.6.0")
+            return available ? .android : nil
+        }
+    }
+
+    // MARK: User actions that touch signals
+
+    func performSignalAction(_ action: UserAction, _ state: inout State) throws -> ActionOutcome {
+        switch action.kind {
+        case .passkeySignIn:
+            let rpID = action.username.flatMap { state.server.accounts[$0]?.rpID } ?? ReferenceRP.relyingPartyIDs[0]
+            let challenge = state.server.authenticationOptions(rpID: rpID, now: host.now(), rng: &state.rng)
+            let request: GetCredentialRequest
+            switch device.platform {
+            case .apple:
+                request = GetCredentialRequest(apple: AppleAssertionRequest(relyingPartyIdentifier: rpID, challenge: challenge))
+            case .android:
+                let json: JSONValue = .object(["challenge": .string(Base64URL.encode(challenge)), "rpId": .string(rpID),
+                                               "userVerification": .string("preferred"), "timeout": .number(60_000)])
+                request = GetCredentialRequest(android: AndroidGetPublicKeyCredentialOption(requestJson: Wire.jsonString(json)))
+            }
+            let operation = host.getCredential(request)
+            state.app.signals.pendingSignIns[operation] = .init(rpID: rpID, username: action.username)
+            return ActionOutcome(.pending)
+        case .revokePasskey:
+            guard let token = state.app.token, let id = action.credentialID else { return ActionOutcome(.rejected, message: "sign in first") }
+            switch state.server.revoke(token: token, credentialID: id) {
+            case .failure(let refusal): return ActionOutcome(.rejected, message: refusal.message)
+            case .success(let username):
+                if mutation != .noReconcileAfterRevoke { scheduleReconciliation(for: username, reason: "credential revoked", &state) }
+                return ActionOutcome(.done)
+            }
+        case .rename:
+            guard let token = state.app.token, let username = state.app.username else { return ActionOutcome(.rejected, message: "sign in first") }
+            let nameChanged = action.newName != nil
+            let displayNameChanged = action.newDisplayName != nil
+            switch state.server.rename(token: token, name: action.newName, displayName: action.newDisplayName, confirmed: action.confirmed ?? false) {
+            case .failure(let refusal):
+                host.show(UIEvent(.error, "Your profile could not be saved."))
+                if mutation == .renameSignalUnconfirmed, var account = state.server.accounts[username] {
+                    // The mutant announces the requested values as if they had been saved.
+                    let saved = account
+                    if let name = action.newName { account.name = name }
+                    if let displayName = action.newDisplayName { account.displayName = displayName }
+                    state.server.accounts[username] = account
+                    send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged), &state)
+                    state.server.accounts[username] = saved
+                }
+                return ActionOutcome(.rejected, message: refusal.message)
+            case .success:
+                send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged), &state)
+                if mutation == .renameReconcilesEmpty { send(.fixedList(username: username, ids: []), &state) }
+                return ActionOutcome(.done)
+            }
+        case .refresh:
+            if state.app.stage == .signedIn, let username = state.app.username {
+                if mutation != .noReconcileOnRefresh { scheduleReconciliation(for: username, reason: "refresh point", &state) }
+            } else if mutation == .reconcileUnauthenticated, let username = state.app.signals.lastUsername {
+                scheduleReconciliation(for: username, reason: "refresh point", &state)
+            }
+            return ActionOutcome(.done)
+        case .managePasskeys:
+            guard state.app.stage == .signedIn, let username = state.app.username, let account = state.server.accounts[username] else {
+                return ActionOutcome(.rejected, message: "sign in first")
+            }
+            let active = account.credentials.filter { $0.state == .active }.count
+            host.show(UIEvent(.screen, "Passkeys: \(active)"))
+            return ActionOutcome(.done)
+        default:
+            throw SystemIssue("\(action.kind.rawValue) is not a signal action")
+        }
+    }
+
+    // MARK: Scheduling
+
+    /// Schedules one reconciliation for the account; triggers close together share it.
+    func scheduleReconciliation(for username: String, reason: String, _ state: inout State) {
+        guard signalInterface != nil else { return }
+        if mutation == .noReconcileAfterCreate, reason == "credential created" { return }
+        if mutation == .noCoalescing {
+            send(.reconcile(username: username), &state)
+            return
+        }
+        if state.app.signals.reconcileTimers[username] != nil { return }
+        if mutation == .coalesceWithFirstState { state.app.signals.capturedLists[username] = state.server.acceptedIDs(username) }
+        let timer = host.scheduleTimer(afterMillis: SignalScheduler.debounceMillis, label: "reconcile \(username) (\(reason))")
+        state.app.signals.reconcileTimers[username] = timer
+        state.app.signals.timerIntents[timer] = .reconcile(username: username)
+    }
+
+    func signalTimerFired(_ timer: TimerID, _ state: inout State) {
+        guard let intent = state.app.signals.timerIntents.removeValue(forKey: timer) else { return }
+        if case .reconcile(let username) = intent, state.app.signals.reconcileTimers[username] == timer {
+            state.app.signals.reconcileTimers[username] = nil
+            if let captured = state.app.signals.capturedLists.removeValue(forKey: username) {
+                send(.fixedList(username: username, ids: captured), &state)
+                return
+            }
+        }
+        send(intent, &state)
+    }
+
+    /// Builds the signal for an intent from current server state and hands it to the platform,
+    /// keeping the Android budget.
+    func send(_ intent: SignalScheduler.Intent, _ state: inout State) {
+        guard let interface = signalInterface else { return }
+        if interface == .android, mutation != .ignoreRateLimit {
+            let now = host.now()
+            state.app.signals.androidCalls.removeAll { $0 <= now - SignalScheduler.androidWindowMillis }
+            if state.app.signals.androidCalls.count >= SignalScheduler.androidBudget {
+                let wait = state.app.signals.androidCalls[0] + SignalScheduler.androidWindowMillis - now + 1
+                let timer = host.scheduleTimer(afterMillis: wait, label: "signal deferred by the rate budget")
+                state.app.signals.timerIntents[timer] = intent
+                return
+            }
+        }
+        guard let request = buildSignal(intent, interface: interface, &state) else { return }
+        if interface == .android { state.app.signals.androidCalls.append(host.now()) }
+        let operation = host.signal(request)
+        state.app.signals.inFlight[operation] = (intent, request)
+    }
+
+    func buildSignal(_ intent: SignalScheduler.Intent, interface: SignalScheduler.Interface, _ state: inout State) -> SignalRequest? {
+        switch intent {
+        case .resend(let request):
+            return request
+        case .unknown(let rpID, let credentialID):
+            return SignalEncoding(interface: interface, mutation: mutation).unknown(rpID: rpID, credentialID: credentialID)
+        case .reconcile(let username):
+            guard let account = state.server.accounts[username] else { return nil }
+            switch state.server.assembleAcceptedList(username) {
+            case .failure(let refusal):
+                host.telemetry(TelemetryEvent("reconciliation-skipped", ["account": username, "reason": refusal.message]))
+                return nil
+            case .success(let ids):
+                return SignalEncoding(interface: interface, mutation: mutation).allAccepted(account: account, ids: ids)
+            }
+        case .fixedList(let username, let ids):
+            guard let account = state.server.accounts[username] else { return nil }
+            return SignalEncoding(interface: interface, mutation: mutation).allAccepted(account: account, ids: ids)
+        case .userDetails(let username, let nameChanged, let displayNameChanged):
+            guard let account = state.server.accounts[username] else { return nil }
+            return SignalEncoding(interface: interface, mutation: mutation).userDetails(account: account, nameChanged: nameChanged, displayNameChanged: displayNameChanged)
+        }
+    }
+
+    // MARK: Completions
+
+    func signalOperationCompleted(_ operation: OperationID, _ outcome: PlatformOutcome, _ state: inout State) {
+        if let signIn = state.app.signals.pendingSignIns.removeValue(forKey: operation) {
+            signInCompleted(signIn, outcome, &state)
+            return
+        }
+        guard let (intent, request) = state.app.signals.inFlight.removeValue(forKey: operation) else { return }
+        if let error = outcome.error {
+            if let retryMillis = error.retryMillis {
+                let delay = mutation == .retryEarly ? 1_000 : retryMillis
+                let timer = host.scheduleTimer(afterMillis: delay, label: "retry a rate-limited signal")
+                state.app.signals.timerIntents[timer] = mutation == .retryStalePayload ? .resend(request) : intent
+            } else {
+                host.telemetry(TelemetryEvent("signal-failed", ["error": error.name]))
+            }
+            return
+        }
+        if mutation == .claimProviderRemoval {
+            switch intent {
+            case .reconcile, .unknown: host.show(UIEvent(.message, "The passkey was removed from this device."))
+            default: break
+            }
+        }
+    }
+
+    private func signInCompleted(_ signIn: SignalScheduler.PendingSignIn, _ outcome: PlatformOutcome, _ state: inout State) {
+        if outcome.error != nil {
+            if mutation == .unknownOnNetworkOrCancel, let username = signIn.username {
+                for id in state.server.acceptedIDs(username) { send(.unknown(rpID: signIn.rpID, credentialID: id), &state) }
+            }
+            return
+        }
+        guard let assertion = SignalEncoding.assertion(outcome) else {
+            host.telemetry(TelemetryEvent("malformed-assertion-response", [:]))
+            return
+        }
+        if state.server.store.take(.networkFailure) {
+            host.show(UIEvent(.error, "No connection. Try again."))
+            if mutation == .unknownOnNetworkOrCancel { send(.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID), &state) }
+            return
+        }
+        let result = state.server.finishAuthentication(credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
+                                                       authenticatorData: assertion.authenticatorData, signature: assertion.signature,
+                                                       userHandle: assertion.userHandle, now: host.now())
+        let unknown = SignalScheduler.Intent.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)
+        switch result {
+        case .signedIn(let username, let token):
+            state.app.token = token
+            state.app.username = username
+            state.app.stage = .signedIn
+            state.app.signals.lastUsername = username
+        case .unknownCredential:
+            host.show(UIEvent(.error, "This passkey is not valid for your account."))
+            if mutation != .neverSignalUnknown { send(unknown, &state) }
+        case .revoked(let username):
+            host.show(UIEvent(.error, "This passkey has been removed from your account."))
+            if mutation == .unknownOnRevoked { send(unknown, &state) } else { scheduleReconciliation(for: username, reason: "revoked credential presented", &state) }
+        case .restricted:
+            host.show(UIEvent(.error, "Your account is restricted."))
+            if mutation == .unknownOnRestricted { send(unknown, &state) }
+        case .expiredChallenge, .invalid:
+            host.show(UIEvent(.error, "Sign-in failed. Try again."))
+            if mutation == .unknownOnVerificationFailure { send(unknown, &state) }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ConformanceKit
+import Foundation
+import WebAuthn
+
+/// Builds signal requests in the representation each platform requires: raw `Data` for Apple's
+/// report methods, unpadded base64url in Android's JSON.
+struct SignalEncoding: Sendable {
+    let interface: SignalScheduler.Interface
+    let mutation: Mutation?
+
+    func rpID(_ rpID: String) -> String {
+        switch mutation {
+        case .signalPrimaryRPID: ReferenceRP.relyingPartyIDs[0]
+        case .signalOriginAsRPID: "https://\(rpID)"
+        default: rpID
+        }
+    }
+
+    /// An id as Android JSON text.
+    func text(_ data: Data) -> String {
+        mutation == .androidStandardBase64 ? data.base64EncodedString() : Base64URL.encode(data)
+    }
+
+    /// An id as Apple `Data`.
+    func bytes(_ data: Data) -> Data {
+        mutation == .appleBase64TextData ? Data(Base64URL.encode(data).utf8) : data
+    }
+
+    func userHandle(_ account: Server.Account) -> Data {
+        mutation == .accountIDAsSignalUserHandle ? Data(account.accountID.utf8) : account.userHandle
+    }
+
+    var appleInterface: AppleSignalInterface {
+        interface == .appleUpdater ? .credentialUpdater : .credentialDataManager
+    }
+
+    func android(_ type: String, _ members: [String: JSONValue]) -> SignalRequest {
+        SignalRequest(android: AndroidSignalRequest(type: type, requestJson: Wire.jsonString(JSONValue.object(members))))
+    }
+
+    func unknown(rpID: String, credentialID: Data) -> SignalRequest {
+        if interface == .android {
+            return android(AndroidSignalRequest.unknownCredentialType, ["rpId": .string(self.rpID(rpID)), "credentialId": .string(text(credentialID))])
+        }
+        return SignalRequest(apple: AppleSignalReport(interface: appleInterface, method: .reportUnknownPublicKeyCredential,
+                                                      relyingPartyIdentifier: self.rpID(rpID), credentialID: bytes(credentialID)))
+    }
+
+    func allAccepted(account: Server.Account, ids: [Data]) -> SignalRequest {
+        if interface == .android {
+            return android(AndroidSignalRequest.allAcceptedCredentialsType, [
+                "rpId": .string(rpID(account.rpID)), "userId": .string(text(userHandle(account))),
+                "allAcceptedCredentialIds": .array(ids.map { .string(text($0)) }),
+            ])
+        }
+        return SignalRequest(apple: AppleSignalReport(interface: appleInterface, method: .reportAllAcceptedPublicKeyCredentials,
+                                                      relyingPartyIdentifier: rpID(account.rpID), userHandle: bytes(userHandle(account)),
+                                                      acceptedCredentialIDs: ids.map(bytes)))
+    }
+
+    /// The current name fields; `nil` where the platform has nothing to report (Apple carries the name only).
+    func userDetails(account: Server.Account, nameChanged: Bool, displayNameChanged: Bool) -> SignalRequest? {
+        let blank = mutation == .renameBlankUnchangedField
+        if interface == .android {
+            return android(AndroidSignalRequest.currentUserDetailsType, [
+                "rpId": .string(rpID(account.rpID)), "userId": .string(text(userHandle(account))),
+                "name": .string(blank && !nameChanged ? "" : account.name),
+                "displayName": .string(blank && !displayNameChanged ? "" : account.displayName),
+            ])
+        }
+        guard nameChanged || blank else { return nil }
+        return SignalRequest(apple: AppleSignalReport(interface: appleInterface, method: .reportPublicKeyCredentialUpdate,
+                                                      relyingPartyIdentifier: rpID(account.rpID), userHandle: bytes(userHandle(account)),
+                                                      newName: blank && !nameChanged ? "" : account.name))
+    }
+
+    /// The fields of a successful assertion, whichever platform.
+    static func assertion(_ outcome: PlatformOutcome) -> (credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userHandle: Data?)? {
+        if let apple = outcome.appleAssertion {
+            return (apple.credentialID, apple.rawClientDataJSON, apple.rawAuthenticatorData, apple.signature, apple.userID)
+        }
+        guard let text = outcome.androidAuthenticationResponseJson,
+              let json = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
+              let id = json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid),
+              let response = json["response"],
+              let clientData = response["clientDataJSON"]?.stringValue.flatMap(Base64URL.decodeIfValid),
+              let authenticatorData = response["authenticatorData"]?.stringValue.flatMap(Base64URL.decodeIfValid),
+              let signature = response["signature"]?.stringValue.flatMap(Base64URL.decodeIfValid) else { return nil }
+        return (id, clientData, authenticatorData, signature, response["userHandle"]?.stringValue.flatMap(Base64URL.decodeIfValid))
+    }
+}
