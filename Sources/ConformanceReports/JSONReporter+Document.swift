@@ -1,0 +1,225 @@
+import ConformanceKit
+
+// The report document of schema version 1, member for member as
+// `Reports/schema/run-report.v1.schema.json` describes it. Kept apart from the result model's own
+// `Codable` shape on purpose: a change to the model must not change the published format unnoticed.
+extension JSONReporter {
+    /// A member that is always present, `null` when there is no value (the synthesised `Encodable`
+    /// would leave an optional member out instead).
+    struct Nullable<Wrapped: Encodable>: Encodable {
+        var value: Wrapped?
+        init(_ value: Wrapped?) { self.value = value }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if let value { try container.encode(value) } else { try container.encodeNil() }
+        }
+    }
+
+    struct Document: Encodable {
+        var schema: String
+        var schemaVersion: String
+        var metadata: Metadata
+        var summary: Summary
+        var criteria: [Criterion]
+        var testCases: [TestCase]
+        var waivers: Waivers
+
+        enum CodingKeys: String, CodingKey {
+            case schema = "$schema", schemaVersion, metadata, summary, criteria, testCases, waivers
+        }
+    }
+
+    struct Metadata: Encodable {
+        struct Adapter: Encodable {
+            var name: String
+            var version: String
+            var transport: String
+            var command: Nullable<String>
+        }
+        var harnessVersion: String
+        var criteriaDigest: String
+        var adapter: Adapter
+        var targets: [String]
+        /// Decimal digits: a 64-bit seed does not survive a JSON number in every consumer.
+        var seed: String
+        var startedAt: String
+        var filters: [String: String]
+    }
+
+    struct Counts: Encodable {
+        var total: Int
+        var passed: Int
+        var failed: Int
+        var waived: Int
+        var error: Int
+        var notVerified: Int
+        var undefined: Int
+
+        init(_ counts: [ReportOutcome: Int]) {
+            total = counts.values.reduce(0, +)
+            passed = counts[.passed] ?? 0
+            failed = counts[.failed] ?? 0
+            waived = counts[.waived] ?? 0
+            error = counts[.error] ?? 0
+            notVerified = counts[.notVerified] ?? 0
+            undefined = counts[.undefined] ?? 0
+        }
+    }
+
+    struct Summary: Encodable {
+        var verdict: Verdict
+        var outcome: ReportOutcome
+        var status: String
+        var exitStatus: Int32
+        var criteria: Counts
+        var testCases: Counts
+        var waiverProblems: Int
+        var wallSeconds: Double
+        var virtualMillis: Int64
+    }
+
+    struct Cell: Encodable {
+        var verdict: Verdict
+        var outcome: ReportOutcome
+    }
+
+    struct VerifyItem: Encodable {
+        var id: String
+        var text: String
+        var testCases: [String]
+    }
+
+    struct Criterion: Encodable {
+        var id: String
+        var described: Bool
+        var title: Nullable<String>
+        var level: Nullable<CriterionInfo.Level>
+        var group: Nullable<String>
+        var derived: Nullable<Bool>
+        var statement: Nullable<String>
+        var verification: Nullable<String>
+        var verifyItems: [VerifyItem]
+        var source: Nullable<String>
+        var references: [String]
+        var file: Nullable<String>
+        var verdict: Verdict
+        var outcome: ReportOutcome
+        var targets: [String: Cell]
+        var testCases: [String]
+    }
+
+    struct Step: Encodable {
+        var keyword: String
+        var text: String
+        var line: Int
+        var status: StepResult.Status
+        var message: Nullable<String>
+    }
+
+    struct Entry: Encodable {
+        var sequence: Int
+        var atMillis: Int64
+        var channel: TranscriptEntry.Channel
+        var name: String
+        var summary: String
+        var payload: Nullable<JSONValue>
+    }
+
+    struct TestCase: Encodable {
+        var id: String
+        var criterionID: String
+        var scenario: String
+        var file: String
+        var line: Int
+        var verifyItems: [String]
+        var tags: [String]
+        var target: String
+        var verdict: Verdict
+        var outcome: ReportOutcome
+        var waivedBy: Nullable<String>
+        var message: Nullable<String>
+        var steps: [Step]
+        var evidence: [Entry]
+        var virtualMillis: Int64
+        var wallSeconds: Double
+    }
+
+    struct Waiver: Encodable {
+        var id: String
+        var criterion: String
+        var target: String
+        var reason: String
+        var owner: String
+        var expires: String
+        var status: WaiverEvaluation.Status
+        var waivedTestCases: [String]
+    }
+
+    struct Problem: Encodable {
+        var kind: WaiverEvaluation.Problem.Kind
+        var waiver: String
+        var message: String
+    }
+
+    struct Waivers: Encodable {
+        var file: Nullable<String>
+        var evaluatedOn: Nullable<String>
+        var entries: [Waiver]
+        var problems: [Problem]
+    }
+}
+
+extension JSONReporter.Document {
+    init(_ model: ReportModel) {
+        typealias R = JSONReporter
+        let run = model.run
+        let metadata = run.metadata
+        schema = JSONReporter.schemaID
+        schemaVersion = JSONReporter.schemaVersion
+        self.metadata = R.Metadata(
+            harnessVersion: metadata.harnessVersion, criteriaDigest: metadata.criteriaDigest,
+            adapter: .init(name: metadata.adapter.name, version: metadata.adapter.version, transport: metadata.adapter.transport,
+                           command: .init(metadata.adapter.command)),
+            targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters)
+        summary = R.Summary(
+            verdict: run.verdict, outcome: model.outcome, status: model.exitStatus.name, exitStatus: model.exitStatus.rawValue,
+            criteria: .init(model.criterionCounts), testCases: .init(model.caseCounts), waiverProblems: model.waivers.problems.count,
+            wallSeconds: ReportModel.finite(run.wallSeconds), virtualMillis: run.virtualMillis)
+        criteria = model.sections.map { section in
+            let info = section.info
+            let items = (info?.verifyItems ?? []).map { item in
+                R.VerifyItem(id: item.id, text: item.text,
+                             testCases: section.cases.filter { $0.result.verifyItems.contains(item.id) }.map(\.result.id))
+            }
+            return R.Criterion(
+                id: section.id, described: info != nil, title: .init(info?.title), level: .init(info?.level), group: .init(info?.group),
+                derived: .init(info?.derived), statement: .init(info?.statement), verification: .init(info?.verification),
+                verifyItems: items, source: .init(info?.source), references: info?.references ?? [], file: .init(info?.file),
+                verdict: section.verdict, outcome: section.outcome,
+                targets: section.cells.mapValues { R.Cell(verdict: $0.verdict, outcome: $0.outcome) },
+                testCases: section.cases.map(\.result.id))
+        }
+        testCases = model.cases.map { item in
+            let result = item.result
+            return R.TestCase(
+                id: result.id, criterionID: result.criterionID, scenario: result.scenario, file: result.file, line: result.line,
+                verifyItems: result.verifyItems, tags: result.tags, target: result.target, verdict: result.verdict,
+                outcome: item.outcome, waivedBy: .init(item.waiver?.id), message: .init(result.message),
+                steps: result.steps.map { R.Step(keyword: $0.keyword, text: $0.text, line: $0.line, status: $0.status, message: .init($0.message)) },
+                evidence: result.evidence.map {
+                    R.Entry(sequence: $0.sequence, atMillis: $0.atMillis, channel: $0.channel, name: $0.name, summary: $0.summary,
+                            payload: .init($0.payload))
+                },
+                virtualMillis: result.virtualMillis, wallSeconds: ReportModel.finite(result.wallSeconds))
+        }
+        let evaluation = model.waivers
+        waivers = R.Waivers(
+            file: .init(evaluation.source), evaluatedOn: .init(evaluation.evaluatedOn?.description),
+            entries: evaluation.entries.map {
+                R.Waiver(id: $0.waiver.id, criterion: $0.waiver.criterion, target: $0.waiver.target.description, reason: $0.waiver.reason,
+                         owner: $0.waiver.owner, expires: $0.waiver.expires.description, status: $0.status,
+                         waivedTestCases: $0.waivedTestCaseIDs)
+            },
+            problems: evaluation.problems.map { R.Problem(kind: $0.kind, waiver: $0.waiver.id, message: $0.message) })
+    }
+}

@@ -1,0 +1,50 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ConformanceKit
+
+/// Writes a run as the versioned JSON report (`report.json`): the machine-readable, diffable record
+/// of a run, described by `Reports/schema/run-report.v1.schema.json` and
+/// `Documentation/report-format.md`.
+///
+/// Keys are sorted and every member is always present (`null` when it has no value), so two equal
+/// runs give the same bytes and a consumer never has to test for a missing member.
+public enum JSONReporter {
+    /// The version of the report format, following semantic versioning: a new major version
+    /// removes, renames or retypes members or adds enum values; a minor version adds members.
+    public static let schemaVersion = "1.0.0"
+
+    /// The `$id` of the JSON Schema of major version 1, written as the report's `$schema` member.
+    public static let schemaID = "urn:passkey-conformance:schema:run-report:v1"
+
+    /// The report as UTF-8 JSON bytes, pretty-printed with sorted keys and a final newline.
+    ///
+    /// Wall times that are negative or not finite numbers are written as `0`; transcript payload numbers that
+    /// are not finite are written as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
+    ///
+    /// - Throws: only if the system's JSON encoder fails, which the document's types rule out in practice.
+    public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) throws -> [UInt8] {
+        try render(ReportModel(run, waivers: waivers))
+    }
+
+    static func render(_ model: ReportModel) throws -> [UInt8] {
+        let encoder = Wire.encoder(pretty: true)
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        var bytes = [UInt8](try encoder.encode(Document(model)))
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+}
+
+extension ExitStatus {
+    /// The case name, as the JSON report's `summary.status` writes it.
+    var name: String {
+        switch self {
+        case .conformant: "conformant"
+        case .nonConformant: "nonConformant"
+        case .harnessError: "harnessError"
+        }
+    }
+}

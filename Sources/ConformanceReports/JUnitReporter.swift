@@ -1,0 +1,152 @@
+import ConformanceKit
+
+/// Writes a run as JUnit XML for CI systems (`report.junit.xml`).
+///
+/// One `<testsuite>` per criterion (named by its id), one `<testcase>` per test case with
+/// `classname` `<criterion id>.<target>` and `name` the scenario's name (outline rows include their
+/// values; a name that would repeat within a class gets ` (line N)` appended, so every
+/// `classname` + `name` pair is unique). Outcomes map to elements as follows:
+///
+/// | outcome | element |
+/// |---|---|
+/// | passed | none |
+/// | failed | `<failure type="failed" message="…">` with the evidence |
+/// | error | `<error type="error" message="…">`: a fault of the harness, adapter or transport |
+/// | undefined | `<error type="undefined" message="…">`: a defect in a criterion file |
+/// | notVerified | `<skipped message="not verified: …">` |
+/// | waived | `<skipped message="waived: …">` with the evidence |
+///
+/// Counts: `failures` counts failed, `errors` counts error and undefined, `skipped` counts not
+/// verified and waived. Times are wall seconds with three decimals.
+public enum JUnitReporter {
+    /// The report as an XML 1.0 document in UTF-8, ending with a newline.
+    public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
+        render(ReportModel(run, waivers: waivers))
+    }
+
+    static func render(_ model: ReportModel) -> String {
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let all = Tally(model.cases)
+        xml += "<testsuites name=\"passkey-conformance\"\(all.attributes) time=\"\(ReportModel.seconds(model.run.wallSeconds))\">\n"
+        for section in model.sections {
+            suite(section, model: model, into: &xml)
+        }
+        xml += "</testsuites>\n"
+        return xml
+    }
+
+    /// Test case counts in JUnit's terms.
+    struct Tally {
+        var tests = 0, failures = 0, errors = 0, skipped = 0
+
+        init(_ cases: [ReportModel.Case]) {
+            for item in cases {
+                tests += 1
+                switch item.outcome {
+                case .passed: break
+                case .failed: failures += 1
+                case .error, .undefined: errors += 1
+                case .notVerified, .waived: skipped += 1
+                }
+            }
+        }
+
+        var attributes: String {
+            " tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\""
+        }
+    }
+
+    private static func suite(_ section: ReportModel.Section, model: ReportModel, into xml: inout String) {
+        let time = section.cases.reduce(0.0) { $0 + ReportModel.finite($1.result.wallSeconds) }
+        xml += "  <testsuite name=\"\(attribute(section.id))\"\(Tally(section.cases).attributes) time=\"\(ReportModel.seconds(time))\">\n"
+        let metadata = model.run.metadata
+        var properties: [(String, String)] = []
+        if let info = section.info {
+            properties += [("criterion.title", info.title), ("criterion.level", info.level.rawValue), ("criterion.group", info.group),
+                           ("criterion.derived", String(info.derived))]
+        }
+        properties += [("criterion.verdict", section.verdict.rawValue), ("criterion.outcome", section.outcome.rawValue),
+                       ("harness.version", metadata.harnessVersion), ("criteria.digest", metadata.criteriaDigest),
+                       ("adapter", "\(metadata.adapter.name) \(metadata.adapter.version) (\(metadata.adapter.transport))"),
+                       ("seed", String(metadata.seed)), ("startedAt", metadata.startedAt)]
+        xml += "    <properties>\n"
+        for (name, value) in properties {
+            xml += "      <property name=\"\(attribute(name))\" value=\"\(attribute(value))\"/>\n"
+        }
+        xml += "    </properties>\n"
+        var used: Set<String> = []
+        for item in section.cases {
+            let classname = "\(section.id).\(item.result.target)"
+            let name = uniqueName(item.result, classname: classname, used: &used)
+            testCase(item, classname: classname, name: name, seed: metadata.seed, into: &xml)
+        }
+        xml += "  </testsuite>\n"
+    }
+
+    /// The scenario name, made unique within its class by the line, then by a counter.
+    static func uniqueName(_ result: TestCaseResult, classname: String, used: inout Set<String>) -> String {
+        var name = result.scenario
+        if used.contains(name) { name = "\(result.scenario) (line \(result.line))" }
+        var counter = 2
+        while used.contains(name) {
+            name = "\(result.scenario) (line \(result.line), \(counter))"
+            counter += 1
+        }
+        used.insert(name)
+        return name
+    }
+
+    private static func testCase(_ item: ReportModel.Case, classname: String, name: String, seed: UInt64, into xml: inout String) {
+        let result = item.result
+        let open = "    <testcase classname=\"\(attribute(classname))\" name=\"\(attribute(name))\" time=\"\(ReportModel.seconds(result.wallSeconds))\""
+        let message = result.message.flatMap { $0.isEmpty ? nil : $0 }
+        let element: (tag: String, attributes: String)
+        switch item.outcome {
+        case .passed:
+            xml += open + "/>\n"
+            return
+        case .failed:
+            element = ("failure", "message=\"\(attribute(message ?? "failed"))\" type=\"failed\"")
+        case .error:
+            element = ("error", "message=\"\(attribute(message ?? "error"))\" type=\"error\"")
+        case .undefined:
+            element = ("error", "message=\"\(attribute("undefined: " + (message ?? "a step matches no step definition")))\" type=\"undefined\"")
+        case .notVerified:
+            element = ("skipped", "message=\"\(attribute("not verified: " + (message ?? "a capability or target is missing")))\"")
+        case .waived:
+            let waiver = item.waiver
+            let text = "waived: \(waiver?.reason ?? "") (waiver \(waiver?.id ?? "?"), owner \(waiver?.owner ?? "?"), expires \(waiver?.expires.description ?? "?"))"
+            element = ("skipped", "message=\"\(attribute(text))\"")
+        }
+        xml += open + ">\n"
+        xml += "      <\(element.tag) \(element.attributes)>\(TextEscaping.xmlText(details(item, seed: seed)))</\(element.tag)>\n"
+        xml += "    </testcase>\n"
+    }
+
+    /// The evidence of a test case that did not pass, as plain text.
+    static func details(_ item: ReportModel.Case, seed: UInt64) -> String {
+        let result = item.result
+        var lines: [String] = []
+        if let message = result.message, !message.isEmpty { lines.append(message) }
+        lines.append("Test case: \(result.id)")
+        lines.append("Scenario: \(result.file):\(result.line)")
+        if !result.verifyItems.isEmpty { lines.append("Verify items: \(result.verifyItems.joined(separator: ", "))") }
+        if let step = result.steps.first(where: { $0.status != .passed && $0.status != .skipped }) {
+            var text = "Step \(step.status.rawValue): \(step.keyword.trimmingSpaces()) \(step.text) (line \(step.line))"
+            if let note = step.message, !note.isEmpty { text += ": \(note)" }
+            lines.append(text)
+        }
+        if !result.evidence.isEmpty {
+            lines.append("Evidence (virtual time since the test case started):")
+            for entry in result.evidence {
+                lines.append("  #\(entry.sequence) \(entry.atMillis) ms \(entry.channel.rawValue) \(entry.name): \(entry.summary)")
+            }
+        }
+        if item.outcome != .notVerified {
+            lines.append("Re-run: \(RerunCommand.line(for: result, seed: seed))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func attribute(_ text: String) -> String { TextEscaping.xmlAttribute(text) }
+}

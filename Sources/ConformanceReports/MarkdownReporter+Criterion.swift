@@ -1,0 +1,194 @@
+import ConformanceKit
+
+extension MarkdownReporter.Document {
+    typealias Reporter = MarkdownReporter
+
+    /// One criterion: what it says, how it was verified, its verdict per target, and every test
+    /// case that did not pass.
+    mutating func criterion(_ section: ReportModel.Section, in model: ReportModel) {
+        block("<a id=\"\(Self.anchor(section.id))\"></a>")
+        guard let info = section.info else {
+            block("## \(TextEscaping.markdownInline(section.id)) (not described in this run)")
+            block("**Verdict: \(Reporter.labelled(section.outcome))**. The run has test cases for this criterion but no description of it.")
+            perTarget(section, in: model)
+            cases(section, in: model)
+            return
+        }
+        block("## \(TextEscaping.markdownInline(section.id)) — \(TextEscaping.markdownInline(info.title))")
+        var facts = "**Verdict: \(Reporter.labelled(section.outcome))**"
+        if section.outcome != ReportOutcome(section.verdict, waived: false) { facts += " (run verdict: \(section.verdict.rawValue))" }
+        facts += " · Level: \(Self.level(info.level)) · Group: \(TextEscaping.markdownInline(info.group))"
+        let origin = info.derived
+            ? "**Derived criterion:** the harness derives it from the source's text; it is not one of the source's numbered criteria."
+            : "**Source criterion:** numbered by the source document."
+        block(facts + "\\", origin + "\\", "**Source:** \(TextEscaping.markdownInline(info.source))\\",
+              "**Criterion file:** \(TextEscaping.markdownCode(info.file))")
+        block("**Statement.** \(info.statement)")
+        if !info.references.isEmpty {
+            block(["**References:**", ""] + info.references.map { "- \(TextEscaping.markdownInline($0))" })
+        }
+        verification(info, section, in: model)
+        perTarget(section, in: model)
+        cases(section, in: model)
+    }
+
+    /// The verify items, each with the scenarios that cover it and their verdicts per target.
+    private mutating func verification(_ info: CriterionInfo, _ section: ReportModel.Section, in model: ReportModel) {
+        block("### How it was verified")
+        if !info.verification.isEmpty { block(info.verification) }
+        let scenarios = Self.scenarios(section.cases)
+        var lines: [String] = []
+        for item in info.verifyItems {
+            lines.append("- **\(TextEscaping.markdownInline(item.id))** — \(TextEscaping.markdownInline(item.text))")
+            let covering = scenarios.filter { $0.cases[0].result.verifyItems.contains(item.id) }
+            if covering.isEmpty {
+                lines.append("  - **Not covered:** no scenario of this run covers this item.")
+            }
+            for scenario in covering { lines.append("  - " + Self.describe(scenario, in: model)) }
+        }
+        let known = Set(info.verifyItems.map(\.id))
+        let untied = scenarios.filter { scenario in !scenario.cases[0].result.verifyItems.contains(where: known.contains) }
+        if !untied.isEmpty {
+            lines.append("- **Scenarios tied to no verify item of this criterion**")
+            for scenario in untied { lines.append("  - " + Self.describe(scenario, in: model)) }
+        }
+        if lines.isEmpty { lines.append("The criterion lists no verify items and no scenario ran.") }
+        block(lines)
+    }
+
+    /// A scenario (or outline row): its test cases on the run's targets, in run order.
+    struct Scenario {
+        var cases: [ReportModel.Case]
+    }
+
+    /// Test cases grouped by scenario name, file and line, in order of first appearance.
+    static func scenarios(_ cases: [ReportModel.Case]) -> [Scenario] {
+        var order: [String] = []
+        var groups: [String: [ReportModel.Case]] = [:]
+        for item in cases {
+            let key = "\(item.result.file):\(item.result.line):\(item.result.scenario)"
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(item)
+        }
+        return order.map { Scenario(cases: groups[$0]!) }
+    }
+
+    /// `*Scenario* (`file:line`): apple-18 ✅ passed · android-15 ❌ failed`
+    static func describe(_ scenario: Scenario, in model: ReportModel) -> String {
+        let first = scenario.cases[0].result
+        let verdicts = scenario.cases.map { "\(TextEscaping.markdownInline($0.result.target)) \(Reporter.labelled($0.outcome))" }
+        return "*\(TextEscaping.markdownInline(first.scenario))* (\(TextEscaping.markdownCode("\(first.file):\(first.line)"))): "
+            + verdicts.joined(separator: " · ")
+    }
+
+    /// The verdict on every target of the run, not-applicable ones included.
+    private mutating func perTarget(_ section: ReportModel.Section, in model: ReportModel) {
+        block("### Verdict per target")
+        var lines = ["| Target | Verdict | Test cases |", "|---|---|---|"]
+        for target in model.targets {
+            let name = TextEscaping.markdownInline(target)
+            if let cell = section.cells[target] {
+                lines.append("| \(name) | \(Reporter.labelled(cell.outcome)) | \(Self.countedBriefly(section.cases(on: target).map(\.outcome))) |")
+            } else {
+                lines.append("| \(name) | \(Reporter.notApplicable) | the criterion does not apply to this target |")
+            }
+        }
+        block(lines)
+    }
+
+    /// Every test case that did not pass, with its evidence.
+    private mutating func cases(_ section: ReportModel.Section, in model: ReportModel) {
+        let open = section.cases.filter { $0.outcome != .passed }
+        block("### Failures, errors and unverified cases")
+        if section.cases.isEmpty {
+            block("No test case of this criterion ran.")
+            return
+        }
+        if open.isEmpty {
+            block("None: all \(section.cases.count) test case(s) passed.")
+            return
+        }
+        for item in open { testCase(item, seed: model.run.metadata.seed) }
+    }
+
+    private mutating func testCase(_ item: ReportModel.Case, seed: UInt64) {
+        let result = item.result
+        block("#### \(Reporter.labelled(item.outcome)): \(TextEscaping.markdownInline(result.scenario)) · \(TextEscaping.markdownInline(result.target))")
+        block([
+            "- **Meaning:** " + Self.meaning(item),
+            "- **Test case:** \(TextEscaping.markdownCode(result.id))",
+            "- **Scenario:** \(TextEscaping.markdownCode("\(result.file):\(result.line)"))",
+            "- **Verify items:** " + (result.verifyItems.isEmpty ? "none" : result.verifyItems.map(TextEscaping.markdownInline).joined(separator: ", ")),
+            "- **Virtual time:** \(result.virtualMillis) ms",
+        ])
+        if let waiver = item.waiver {
+            block("**Waived by** \(TextEscaping.markdownCode(waiver.id)) (owner \(TextEscaping.markdownInline(waiver.owner)), "
+                  + "holds through \(waiver.expires)): \(TextEscaping.markdownInline(waiver.reason))")
+        }
+        if let message = result.message, !message.isEmpty {
+            block("**Why:**", TextEscaping.markdownFence(message))
+        } else {
+            block("**Why:** the run gave no message.")
+        }
+        if result.steps.contains(where: { $0.status != .passed }) { steps(result.steps) }
+        if item.outcome != .notVerified || !result.evidence.isEmpty { evidence(result.evidence) }
+        if item.outcome != .notVerified {
+            block("Re-run it alone:", TextEscaping.markdownFence(RerunCommand.line(for: result, seed: seed), info: "sh"))
+        }
+    }
+
+    static func meaning(_ item: ReportModel.Case) -> String {
+        switch item.outcome {
+        case .passed: "passed."
+        case .failed: "the relying party broke the criterion."
+        case .waived: "the relying party broke the criterion; a live waiver accepts this failure for now."
+        case .error: "the harness, the adapter or the transport failed; this test case was not decided."
+        case .notVerified: "a capability or target the scenario needs is missing; nothing was shown, and this is not a pass."
+        case .undefined: "a step matches no step definition (or several): a defect in the criterion file, not a verdict on the relying party."
+        }
+    }
+
+    private mutating func steps(_ steps: [StepResult]) {
+        var lines = ["| Status | Step | Line | Message |", "|---|---|--:|---|"]
+        for step in steps {
+            let text = TextEscaping.markdownInline(step.keyword.trimmingSpaces() + " " + step.text)
+            lines.append("| \(Self.stepStatus(step.status)) | \(text) | \(step.line) | \(TextEscaping.markdownInline(step.message ?? "")) |")
+        }
+        block(["**Steps:**", ""] + lines)
+    }
+
+    static func stepStatus(_ status: StepResult.Status) -> String {
+        switch status {
+        case .passed: Reporter.labelled(.passed)
+        case .failed: Reporter.labelled(.failed)
+        case .error: Reporter.labelled(.error)
+        case .notVerified: Reporter.labelled(.notVerified)
+        case .undefined: Reporter.labelled(.undefined)
+        case .skipped: "⏭ skipped"
+        }
+    }
+
+    private mutating func evidence(_ entries: [TranscriptEntry]) {
+        guard !entries.isEmpty else {
+            block("**Evidence:** no transcript excerpt was recorded.")
+            return
+        }
+        var lines = ["**Evidence** (transcript excerpt; time is virtual, from the start of the test case):", "",
+                     "| # | Time | Channel | Name | Summary |", "|--:|--:|---|---|---|"]
+        for entry in entries {
+            lines.append("| \(entry.sequence) | \(entry.atMillis) ms | \(TextEscaping.markdownInline(entry.channel.rawValue)) | "
+                + "\(TextEscaping.markdownCode(entry.name, inTable: true)) | \(TextEscaping.markdownInline(entry.summary)) |")
+        }
+        block(lines)
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces (Gherkin keywords carry a trailing one).
+    func trimmingSpaces() -> String {
+        var slice = Substring(self)
+        while slice.first == " " { slice.removeFirst() }
+        while slice.last == " " { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,220 @@
+import ConformanceKit
+
+/// Writes a run as a Markdown report for auditors (`report.md`).
+///
+/// The report opens with what is needed to reproduce the run and a one-line summary, then shows a
+/// criterion × target matrix, the waivers, and one section per criterion: its statement, how it was
+/// verified (verify item by verify item, with the scenarios covering each and their verdicts), the
+/// verdict per target, and for every test case that did not pass the reason, the steps, the
+/// transcript excerpt that proves it and the command that re-runs it alone.
+///
+/// `notVerified`, `undefined` and `error` are always stated as what they are, never counted as
+/// passes. The output depends only on the run and the waivers: the same input gives the same bytes.
+public enum MarkdownReporter {
+    /// The report as Markdown text, ending with a newline.
+    public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
+        render(ReportModel(run, waivers: waivers))
+    }
+
+    static func render(_ model: ReportModel) -> String {
+        var document = Document()
+        document.header(model)
+        document.matrix(model)
+        document.waivers(model)
+        for section in model.sections {
+            document.criterion(section, in: model)
+        }
+        return document.text
+    }
+
+    /// The symbol of an outcome in the matrix and in headings.
+    static func symbol(_ outcome: ReportOutcome) -> String {
+        switch outcome {
+        case .passed: "✅"
+        case .failed: "❌"
+        case .waived: "🟡"
+        case .error: "💥"
+        case .notVerified: "⬜"
+        case .undefined: "❓"
+        }
+    }
+
+    /// What a symbol means, for the legend.
+    static func legend(_ outcome: ReportOutcome) -> String {
+        switch outcome {
+        case .passed: "passed"
+        case .failed: "failed (the relying party broke the criterion)"
+        case .waived: "waived (failed, and a live waiver accepts the failure)"
+        case .error: "error (the harness, the adapter or the transport failed; not decided)"
+        case .notVerified: "not verified (a capability or target was missing; not a pass)"
+        case .undefined: "undefined (a step matches no step definition: a defect in the criterion file)"
+        }
+    }
+
+    /// `✅ passed`.
+    static func labelled(_ outcome: ReportOutcome) -> String { "\(symbol(outcome)) \(outcome.words)" }
+
+    /// The text a not-applicable matrix cell shows.
+    static let notApplicable = "n/a"
+}
+
+extension MarkdownReporter {
+    /// The report being written, block by block, each block separated by one blank line.
+    struct Document {
+        private(set) var text = ""
+
+        mutating func block(_ lines: String...) {
+            block(lines)
+        }
+
+        mutating func block(_ lines: [String]) {
+            guard !lines.isEmpty else { return }
+            if !text.isEmpty { text += "\n" }
+            text += lines.joined(separator: "\n") + "\n"
+        }
+
+        mutating func header(_ model: ReportModel) {
+            let metadata = model.run.metadata
+            let adapter = metadata.adapter
+            block("# Passkey conformance report")
+            var lines = [
+                "- **Harness version:** \(TextEscaping.markdownInline(metadata.harnessVersion))",
+                "- **Criteria digest:** \(TextEscaping.markdownCode(metadata.criteriaDigest))",
+                "- **Adapter:** \(TextEscaping.markdownInline(adapter.name)) \(TextEscaping.markdownInline(adapter.version)), transport \(TextEscaping.markdownInline(adapter.transport))",
+            ]
+            if let command = adapter.command {
+                lines.append("- **Adapter command:** \(TextEscaping.markdownCode(command))")
+            }
+            lines += [
+                "- **Targets:** " + (metadata.targets.isEmpty ? "none" : metadata.targets.map(TextEscaping.markdownInline).joined(separator: ", ")),
+                "- **Seed:** \(metadata.seed)",
+                "- **Started:** \(TextEscaping.markdownInline(metadata.startedAt))",
+                "- **Filters:** " + (metadata.filters.isEmpty ? "none" : metadata.filters.keys.sorted().map {
+                    "\(TextEscaping.markdownInline($0)) = \(TextEscaping.markdownCode(metadata.filters[$0] ?? ""))"
+                }.joined(separator: "; ")),
+                "- **Waivers:** " + Self.waiverSource(model.waivers),
+                "- **Duration:** \(ReportModel.seconds(model.run.wallSeconds)) s wall time, \(model.run.virtualMillis) ms virtual time",
+            ]
+            block(lines)
+            block(Self.summary(model))
+        }
+
+        static func waiverSource(_ waivers: WaiverEvaluation) -> String {
+            guard let day = waivers.evaluatedOn else { return "none" }
+            let file = waivers.source.map { TextEscaping.markdownCode($0) } ?? "given in code"
+            return "\(file), \(waivers.entries.count) waiver(s), evaluated on \(day)"
+        }
+
+        static func summary(_ model: ReportModel) -> [String] {
+            let cases = model.caseCounts
+            let status = model.exitStatus
+            var lines = ["**Result: \(status.words)** (exit status \(status.rawValue)). "
+                + "\(model.sections.count) criteria: \(counted(model.criterionCounts)). "
+                + "\(model.cases.count) test cases: \(counted(cases)). "
+                + "Waiver problems: \(model.waivers.problems.count)."]
+            if let count = cases[.failed], count > 0 {
+                lines.append("\(count) test case(s) failed: the relying party broke the criterion and no live waiver accepts it.")
+            }
+            if let count = cases[.waived], count > 0 {
+                lines.append("\(count) failed test case(s) are waived: the failure is known and accepted until the waiver expires.")
+            }
+            if let count = cases[.error], count > 0 {
+                lines.append("\(count) test case(s) ended in error: the harness, the adapter or the transport failed, so they were not decided.")
+            }
+            if let count = cases[.undefined], count > 0 {
+                lines.append("\(count) test case(s) are undefined: a step matches no step definition, a defect in the criterion file.")
+            }
+            if let count = cases[.notVerified], count > 0 {
+                lines.append("\(count) test case(s) were not verified: a capability or target was missing. They are not counted as passes.")
+            }
+            if !model.waivers.problems.isEmpty {
+                lines.append("\(model.waivers.problems.count) waiver problem(s) make the run fail by themselves; see Waivers.")
+            }
+            // One paragraph: a trailing backslash is a Markdown line break.
+            return lines.enumerated().map { $0.offset < lines.count - 1 ? $0.element + "\\" : $0.element }
+        }
+
+        /// `2 passed, 1 failed, 0 waived, …`: every outcome, in report order.
+        static func counted(_ counts: [ReportOutcome: Int]) -> String {
+            ReportOutcome.allCases.map { "\(counts[$0] ?? 0) \($0.words)" }.joined(separator: ", ")
+        }
+
+        /// `3 passed, 1 failed`: only the outcomes that occur.
+        static func countedBriefly(_ outcomes: [ReportOutcome]) -> String {
+            let counts = ReportModel.count(outcomes)
+            let parts = ReportOutcome.allCases.compactMap { counts[$0, default: 0] > 0 ? "\(counts[$0]!) \($0.words)" : nil }
+            return parts.isEmpty ? "no test cases" : parts.joined(separator: ", ")
+        }
+
+        mutating func matrix(_ model: ReportModel) {
+            block("## Criterion × target matrix")
+            guard !model.sections.isEmpty else {
+                block("The run has no criteria.")
+                return
+            }
+            var lines = ["| Criterion | Level | Overall | " + model.targets.map(TextEscaping.markdownInline).joined(separator: " | ") + " |",
+                         "|---|---|:-:|" + String(repeating: ":-:|", count: model.targets.count)]
+            for section in model.sections {
+                var name = "[\(TextEscaping.markdownInline(section.id))](#\(Self.anchor(section.id)))"
+                if section.info?.derived == true { name += " *(derived)*" }
+                let level = section.info.map { Self.level($0.level) } ?? "?"
+                let cells = model.targets.map { target in section.cells[target].map { symbol($0.outcome) } ?? notApplicable }
+                lines.append("| \(name) | \(level) | \(symbol(section.outcome)) | " + cells.joined(separator: " | ") + " |")
+            }
+            block(lines)
+            block("Legend: " + ReportOutcome.allCases.map { "\(symbol($0)) \(legend($0))" }.joined(separator: " · ")
+                  + " · \(notApplicable) the criterion does not apply to the target.")
+        }
+
+        mutating func waivers(_ model: ReportModel) {
+            let waivers = model.waivers
+            block("## Waivers")
+            guard waivers.evaluatedOn != nil else {
+                block("No waiver file was used: every failure counts.")
+                return
+            }
+            block("Waivers from \(Self.waiverSource(waivers)). A waiver holds through its expiry day.")
+            if waivers.entries.isEmpty {
+                block("The waiver file lists no waivers.")
+            } else {
+                var lines = ["| Waiver | Status | Waived test cases | Owner | Expires | Reason |", "|---|---|--:|---|---|---|"]
+                for entry in waivers.entries {
+                    lines.append("| \(TextEscaping.markdownCode(entry.waiver.id, inTable: true)) | \(Self.status(entry.status)) | \(entry.waivedTestCaseIDs.count) | "
+                        + "\(TextEscaping.markdownInline(entry.waiver.owner)) | \(entry.waiver.expires) | \(TextEscaping.markdownInline(entry.waiver.reason)) |")
+                }
+                block(lines)
+            }
+            if waivers.problems.isEmpty {
+                block("No waiver problems.")
+            } else {
+                block(["Waiver problems (each makes the run fail):", ""]
+                      + waivers.problems.map { "- **\($0.kind.rawValue)** \(TextEscaping.markdownCode($0.waiver.id)): \(TextEscaping.markdownInline($0.message))" })
+            }
+        }
+
+        static func status(_ status: WaiverEvaluation.Status) -> String {
+            switch status {
+            case .active: "active"
+            case .expired: "**expired**"
+            case .stale: "**stale** (the failure no longer happens)"
+            case .notExercised: "not exercised in this run"
+            }
+        }
+
+        static func level(_ level: CriterionInfo.Level) -> String {
+            switch level {
+            case .core: "Core"
+            case .quality: "Quality"
+            }
+        }
+
+        /// The HTML id of a criterion's section: its id with anything but letters, digits, `.`, `-`
+        /// and `_` replaced by `-`.
+        static func anchor(_ id: String) -> String {
+            String(id.unicodeScalars.map { scalar -> Character in
+                let allowed = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar)
+                return allowed ? Character(scalar) : "-"
+            })
+        }
+    }
+}

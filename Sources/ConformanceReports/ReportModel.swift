@@ -1,0 +1,123 @@
+import ConformanceKit
+
+/// The run as every reporter presents it: targets in column order, test cases grouped by
+/// criterion, each verdict with its outcome after waivers, counts, and the exit status.
+///
+/// Computed once per report so that the three formats cannot disagree, and ordered only by the
+/// run's own arrays and sorted keys, never by dictionary order.
+struct ReportModel {
+    /// A test case with its outcome after waivers.
+    struct Case {
+        var result: TestCaseResult
+        var outcome: ReportOutcome
+        /// The live waiver that covers it, when it is waived.
+        var waiver: Waiver?
+    }
+
+    /// The verdict of one criterion on one target.
+    struct Cell {
+        var verdict: Verdict
+        var outcome: ReportOutcome
+    }
+
+    /// One criterion with its test cases.
+    struct Section {
+        var id: String
+        /// `nil` for test cases whose criterion the run does not describe (kept, never dropped).
+        var info: CriterionInfo?
+        var verdict: Verdict
+        var outcome: ReportOutcome
+        /// Per target id; a target absent here does not apply to the criterion.
+        var cells: [String: Cell]
+        var cases: [Case]
+
+        /// The test cases on one target, in run order.
+        func cases(on target: String) -> [Case] { cases.filter { $0.result.target == target } }
+    }
+
+    var run: RunResult
+    var waivers: WaiverEvaluation
+    /// Column order: the run's targets, then any other target a result names, sorted.
+    var targets: [String]
+    var sections: [Section]
+    var outcome: ReportOutcome
+    var exitStatus: ExitStatus
+
+    init(_ run: RunResult, waivers: WaiverEvaluation) {
+        self.run = run
+        self.waivers = waivers
+        exitStatus = ExitStatus.for(run, waivers)
+
+        var casesByCriterion: [String: [Case]] = [:]
+        var criterionOrder: [String] = []
+        for result in run.testCases {
+            let waiver = result.verdict == .failed ? waivers.waiver(forTestCase: result.id) : nil
+            if casesByCriterion[result.criterionID] == nil { criterionOrder.append(result.criterionID) }
+            casesByCriterion[result.criterionID, default: []].append(
+                Case(result: result, outcome: ReportOutcome(result.verdict, waived: waiver != nil), waiver: waiver))
+        }
+
+        var sections: [Section] = []
+        for criterion in run.criteria {
+            let cases = casesByCriterion[criterion.criterion.id] ?? []
+            var cells: [String: Cell] = [:]
+            for (target, verdict) in criterion.targets {
+                let outcomes = cases.lazy.filter { $0.result.target == target }.map(\.outcome)
+                cells[target] = Cell(verdict: verdict, outcome: .folded(verdict, caseOutcomes: outcomes))
+            }
+            sections.append(Section(id: criterion.criterion.id, info: criterion.criterion, verdict: criterion.verdict,
+                                    outcome: .folded(criterion.verdict, caseOutcomes: cases.map(\.outcome)), cells: cells, cases: cases))
+        }
+        let described = Set(run.criteria.map(\.criterion.id))
+        for id in criterionOrder where !described.contains(id) {
+            let cases = casesByCriterion[id] ?? []
+            var cells: [String: Cell] = [:]
+            for target in Set(cases.map(\.result.target)) {
+                let here = cases.filter { $0.result.target == target }
+                let verdict = Verdict.fold(here.map(\.result.verdict))
+                cells[target] = Cell(verdict: verdict, outcome: .folded(verdict, caseOutcomes: here.map(\.outcome)))
+            }
+            let verdict = Verdict.fold(cases.map(\.result.verdict))
+            sections.append(Section(id: id, info: nil, verdict: verdict, outcome: .folded(verdict, caseOutcomes: cases.map(\.outcome)),
+                                    cells: cells, cases: cases))
+        }
+        self.sections = sections
+
+        let declared = run.metadata.targets
+        let others = Set(sections.flatMap(\.cells.keys) + run.testCases.map(\.target)).subtracting(declared)
+        targets = Self.unique(declared) + others.sorted()
+        outcome = .folded(run.verdict, caseOutcomes: sections.flatMap(\.cases).map(\.outcome) + sections.map(\.outcome))
+    }
+
+    /// All test cases, in run order within criterion order.
+    var cases: [Case] { sections.flatMap(\.cases) }
+
+    /// How many test cases ended with each outcome.
+    var caseCounts: [ReportOutcome: Int] { Self.count(cases.map(\.outcome)) }
+
+    /// How many criteria ended with each outcome.
+    var criterionCounts: [ReportOutcome: Int] { Self.count(sections.map(\.outcome)) }
+
+    static func count(_ outcomes: [ReportOutcome]) -> [ReportOutcome: Int] {
+        var counts = Dictionary(uniqueKeysWithValues: ReportOutcome.allCases.map { ($0, 0) })
+        for outcome in outcomes { counts[outcome, default: 0] += 1 }
+        return counts
+    }
+
+    private static func unique(_ values: [String]) -> [String] {
+        var seen: Set<String> = []
+        return values.filter { seen.insert($0).inserted }
+    }
+
+    /// `value`, or 0 when it is negative or not a finite number.
+    static func finite(_ value: Double) -> Double { value.isFinite && value > 0 ? value : 0 }
+
+    /// Seconds with exactly three decimals (`0.012`), computed with integers so that no locale or
+    /// floating-point printing can change the bytes; negative and non-finite values count as 0.
+    static func seconds(_ value: Double) -> String {
+        let clamped = finite(value)
+        let millis = clamped >= Double(Int64.max / 2) / 1000 ? Int64.max / 2 : Int64((clamped * 1000).rounded())
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

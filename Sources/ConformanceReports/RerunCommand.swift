@@ -1,0 +1,36 @@
+import ConformanceKit
+
+/// The command that re-runs one test case alone, as the reports print it:
+/// `swift run passkey-conformance run --criterion <id> --target <target> --seed <seed> --scenario "<name>"`.
+enum RerunCommand {
+    /// The shell command line for a test case of a run.
+    static func line(for result: TestCaseResult, seed: UInt64) -> String {
+        var words = ["swift", "run", "passkey-conformance", "run",
+                     "--criterion", word(result.criterionID), "--target", word(result.target), "--seed", String(seed)]
+        if !result.scenario.isEmpty {
+            words += ["--scenario", doubleQuoted(result.scenario)]
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// A word as is when the shell would read it unchanged, otherwise double-quoted.
+    static func word(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-+=@%:,/".unicodeScalars.contains($0)
+        }
+        return plain ? text : doubleQuoted(text)
+    }
+
+    /// `"text"` for a POSIX shell: `\`, `"`, `$` and `` ` `` escaped, line breaks as spaces.
+    static func doubleQuoted(_ text: String) -> String {
+        var quoted = "\""
+        for character in text {
+            switch character {
+            case "\\", "\"", "$", "`": quoted += "\\\(character)"
+            case "\n", "\r", "\r\n": quoted += " "
+            default: quoted.append(character)
+            }
+        }
+        return quoted + "\""
+    }
+}
