@@ -1,1 +1,4 @@
-print("not yet built")
+import Foundation
+import PasskeyConformanceCLI
+
+exit(await CLI.main(Array(CommandLine.arguments.dropFirst())))

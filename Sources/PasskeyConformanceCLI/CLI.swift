@@ -1,0 +1,87 @@
+import ConformanceKit
+import ConformanceReports
+import Foundation
+
+/// The `passkey-conformance` command line: `run`, `list`, `validate`, `selftest`, `gherkin`.
+///
+/// Exit status: 0 conformant (or nothing wrong), 1 non-conformant or waiver problems (for
+/// `validate`: defects found), 2 a harness or adapter error, 64 bad usage.
+public enum CLI {
+    /// Exit statuses of every command.
+    public enum Status {
+        public static let ok: Int32 = 0
+        public static let nonConformant: Int32 = 1
+        public static let systemError: Int32 = 2
+        public static let usage: Int32 = 64
+    }
+
+    static let commands: [CommandSpec] = [RunCommand.spec, ListCommand.spec, ValidateCommand.spec, SelfTestCommand.spec, GherkinCommand.spec]
+
+    static var overview: String {
+        var lines = [
+            "OVERVIEW: Conformance harness for passkey relying parties (automatic passkey upgrade N2.6, Signal API N3.2).",
+            "",
+            "USAGE: passkey-conformance <command> [options]",
+            "",
+            "COMMANDS:",
+        ]
+        for command in commands { lines.append("  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary) }
+        lines += ["", "See 'passkey-conformance <command> --help' for a command's options.",
+                  "Exit status: 0 conformant, 1 non-conformant, 2 harness or adapter error, 64 bad usage."]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Runs the command line (without the program name) and returns the exit status.
+    public static func main(_ arguments: [String]) async -> Int32 {
+        guard let name = arguments.first else {
+            Output.error(overview)
+            return Status.usage
+        }
+        if name == "-h" || name == "--help" || name == "help" {
+            Output.out(overview)
+            return Status.ok
+        }
+        if name == "--version" {
+            Output.out("passkey-conformance \(Suite.harnessVersion)")
+            return Status.ok
+        }
+        guard let spec = commands.first(where: { $0.name == name }) else {
+            Output.error("error: unknown command '\(name)'\n\n" + overview)
+            return Status.usage
+        }
+        do {
+            let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: spec)
+            if parsed.wantsHelp {
+                Output.out(spec.help)
+                return Status.ok
+            }
+            switch spec.name {
+            case RunCommand.spec.name: return try await RunCommand.run(parsed)
+            case ListCommand.spec.name: return try ListCommand.run(parsed)
+            case ValidateCommand.spec.name: return try ValidateCommand.run(parsed)
+            case SelfTestCommand.spec.name: return try await SelfTestCommand.run(parsed)
+            default: return try GherkinCommand.run(parsed)
+            }
+        } catch let error as UsageError {
+            Output.error("error: \(error.message)\nSee 'passkey-conformance \(error.command ?? name) --help'.")
+            return Status.usage
+        } catch {
+            Output.error("error: \(error)")
+            return Status.systemError
+        }
+    }
+}
+
+/// Where the CLI writes.
+enum Output {
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Whether standard error is a terminal (progress is shown only then).
+    static var errorIsTerminal: Bool { isatty(2) != 0 }
+}

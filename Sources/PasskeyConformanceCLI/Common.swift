@@ -1,0 +1,58 @@
+import ConformanceKit
+import Foundation
+
+/// Options and steps shared by the commands that load and select criteria.
+enum Common {
+    static let criteriaOption = CommandSpec.Option(name: "criteria", value: "path", help: "Criterion files: a directory or one file (default: ./Criteria).")
+    static let criterionOption = CommandSpec.Option(name: "criterion", value: "id", help: "Only these criteria or groups (N2.6-AC01, N3.2).", repeatable: true)
+    static let targetOption = CommandSpec.Option(name: "target", value: "id", help: "Only these targets (see 'list').", repeatable: true)
+    static let tagsOption = CommandSpec.Option(name: "tags", value: "expression", help: "Cucumber tag expression, e.g. '@core and not @android'.")
+    static let scenarioOption = CommandSpec.Option(name: "scenario", value: "text", help: "Only scenarios whose name contains this text.")
+
+    /// Loads the criteria; defects are printed and turned into an error.
+    static func loadCriteria(_ parsed: ParsedArguments) throws -> CriteriaLoader.Result {
+        let root = parsed.value("criteria") ?? Suite.defaultCriteriaRoot()
+        let result = CriteriaLoader().load(root: root)
+        for diagnostic in result.diagnostics { Output.error(diagnostic.description) }
+        if result.hasErrors {
+            throw SystemIssue("the criterion files have \(result.diagnostics.filter { $0.severity == .error }.count) defect(s); fix them or run 'passkey-conformance validate'")
+        }
+        return result
+    }
+
+    /// The plan filter from the command line; unknown ids and bad tag expressions are usage errors.
+    static func filter(_ parsed: ParsedArguments, criteria: [Criterion], command: String) throws -> TestPlan.Filter {
+        var tags = TagExpression.always
+        if let text = parsed.value("tags") {
+            do {
+                tags = try TagExpression.parse(text)
+            } catch {
+                throw UsageError("bad --tags: \(error)", command: command)
+            }
+        }
+        let knownTargets = TargetCatalog.all.map(\.id)
+        for target in parsed.list("target") where !knownTargets.contains(target) {
+            throw UsageError("unknown target '\(target)'; known targets: \(knownTargets.joined(separator: ", "))", command: command)
+        }
+        let ids = criteria.map(\.info.id)
+        let groups = Set(criteria.map(\.info.group))
+        for criterion in parsed.list("criterion") where !ids.contains(criterion) && !groups.contains(criterion) {
+            throw UsageError("unknown criterion '\(criterion)'; known: \(groups.sorted().joined(separator: ", ")), \(ids.joined(separator: ", "))", command: command)
+        }
+        return TestPlan.Filter(tags: tags, criteria: parsed.list("criterion"), targets: parsed.list("target"), scenario: parsed.value("scenario"))
+    }
+
+    /// The filters as given, for the report's metadata.
+    static func filterText(_ parsed: ParsedArguments) -> [String: String] {
+        var text: [String: String] = [:]
+        for name in ["tags", "scenario"] { if let value = parsed.value(name) { text[name] = value } }
+        for name in ["criterion", "target"] where !parsed.list(name).isEmpty { text[name] = parsed.list(name).joined(separator: ",") }
+        return text
+    }
+
+    static func seed(_ parsed: ParsedArguments, command: String) throws -> UInt64 {
+        guard let text = parsed.value("seed") else { return 1 }
+        guard let seed = UInt64(text) else { throw UsageError("--seed must be a whole number from 0 to \(UInt64.max), found '\(text)'", command: command) }
+        return seed
+    }
+}

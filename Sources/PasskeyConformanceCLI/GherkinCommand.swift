@@ -1,0 +1,32 @@
+import Foundation
+import Gherkin
+
+/// `gherkin`: a Gherkin file as tokens, AST, pickles or errors in the official corpus's NDJSON.
+enum GherkinCommand {
+    static let spec = CommandSpec(
+        name: "gherkin", summary: "Print a Gherkin file's tokens, AST, pickles or errors as the official corpus does.",
+        usage: "gherkin tokens|ast|pickles|errors|messages <file>", options: [], flags: [], positionals: (2, 2, "what to print and a file"))
+
+    static func run(_ parsed: ParsedArguments) throws -> Int32 {
+        let what = parsed.positionals[0]
+        let path = parsed.positionals[1]
+        guard ["tokens", "ast", "pickles", "errors", "messages"].contains(what) else {
+            throw UsageError("unknown output '\(what)'; use tokens, ast, pickles, errors or messages", command: spec.name)
+        }
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw UsageError("cannot read \(path)", command: spec.name)
+        }
+        let source = String(decoding: bytes, as: UTF8.self)
+        let text: String
+        switch what {
+        case "tokens": text = GherkinNDJSON.tokens(source: source, uri: path)
+        case "ast": text = GherkinNDJSON.ast(source: source, uri: path)
+        case "pickles": text = GherkinNDJSON.pickles(source: source, uri: path)
+        case "errors": text = GherkinNDJSON.errors(source: source, uri: path)
+        default: text = GherkinNDJSON.messages(source: source, uri: path)
+        }
+        FileHandle.standardOutput.write(Data(text.utf8))
+        let errors = GherkinParser().parse(source, uri: path).errors
+        return errors.isEmpty ? CLI.Status.ok : CLI.Status.nonConformant
+    }
+}
