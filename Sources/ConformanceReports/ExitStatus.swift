@@ -39,12 +39,12 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
         return .conformant
     }
 
-    /// A sentence for a reader: "conformant", "not conformant", "not decided: harness or adapter error".
+    /// Words for a reader: "conformant", "not conformant", "not decided (harness or adapter error)".
     public var words: String {
         switch self {
         case .conformant: "conformant"
         case .nonConformant: "not conformant"
-        case .harnessError: "not decided: harness or adapter error"
+        case .harnessError: "not decided (harness or adapter error)"
         }
     }
 }

@@ -85,14 +85,15 @@ public enum JUnitReporter {
 
     /// The scenario name, made unique within its class by the line, then by a counter.
     static func uniqueName(_ result: TestCaseResult, classname: String, used: inout Set<String>) -> String {
+        func key(_ name: String) -> String { classname + "\u{0}" + name }
         var name = result.scenario
-        if used.contains(name) { name = "\(result.scenario) (line \(result.line))" }
+        if used.contains(key(name)) { name = "\(result.scenario) (line \(result.line))" }
         var counter = 2
-        while used.contains(name) {
+        while used.contains(key(name)) {
             name = "\(result.scenario) (line \(result.line), \(counter))"
             counter += 1
         }
-        used.insert(name)
+        used.insert(key(name))
         return name
     }
 

@@ -152,14 +152,15 @@ extension MarkdownReporter {
                 block("The run has no criteria.")
                 return
             }
-            var lines = ["| Criterion | Level | Overall | " + model.targets.map(TextEscaping.markdownInline).joined(separator: " | ") + " |",
-                         "|---|---|:-:|" + String(repeating: ":-:|", count: model.targets.count)]
+            var lines = ["| Criterion | Title | Level | Overall | " + model.targets.map(TextEscaping.markdownInline).joined(separator: " | ") + " |",
+                         "|---|---|---|:-:|" + String(repeating: ":-:|", count: model.targets.count)]
             for section in model.sections {
                 var name = "[\(TextEscaping.markdownInline(section.id))](#\(Self.anchor(section.id)))"
                 if section.info?.derived == true { name += " *(derived)*" }
+                let title = section.info.map { TextEscaping.markdownInline($0.title) } ?? "(not described in this run)"
                 let level = section.info.map { Self.level($0.level) } ?? "?"
                 let cells = model.targets.map { target in section.cells[target].map { symbol($0.outcome) } ?? notApplicable }
-                lines.append("| \(name) | \(level) | \(symbol(section.outcome)) | " + cells.joined(separator: " | ") + " |")
+                lines.append("| \(name) | \(title) | \(level) | \(symbol(section.outcome)) | " + cells.joined(separator: " | ") + " |")
             }
             block(lines)
             block("Legend: " + ReportOutcome.allCases.map { "\(symbol($0)) \(legend($0))" }.joined(separator: " · ")

@@ -1,8 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
+// Foundation rather than FoundationEssentials: `JSONSerialization` locates JSON syntax errors.
 import Foundation
-#endif
 import ConformanceKit
 
 /// A waiver file: the expected failures a project accepts while it adopts the criteria.
@@ -126,7 +123,7 @@ extension WaiverFile {
             do {
                 document = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
             } catch {
-                problem(nil, nil, "not valid JSON: \(Self.describe(error))")
+                problem(nil, nil, "not valid JSON: \(Self.locateSyntaxError(bytes) ?? Self.describe(error))")
                 return []
             }
             guard case .object(let members) = document else {
@@ -238,6 +235,30 @@ extension WaiverFile {
         static func show(_ value: JSONValue) -> String {
             guard let data = try? Wire.encoder().encode(value), let text = String(data: data, encoding: .utf8) else { return kind(value) }
             return text.count > 60 ? String(text.prefix(57)) + "…" : text
+        }
+
+        /// Where the JSON is broken, as `JSONSerialization` tells it (`Invalid value around character
+        /// 28.`), with the line and column added when it gives a character offset.
+        static func locateSyntaxError(_ bytes: [UInt8]) -> String? {
+            do {
+                _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+                return nil
+            } catch {
+                guard let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, !text.isEmpty else { return nil }
+                guard let range = text.range(of: "around character "),
+                      let offset = Int(text[range.upperBound...].prefix(while: \.isNumber)), offset <= bytes.count else { return text }
+                var line = 1
+                var column = 1
+                for byte in bytes[..<offset] {
+                    if byte == UInt8(ascii: "\n") {
+                        line += 1
+                        column = 1
+                    } else if byte & 0xC0 != 0x80 {
+                        column += 1
+                    }
+                }
+                return "\(text) (line \(line), column \(column))"
+            }
         }
 
         /// The decoder's account of a syntax error, with its position when it gives one.

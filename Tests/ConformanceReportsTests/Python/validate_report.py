@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Independent check of passkey-conformance reports.
+
+Validates a JSON run report against the published JSON Schema (draft 2020-12) with `jsonschema`,
+checks what a schema cannot say (sorted keys, counts that add up, ids that refer to something),
+parses the JUnit XML report with `junitparser` and checks it against the JSON report, and
+validates waiver files against their schema.
+
+Usage:
+  validate_report.py [--schema-dir DIR] [--json report.json] [--junit report.junit.xml]
+                     [--waivers waivers.json ...]
+
+Exit status: 0 every file is valid; 1 a file is invalid (each problem on stderr); 2 usage;
+3 a required Python module is missing (`pip install jsonschema junitparser`).
+"""
+
+import argparse
+import json
+import os
+import sys
+
+MISSING_MODULE = 3
+
+try:
+    import jsonschema
+    from jsonschema import Draft202012Validator
+except ImportError:  # pragma: no cover - depends on the machine
+    print("missing python module: jsonschema (pip install jsonschema)", file=sys.stderr)
+    sys.exit(MISSING_MODULE)
+try:
+    import junitparser
+except ImportError:  # pragma: no cover - depends on the machine
+    print("missing python module: junitparser (pip install junitparser)", file=sys.stderr)
+    sys.exit(MISSING_MODULE)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_SCHEMA_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "..", "Reports", "schema"))
+OUTCOMES = ["passed", "failed", "waived", "error", "notVerified", "undefined"]
+
+
+class Problems:
+    def __init__(self):
+        self.items = []
+
+    def add(self, where, message):
+        self.items.append(f"{where}: {message}")
+
+    def check(self, condition, where, message):
+        if not condition:
+            self.add(where, message)
+
+
+def load_json(path, problems):
+    """Parses JSON, recording any object whose keys are not in sorted order."""
+    unsorted = []
+
+    def hook(pairs):
+        keys = [key for key, _ in pairs]
+        if keys != sorted(keys):
+            unsorted.append(keys)
+        return dict(pairs)
+
+    with open(path, "rb") as handle:
+        data = json.loads(handle.read().decode("utf-8"), object_pairs_hook=hook)
+    return data, unsorted
+
+
+def validator(schema_dir, name):
+    with open(os.path.join(schema_dir, name), encoding="utf-8") as handle:
+        schema = json.load(handle)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def schema_errors(validator_, document, path, problems):
+    for error in sorted(validator_.iter_errors(document), key=lambda e: list(e.absolute_path)):
+        location = "/".join(str(part) for part in error.absolute_path) or "(document)"
+        message = error.message if len(error.message) <= 240 else error.message[:237] + "..."
+        problems.add(f"{path}: /{location}", message)
+
+
+def check_report(path, schema_dir, problems):
+    document, unsorted = load_json(path, problems)
+    for keys in unsorted:
+        problems.add(path, f"object keys not sorted: {keys}")
+    schema_errors(validator(schema_dir, "run-report.v1.schema.json"), document, path, problems)
+    if not isinstance(document, dict) or problems.items:
+        return document
+
+    cases = document["testCases"]
+    ids = [case["id"] for case in cases]
+    problems.check(len(ids) == len(set(ids)), path, "test case ids are not unique")
+    known = set(ids)
+    summary = document["summary"]
+
+    def counts(outcomes):
+        tally = {name: 0 for name in OUTCOMES}
+        for outcome in outcomes:
+            tally[outcome] += 1
+        tally["total"] = len(outcomes)
+        return tally
+
+    problems.check(summary["testCases"] == counts([case["outcome"] for case in cases]), path,
+                   f"summary.testCases {summary['testCases']} does not match the test cases")
+    problems.check(summary["criteria"] == counts([c["outcome"] for c in document["criteria"]]), path,
+                   f"summary.criteria {summary['criteria']} does not match the criteria")
+    problems.check(summary["waiverProblems"] == len(document["waivers"]["problems"]), path,
+                   "summary.waiverProblems does not match waivers.problems")
+
+    listed = []
+    run_targets = set(document["metadata"]["targets"])
+    for criterion in document["criteria"]:
+        where = f"{path}: criterion {criterion['id']}"
+        listed += criterion["testCases"]
+        for case_id in criterion["testCases"]:
+            problems.check(case_id in known, where, f"lists unknown test case {case_id}")
+        for item in criterion["verifyItems"]:
+            for case_id in item["testCases"]:
+                problems.check(case_id in criterion["testCases"], where, f"verify item {item['id']} lists {case_id}, not one of its test cases")
+        for target in criterion["targets"]:
+            problems.check(target in run_targets or any(c["target"] == target for c in cases), where, f"unknown target {target}")
+    problems.check(sorted(listed) == sorted(ids), path, "criteria[].testCases do not list every test case exactly once")
+
+    waiver_ids = {entry["id"] for entry in document["waivers"]["entries"]}
+    waived_by_entries = {case_id for entry in document["waivers"]["entries"] for case_id in entry["waivedTestCases"]}
+    for case in cases:
+        if case["outcome"] == "waived":
+            problems.check(case["waivedBy"] in waiver_ids, f"{path}: test case {case['id']}", f"waived by unknown waiver {case['waivedBy']}")
+            problems.check(case["id"] in waived_by_entries, f"{path}: test case {case['id']}", "waived, but no waiver entry lists it")
+    problems.check(waived_by_entries == {c["id"] for c in cases if c["outcome"] == "waived"}, path,
+                   "waivers.entries[].waivedTestCases differ from the waived test cases")
+    for problem in document["waivers"]["problems"]:
+        problems.check(problem["waiver"] in waiver_ids, path, f"waiver problem names unknown waiver {problem['waiver']}")
+
+    outcomes = {case["outcome"] for case in cases} | {c["outcome"] for c in document["criteria"]}
+    if "error" in outcomes or summary["verdict"] == "error":
+        expected = 2
+    elif outcomes & {"failed", "undefined"} or document["waivers"]["problems"]:
+        expected = 1
+    else:
+        expected = 0
+    problems.check(summary["exitStatus"] == expected, path, f"exitStatus {summary['exitStatus']}, expected {expected}")
+    return document
+
+
+def check_junit(path, document, problems):
+    xml = junitparser.JUnitXml.fromfile(path)
+    suites = [xml] if isinstance(xml, junitparser.TestSuite) else list(xml)
+    seen = set()
+    total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    by_case = []
+    for suite in suites:
+        tally = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+        for case in suite:
+            key = (case.classname, case.name)
+            problems.check(key not in seen, f"{path}: suite {suite.name}", f"classname+name not unique: {key}")
+            seen.add(key)
+            problems.check(case.classname.startswith(suite.name + "."), f"{path}: {key}", "classname is not <criterion>.<target>")
+            tally["tests"] += 1
+            kinds = [type(result).__name__ for result in case.result]
+            problems.check(len(kinds) <= 1, f"{path}: {key}", f"more than one result element: {kinds}")
+            kind = kinds[0] if kinds else "passed"
+            if kind == "Failure":
+                tally["failures"] += 1
+                problems.check(case.result[0].type == "failed", f"{path}: {key}", f"failure type {case.result[0].type!r}")
+                problems.check(bool(case.result[0].text), f"{path}: {key}", "failure without evidence text")
+            elif kind == "Error":
+                tally["errors"] += 1
+                problems.check(case.result[0].type in ("error", "undefined"), f"{path}: {key}", f"error type {case.result[0].type!r}")
+            elif kind == "Skipped":
+                tally["skipped"] += 1
+                message = case.result[0].message or ""
+                problems.check(message.startswith("waived: ") or message.startswith("not verified: "), f"{path}: {key}",
+                               f"skipped message {message!r}")
+            first = case.result[0] if kinds else None
+            by_case.append((suite.name, case.classname, kind, first.type if first is not None else None,
+                            first.message if first is not None else None))
+        for name, value in tally.items():
+            total[name] += value
+            problems.check(int(getattr(suite, name) or 0) == value, f"{path}: suite {suite.name}",
+                           f"{name}={getattr(suite, name)} but it holds {value}")
+    if not isinstance(xml, junitparser.TestSuite):
+        for name, value in total.items():
+            problems.check(int(getattr(xml, name) or 0) == value, f"{path}: testsuites", f"{name}={getattr(xml, name)} but it holds {value}")
+
+    if document is None:
+        return
+    problems.check([s.name for s in suites] == [c["id"] for c in document["criteria"]], path,
+                   "testsuites are not the JSON report's criteria, in order")
+    by_id = {case["id"]: case for case in document["testCases"]}
+    cases = [by_id[case_id] for criterion in document["criteria"] for case_id in criterion["testCases"]]
+    problems.check(len(cases) == len(by_case), path, f"{len(by_case)} testcases, JSON report has {len(cases)}")
+    expected = {"passed": ("passed", None), "failed": ("Failure", "failed"), "error": ("Error", "error"),
+                "undefined": ("Error", "undefined"), "notVerified": ("Skipped", None), "waived": ("Skipped", None)}
+    for case, (suite, classname, kind, type_, message) in zip(cases, by_case):
+        where = f"{path}: {case['id']}"
+        problems.check(suite == case["criterionID"] and classname == f"{case['criterionID']}.{case['target']}", where,
+                       f"in suite {suite} as {classname}")
+        problems.check((kind, type_) == expected[case["outcome"]], where, f"{case['outcome']} written as {kind} type {type_!r}")
+        if case["outcome"] == "waived":
+            problems.check((message or "").startswith("waived: "), where, "waived case without a 'waived: ' message")
+        if case["outcome"] == "notVerified":
+            problems.check((message or "").startswith("not verified: "), where, "not-verified case without a 'not verified: ' message")
+
+
+def check_waivers(path, schema_dir, problems):
+    with open(path, "rb") as handle:
+        document = json.loads(handle.read().decode("utf-8"))
+    schema_errors(validator(schema_dir, "waivers.v1.schema.json"), document, path, problems)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--schema-dir", default=DEFAULT_SCHEMA_DIR)
+    parser.add_argument("--json")
+    parser.add_argument("--junit")
+    parser.add_argument("--waivers", action="append", default=[])
+    args = parser.parse_args(argv)
+    if not (args.json or args.junit or args.waivers):
+        parser.error("give at least one of --json, --junit, --waivers")
+
+    problems = Problems()
+    document = None
+    try:
+        if args.json:
+            document = check_report(args.json, args.schema_dir, problems)
+        if args.junit:
+            check_junit(args.junit, document if not problems.items else None, problems)
+        for path in args.waivers:
+            check_waivers(path, args.schema_dir, problems)
+    except (OSError, ValueError, jsonschema.SchemaError, junitparser.JUnitXmlError) as error:
+        problems.add("error", f"{type(error).__name__}: {error}")
+    except Exception as error:  # a malformed XML document, among others
+        problems.add("error", f"{type(error).__name__}: {error}")
+
+    if problems.items:
+        for item in problems.items:
+            print(item, file=sys.stderr)
+        print(f"{len(problems.items)} problem(s)", file=sys.stderr)
+        return 1
+    checked = [name for name, value in (("JSON report", args.json), ("JUnit XML", args.junit)) if value]
+    checked += [f"waiver file {path}" for path in args.waivers]
+    print("valid: " + ", ".join(checked))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
