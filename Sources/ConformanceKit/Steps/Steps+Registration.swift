@@ -1,6 +1,16 @@
 import Foundation
 import WebAuthn
 
+extension PlatformOperation {
+    /// The credential id a successful registration produced.
+    var createdCredentialID: Data? {
+        if let apple = outcome.appleRegistration { return apple.credentialID }
+        guard let text = outcome.androidRegistrationResponseJson,
+              let json = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return nil }
+        return json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid)
+    }
+}
+
 extension World {
     /// Every registration operation so far, in issue order.
     var registrations: [PlatformOperation] { host.snapshot.operations.filter { $0.kind == .create } }
@@ -102,7 +112,9 @@ extension StepLibrary {
             guard let last = world.registrations.last, let view = last.registration else {
                 return .failed("the app issued no readable registration request")
             }
-            let known = Set(try await world.inspect(arguments[0]).credentials.map(\.credentialID))
+            // What the server knew when the request was issued: its list now, less what this and later registrations created.
+            let createdSince = Set(world.registrations.filter { $0.sequence >= last.sequence }.compactMap(\.createdCredentialID))
+            let known = Set(try await world.inspect(arguments[0]).credentials.map(\.credentialID)).subtracting(createdSince)
             let excluded = Set(view.excludedCredentials ?? [])
             let missing = known.subtracting(excluded)
             let foreign = excluded.subtracting(known)
