@@ -85,6 +85,16 @@ final class ChildProcess: Sendable {
         return "stderr: " + text
     }
 
+    /// Blocks until the captured standard error has reached its end or `timeout` has passed, so that
+    /// a fault carries the last words of a process that just exited.
+    func standardErrorSettled(within timeout: Duration) {
+        guard let standardErrorTail else { return }
+        let deadline = ContinuousClock.now + timeout
+        while !standardErrorTail.ended && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+
     /// Blocks until the process has exited or `timeout` has passed; returns whether it exited.
     @discardableResult
     func waitForExit(timeout: Duration) -> Bool {
@@ -156,6 +166,10 @@ final class ChildProcess: Sendable {
 final class StandardErrorTail: Sendable {
     static let capacity = 8192
     private let bytes = Mutex<[UInt8]>([])
+    private let reachedEnd = Atomic<Bool>(false)
+
+    /// Whether the stream has ended.
+    var ended: Bool { reachedEnd.load(ordering: .acquiring) }
 
     init(fd: Int32) {
         Thread.detachNewThread { [self] in
@@ -163,6 +177,7 @@ final class StandardErrorTail: Sendable {
             defer {
                 chunk.deallocate()
                 Platform.close(fd)
+                reachedEnd.store(true, ordering: .releasing)
             }
             while true {
                 let count = Platform.read(fd, into: chunk)

@@ -84,6 +84,7 @@ extension HarnessConnection {
         private func endOfFile(_ framer: LineFramer) -> AdapterFault {
             let child = connection.child
             child?.waitForExit(timeout: .milliseconds(500))
+            child?.standardErrorSettled(within: .milliseconds(200))
             let how = child?.exitDescription.map { "the adapter process \($0)" } ?? "the adapter closed its output"
             do {
                 try framer.finish()

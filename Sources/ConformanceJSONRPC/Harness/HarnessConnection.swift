@@ -57,7 +57,14 @@ final class HarnessConnection: Sendable {
         self.child = endpoint.child
         let failure = Mutex<HarnessConnection?>(nil)
         self.outbox = Outbox(fd: endpoint.pipes.toChild) { error in
-            failure.withLock { $0 }?.fail(AdapterFault(.processExited, "the adapter stopped reading its input (errno \(error))"))
+            // Usually the process has exited: give the reader the chance to say how (it sees end of file).
+            Thread.detachNewThread {
+                guard let connection = failure.withLock({ $0 }) else { return }
+                connection.child?.waitForExit(timeout: .milliseconds(500))
+                Thread.sleep(forTimeInterval: 0.1)
+                let how = connection.child?.exitDescription.map { "the adapter process \($0)" } ?? "the adapter stopped reading its input (errno \(error))"
+                connection.fail(AdapterFault(.processExited, how, excerpt: connection.child?.standardErrorText))
+            }
         }
         failure.withLock { $0 = self }
         let input = endpoint.pipes.fromChild

@@ -49,6 +49,9 @@ extension ServerConnection {
                 return Array(state.sessions.values)
             }
             for served in sessions { await served.session.close() }
+            if state.withLock({ state in defer { state.adapterShutDown = true }; return !state.adapterShutDown }) {
+                await adapter.shutdown()
+            }
             return JSONRPCParams.Empty()
         case .sessionOpen:
             let open = try params(JSONRPCParams.Open.self, of: message)

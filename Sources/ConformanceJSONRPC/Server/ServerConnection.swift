@@ -16,6 +16,7 @@ final class ServerConnection: Sendable {
         var nextID = 1
         var waiting: [Int: PlatformCallWaiter] = [:]
         var finished = false
+        var adapterShutDown = false
         var done: CheckedContinuation<Void, Never>?
     }
 
@@ -47,7 +48,9 @@ final class ServerConnection: Sendable {
             return Array(state.sessions.values)
         }
         for served in sessions { await served.session.close() }
-        await adapter.shutdown()
+        if state.withLock({ state in defer { state.adapterShutDown = true }; return !state.adapterShutDown }) {
+            await adapter.shutdown()
+        }
         writer.withLock { fd in
             if let open = fd { Platform.close(open) }
             fd = nil
