@@ -108,4 +108,9 @@ enum TextEscaping {
         }
         return "\(fence)\(info)\n\(body)\n\(fence)"
     }
+
+    /// `1 test case`, `2 test cases`: a count with its noun in the right number.
+    static func count(_ value: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(value) " + (value == 1 ? singular : plural ?? singular + "s")
+    }
 }

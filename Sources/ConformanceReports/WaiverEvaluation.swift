@@ -153,7 +153,7 @@ extension WaiverFile {
             if stale {
                 staleProblems.append(WaiverEvaluation.Problem(
                     kind: .stale, waiver: waiver,
-                    message: "\(waiver.criterion) no longer fails \(scope) (\(matching.count) test case(s) ran, none failed); remove the waiver (owner \(waiver.owner))."))
+                    message: "\(waiver.criterion) no longer fails \(scope) (\(TextEscaping.count(matching.count, "test case")) ran, none failed); remove the waiver (owner \(waiver.owner))."))
             }
             entries.append(WaiverEvaluation.Entry(waiver: waiver, status: status, waivedTestCaseIDs: waivedIDs[waiver.id] ?? []))
         }
