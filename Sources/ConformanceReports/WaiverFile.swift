@@ -257,7 +257,8 @@ extension WaiverFile {
                         column += 1
                     }
                 }
-                return "\(text) (line \(line), column \(column))"
+                let sentence = text.hasSuffix(".") ? String(text.dropLast()) : text
+                return "\(sentence) (line \(line), column \(column))"
             }
         }
 
