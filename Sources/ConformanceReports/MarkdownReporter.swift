@@ -128,7 +128,7 @@ extension MarkdownReporter {
                 lines.append("Not verified: \(TextEscaping.count(count, "test case")). A capability or target was missing; not verified is not a pass.")
             }
             if !model.waivers.problems.isEmpty {
-                lines.append("Waiver problems: \(TextEscaping.count(model.waivers.problems.count, "expired or stale waiver")); each makes the run fail by itself (see Waivers).")
+                lines.append("Waiver problems: \(model.waivers.problems.count), from expired or stale waivers; each makes the run fail by itself (see Waivers).")
             }
             // One paragraph: a trailing backslash is a Markdown line break.
             return lines.enumerated().map { $0.offset < lines.count - 1 ? $0.element + "\\" : $0.element }

@@ -27,11 +27,14 @@ public struct WaiverEvaluation: Sendable, Hashable {
 
     /// One waiver of the file with its status and the test cases it waived.
     public struct Entry: Sendable, Hashable {
+        /// The waiver as the file gives it.
         public var waiver: Waiver
+        /// What became of it in this run.
         public var status: Status
         /// The ids of the test cases this waiver turned from failed into waived, in run order.
         public var waivedTestCaseIDs: [String]
 
+        /// An entry for `waiver` with its status and the ids of the test cases it waived.
         public init(waiver: Waiver, status: Status, waivedTestCaseIDs: [String]) {
             self.waiver = waiver
             self.status = status
@@ -41,12 +44,16 @@ public struct WaiverEvaluation: Sendable, Hashable {
 
     /// A failed test case that a live waiver covers.
     public struct WaivedResult: Sendable, Hashable {
+        /// The id of the failed test case.
         public var testCaseID: String
+        /// Its criterion.
         public var criterionID: String
+        /// Its target.
         public var target: String
         /// The waiver that covers it.
         public var waiver: Waiver
 
+        /// A waived result: the failed test case and the waiver covering it.
         public init(testCaseID: String, criterionID: String, target: String, waiver: Waiver) {
             self.testCaseID = testCaseID
             self.criterionID = criterionID
@@ -57,17 +64,21 @@ public struct WaiverEvaluation: Sendable, Hashable {
 
     /// A waiver that makes the run fail by itself.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong with the waiver.
         public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
             /// The waiver's `expires` day has passed.
             case expired
             /// The failure the waiver accepts no longer happens.
             case stale
         }
+        /// What is wrong.
         public var kind: Kind
+        /// The waiver at fault.
         public var waiver: Waiver
         /// What is wrong and what to do, in a sentence.
         public var message: String
 
+        /// A problem of `kind` with `waiver`, explained by `message`.
         public init(kind: Kind, waiver: Waiver, message: String) {
             self.kind = kind
             self.waiver = waiver
@@ -89,6 +100,7 @@ public struct WaiverEvaluation: Sendable, Hashable {
     /// The waivers that make the run fail: expired first, then stale, each in file order.
     public var problems: [Problem]
 
+    /// An evaluation from its parts; `WaiverFile.evaluate(against:today:)` is the usual way to make one.
     public init(source: String?, evaluatedOn: CalendarDate?, entries: [Entry], waived: [WaivedResult], problems: [Problem]) {
         self.source = source
         self.evaluatedOn = evaluatedOn

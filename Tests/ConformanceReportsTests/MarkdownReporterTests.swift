@@ -46,7 +46,7 @@ struct MarkdownReporterTests {
             Error: 1 test case. The harness, the adapter or the transport failed, so nothing was decided there.\\
             Undefined: 1 test case. A step matches no step definition: a defect in the criterion file.\\
             Not verified: 1 test case. A capability or target was missing; not verified is not a pass.\\
-            Waiver problems: 1 expired or stale waiver; each makes the run fail by itself (see Waivers).
+            Waiver problems: 1, from expired or stale waivers; each makes the run fail by itself (see Waivers).
 
             ## Criterion × target matrix
             """))
