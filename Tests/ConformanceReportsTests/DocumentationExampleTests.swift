@@ -85,6 +85,10 @@ struct DocumentationExampleTests {
         let syntax = try #require(throws: WaiverFile.LoadError.self) {
             try WaiverFile.parse(Array("{\"version\": 1,\n \"waivers\": [}".utf8), path: "ci/waivers.json")
         }
+        #expect(syntax.description.hasPrefix("ci/waivers.json: error: not valid JSON: "))
+        #if os(Linux)
+        // The wording of the syntax error is Foundation's; the documentation quotes the Linux one.
         #expect(text.contains(syntax.description), "\(syntax.description)")
+        #endif
     }
 }
