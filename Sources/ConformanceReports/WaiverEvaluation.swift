@@ -90,15 +90,15 @@ public struct WaiverEvaluation: Sendable, Hashable {
     }
 
     /// The waiver file, when the waivers came from one.
-    public var source: String?
+    public let source: String?
     /// The day the waivers were evaluated on; `nil` when there were no waivers to evaluate.
-    public var evaluatedOn: CalendarDate?
+    public let evaluatedOn: CalendarDate?
     /// Every waiver of the file, in file order, with its status.
-    public var entries: [Entry]
+    public let entries: [Entry]
     /// The failed test cases that are waived, in run order.
-    public var waived: [WaivedResult]
+    public let waived: [WaivedResult]
     /// The waivers that make the run fail: expired first, then stale, each in file order.
-    public var problems: [Problem]
+    public let problems: [Problem]
 
     /// An evaluation from its parts; `WaiverFile.evaluate(against:today:)` is the usual way to make one.
     public init(source: String?, evaluatedOn: CalendarDate?, entries: [Entry], waived: [WaivedResult], problems: [Problem]) {
@@ -118,7 +118,8 @@ public struct WaiverEvaluation: Sendable, Hashable {
         waiverByTestCase[id]
     }
 
-    private var waiverByTestCase: [String: Waiver]
+    /// `waived` by test case id (derived in `init`; the stored lists are constants so it cannot go stale).
+    private let waiverByTestCase: [String: Waiver]
 }
 
 extension WaiverFile {
