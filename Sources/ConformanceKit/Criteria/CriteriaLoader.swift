@@ -172,7 +172,9 @@ public struct CriteriaLoader: Sendable {
             }
             items.append(.init(id: "\(id).\(local)", text: itemText))
         }
-        let info = CriterionInfo(id: id, title: feature.name, level: level, group: group, derived: featureTags.contains { $0.name == "@derived" },
+        var title = feature.name
+        if title.hasPrefix(id + " ") { title = String(title.dropFirst(id.count + 1)) }
+        let info = CriterionInfo(id: id, title: title, level: level, group: group, derived: featureTags.contains { $0.name == "@derived" },
                                  statement: (sections["Statement"] ?? []).joined(separator: " "),
                                  verification: (sections["Verification"] ?? []).joined(separator: " "),
                                  verifyItems: items, source: (sections["Source"] ?? []).joined(separator: " "),
