@@ -170,6 +170,15 @@ extension PlatformSimulator {
         case .success(let read):
             view = read
         }
+        guard Self.isDomain(view.rpID) else {
+            // WebAuthn's RP ID validation ends in SecurityError for anything that is not a domain.
+            let message = "rpId \"\(view.rpID.prefix(80))\" is not a domain name (an origin, URL or host alias in place of the RP ID)"
+            notes.append(Note(kind: .malformedRequest, text: message))
+            return (.failure(PlatformError(name: request.android != nil ? "SignalCredentialSecurityException" : "ASAuthorizationError.failed",
+                                           type: request.android != nil ? "androidx.credentials.SignalCredentialStateException.TYPE_SECURITY" : nil,
+                                           domain: request.apple != nil ? Self.appleErrorDomain : nil, code: request.apple != nil ? 1004 : nil,
+                                           message: "SecurityError: " + message)), notes)
+        }
         applyToProvider(view, notes: &notes)
         return (PlatformOutcome(signalAccepted: true), notes)
     }

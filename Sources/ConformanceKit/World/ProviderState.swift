@@ -29,6 +29,11 @@ public struct ProviderState: Sendable {
         public var username: String
         public var rpID: String
         public var atMillis: Int64
+        public init(username: String, rpID: String, atMillis: Int64) {
+            self.username = username
+            self.rpID = rpID
+            self.atMillis = atMillis
+        }
     }
 
     /// How the provider treats signals: it may act or not, and never tells the app which.
