@@ -78,7 +78,7 @@ public enum JUnitReporter {
         for item in section.cases {
             let classname = "\(section.id).\(item.result.target)"
             let name = uniqueName(item.result, classname: classname, used: &used)
-            testCase(item, classname: classname, name: name, seed: metadata.seed, into: &xml)
+            testCase(item, classname: classname, name: name, metadata: metadata, into: &xml)
         }
         xml += "  </testsuite>\n"
     }
@@ -97,7 +97,7 @@ public enum JUnitReporter {
         return name
     }
 
-    private static func testCase(_ item: ReportModel.Case, classname: String, name: String, seed: UInt64, into xml: inout String) {
+    private static func testCase(_ item: ReportModel.Case, classname: String, name: String, metadata: RunMetadata, into xml: inout String) {
         let result = item.result
         let open = "    <testcase classname=\"\(attribute(classname))\" name=\"\(attribute(name))\" time=\"\(ReportModel.seconds(result.wallSeconds))\""
         let message = result.message.flatMap { $0.isEmpty ? nil : $0 }
@@ -120,12 +120,12 @@ public enum JUnitReporter {
             element = ("skipped", "message=\"\(attribute(text))\"")
         }
         xml += open + ">\n"
-        xml += "      <\(element.tag) \(element.attributes)>\(TextEscaping.xmlText(details(item, seed: seed)))</\(element.tag)>\n"
+        xml += "      <\(element.tag) \(element.attributes)>\(TextEscaping.xmlText(details(item, metadata: metadata)))</\(element.tag)>\n"
         xml += "    </testcase>\n"
     }
 
     /// The evidence of a test case that did not pass, as plain text.
-    static func details(_ item: ReportModel.Case, seed: UInt64) -> String {
+    static func details(_ item: ReportModel.Case, metadata: RunMetadata) -> String {
         let result = item.result
         var lines: [String] = []
         if let message = result.message, !message.isEmpty { lines.append(message) }
@@ -144,7 +144,7 @@ public enum JUnitReporter {
             }
         }
         if item.outcome != .notVerified {
-            lines.append("Re-run: \(RerunCommand.line(for: result, seed: seed))")
+            lines.append("Re-run: \(RerunCommand.line(for: result, metadata: metadata))")
         }
         return lines.joined(separator: "\n")
     }

@@ -108,10 +108,10 @@ extension MarkdownReporter.Document {
             block(section.cases.count == 1 ? "None: its one test case passed." : "None: all \(section.cases.count) test cases passed.")
             return
         }
-        for item in open { testCase(item, seed: model.run.metadata.seed) }
+        for item in open { testCase(item, metadata: model.run.metadata) }
     }
 
-    private mutating func testCase(_ item: ReportModel.Case, seed: UInt64) {
+    private mutating func testCase(_ item: ReportModel.Case, metadata: RunMetadata) {
         let result = item.result
         block("#### \(Reporter.labelled(item.outcome)): \(TextEscaping.markdownInline(result.scenario)) · \(TextEscaping.markdownInline(result.target))")
         block([
@@ -133,7 +133,7 @@ extension MarkdownReporter.Document {
         if result.steps.contains(where: { $0.status != .passed }) { steps(result.steps) }
         if item.outcome != .notVerified || !result.evidence.isEmpty { evidence(result.evidence) }
         if item.outcome != .notVerified {
-            block("Re-run it alone:", TextEscaping.markdownFence(RerunCommand.line(for: result, seed: seed), info: "sh"))
+            block("Re-run it alone:", TextEscaping.markdownFence(RerunCommand.line(for: result, metadata: metadata), info: "sh"))
         }
     }
 

@@ -3,10 +3,16 @@ import ConformanceKit
 /// The command that re-runs one test case alone, as the reports print it:
 /// `swift run passkey-conformance run --criterion <id> --target <target> --seed <seed> --scenario "<name>"`.
 enum RerunCommand {
-    /// The shell command line for a test case of a run.
-    static func line(for result: TestCaseResult, seed: UInt64) -> String {
-        var words = ["swift", "run", "passkey-conformance", "run",
-                     "--criterion", word(result.criterionID), "--target", word(result.target), "--seed", String(seed)]
+    /// The shell command line for a test case of a run: the same adapter (command or mutant), criterion,
+    /// target, seed and scenario.
+    static func line(for result: TestCaseResult, metadata: RunMetadata) -> String {
+        var words = ["swift", "run", "passkey-conformance", "run"]
+        if let command = metadata.adapter.command {
+            words += ["--adapter-command", doubleQuoted(command)]
+        } else if let plus = metadata.adapter.name.firstIndex(of: "+"), metadata.adapter.name.hasPrefix("reference-rp+") {
+            words += ["--mutant", word(String(metadata.adapter.name[metadata.adapter.name.index(after: plus)...]))]
+        }
+        words += ["--criterion", word(result.criterionID), "--target", word(result.target), "--seed", String(metadata.seed)]
         if !result.scenario.isEmpty {
             words += ["--scenario", doubleQuoted(result.scenario)]
         }

@@ -55,6 +55,22 @@ struct TextEscapingTests {
     func rerun(scenario: String, criterion: String, target: String, command: String) {
         let result = TestCaseResult(id: "x", criterionID: criterion, scenario: scenario, file: "f.feature", line: 1, verifyItems: [], tags: [],
                                     target: target, verdict: .failed, message: nil, steps: [], evidence: [], virtualMillis: 0, wallSeconds: 0)
-        #expect(RerunCommand.line(for: result, seed: 7) == command)
+        let metadata = RunMetadata(harnessVersion: "0", criteriaDigest: "", adapter: .init(name: "reference-rp", version: "1", transport: "in-process"),
+                                   targets: [], seed: 7, startedAt: "", filters: [:])
+        #expect(RerunCommand.line(for: result, metadata: metadata) == command)
+    }
+
+    @Test("the re-run command names the same adapter: a mutant or an adapter command")
+    func rerunAdapter() {
+        let result = TestCaseResult(id: "x", criterionID: "N3.2-AC04", scenario: "S", file: "f.feature", line: 1, verifyItems: [], tags: [],
+                                    target: "apple-26.2", verdict: .failed, message: nil, steps: [], evidence: [], virtualMillis: 0, wallSeconds: 0)
+        let mutant = RunMetadata(harnessVersion: "0", criteriaDigest: "", adapter: .init(name: "reference-rp+send-partial-list", version: "1", transport: "in-process"),
+                                 targets: [], seed: 3, startedAt: "", filters: [:])
+        #expect(RerunCommand.line(for: result, metadata: mutant)
+                == "swift run passkey-conformance run --mutant send-partial-list --criterion N3.2-AC04 --target apple-26.2 --seed 3 --scenario \"S\"")
+        let external = RunMetadata(harnessVersion: "0", criteriaDigest: "", adapter: .init(name: "my-rp", version: "2", transport: "json-rpc", command: "python3 a.py"),
+                                   targets: [], seed: 3, startedAt: "", filters: [:])
+        #expect(RerunCommand.line(for: result, metadata: external)
+                == "swift run passkey-conformance run --adapter-command \"python3 a.py\" --criterion N3.2-AC04 --target apple-26.2 --seed 3 --scenario \"S\"")
     }
 }

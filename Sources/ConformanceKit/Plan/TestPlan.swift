@@ -16,7 +16,7 @@ public struct TestPlan: Sendable {
         /// Criterion ids or group prefixes (`N2.6-AC01`, `N3.2`).
         public var criteria: [String]
         public var targets: [String]
-        /// Only scenarios whose name contains this text.
+        /// Only the scenario with exactly this name, or, if none has it, those whose name contains it.
         public var scenario: String?
 
         public init(tags: TagExpression = .always, criteria: [String] = [], targets: [String] = [], scenario: String? = nil) {
@@ -36,13 +36,15 @@ public struct TestPlan: Sendable {
     /// Expands criteria × scenarios × targets and applies the filter.
     public static func make(_ criteria: [Criterion], filter: Filter = Filter(), catalog: [Target] = TargetCatalog.all) -> TestPlan {
         var cases: [Case] = []
+        // A scenario filter that names a scenario exactly selects only that one (re-running one test case).
+        let exactScenario = filter.scenario.map { text in criteria.contains { $0.scenarios.contains { $0.name == text } } } ?? false
         for criterion in criteria {
             let id = criterion.info.id
             if !filter.criteria.isEmpty, !filter.criteria.contains(where: { id == $0 || id.hasPrefix($0 + "-") || $0 == criterion.info.group }) {
                 continue
             }
             for scenario in criterion.scenarios {
-                if let text = filter.scenario, !scenario.name.contains(text) { continue }
+                if let text = filter.scenario, exactScenario ? scenario.name != text : !scenario.name.contains(text) { continue }
                 for target in catalog where scenario.applies(to: target) {
                     if !filter.targets.isEmpty, !filter.targets.contains(target.id) { continue }
                     var tags = Set(scenario.tags)
