@@ -51,12 +51,14 @@ struct ClassicTokenMatcher: TokenMatcher {
             return matchTitle(.scenarioLine, dialect.scenario, &token, line, source)
                 || matchTitle(.scenarioLine, dialect.scenarioOutline, &token, line, source)
         case .stepLine:
-            for step in dialect.steps where source.hasPrefix(step.keyword.bytes, at: line.trimmedStart, end: line.end) {
-                let text = source.trimmedString(line.trimmedStart + step.keyword.bytes.count, line.end)
-                token.matched(.stepLine, text: text, keyword: step.keyword.text, keywordType: step.type, dialect: dialect.code)
-                return true
-            }
-            return false
+            var length = 0
+            guard let index = dialect.steps.match(source, at: line.trimmedStart, end: line.end, colon: false, length: &length)
+            else { return false }
+            let text = source.trimmedString(line.trimmedStart + length, line.end)
+            token.matched(
+                .stepLine, text: text, keyword: dialect.steps.texts[index], keywordType: dialect.steps.types[index],
+                dialect: dialect.code)
+            return true
         case .docStringSeparator:
             return matchDocStringSeparator(&token, line, source, candidates: DocStringDelimiter.classic)
         case .tableRow:
@@ -111,14 +113,15 @@ struct ClassicTokenMatcher: TokenMatcher {
     }
 
     private func matchTitle(
-        _ type: TokenType, _ keywords: [Keyword], _ token: inout Token, _ line: SourceLine, _ source: SourceText
+        _ type: TokenType, _ keywords: KeywordList, _ token: inout Token, _ line: SourceLine, _ source: SourceText
     ) -> Bool {
-        for keyword in keywords where source.hasPrefix(keyword.titleBytes, at: line.trimmedStart, end: line.end) {
-            let title = source.trimmedString(line.trimmedStart + keyword.titleBytes.count, line.end)
-            token.matched(type, text: title, keyword: keyword.text, dialect: dialect.code)
-            return true
+        var length = 0
+        guard let index = keywords.match(source, at: line.trimmedStart, end: line.end, colon: true, length: &length) else {
+            return false
         }
-        return false
+        let title = source.trimmedString(line.trimmedStart + length, line.end)
+        token.matched(type, text: title, keyword: keywords.texts[index], dialect: dialect.code)
+        return true
     }
 
     static let hash: [UInt8] = [UInt8(ascii: "#")]

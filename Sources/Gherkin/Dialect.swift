@@ -100,48 +100,82 @@ struct DialectTable: Sendable {
     }
 }
 
-/// A keyword prepared for byte-wise matching.
-struct Keyword: Sendable {
-    let text: String
-    let bytes: [UInt8]
-    /// The keyword followed by a colon, for title lines.
-    let titleBytes: [UInt8]
+/// Keywords prepared for byte-wise matching, in the order they are tried.
+///
+/// The bytes of all keywords sit in one array, so trying them touches no reference counts.
+struct KeywordList: Sendable {
+    let texts: [String]
+    let types: [StepKeywordType]
+    private let bytes: [UInt8]
+    private let ranges: [Range<Int>]
 
-    init(_ text: String) {
-        self.text = text
-        self.bytes = Array(text.utf8)
-        self.titleBytes = bytes + [UInt8(ascii: ":")]
+    init(_ keywords: [String], types: [StepKeywordType] = []) {
+        texts = keywords
+        self.types = types
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for keyword in keywords {
+            let start = bytes.count
+            bytes += keyword.utf8
+            ranges.append(start..<bytes.count)
+        }
+        self.bytes = bytes
+        self.ranges = ranges
     }
-}
 
-/// A step keyword with its role.
-struct StepKeyword: Sendable {
-    let keyword: Keyword
-    let type: StepKeywordType
+    /// The index of the first keyword found at `position` (followed by a colon if `colon`), or `nil`.
+    /// `length` receives its byte length, colon included.
+    func match(_ source: SourceText, at position: Int, end: Int, colon: Bool, length: inout Int) -> Int? {
+        source.bytes.withUnsafeBufferPointer { text in
+            bytes.withUnsafeBufferPointer { keywords in
+                ranges.withUnsafeBufferPointer { ranges in
+                    var index = 0
+                    for range in ranges {
+                        defer { index += 1 }
+                        let count = range.count + (colon ? 1 : 0)
+                        if end - position < count { continue }
+                        var i = 0
+                        var same = true
+                        for k in range {
+                            if text[position + i] != keywords[k] {
+                                same = false
+                                break
+                            }
+                            i += 1
+                        }
+                        if !same || (colon && text[position + i] != UInt8(ascii: ":")) { continue }
+                        length = count
+                        return index
+                    }
+                    return nil
+                }
+            }
+        }
+    }
 }
 
 /// A dialect's keywords in the form and order the token matchers try them.
 struct CompiledDialect: Sendable {
     let code: String
-    let feature: [Keyword]
-    let rule: [Keyword]
-    let background: [Keyword]
-    let scenario: [Keyword]
-    let scenarioOutline: [Keyword]
-    let examples: [Keyword]
+    let feature: KeywordList
+    let rule: KeywordList
+    let background: KeywordList
+    let scenario: KeywordList
+    let scenarioOutline: KeywordList
+    let examples: KeywordList
     /// Step keywords, longest first (stable), so `"Given "` is not shadowed by a shorter prefix.
-    let steps: [StepKeyword]
+    let steps: KeywordList
     /// The same without `"* "`, each typed by its first role (the Markdown matcher's rule).
-    let markdownSteps: [StepKeyword]
+    let markdownSteps: KeywordList
 
     init(_ dialect: Dialect) {
         code = dialect.code
-        feature = dialect.feature.map(Keyword.init)
-        rule = dialect.rule.map(Keyword.init)
-        background = dialect.background.map(Keyword.init)
-        scenario = dialect.scenario.map(Keyword.init)
-        scenarioOutline = dialect.scenarioOutline.map(Keyword.init)
-        examples = dialect.examples.map(Keyword.init)
+        feature = KeywordList(dialect.feature)
+        rule = KeywordList(dialect.rule)
+        background = KeywordList(dialect.background)
+        scenario = KeywordList(dialect.scenario)
+        scenarioOutline = KeywordList(dialect.scenarioOutline)
+        examples = KeywordList(dialect.examples)
         var roles: [String: [StepKeywordType]] = [:]
         let lists: [([String], StepKeywordType)] = [
             (dialect.given, .context), (dialect.when, .action), (dialect.then, .outcome),
@@ -155,13 +189,14 @@ struct CompiledDialect: Sendable {
             let (la, lb) = (a.element.unicodeScalars.count, b.element.unicodeScalars.count)
             return la != lb ? la > lb : a.offset < b.offset
         }.map(\.element)
-        steps = sorted.map { keyword in
-            let types = roles[keyword] ?? [.unknown]
-            return StepKeyword(keyword: Keyword(keyword), type: types.count == 1 ? types[0] : .unknown)
-        }
-        markdownSteps = sorted.filter { $0 != "* " }.map { keyword in
-            StepKeyword(keyword: Keyword(keyword), type: roles[keyword]?.first ?? .unknown)
-        }
+        steps = KeywordList(
+            sorted,
+            types: sorted.map { keyword in
+                let types = roles[keyword] ?? [.unknown]
+                return types.count == 1 ? types[0] : .unknown
+            })
+        let markdown = sorted.filter { $0 != "* " }
+        markdownSteps = KeywordList(markdown, types: markdown.map { roles[$0]?.first ?? .unknown })
     }
 
     static func named(_ code: String) -> CompiledDialect? { DialectTable.shared.compiled[code] }

@@ -181,24 +181,25 @@ struct ParseSession<Matcher: TokenMatcher> {
     // MARK: States
 
     mutating func match(_ state: Int, _ token: inout Token) throws(TooManyErrors) -> Int {
-        let current = machine.states[state]
-        for transition in current.transitions {
+        for index in machine.states[state].transitions {
+            let transition = machine.transitions[index]
             guard try tryMatch(transition.token, &token) else { continue }
             if let rule = transition.lookahead, try !lookahead(rule) { continue }
-            for _ in transition.ends {
+            for _ in 0..<transition.endCount {
                 try ast { (b: inout ASTBuilder) throws(GherkinError) in try b.endRule() }
             }
-            for rule in transition.starts { builder.startRule(rule) }
+            for rule in machine.startedRules[transition.starts] { builder.startRule(rule) }
             builder.build(token)
             return transition.target
         }
-        let expected = current.expected.map(\.expectedName).joined(separator: ", ")
+        let expected = machine.states[state].expected.map(\.expectedName).joined(separator: ", ")
         if let line = token.line {
             let got = source.trimmedString(line.trimmedStart, line.end)
             try add(
                 GherkinError(
                     message: "expected: \(expected), got '\(got)'",
-                    location: Location(line: token.lineNumber, column: line.indent + 1), kind: .unexpectedToken))
+                    location: Location(line: token.lineNumber, column: token.column ?? line.indent + 1),
+                    kind: .unexpectedToken))
         } else {
             try add(
                 GherkinError(

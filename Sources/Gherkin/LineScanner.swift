@@ -59,53 +59,94 @@ enum LineScanner {
     /// Text before the first pipe and after the last one is not a cell. `\|` is a pipe, `\\` a
     /// backslash, `\n` a line break; a backslash before anything else stays.
     static func cells(of line: SourceLine, in source: SourceText) -> [LineSpan] {
-        let b = source.bytes
         let start = line.trimmedStart
         let end = source.trimmedEnd(start, line.end)
-        var cells: [LineSpan] = []
+        return source.bytes.withUnsafeBufferPointer { b in
+            var cells: [LineSpan] = []
+            var column = 0  // scalars consumed
+            var cellStartColumn = 1
+            var cellStart = -1  // byte offset of the current cell, -1 before the first pipe
+            var escaped = false
+            var p = start
+            while p < end {
+                let c = b[p]
+                if c & 0xC0 != 0x80 { column += 1 }
+                if c == UInt8(ascii: "|") {
+                    if cellStart >= 0 {
+                        let leading = cellStartColumn + line.indent
+                        cells.append(
+                            escaped
+                                ? makeCell(unescape(b, cellStart, p), column: leading)
+                                : plainCell(source, b, cellStart, p, column: leading))
+                    }
+                    cellStart = p + 1
+                    cellStartColumn = column + 1
+                    escaped = false
+                } else if c == UInt8(ascii: "\\") {
+                    escaped = true
+                    // The escaped character is consumed with the backslash.
+                    if p + 1 < end {
+                        p += 1
+                        column += 1
+                    }
+                }
+                p += 1
+            }
+            return cells
+        }
+    }
+
+    /// A cell without backslashes: the trimmed source bytes.
+    private static func plainCell(
+        _ source: SourceText, _ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, column: Int
+    ) -> LineSpan {
+        var s = start
+        var indent = 0
+        while s < end {
+            let l = SourceText.whitespaceLength(b, at: s, end: end)
+            if l == 0 { break }
+            s += l
+            indent += 1
+        }
+        let e = source.trimmedEnd(s, end)
+        return LineSpan(column: column + indent, text: source.string(s, e))
+    }
+
+    /// The bytes of a cell with its escapes resolved.
+    private static func unescape(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> [UInt8] {
         var cell: [UInt8] = []
-        var column = 0  // scalars consumed
-        var cellStartColumn = 1
-        var first = true
+        cell.reserveCapacity(end - start)
         var p = start
         while p < end {
             let c = b[p]
-            let length = SourceText.scalarLength(c)
-            column += 1
-            if c == UInt8(ascii: "|") {
-                if first {
-                    first = false
-                } else {
-                    cells.append(makeCell(cell, column: cellStartColumn + line.indent, source: source))
-                }
-                cell.removeAll(keepingCapacity: true)
-                cellStartColumn = column + 1
+            if c == UInt8(ascii: "\\") {
                 p += 1
-            } else if c == UInt8(ascii: "\\") {
-                p += 1
-                column += 1
-                if p < end {
-                    let n = b[p]
-                    let nLength = SourceText.scalarLength(n)
-                    if n == UInt8(ascii: "n") {
-                        cell.append(0x0A)
-                    } else {
-                        if n != UInt8(ascii: "|") && n != UInt8(ascii: "\\") { cell.append(UInt8(ascii: "\\")) }
-                        cell.append(contentsOf: b[p..<min(p + nLength, end)])
-                    }
-                    p += nLength
-                } else {
-                    cell.append(UInt8(ascii: "\\"))
+                guard p < end else {
+                    cell.append(c)
+                    break
                 }
-            } else {
-                cell.append(contentsOf: b[p..<min(p + length, end)])
-                p += length
+                let n = b[p]
+                if n == UInt8(ascii: "n") {
+                    cell.append(0x0A)
+                    p += 1
+                    continue
+                }
+                if n != UInt8(ascii: "|") && n != UInt8(ascii: "\\") { cell.append(c) }
+                // Copy the whole escaped scalar.
+                let stop = min(p + SourceText.scalarLength(n), end)
+                while p < stop {
+                    cell.append(b[p])
+                    p += 1
+                }
+                continue
             }
+            cell.append(c)
+            p += 1
         }
-        return cells
+        return cell
     }
 
-    private static func makeCell(_ cell: [UInt8], column: Int, source: SourceText) -> LineSpan {
+    private static func makeCell(_ cell: [UInt8], column: Int) -> LineSpan {
         // Trim whitespace other than line breaks (which come from `\n` escapes).
         var s = 0
         var indent = 0

@@ -88,7 +88,7 @@ struct MarkdownTokenMatcher: TokenMatcher {
 
     /// `#{1,6}` and one whitespace, then a title keyword and a colon.
     private func matchTitle(
-        _ type: TokenType, heading keywords: [Keyword], _ token: inout Token, _ line: SourceLine, _ source: SourceText
+        _ type: TokenType, heading keywords: KeywordList, _ token: inout Token, _ line: SourceLine, _ source: SourceText
     ) -> Bool {
         let b = source.bytes
         var p = line.trimmedStart
@@ -101,12 +101,12 @@ struct MarkdownTokenMatcher: TokenMatcher {
         let space = source.whitespaceLength(at: p, end: line.end)
         guard space > 0 else { return false }
         p += space
-        for keyword in keywords where source.hasPrefix(keyword.titleBytes, at: p, end: line.end) {
-            let title = source.trimmedString(p + keyword.titleBytes.count, line.end)
-            token.matched(type, text: title, keyword: keyword.text, indent: line.indent + hashes + 1, dialect: dialect.code)
-            return true
-        }
-        return false
+        var length = 0
+        guard let index = keywords.match(source, at: p, end: line.end, colon: true, length: &length) else { return false }
+        let title = source.trimmedString(p + length, line.end)
+        token.matched(
+            type, text: title, keyword: keywords.texts[index], indent: line.indent + hashes + 1, dialect: dialect.code)
+        return true
     }
 
     /// A bullet (`*`, `+`, `-`), optional whitespace, then a step keyword.
@@ -124,14 +124,14 @@ struct MarkdownTokenMatcher: TokenMatcher {
             p += space
             prefix += 1
         }
-        for step in dialect.markdownSteps where source.hasPrefix(step.keyword.bytes, at: p, end: line.end) {
-            let text = source.trimmedString(p + step.keyword.bytes.count, line.end)
-            token.matched(
-                .stepLine, text: text, keyword: step.keyword.text, keywordType: step.type, indent: line.indent + prefix,
-                dialect: dialect.code)
-            return true
-        }
-        return false
+        let steps = dialect.markdownSteps
+        var length = 0
+        guard let index = steps.match(source, at: p, end: line.end, colon: false, length: &length) else { return false }
+        let text = source.trimmedString(p + length, line.end)
+        token.matched(
+            .stepLine, text: text, keyword: steps.texts[index], keywordType: steps.types[index], indent: line.indent + prefix,
+            dialect: dialect.code)
+        return true
     }
 
     /// Two to five whitespace characters, then a pipe.

@@ -9,28 +9,32 @@
 /// free text (`#Other`) last, because it matches any line. Comments and blank lines are accepted and
 /// ignored where the grammar does not mention them, except inside descriptions and doc strings.
 struct ParserStateMachine: Sendable {
+    /// One way out of a state. Plain values only, so trying transitions costs no reference counting.
     struct Transition: Sendable {
         /// The token type to match.
         let token: TokenType
         /// A rule whose look-ahead must succeed before this transition is taken.
         let lookahead: RuleType?
-        /// Rules ended, innermost first.
-        let ends: [RuleType]
-        /// Rules started, outermost first.
-        let starts: [RuleType]
+        /// How many rules end (the innermost ones).
+        let endCount: Int
+        /// The rules started, outermost first: a range of ``ParserStateMachine/startedRules``.
+        let starts: Range<Int>
         /// The next state.
         let target: Int
     }
 
     struct State: Sendable {
-        let transitions: [Transition]
-        /// The distinct token types of `transitions`, for error messages.
+        /// The state's transitions: a range of ``ParserStateMachine/transitions``, in the order tried.
+        let transitions: Range<Int>
+        /// The distinct token types of the transitions, for error messages.
         let expected: [TokenType]
-        /// The position, as `Rule:index>…` (for diagnostics of the machine itself).
+        /// The position, as `rule:index>…` (for diagnostics of the machine itself).
         let path: String
     }
 
     let states: [State]
+    let transitions: [Transition]
+    let startedRules: [RuleType]
     /// The state before the first line.
     let start = 0
 
@@ -47,6 +51,8 @@ struct ParserStateMachine: Sendable {
             index += 1
         }
         states = builder.compiled.map { $0! }
+        transitions = builder.transitions
+        startedRules = builder.startedRules
     }
 
     // MARK: Compilation
@@ -70,6 +76,8 @@ struct ParserStateMachine: Sendable {
         var pending: [[Frame]] = []
         var index: [[Frame]: Int] = [:]
         var compiled: [State?] = []
+        var transitions: [Transition] = []
+        var startedRules: [RuleType] = []
 
         init(graph: GrammarGraph) { self.graph = graph }
 
@@ -96,14 +104,11 @@ struct ParserStateMachine: Sendable {
             }
             if let i = order.firstIndex(of: .eof) { order.insert(order.remove(at: i), at: 0) }
             if let i = order.firstIndex(of: .other) { order.append(order.remove(at: i)) }
-            var transitions: [Transition] = []
+            var local: [(token: TokenType, lookahead: RuleType?, ends: Int, starts: [RuleType], target: Int)] = []
             for token in order {
                 for candidate in groups[token]! {
                     let target = intern(candidate.frames)
-                    transitions.append(
-                        Transition(
-                            token: token, lookahead: candidate.lookahead, ends: candidate.ends, starts: candidate.starts,
-                            target: target))
+                    local.append((token, candidate.lookahead, candidate.ends.count, candidate.starts, target))
                 }
             }
             let innermost = frames.last!.rule
@@ -112,13 +117,22 @@ struct ParserStateMachine: Sendable {
             if !keepsIgnored {
                 for token in Grammar.ignoredTokens where groups[token] == nil {
                     order.append(token)
-                    transitions.append(Transition(token: token, lookahead: nil, ends: [], starts: [], target: id))
+                    local.append((token, nil, 0, [], id))
                 }
+            }
+            let first = transitions.count
+            for t in local {
+                let startIndex = startedRules.count
+                startedRules += t.starts
+                transitions.append(
+                    Transition(
+                        token: t.token, lookahead: t.lookahead, endCount: t.ends,
+                        starts: startIndex..<startedRules.count, target: t.target))
             }
             let path = frames.map { frame in
                 "\(frame.rule):\(frame.node.map { graph.nodes[$0].indexInParent } ?? 0)"
             }.joined(separator: ">")
-            compiled[id] = State(transitions: transitions, expected: order, path: path)
+            compiled[id] = State(transitions: first..<transitions.count, expected: order, path: path)
         }
     }
 }

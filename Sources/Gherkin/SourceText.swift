@@ -10,7 +10,7 @@ struct SourceLine: Sendable {
     let end: Int
     /// The first byte that is not whitespace (`end` for a blank line).
     let trimmedStart: Int
-    /// The number of leading whitespace scalars.
+    /// The number of leading whitespace scalars (for a blank line, counting its line break too).
     let indent: Int
 
     /// Whether the line holds whitespace only.
@@ -49,6 +49,11 @@ struct SourceText: Sendable {
                     if length == 0 { break }
                     position += length
                     indent += 1
+                }
+                if position == contentEnd {
+                    // The reference counts the line break (and carriage returns) of a blank line
+                    // as indentation; it shows in the column of a blank Markdown feature line.
+                    indent += (end - contentEnd) + (end < count ? 1 : 0)
                 }
                 lines.append(
                     SourceLine(number: lines.count + 1, start: start, end: contentEnd, trimmedStart: position, indent: indent))

@@ -3,6 +3,17 @@ import Testing
 
 @testable import Gherkin
 
+/// The comparison the corpus tests rely on tells values apart and ignores key order.
+@Test("JSON values compare by value")
+func jsonComparison() throws {
+    #expect(try JSONValue.lines(#"{"a":1,"b":["x"]}"#) == JSONValue.lines(#"{"b":["x"],"a":1.0}"#))
+    #expect(try JSONValue.lines(#"{"a":1}"#) != JSONValue.lines(#"{"a":2}"#))
+    #expect(try JSONValue.lines(#"{"id":"1"}"#) != JSONValue.lines(#"{"id":1}"#))
+    #expect(try JSONValue.lines(#"{"a":true}"#) != JSONValue.lines(#"{"a":1}"#))
+    #expect(try JSONValue.lines(#"{"a":{}}"#) != JSONValue.lines(#"{"a":{"b":null}}"#))
+    #expect(try JSONValue.lines("{}\n{}").count == 2)
+}
+
 /// Every file of the official corpus: tokens, AST and pickles of `good/`, errors of `bad/`.
 @Suite(
     "Gherkin corpus",
@@ -45,6 +56,21 @@ struct CorpusTests {
         #expect(PickleCompiler().compile(document, uri: uri).map(\.id) == expectedPickles.compactMap { line in
             if case .object(let o) = line, case .object(let p)? = o["pickle"], case .string(let id)? = p["id"] { id } else { nil }
         })
+    }
+
+    @Test(
+        "Good file with CRLF line endings: the same tokens, AST and pickles",
+        arguments: Corpus.sources(in: "good").filter { !$0.contains(".crlf.") })
+    func goodWithCRLF(_ name: String) throws {
+        let source = try Corpus.text("good", name)
+        let crlf = source.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(crlf != source || !source.contains("\n"))
+        let uri = Corpus.uri("good", name)
+        #expect(GherkinNDJSON.tokens(source: crlf, uri: uri) == (try Corpus.text("good", name + ".tokens")))
+        #expect(try JSONValue.lines(GherkinNDJSON.ast(source: crlf, uri: uri)) == JSONValue.lines(Corpus.text("good", name + ".ast.ndjson")))
+        #expect(
+            try JSONValue.lines(GherkinNDJSON.pickles(source: crlf, uri: uri))
+                == JSONValue.lines(Corpus.text("good", name + ".pickles.ndjson")))
     }
 
     @Test("Bad file: exactly the golden errors", arguments: Corpus.sources(in: "bad"))
