@@ -72,6 +72,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, Codable, CustomStrin
         return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
+    /// Earlier dates sort first.
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }

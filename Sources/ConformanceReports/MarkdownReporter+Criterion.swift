@@ -105,7 +105,7 @@ extension MarkdownReporter.Document {
             return
         }
         if open.isEmpty {
-            block("None: all \(section.cases.count) test case(s) passed.")
+            block(section.cases.count == 1 ? "None: its one test case passed." : "None: all \(section.cases.count) test cases passed.")
             return
         }
         for item in open { testCase(item, seed: model.run.metadata.seed) }

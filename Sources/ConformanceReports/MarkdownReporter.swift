@@ -102,33 +102,33 @@ extension MarkdownReporter {
         static func waiverSource(_ waivers: WaiverEvaluation) -> String {
             guard let day = waivers.evaluatedOn else { return "none" }
             let file = waivers.source.map { TextEscaping.markdownCode($0) } ?? "given in code"
-            return "\(file), \(waivers.entries.count) waiver(s), evaluated on \(day)"
+            return "\(file), \(TextEscaping.count(waivers.entries.count, "waiver")), evaluated on \(day)"
         }
 
         static func summary(_ model: ReportModel) -> [String] {
             let cases = model.caseCounts
             let status = model.exitStatus
             var lines = ["**Result: \(status.words)** (exit status \(status.rawValue)). "
-                + "\(model.sections.count) criteria: \(counted(model.criterionCounts)). "
-                + "\(model.cases.count) test cases: \(counted(cases)). "
+                + "\(TextEscaping.count(model.sections.count, "criterion", "criteria")): \(counted(model.criterionCounts)). "
+                + "\(TextEscaping.count(model.cases.count, "test case")): \(counted(cases)). "
                 + "Waiver problems: \(model.waivers.problems.count)."]
             if let count = cases[.failed], count > 0 {
-                lines.append("\(count) test case(s) failed: the relying party broke the criterion and no live waiver accepts it.")
+                lines.append("Failed: \(TextEscaping.count(count, "test case")). The relying party broke the criterion and no live waiver accepts it.")
             }
             if let count = cases[.waived], count > 0 {
-                lines.append("\(count) failed test case(s) are waived: the failure is known and accepted until the waiver expires.")
+                lines.append("Waived: \(TextEscaping.count(count, "failed test case")). The failure is known and accepted until its waiver expires.")
             }
             if let count = cases[.error], count > 0 {
-                lines.append("\(count) test case(s) ended in error: the harness, the adapter or the transport failed, so they were not decided.")
+                lines.append("Error: \(TextEscaping.count(count, "test case")). The harness, the adapter or the transport failed, so nothing was decided there.")
             }
             if let count = cases[.undefined], count > 0 {
-                lines.append("\(count) test case(s) are undefined: a step matches no step definition, a defect in the criterion file.")
+                lines.append("Undefined: \(TextEscaping.count(count, "test case")). A step matches no step definition: a defect in the criterion file.")
             }
             if let count = cases[.notVerified], count > 0 {
-                lines.append("\(count) test case(s) were not verified: a capability or target was missing. They are not counted as passes.")
+                lines.append("Not verified: \(TextEscaping.count(count, "test case")). A capability or target was missing; not verified is not a pass.")
             }
             if !model.waivers.problems.isEmpty {
-                lines.append("\(model.waivers.problems.count) waiver problem(s) make the run fail by themselves; see Waivers.")
+                lines.append("Waiver problems: \(model.waivers.problems.count), from expired or stale waivers; each makes the run fail by itself (see Waivers).")
             }
             // One paragraph: a trailing backslash is a Markdown line break.
             return lines.enumerated().map { $0.offset < lines.count - 1 ? $0.element + "\\" : $0.element }

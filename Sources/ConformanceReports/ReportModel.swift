@@ -57,29 +57,33 @@ struct ReportModel {
                 Case(result: result, outcome: ReportOutcome(result.verdict, waived: waiver != nil), waiver: waiver))
         }
 
+        /// A verdict with its outcome over the test cases behind it.
+        func cell(_ verdict: Verdict, _ cases: [Case]) -> Cell {
+            Cell(verdict: verdict, outcome: .folded(verdict, caseOutcomes: cases.map(\.outcome)))
+        }
+        func section(_ id: String, _ info: CriterionInfo?, _ verdict: Verdict, _ cells: [String: Cell], _ cases: [Case]) -> Section {
+            let overall = cell(verdict, cases)
+            return Section(id: id, info: info, verdict: verdict, outcome: overall.outcome, cells: cells, cases: cases)
+        }
         var sections: [Section] = []
         for criterion in run.criteria {
             let cases = casesByCriterion[criterion.criterion.id] ?? []
             var cells: [String: Cell] = [:]
             for (target, verdict) in criterion.targets {
-                let outcomes = cases.lazy.filter { $0.result.target == target }.map(\.outcome)
-                cells[target] = Cell(verdict: verdict, outcome: .folded(verdict, caseOutcomes: outcomes))
+                cells[target] = cell(verdict, cases.filter { $0.result.target == target })
             }
-            sections.append(Section(id: criterion.criterion.id, info: criterion.criterion, verdict: criterion.verdict,
-                                    outcome: .folded(criterion.verdict, caseOutcomes: cases.map(\.outcome)), cells: cells, cases: cases))
+            sections.append(section(criterion.criterion.id, criterion.criterion, criterion.verdict, cells, cases))
         }
+        // Test cases of a criterion the run does not describe: kept, with verdicts folded from them.
         let described = Set(run.criteria.map(\.criterion.id))
         for id in criterionOrder where !described.contains(id) {
             let cases = casesByCriterion[id] ?? []
             var cells: [String: Cell] = [:]
             for target in Set(cases.map(\.result.target)) {
                 let here = cases.filter { $0.result.target == target }
-                let verdict = Verdict.fold(here.map(\.result.verdict))
-                cells[target] = Cell(verdict: verdict, outcome: .folded(verdict, caseOutcomes: here.map(\.outcome)))
+                cells[target] = cell(Verdict.fold(here.map(\.result.verdict)), here)
             }
-            let verdict = Verdict.fold(cases.map(\.result.verdict))
-            sections.append(Section(id: id, info: nil, verdict: verdict, outcome: .folded(verdict, caseOutcomes: cases.map(\.outcome)),
-                                    cells: cells, cases: cases))
+            sections.append(section(id, nil, Verdict.fold(cases.map(\.result.verdict)), cells, cases))
         }
         self.sections = sections
 

@@ -6,15 +6,20 @@ import ConformanceKit
 /// Only `failed` can become `waived`; every other verdict is shown as it is. The cases are declared
 /// in the order reports list them.
 public enum ReportOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The relying party met the criterion.
     case passed
+    /// The relying party broke the criterion, and no live waiver accepts it.
     case failed
     /// Failed, and covered by a live waiver.
     case waived
+    /// The harness, the adapter or the transport failed; not decided.
     case error
+    /// A capability or target was missing; not a pass.
     case notVerified
+    /// A step matches no step definition: a defect in the criterion file.
     case undefined
 
-    /// The outcome of a verdict, given whether its failures are all waived.
+    /// The outcome of a verdict: `failed` becomes `waived` when `waived` is true; nothing else changes.
     public init(_ verdict: Verdict, waived: Bool) {
         switch verdict {
         case .passed: self = .passed

@@ -24,10 +24,12 @@ public enum ReportWriter {
 
         /// The path the operation was about (the directory, the temporary file or the report).
         public var path: String
+        /// What was being done when it failed.
         public var operation: Operation
         /// The system's reason, e.g. `Permission denied`.
         public var reason: String
 
+        /// An error about `path`, met while doing `operation`, for `reason`.
         public init(path: String, operation: Operation, reason: String) {
             self.path = path
             self.operation = operation

@@ -15,23 +15,13 @@ enum TextEscaping {
     }
 
     /// Text content of an XML element: `&`, `<`, `>` escaped; scalars XML 1.0 forbids made visible.
-    static func xmlText(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            default: escaped += isXMLCharacter(scalar) ? String(scalar) : visible(scalar)
-            }
-        }
-        return escaped
-    }
+    static func xmlText(_ text: String) -> String { xmlEscaped(text, inAttribute: false) }
 
     /// A double-quoted XML attribute value: as text content, plus `"` and `'`, and tab, line feed and
     /// carriage return as character references so that attribute normalisation keeps them.
-    static func xmlAttribute(_ text: String) -> String {
+    static func xmlAttribute(_ text: String) -> String { xmlEscaped(text, inAttribute: true) }
+
+    private static func xmlEscaped(_ text: String, inAttribute: Bool) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -39,11 +29,11 @@ enum TextEscaping {
             case "&": escaped += "&amp;"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t": escaped += "&#9;"
-            case "\n": escaped += "&#10;"
-            case "\r": escaped += "&#13;"
+            case "\"" where inAttribute: escaped += "&quot;"
+            case "'" where inAttribute: escaped += "&apos;"
+            case "\t" where inAttribute: escaped += "&#9;"
+            case "\n" where inAttribute: escaped += "&#10;"
+            case "\r" where inAttribute: escaped += "&#13;"
             default: escaped += isXMLCharacter(scalar) ? String(scalar) : visible(scalar)
             }
         }
@@ -107,5 +97,10 @@ enum TextEscaping {
             body += scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || scalar.value == 0x7F ? visible(scalar) : String(scalar)
         }
         return "\(fence)\(info)\n\(body)\n\(fence)"
+    }
+
+    /// `1 test case`, `2 test cases`: a count with its noun in the right number.
+    static func count(_ value: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(value) " + (value == 1 ? singular : plural ?? singular + "s")
     }
 }

@@ -32,10 +32,12 @@ public struct Waiver: Sendable, Hashable, Codable {
             }
         }
 
+        /// Decodes from the string form (`*` or a target id).
         public init(from decoder: any Decoder) throws {
             self.init(try decoder.singleValueContainer().decode(String.self))
         }
 
+        /// Encodes as the string form (`*` or a target id).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(description)
@@ -57,6 +59,7 @@ public struct Waiver: Sendable, Hashable, Codable {
     /// `N2.6-AC04@*`. Unique within a waiver file.
     public var id: String { "\(criterion)@\(target)" }
 
+    /// A waiver for `criterion` on `target` until the end of `expires`.
     public init(criterion: String, target: TargetPattern, reason: String, owner: String, expires: CalendarDate) {
         self.criterion = criterion
         self.target = target

@@ -27,11 +27,14 @@ public struct WaiverEvaluation: Sendable, Hashable {
 
     /// One waiver of the file with its status and the test cases it waived.
     public struct Entry: Sendable, Hashable {
+        /// The waiver as the file gives it.
         public var waiver: Waiver
+        /// What became of it in this run.
         public var status: Status
         /// The ids of the test cases this waiver turned from failed into waived, in run order.
         public var waivedTestCaseIDs: [String]
 
+        /// An entry for `waiver` with its status and the ids of the test cases it waived.
         public init(waiver: Waiver, status: Status, waivedTestCaseIDs: [String]) {
             self.waiver = waiver
             self.status = status
@@ -41,12 +44,16 @@ public struct WaiverEvaluation: Sendable, Hashable {
 
     /// A failed test case that a live waiver covers.
     public struct WaivedResult: Sendable, Hashable {
+        /// The id of the failed test case.
         public var testCaseID: String
+        /// Its criterion.
         public var criterionID: String
+        /// Its target.
         public var target: String
         /// The waiver that covers it.
         public var waiver: Waiver
 
+        /// A waived result: the failed test case and the waiver covering it.
         public init(testCaseID: String, criterionID: String, target: String, waiver: Waiver) {
             self.testCaseID = testCaseID
             self.criterionID = criterionID
@@ -57,17 +64,21 @@ public struct WaiverEvaluation: Sendable, Hashable {
 
     /// A waiver that makes the run fail by itself.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong with the waiver.
         public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
             /// The waiver's `expires` day has passed.
             case expired
             /// The failure the waiver accepts no longer happens.
             case stale
         }
+        /// What is wrong.
         public var kind: Kind
+        /// The waiver at fault.
         public var waiver: Waiver
         /// What is wrong and what to do, in a sentence.
         public var message: String
 
+        /// A problem of `kind` with `waiver`, explained by `message`.
         public init(kind: Kind, waiver: Waiver, message: String) {
             self.kind = kind
             self.waiver = waiver
@@ -79,16 +90,17 @@ public struct WaiverEvaluation: Sendable, Hashable {
     }
 
     /// The waiver file, when the waivers came from one.
-    public var source: String?
+    public let source: String?
     /// The day the waivers were evaluated on; `nil` when there were no waivers to evaluate.
-    public var evaluatedOn: CalendarDate?
+    public let evaluatedOn: CalendarDate?
     /// Every waiver of the file, in file order, with its status.
-    public var entries: [Entry]
+    public let entries: [Entry]
     /// The failed test cases that are waived, in run order.
-    public var waived: [WaivedResult]
+    public let waived: [WaivedResult]
     /// The waivers that make the run fail: expired first, then stale, each in file order.
-    public var problems: [Problem]
+    public let problems: [Problem]
 
+    /// An evaluation from its parts; `WaiverFile.evaluate(against:today:)` is the usual way to make one.
     public init(source: String?, evaluatedOn: CalendarDate?, entries: [Entry], waived: [WaivedResult], problems: [Problem]) {
         self.source = source
         self.evaluatedOn = evaluatedOn
@@ -106,7 +118,8 @@ public struct WaiverEvaluation: Sendable, Hashable {
         waiverByTestCase[id]
     }
 
-    private var waiverByTestCase: [String: Waiver]
+    /// `waived` by test case id (derived in `init`; the stored lists are constants so it cannot go stale).
+    private let waiverByTestCase: [String: Waiver]
 }
 
 extension WaiverFile {
@@ -153,7 +166,7 @@ extension WaiverFile {
             if stale {
                 staleProblems.append(WaiverEvaluation.Problem(
                     kind: .stale, waiver: waiver,
-                    message: "\(waiver.criterion) no longer fails \(scope) (\(matching.count) test case(s) ran, none failed); remove the waiver (owner \(waiver.owner))."))
+                    message: "\(waiver.criterion) no longer fails \(scope) (\(TextEscaping.count(matching.count, "test case")) ran, none failed); remove the waiver (owner \(waiver.owner))."))
             }
             entries.append(WaiverEvaluation.Entry(waiver: waiver, status: status, waivedTestCaseIDs: waivedIDs[waiver.id] ?? []))
         }

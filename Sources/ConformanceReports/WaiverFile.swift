@@ -28,6 +28,7 @@ public struct WaiverFile: Sendable, Hashable {
     /// The waivers, in file order.
     public var waivers: [Waiver]
 
+    /// Waivers given in code (`path` `nil`) or already read from `path`.
     public init(path: String? = nil, waivers: [Waiver]) {
         self.path = path
         self.waivers = waivers
@@ -44,6 +45,7 @@ public struct WaiverFile: Sendable, Hashable {
             /// What is wrong, in a sentence.
             public var message: String
 
+            /// A problem at `entry` and `field` (either may be `nil`), described by `message`.
             public init(entry: Int?, field: String?, message: String) {
                 self.entry = entry
                 self.field = field
@@ -71,6 +73,7 @@ public struct WaiverFile: Sendable, Hashable {
         /// Every problem found, in document order; never empty.
         public var problems: [Problem]
 
+        /// The error for the file at `path` with its problems.
         public init(path: String, problems: [Problem]) {
             self.path = path
             self.problems = problems
@@ -257,7 +260,8 @@ extension WaiverFile {
                         column += 1
                     }
                 }
-                return "\(text) (line \(line), column \(column))"
+                let sentence = text.hasSuffix(".") ? String(text.dropLast()) : text
+                return "\(sentence) (line \(line), column \(column))"
             }
         }
 

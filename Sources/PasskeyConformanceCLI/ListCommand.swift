@@ -21,7 +21,7 @@ enum ListCommand {
         var uncovered = 0
         for criterion in loaded.criteria where plan.criteria.contains(where: { $0.id == criterion.info.id }) {
             let info = criterion.info
-            lines.append("\(info.id) [\(info.level.rawValue)\(info.derived ? ", derived" : "")] \(info.title.dropFirst(info.id.count + 1))")
+            lines.append("\(info.id) [\(info.level.rawValue)\(info.derived ? ", derived" : "")] \(info.title)")
             lines.append("  \(info.file)")
             for item in info.verifyItems {
                 let scenarios = criterion.scenarios.filter { $0.verifyItems.contains(item.id) }

@@ -19,8 +19,10 @@ enum RunCommand {
             .init(name: "waivers", value: "file", help: "Waiver file of expected failures (JSON)."),
             .init(name: "today", value: "YYYY-MM-DD", help: "The date waivers expire against (default: today, UTC)."),
             .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
+            .init(name: "timestamp", value: "ISO 8601", help: "Record this start time instead of the clock's (reproducible reports)."),
         ],
-        flags: [("quiet", "No progress and no summary on the terminal."), ("no-reports", "Write no report files.")],
+        flags: [("quiet", "No progress and no summary on the terminal."), ("no-reports", "Write no report files."),
+                ("no-timings", "Record zero wall-clock durations (reproducible reports; virtual time is kept).")],
         positionals: (0, 0, "")
     )
 
@@ -44,8 +46,16 @@ enum RunCommand {
         defer { Task { await adapter.shutdown() } }
         let quiet = parsed.flags.contains("quiet")
         let progress = Progress(enabled: !quiet && Output.errorIsTerminal)
-        let run = try await Suite.run(criteria: loaded.criteria, digest: loaded.digest, adapter: adapter, transport: transport, command: command,
-                                      filter: filter, filterText: Common.filterText(parsed), seed: seed, onEvent: progress.handle)
+        var startedAt = Date()
+        if let text = parsed.value("timestamp") {
+            guard let date = ISO8601DateFormatter().date(from: text) else {
+                throw UsageError("--timestamp must be an ISO 8601 time such as 2026-11-29T12:00:00Z, found '\(text)'", command: spec.name)
+            }
+            startedAt = date
+        }
+        var run = try await Suite.run(criteria: loaded.criteria, digest: loaded.digest, adapter: adapter, transport: transport, command: command,
+                                      filter: filter, filterText: Common.filterText(parsed), seed: seed, startedAt: startedAt, onEvent: progress.handle)
+        if parsed.flags.contains("no-timings") { run = run.withoutWallTimes() }
         await adapter.shutdown()
         progress.finish()
         let evaluation = waivers.map { $0.evaluate(against: run, today: today) } ?? .none

@@ -21,7 +21,7 @@ enum Summary {
             let cases = run.testCases.filter { $0.criterionID == info.id }
             let passed = cases.filter { $0.verdict == .passed }.count
             lines.append("  " + info.id.padding(toLength: 11, withPad: " ", startingAt: 0) + symbol(criterion.verdict).padding(toLength: 13, withPad: " ", startingAt: 0)
-                         + "\(passed)/\(cases.count) test cases  \(info.title.dropFirst(info.id.count + 1))")
+                         + "\(passed)/\(cases.count) test cases  \(info.title)")
         }
         let problems = run.testCases.filter { $0.verdict != .passed && $0.verdict != .notVerified }
         for result in problems.prefix(20) {

@@ -35,6 +35,7 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     case neverCheckUserPresence = "never-check-user-presence"
     // N3.2-AC01
     case noRuntimeCheck = "no-runtime-check"
+    case revokeBySignalOnly = "revoke-by-signal-only"
     // N3.2-AC02
     case neverSignalUnknown = "never-signal-unknown"
     case unknownOnRevoked = "unknown-on-revoked"
@@ -62,6 +63,7 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     // N3.2-AC06
     case updaterOn262 = "updater-on-26.2"
     case dataManagerOn260 = "data-manager-on-26.0"
+    case androidWrongRequestType = "android-wrong-request-type"
     // N3.2-AC07
     case signalPrimaryRPID = "signal-primary-rp-id"
     case signalOriginAsRPID = "signal-origin-as-rp-id"
@@ -71,6 +73,7 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     case appleBase64TextData = "apple-base64-text-data"
     case androidStandardBase64 = "android-standard-base64"
     case accountIDAsSignalUserHandle = "account-id-as-signal-user-handle"
+    case androidJoinedIDList = "android-joined-id-list"
     // N3.2-AC10
     case renameSignalUnconfirmed = "rename-signal-unconfirmed"
     case renameBlankUnchangedField = "rename-blank-unchanged-field"
@@ -89,16 +92,16 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .lateResponseToCurrentAccount, .lateResponseToOriginalAccount: "N2.6-AC06"
         case .requireUserVerification, .requireUserPresence, .rejectBackupEligible: "N2.6-X01"
         case .neverCheckUserPresence: "N2.6-X02"
-        case .noRuntimeCheck: "N3.2-AC01"
+        case .noRuntimeCheck, .revokeBySignalOnly: "N3.2-AC01"
         case .neverSignalUnknown, .unknownOnRevoked, .unknownOnRestricted, .unknownOnVerificationFailure, .unknownOnNetworkOrCancel: "N3.2-AC02"
         case .noReconcileAfterCreate, .reconcileAfterFailedCreate, .noReconcileAfterRevoke, .noReconcileOnRefresh, .reconcileUnauthenticated,
              .noCoalescing, .coalesceWithFirstState: "N3.2-AC03"
         case .sendPartialList, .emptyListOnError, .trustStaleCache, .neverSendEmptyList, .includeRevokedInList: "N3.2-AC04"
         case .ignoreRateLimit, .retryEarly, .retryStalePayload: "N3.2-AC05"
-        case .updaterOn262, .dataManagerOn260: "N3.2-AC06"
+        case .updaterOn262, .dataManagerOn260, .androidWrongRequestType: "N3.2-AC06"
         case .signalPrimaryRPID, .signalOriginAsRPID: "N3.2-AC07"
         case .claimProviderRemoval: "N3.2-AC08"
-        case .appleBase64TextData, .androidStandardBase64, .accountIDAsSignalUserHandle: "N3.2-AC09"
+        case .appleBase64TextData, .androidStandardBase64, .accountIDAsSignalUserHandle, .androidJoinedIDList: "N3.2-AC09"
         case .renameSignalUnconfirmed, .renameBlankUnchangedField, .renameReconcilesEmpty: "N3.2-AC10"
         }
     }
@@ -130,6 +133,7 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .requireUserVerification, .requireUserPresence, .rejectBackupEligible: ["N2.6-X01.X01"]
         case .neverCheckUserPresence: ["N2.6-X02.X02"]
         case .noRuntimeCheck: ["N3.2-AC01.V2"]
+        case .revokeBySignalOnly: ["N3.2-AC01.V1"]
         case .neverSignalUnknown: ["N3.2-AC02.V1"]
         case .unknownOnRevoked: ["N3.2-AC02.V2"]
         case .unknownOnRestricted: ["N3.2-AC02.V3"]
@@ -152,11 +156,13 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .retryStalePayload: ["N3.2-AC05.V3"]
         case .updaterOn262: ["N3.2-AC06.V1"]
         case .dataManagerOn260: ["N3.2-AC06.V2"]
+        case .androidWrongRequestType: ["N3.2-AC06.V3"]
         case .signalPrimaryRPID, .signalOriginAsRPID: ["N3.2-AC07.V1"]
         case .claimProviderRemoval: ["N3.2-AC08.V1"]
         case .appleBase64TextData: ["N3.2-AC09.V1"]
         case .androidStandardBase64: ["N3.2-AC09.V2"]
         case .accountIDAsSignalUserHandle: ["N3.2-AC09.V4"]
+        case .androidJoinedIDList: ["N3.2-AC09.V2", "N3.2-AC09.V3"]
         case .renameSignalUnconfirmed: ["N3.2-AC10.V3"]
         case .renameBlankUnchangedField: ["N3.2-AC10.V1"]
         case .renameReconcilesEmpty: ["N3.2-AC10.V2"]
@@ -192,6 +198,7 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .rejectBackupEligible: "rejects registrations whose backup-eligible flag is set"
         case .neverCheckUserPresence: "never checks UP, even for modal options"
         case .noRuntimeCheck: "calls the signal API without checking that the OS and library offer it"
+        case .revokeBySignalOnly: "where signals exist, 'revokes' a passkey by signalling and never revokes it on the server"
         case .neverSignalUnknown: "never sends the unknown-credential signal"
         case .unknownOnRevoked: "sends the unknown-credential signal for a known but revoked credential"
         case .unknownOnRestricted: "sends the unknown-credential signal when the account is restricted"
@@ -214,12 +221,14 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .retryStalePayload: "retries a rate-limited signal with its original, stale payload"
         case .updaterOn262: "uses the deprecated ASCredentialUpdater on 26.2 and later"
         case .dataManagerOn260: "uses ASCredentialDataManager on 26.0 and 26.1, where it does not exist"
+        case .androidWrongRequestType: "sends Android signals with a request type the library does not know"
         case .signalPrimaryRPID: "sends every signal with the primary RP ID, whatever the credential's RP"
         case .signalOriginAsRPID: "sends the origin (https://…) instead of the RP ID"
         case .claimProviderRemoval: "tells the user the passkey was removed from the device once a signal is accepted"
         case .appleBase64TextData: "passes the base64url text's bytes instead of the raw ids to Apple's report methods"
         case .androidStandardBase64: "encodes Android signal ids with padded standard base64"
         case .accountIDAsSignalUserHandle: "signals the product account id as the user handle"
+        case .androidJoinedIDList: "sends allAcceptedCredentialIds as one comma-joined string instead of an array"
         case .renameSignalUnconfirmed: "sends the metadata signal before the server confirmed the rename"
         case .renameBlankUnchangedField: "sends an empty value for the field that did not change"
         case .renameReconcilesEmpty: "follows a rename with an empty accepted-credentials list"

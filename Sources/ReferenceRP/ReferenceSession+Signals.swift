@@ -24,7 +24,7 @@ extension ReferenceSession {
     func performSignalAction(_ action: UserAction, _ state: inout State) throws -> ActionOutcome {
         switch action.kind {
         case .passkeySignIn:
-            let rpID = action.username.flatMap { state.server.accounts[$0]?.rpID } ?? ReferenceRP.relyingPartyIDs[0]
+            let rpID = action.rpID ?? action.username.flatMap { state.server.accounts[$0]?.rpID } ?? ReferenceRP.relyingPartyIDs[0]
             let challenge = state.server.authenticationOptions(rpID: rpID, now: host.now(), rng: &state.rng)
             let request: GetCredentialRequest
             switch device.platform {
@@ -40,6 +40,10 @@ extension ReferenceSession {
             return ActionOutcome(.pending)
         case .revokePasskey:
             guard let token = state.app.token, let id = action.credentialID else { return ActionOutcome(.rejected, message: "sign in first") }
+            if mutation == .revokeBySignalOnly, signalInterface != nil, let username = state.app.username {
+                send(.fixedList(username: username, ids: state.server.acceptedIDs(username).filter { $0 != id }), &state)
+                return ActionOutcome(.done)
+            }
             switch state.server.revoke(token: token, credentialID: id) {
             case .failure(let refusal): return ActionOutcome(.rejected, message: refusal.message)
             case .success(let username):

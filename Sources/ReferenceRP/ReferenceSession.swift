@@ -138,6 +138,7 @@ final class ReferenceSession: RelyingPartySession {
         state.app.username = username
         state.app.stage = stage
         if state.app.firstUsername == nil { state.app.firstUsername = username }
+        state.app.signals.lastUsername = username
     }
 
     private func passwordSignIn(username: String, password: String, _ state: inout State) -> ActionOutcome {
@@ -227,6 +228,7 @@ final class ReferenceSession: RelyingPartySession {
 
     private func registrationCompleted(_ pending: PendingRegistration, _ outcome: PlatformOutcome, _ state: inout State) {
         if let error = outcome.error {
+            if mutation == .reconcileAfterFailedCreate { scheduleReconciliation(for: pending.username, reason: "creation attempted", &state) }
             guard pending.conditional else {
                 if !RequestBuilder.isCancellation(error) { host.show(UIEvent(.error, "The passkey could not be created.")) }
                 return

@@ -35,7 +35,8 @@ struct SignalEncoding: Sendable {
     }
 
     func android(_ type: String, _ members: [String: JSONValue]) -> SignalRequest {
-        SignalRequest(android: AndroidSignalRequest(type: type, requestJson: Wire.jsonString(JSONValue.object(members))))
+        let type = mutation == .androidWrongRequestType ? type.replacingOccurrences(of: "androidx.credentials.SIGNAL_", with: "androidx.credentials.TYPE_SIGNAL_") : type
+        return SignalRequest(android: AndroidSignalRequest(type: type, requestJson: Wire.jsonString(JSONValue.object(members))))
     }
 
     func unknown(rpID: String, credentialID: Data) -> SignalRequest {
@@ -50,7 +51,7 @@ struct SignalEncoding: Sendable {
         if interface == .android {
             return android(AndroidSignalRequest.allAcceptedCredentialsType, [
                 "rpId": .string(rpID(account.rpID)), "userId": .string(text(userHandle(account))),
-                "allAcceptedCredentialIds": .array(ids.map { .string(text($0)) }),
+                "allAcceptedCredentialIds": mutation == .androidJoinedIDList ? .string(ids.map(text).joined(separator: ",")) : .array(ids.map { .string(text($0)) }),
             ])
         }
         return SignalRequest(apple: AppleSignalReport(interface: appleInterface, method: .reportAllAcceptedPublicKeyCredentials,

@@ -50,8 +50,8 @@ struct WaiverEvaluationTests {
         #expect(evaluation.entries.map(\.status) == [.stale, .stale])
         #expect(evaluation.waived.isEmpty)
         #expect(evaluation.problems.map(\.kind) == [.stale, .stale])
-        #expect(evaluation.problems[0].description == "N2.6-X01@*: N2.6-X01 no longer fails on any target (2 test case(s) ran, none failed); remove the waiver (owner server-team).")
-        #expect(evaluation.problems[1].message.hasPrefix("N2.6-AC04 no longer fails on apple-18 (1 test case(s) ran, none failed)"))
+        #expect(evaluation.problems[0].description == "N2.6-X01@*: N2.6-X01 no longer fails on any target (2 test cases ran, none failed); remove the waiver (owner server-team).")
+        #expect(evaluation.problems[1].message.hasPrefix("N2.6-AC04 no longer fails on apple-18 (1 test case ran, none failed)"))
     }
 
     @Test("an expired waiver that is also stale reports both, expired first")

@@ -2,7 +2,7 @@ import Foundation
 import Gherkin
 
 extension CriteriaLoader {
-    func loadScenarios(document: GherkinDocument, pickles: [Pickle], path: String, criterionID: String, items: Set<String>,
+    func loadScenarios(document: GherkinDocument, pickles: [Pickle], path: String, display: String, criterionID: String, items: Set<String>,
                        diagnostics: inout [Diagnostic]) -> [CriterionScenario] {
         guard let feature = document.feature else { return [] }
         var astSteps: [String: Gherkin.Step] = [:]
@@ -101,7 +101,7 @@ extension CriteriaLoader {
             if slugs.contains(slug) { slug += " [line \(line)]" }
             slugs.insert(slug)
             _ = scenario
-            result.append(CriterionScenario(name: pickle.name, file: path, line: line, tags: tags, verifyItems: verifyItems, steps: steps,
+            result.append(CriterionScenario(name: pickle.name, file: display, line: line, tags: tags, verifyItems: verifyItems, steps: steps,
                                             needs: needs, platform: platform, requires: requires, slug: slug))
         }
         return result

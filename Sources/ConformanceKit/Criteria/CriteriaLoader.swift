@@ -70,7 +70,7 @@ public struct CriteriaLoader: Sendable {
                 diagnostics.append(Diagnostic(file: path, line: 1, "the file cannot be read"))
                 continue
             }
-            let relative = root.isEmpty ? path : String(path.dropFirst(root.count).drop(while: { $0 == "/" }))
+            let relative = root.isEmpty || !path.hasPrefix(root) ? path : String(path.dropFirst(root.count).drop(while: { $0 == "/" }))
             digestInput.append(Data(relative.utf8))
             digestInput.append(0)
             digestInput.append(bytes)
@@ -172,19 +172,30 @@ public struct CriteriaLoader: Sendable {
             }
             items.append(.init(id: "\(id).\(local)", text: itemText))
         }
-        let info = CriterionInfo(id: id, title: feature.name, level: level, group: group, derived: featureTags.contains { $0.name == "@derived" },
+        let display = Self.displayPath(relative: relative, path: path)
+        var title = feature.name
+        if title.hasPrefix(id + " ") { title = String(title.dropFirst(id.count + 1)) }
+        let info = CriterionInfo(id: id, title: title, level: level, group: group, derived: featureTags.contains { $0.name == "@derived" },
                                  statement: (sections["Statement"] ?? []).joined(separator: " "),
                                  verification: (sections["Verification"] ?? []).joined(separator: " "),
                                  verifyItems: items, source: (sections["Source"] ?? []).joined(separator: " "),
-                                 references: sections["References"] ?? [], file: relative)
+                                 references: sections["References"] ?? [], file: display)
         // Scenarios.
-        let scenarios = loadScenarios(document: document, pickles: parsed.pickles, path: path, criterionID: id, items: Set(items.map(\.id)), diagnostics: &diagnostics)
+        let scenarios = loadScenarios(document: document, pickles: parsed.pickles, path: path, display: display, criterionID: id, items: Set(items.map(\.id)), diagnostics: &diagnostics)
         let covered = Set(scenarios.flatMap(\.verifyItems))
         for item in items where !covered.contains(item.id) {
             error("verify item \(item.id) is covered by no scenario")
         }
         if scenarios.isEmpty { error("the criterion has no scenario") }
         return Criterion(info: info, scenarios: scenarios)
+    }
+
+    /// The path reports show: relative to the criteria root's parent (`Criteria/N2.6-…/N2.6-AC01.feature`),
+    /// so reports do not depend on where the checkout lies.
+    static func displayPath(relative: String, path: String) -> String {
+        guard relative != path else { return path }
+        let rootName = ((path.dropLast(relative.count).trimmingCharacters(in: CharacterSet(charactersIn: "/"))) as NSString).lastPathComponent
+        return rootName.isEmpty ? relative : rootName + "/" + relative
     }
 
     /// Splits a feature description into its `Name:` sections, one trimmed line each.

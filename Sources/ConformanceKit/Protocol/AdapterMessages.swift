@@ -202,6 +202,8 @@ public struct UserAction: Sendable, Codable, Hashable {
 
     public var kind: Kind
     public var username: String?
+    /// Passkey sign-in: the RP ID whose sign-in screen the user is on (`nil`: the primary RP).
+    public var rpID: String?
     public var password: String?
     public var secondFactor: SecondFactorOutcome?
     public var method: AlternativeSignInMethod?
@@ -210,11 +212,12 @@ public struct UserAction: Sendable, Codable, Hashable {
     public var newDisplayName: String?
     public var confirmed: Bool?
 
-    public init(_ kind: Kind, username: String? = nil, password: String? = nil, secondFactor: SecondFactorOutcome? = nil,
+    public init(_ kind: Kind, username: String? = nil, rpID: String? = nil, password: String? = nil, secondFactor: SecondFactorOutcome? = nil,
                 method: AlternativeSignInMethod? = nil, credentialID: Data? = nil, newName: String? = nil,
                 newDisplayName: String? = nil, confirmed: Bool? = nil) {
         self.kind = kind
         self.username = username
+        self.rpID = rpID
         self.password = password
         self.secondFactor = secondFactor
         self.method = method

@@ -17,3 +17,18 @@ extension RunResult {
                          wallSeconds: wallSeconds, virtualMillis: results.reduce(0) { $0 + $1.virtualMillis })
     }
 }
+
+extension RunResult {
+    /// The same run with every wall-clock duration set to zero: what stays equal between two runs
+    /// with the same seed, criteria, adapter and harness (reproducible, diffable reports).
+    public func withoutWallTimes() -> RunResult {
+        var copy = self
+        copy.wallSeconds = 0
+        copy.testCases = testCases.map { testCase in
+            var testCase = testCase
+            testCase.wallSeconds = 0
+            return testCase
+        }
+        return copy
+    }
+}

@@ -187,6 +187,6 @@ extension StepLibrary {
         },
     ]
 
-    /// Signal steps (N3.2) are added with the signal capability.
-    static let signalSteps: [StepDefinition] = []
+    /// Signal steps (N3.2).
+    static var signalSteps: [StepDefinition] { signalFixtureSteps + signalAssertionSteps }
 }

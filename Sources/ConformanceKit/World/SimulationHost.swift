@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebAuthn
 
 /// A platform operation the relying party started, with the platform's answer.
 public struct PlatformOperation: Sendable, Hashable {
@@ -200,6 +201,25 @@ public final class SimulationHost: PlatformHost, Sendable {
     /// Mutates the simulated provider (the scenario's Given steps).
     public func withProvider<R>(_ body: (inout ProviderState) -> R) -> R {
         state.withLock { body(&$0.simulator.provider) }
+    }
+
+    /// Makes a passkey in the provider (as if created earlier) and returns its id and COSE public key.
+    public func makeProviderPasskey(rpID: String, userHandle: Data, userName: String, displayName: String) throws -> (id: Data, publicKey: Data) {
+        try state.withLock { state in
+            let clientDataHash = SHA256.hash(Data("earlier registration".utf8))
+            let registration: VirtualAuthenticator.Registration
+            do {
+                registration = try state.simulator.authenticator.makeCredential(rpId: rpID, userHandle: userHandle, clientDataHash: clientDataHash,
+                                                                                flags: [.userPresent, .userVerified, .backupEligible, .backupState])
+            } catch {
+                throw SystemIssue("the virtual authenticator failed: \(error)")
+            }
+            let id = registration.credential.id
+            state.simulator.provider.passkeys.append(.init(credentialID: id, rpID: rpID, userHandle: userHandle, userName: userName,
+                                                           displayName: displayName, visibility: .visible))
+            state.transcript.record(at: state.clock.nowMillis, .platform, "provider.passkey", "the credential manager holds passkey \(Base64URL.encode(id)) of \(userName) for \(rpID)")
+            return (id, registration.credential.publicKey.bytes)
+        }
     }
 
     /// A snapshot of everything recorded so far.

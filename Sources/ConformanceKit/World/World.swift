@@ -20,6 +20,22 @@ public final class World {
     public internal(set) var releaseComparison: (before: [String: [CredentialSnapshot]], after: [String: [CredentialSnapshot]])?
     /// Named values steps leave for later steps.
     public var notes: [String: String] = [:]
+    /// Credential inventories noted by a step, by alias.
+    public var notedInventory: [String: Inventory] = [:]
+
+    /// An account's passkeys on both sides: the server's records and what the credential manager shows.
+    public struct Inventory: Sendable, Hashable {
+        public var server: [CredentialSnapshot]
+        public var provider: [String]
+    }
+
+    /// The inventory of an account now.
+    public func inventory(_ alias: String) async throws -> Inventory {
+        let snapshot = try await inspect(alias)
+        let provider = host.snapshot.provider.passkeys.filter { $0.userHandle == snapshot.userHandle }
+            .map { "\(Base64URL.encode($0.credentialID)) \($0.visibility.rawValue)" }
+        return Inventory(server: snapshot.credentials, provider: provider)
+    }
 
     /// The most platform deliveries one step may cause before the harness calls it a runaway.
     public static let deliveryLimit = 500

@@ -1,0 +1,199 @@
+import Foundation
+import Synchronization
+
+/// An adapter process started with Foundation's `Process`, with the harness's ends of its pipes.
+///
+/// The process runs in a process group of its own (Foundation starts children that way on Linux), so
+/// that stopping it also stops whatever it started (`/bin/sh -c` wrappers, helpers). Every live
+/// process is also listed in `ChildProcess.registry`, which an `atexit` handler empties with
+/// `SIGKILL`: children never outlive the harness, even when nobody called `shutdown()`.
+final class ChildProcess: Sendable {
+    /// The ends of the pipes the harness keeps.
+    struct Pipes: Sendable {
+        /// Reads the process's standard output.
+        var fromChild: Int32
+        /// Writes the process's standard input.
+        var toChild: Int32
+    }
+
+    let process: Process
+    let pid: Int32
+    private let isGroupLeader: Bool
+    private let standardErrorTail: StandardErrorTail?
+    private let stopRequested = Atomic<Bool>(false)
+
+    private init(process: Process, standardErrorTail: StandardErrorTail?) {
+        self.process = process
+        self.pid = process.processIdentifier
+        self.isGroupLeader = Platform.processGroup(of: process.processIdentifier) == process.processIdentifier
+        self.standardErrorTail = standardErrorTail
+    }
+
+    /// Starts `executable` with `arguments` and pipes on its standard input and output.
+    static func launch(executable: String, arguments: [String], environment: [String: String], workingDirectory: String?,
+                       captureStandardError: Bool) throws(AdapterFault) -> (ChildProcess, Pipes) {
+        Platform.ignoreBrokenPipeSignal()
+        _ = registryInstalled
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
+        let input = Pipe(), output = Pipe()
+        let errors = captureStandardError ? Pipe() : nil
+        process.standardInput = input
+        process.standardOutput = output
+        if let errors { process.standardError = errors }
+        do {
+            try process.run()
+        } catch {
+            throw AdapterFault(.launchFailed, "could not start \(executable): \(error)")
+        }
+        // Keep close-on-exec duplicates and let Foundation's handles go, so that each descriptor has one owner.
+        let pipes = Pipes(fromChild: Platform.duplicate(output.fileHandleForReading.fileDescriptor),
+                          toChild: Platform.duplicate(input.fileHandleForWriting.fileDescriptor))
+        try? output.fileHandleForReading.close()
+        try? input.fileHandleForWriting.close()
+        var tail: StandardErrorTail?
+        if let errors {
+            tail = StandardErrorTail(fd: Platform.duplicate(errors.fileHandleForReading.fileDescriptor))
+            try? errors.fileHandleForReading.close()
+        }
+        let child = ChildProcess(process: process, standardErrorTail: tail)
+        registry.withLock { $0[child.pid] = child.isGroupLeader }
+        return (child, pipes)
+    }
+
+    /// Whether the process is still running.
+    var isRunning: Bool { process.isRunning }
+
+    /// How the process ended, e.g. `exited with status 3`, or `nil` while it runs.
+    var exitDescription: String? {
+        guard !process.isRunning else { return nil }
+        switch process.terminationReason {
+        case .exit: return "exited with status \(process.terminationStatus)"
+        case .uncaughtSignal: return "was killed by signal \(process.terminationStatus)"
+        @unknown default: return "ended"
+        }
+    }
+
+    /// The last lines the process wrote to its standard error (when captured).
+    var standardErrorText: String? {
+        guard let text = standardErrorTail?.text, !text.isEmpty else { return nil }
+        return "stderr: " + text
+    }
+
+    /// Blocks until the captured standard error has reached its end or `timeout` has passed, so that
+    /// a fault carries the last words of a process that just exited.
+    func standardErrorSettled(within timeout: Duration) {
+        guard let standardErrorTail else { return }
+        let deadline = ContinuousClock.now + timeout
+        while !standardErrorTail.ended && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+
+    /// Blocks until the process has exited or `timeout` has passed; returns whether it exited.
+    @discardableResult
+    func waitForExit(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now >= deadline { return false }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return true
+    }
+
+    /// Waits (without blocking a thread) until the process has exited or `timeout` has passed.
+    @discardableResult
+    func exited(within timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
+    /// Sends `SIGTERM` to the process group at once and `SIGKILL` after `grace` on a helper thread;
+    /// returns immediately. Idempotent.
+    func terminate(grace: Duration) {
+        guard !stopRequested.exchange(true, ordering: .relaxed) else { return }
+        signal(Platform.terminateSignal)
+        Thread.detachNewThread { [self] in
+            waitForExit(timeout: grace)
+            signal(Platform.killSignal)
+            Self.registry.withLock { _ = $0.removeValue(forKey: pid) }
+        }
+    }
+
+    /// Stops the process (`SIGTERM`, then `SIGKILL` after `grace`) and waits until it is gone.
+    func stop(grace: Duration) async {
+        terminate(grace: grace)
+        await exited(within: grace + .seconds(2))
+    }
+
+    private func signal(_ signal: Int32) {
+        // The group is signalled even after its leader exited, to stop helpers it left behind.
+        if isGroupLeader || process.isRunning {
+            Platform.send(signal, toGroupOf: pid, isGroupLeader: isGroupLeader)
+        }
+    }
+
+    deinit {
+        if process.isRunning || isGroupLeader { Platform.send(Platform.killSignal, toGroupOf: pid, isGroupLeader: isGroupLeader) }
+        Self.registry.withLock { _ = $0.removeValue(forKey: pid) }
+    }
+
+    // MARK: - Children never outlive the harness
+
+    /// Live children: pid → whether it leads its own process group.
+    static let registry = Mutex<[Int32: Bool]>([:])
+
+    private static let registryInstalled: Void = {
+        Platform.atExit {
+            let children = ChildProcess.registry.withLock { $0 }
+            for (pid, isGroupLeader) in children {
+                Platform.send(Platform.killSignal, toGroupOf: pid, isGroupLeader: isGroupLeader)
+            }
+        }
+    }()
+}
+
+/// Drains a child's standard error on a thread of its own and keeps the last 8 KiB.
+final class StandardErrorTail: Sendable {
+    static let capacity = 8192
+    private let bytes = Mutex<[UInt8]>([])
+    private let reachedEnd = Atomic<Bool>(false)
+
+    /// Whether the stream has ended.
+    var ended: Bool { reachedEnd.load(ordering: .acquiring) }
+
+    init(fd: Int32) {
+        Thread.detachNewThread { [self] in
+            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+            defer {
+                chunk.deallocate()
+                Platform.close(fd)
+                reachedEnd.store(true, ordering: .releasing)
+            }
+            while true {
+                let count = Platform.read(fd, into: chunk)
+                if count <= 0 { return }
+                bytes.withLock { tail in
+                    tail.append(contentsOf: chunk[0..<count])
+                    if tail.count > Self.capacity { tail.removeFirst(tail.count - Self.capacity) }
+                }
+            }
+        }
+    }
+
+    /// The captured text, its last 600 characters.
+    var text: String {
+        let tail = bytes.withLock { $0 }
+        let text = String(decoding: tail, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.count > 600 ? "…" + String(text.suffix(600)) : text
+    }
+}

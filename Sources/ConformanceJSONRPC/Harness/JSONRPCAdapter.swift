@@ -1,0 +1,73 @@
+import ConformanceKit
+
+/// A relying party reached through an adapter process that speaks the adapter protocol as JSON-RPC
+/// 2.0 over its standard input and output (see `Documentation/adapter-protocol.md`).
+///
+/// One process serves the whole run and multiplexes the sessions by id. It is launched on first
+/// use, launched again when the previous one died or was stopped after a fault, and stopped by
+/// `shutdown()` (and, failing that, when the adapter is released or the harness exits). Every fault
+/// of the process or the transport is thrown as an `AdapterFault`.
+///
+/// ```swift
+/// let adapter = JSONRPCAdapter(commandLine: "python3 my_adapter.py --verbose")
+/// let description = try await adapter.describe()
+/// ```
+public struct JSONRPCAdapter: RelyingPartyAdapter {
+    let supervisor: AdapterSupervisor
+
+    /// An adapter started as `/bin/sh -c commandLine` (so the line may use quotes, variables, `cd`).
+    ///
+    /// - Parameters:
+    ///   - environment: Variables added to the harness's own environment.
+    ///   - workingDirectory: The directory the command runs in; the harness's by default.
+    public init(commandLine: String, environment: [String: String] = [:], workingDirectory: String? = nil,
+                configuration: Configuration = Configuration()) {
+        self.init(executable: "/bin/sh", arguments: ["-c", commandLine], environment: environment,
+                  workingDirectory: workingDirectory, configuration: configuration)
+    }
+
+    /// An adapter started as `executable` with `arguments`, without a shell.
+    public init(executable: String, arguments: [String] = [], environment: [String: String] = [:], workingDirectory: String? = nil,
+                configuration: Configuration = Configuration()) {
+        let capture = configuration.standardError == .capture
+        supervisor = AdapterSupervisor(configuration: configuration) { () throws(AdapterFault) in
+            let (child, pipes) = try ChildProcess.launch(executable: executable, arguments: arguments, environment: environment,
+                                                         workingDirectory: workingDirectory, captureStandardError: capture)
+            return HarnessConnection.Endpoint(pipes: pipes, child: child)
+        }
+    }
+
+    /// An in-process `adapter` served by a `JSONRPCAdapterServer` over a pair of pipes: the whole
+    /// JSON-RPC path without a child process (tests; checking that the two transports agree).
+    package init(servingInProcess adapter: any RelyingPartyAdapter, configuration: Configuration = Configuration()) {
+        supervisor = AdapterSupervisor(configuration: configuration) { () throws(AdapterFault) in
+            guard let toServer = Platform.makePipe(), let fromServer = Platform.makePipe() else {
+                throw AdapterFault(.launchFailed, "could not create pipes (errno \(Platform.lastError))")
+            }
+            let server = JSONRPCAdapterServer(adapter: adapter)
+            Task.detached { await server.run(input: toServer.read, output: fromServer.write) }
+            return HarnessConnection.Endpoint(pipes: ChildProcess.Pipes(fromChild: fromServer.read, toChild: toServer.write), child: nil)
+        }
+    }
+
+    /// The adapter's description, from its answer to `adapter.hello` (launching it if needed).
+    public func describe() async throws -> AdapterDescription {
+        try await supervisor.live().1
+    }
+
+    /// Opens a session; its platform calls go to `host`.
+    public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
+        try await supervisor.openSession(context, host: host)
+    }
+
+    /// Sends `adapter.shutdown`, closes the process's input and stops it if it does not exit within
+    /// the grace period. A later call launches a new process.
+    public func shutdown() async {
+        await supervisor.shutdown()
+    }
+
+    /// The process id of the live adapter process, `nil` when none runs (or the adapter is in-process).
+    package func processIdentifier() async -> Int32? {
+        await supervisor.processIdentifier()
+    }
+}

@@ -1,0 +1,77 @@
+import ConformanceKit
+
+/// A session of a relying party behind a JSON-RPC adapter process: every call is forwarded as a
+/// `session.*` request that carries the session id.
+///
+/// Each call waits at most the per-call time-out, and never past the test case's deadline (counted
+/// from `session.open`). A call that cannot complete throws `AdapterFault`.
+public struct JSONRPCSession: RelyingPartySession {
+    /// The session id on the wire (`s1`, `s2`, …; unique for the run).
+    public let id: String
+    let connection: HarnessConnection
+    let deadline: ContinuousClock.Instant
+
+    init(connection: HarnessConnection, id: String, deadline: ContinuousClock.Instant) {
+        self.connection = connection
+        self.id = id
+        self.deadline = deadline
+    }
+
+    public func setUp(accounts: [AccountFixture]) async throws {
+        _ = try await call(.sessionSetUp, JSONRPCParams.SetUp(session: id, accounts: accounts), returning: JSONRPCParams.Empty.self)
+    }
+
+    public func addCredential(_ credential: CredentialFixture) async throws {
+        _ = try await call(.sessionAddCredential, JSONRPCParams.AddCredential(session: id, credential: credential), returning: JSONRPCParams.Empty.self)
+    }
+
+    public func perform(_ action: UserAction) async throws -> ActionOutcome {
+        try await call(.sessionPerform, JSONRPCParams.Perform(session: id, action: action), returning: ActionOutcome.self)
+    }
+
+    public func inspectAccount(username: String) async throws -> AccountSnapshot {
+        try await call(.sessionInspectAccount, JSONRPCParams.InspectAccount(session: id, username: username), returning: AccountSnapshot.self)
+    }
+
+    public func inspectSession() async throws -> SessionSnapshot {
+        try await call(.sessionInspectSession, JSONRPCParams.Session(session: id), returning: SessionSnapshot.self)
+    }
+
+    public func injectFault(_ fault: Fault) async throws {
+        _ = try await call(.sessionInjectFault, JSONRPCParams.InjectFault(session: id, fault: fault), returning: JSONRPCParams.Empty.self)
+    }
+
+    public func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {
+        _ = try await call(.sessionPlatformCompleted, JSONRPCParams.PlatformCompleted(session: id, operation: operation, outcome: outcome),
+                           returning: JSONRPCParams.Empty.self)
+    }
+
+    public func timerFired(_ timer: TimerID) async throws {
+        _ = try await call(.sessionTimerFired, JSONRPCParams.TimerFired(session: id, timer: timer), returning: JSONRPCParams.Empty.self)
+    }
+
+    /// Closes the session in the adapter (best effort, within the per-call time-out even when the
+    /// test case's budget is spent) and forgets its host.
+    public func close() async {
+        defer { connection.unregister(session: id) }
+        guard connection.isAlive else { return }
+        let budget = connection.configuration.callTimeout
+        _ = try? await connection.call(.sessionClose, params: JSONRPCParams.Session(session: id), returning: JSONRPCParams.Empty.self,
+                                       deadline: .now + budget, deadlineIsTestCase: false, budget: budget)
+    }
+
+    /// One call within the session's limits; a fault attributed to the session fails it too.
+    func call<Result: Decodable>(_ method: JSONRPCMethod, _ params: some Encodable, returning: Result.Type) async throws -> Result {
+        if let fault = connection.fault(ofSession: id) { throw fault }
+        let now = ContinuousClock.now
+        let configuration = connection.configuration
+        guard now < deadline else {
+            throw AdapterFault(.testCaseTimeout, "the test case took longer than \(configuration.testCaseTimeout.shortDescription)", method: method.rawValue)
+        }
+        let callDeadline = now + configuration.callTimeout
+        let result = try await connection.call(method, params: params, returning: Result.self, deadline: min(callDeadline, deadline),
+                                               deadlineIsTestCase: deadline < callDeadline, budget: configuration.callTimeout)
+        if let fault = connection.fault(ofSession: id) { throw fault }
+        return result
+    }
+}

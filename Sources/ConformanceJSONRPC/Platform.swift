@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The POSIX calls the transport makes, in one place: file descriptors, pipes, polling and signals.
+///
+/// Every descriptor the module creates is close-on-exec, so that a child process started by another
+/// part of the harness never inherits an end of an adapter's pipes (which would keep it from ever
+/// seeing end-of-file).
+enum Platform {
+    /// The last error of the calling thread.
+    static var lastError: Int32 { errno }
+
+    /// Reads up to `buffer.count` bytes; retries on `EINTR`. Returns 0 at end of file, -1 on error.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let count = systemRead(fd, buffer.baseAddress, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            return count
+        }
+    }
+
+    /// Writes some of `bytes`; retries on `EINTR`. Returns the count written, or -1 (see `lastError`).
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        while true {
+            let count = systemWrite(fd, bytes.baseAddress, bytes.count)
+            if count < 0 && errno == EINTR { continue }
+            return count
+        }
+    }
+
+    /// Writes all of `bytes` to a blocking descriptor. Returns `false` if the descriptor failed.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let count = write(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            if count <= 0 { return false }
+            offset += count
+        }
+        return true
+    }
+
+    /// Whether the write would block (`EAGAIN`/`EWOULDBLOCK`).
+    static var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
+
+    /// How a poll ended.
+    enum PollResult {
+        /// The descriptor is ready (or has hung up, or failed: the next read or write says which).
+        case ready
+        case timedOut
+    }
+
+    /// Waits until `fd` can be read (or written, with `forWriting`) or `timeoutMillis` have passed.
+    static func poll(_ fd: Int32, forWriting: Bool = false, timeoutMillis: Int32) -> PollResult {
+        var entry = pollfd(fd: fd, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0)
+        while true {
+            let result = systemPoll(&entry, 1, timeoutMillis)
+            if result < 0 && errno == EINTR { continue }
+            return result == 0 ? .timedOut : .ready
+        }
+    }
+
+    /// A pipe whose two ends are close-on-exec.
+    static func makePipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [0, 0]
+        guard systemPipe(&ends) == 0 else { return nil }
+        for end in ends { setCloseOnExec(end) }
+        return (ends[0], ends[1])
+    }
+
+    /// A close-on-exec duplicate of `fd`, or -1.
+    static func duplicate(_ fd: Int32) -> Int32 {
+        fcntl(fd, F_DUPFD_CLOEXEC, 0)
+    }
+
+    /// Points `target` at the same file as `source` (`dup2`).
+    static func redirect(_ source: Int32, to target: Int32) {
+        _ = dup2(source, target)
+    }
+
+    static func setCloseOnExec(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+    }
+
+    static func setNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    static func close(_ fd: Int32) {
+        _ = systemClose(fd)
+    }
+
+    /// Sends `signal` to a process group, or to the single process when it leads no group of its own.
+    static func send(_ signal: Int32, toGroupOf pid: Int32, isGroupLeader: Bool) {
+        _ = kill(isGroupLeader ? -pid : pid, signal)
+    }
+
+    /// The process group of `pid`, or -1.
+    static func processGroup(of pid: Int32) -> Int32 { getpgid(pid) }
+
+    static let terminateSignal = SIGTERM
+    static let killSignal = SIGKILL
+
+    /// Ignores `SIGPIPE` for the whole process, so that writing to an adapter that has exited fails
+    /// with `EPIPE` instead of killing the harness. Idempotent.
+    static func ignoreBrokenPipeSignal() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Runs `handler` when the process exits normally.
+    static func atExit(_ handler: @convention(c) () -> Void) {
+        _ = atexit(handler)
+    }
+}
+
+// The C functions under other names, so that `Platform`'s own methods can share their names.
+private let systemRead: @Sendable (Int32, UnsafeMutableRawPointer?, Int) -> Int = { read($0, $1, $2) }
+private let systemWrite: @Sendable (Int32, UnsafeRawPointer?, Int) -> Int = { write($0, $1, $2) }
+private let systemClose: @Sendable (Int32) -> Int32 = { close($0) }
+private let systemPipe: @Sendable (UnsafeMutablePointer<Int32>) -> Int32 = { pipe($0) }
+#if canImport(Darwin)
+private let systemPoll: @Sendable (UnsafeMutablePointer<pollfd>, UInt32, Int32) -> Int32 = { poll($0, $1, $2) }
+#else
+private let systemPoll: @Sendable (UnsafeMutablePointer<pollfd>, UInt, Int32) -> Int32 = { poll($0, $1, $2) }
+#endif

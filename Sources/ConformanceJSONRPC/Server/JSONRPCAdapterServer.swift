@@ -1,0 +1,56 @@
+import ConformanceKit
+
+/// Serves an in-process `RelyingPartyAdapter` over the adapter protocol as JSON-RPC 2.0 on standard
+/// input and output: the adapter's side of `JSONRPCAdapter`.
+///
+/// ```swift
+/// // main.swift of an adapter executable
+/// await JSONRPCAdapterServer(adapter: ReferenceRP()).run()
+/// ```
+///
+/// Threading: a dedicated reader thread reads the harness's messages. Each harness request runs in a
+/// task of its own, so requests of several sessions (and of one session) can be in progress at
+/// once. The synchronous `PlatformHost` calls of the relying party write their request and block the
+/// calling thread on a semaphore until the reader thread hands over the harness's answer; the
+/// reader never waits for anything but input, so it can always deliver that answer.
+public struct JSONRPCAdapterServer: Sendable {
+    /// Limits of the adapter's side.
+    public struct Configuration: Sendable, Hashable {
+        /// How long a platform call of the relying party waits for the harness's answer before it
+        /// gives up (the harness answers at once; this guards against a harness that is gone).
+        public var platformCallTimeout: Duration
+        /// The longest line the harness may send, in bytes.
+        public var maximumMessageBytes: Int
+
+        public init(platformCallTimeout: Duration = .seconds(60), maximumMessageBytes: Int = 16 << 20) {
+            self.platformCallTimeout = platformCallTimeout
+            self.maximumMessageBytes = maximumMessageBytes
+        }
+    }
+
+    let adapter: any RelyingPartyAdapter
+    let configuration: Configuration
+
+    /// A server for `adapter`.
+    public init(adapter: any RelyingPartyAdapter, configuration: Configuration = Configuration()) {
+        self.adapter = adapter
+        self.configuration = configuration
+    }
+
+    /// Serves the harness on standard input and output until it sends `adapter.shutdown` or closes
+    /// standard input; then every open session is closed and the adapter shut down.
+    ///
+    /// The protocol keeps a private duplicate of standard output, and file descriptor 1 is pointed at
+    /// standard error: a stray `print` of the relying party cannot corrupt the protocol stream.
+    public func run() async {
+        let output = Platform.duplicate(1)
+        Platform.redirect(2, to: 1)
+        await run(input: 0, output: output)
+    }
+
+    /// Serves the harness on two descriptors, which the server owns from now on and closes when done.
+    package func run(input: Int32, output: Int32) async {
+        let connection = ServerConnection(adapter: adapter, configuration: configuration, input: input, output: output)
+        await connection.serve()
+    }
+}

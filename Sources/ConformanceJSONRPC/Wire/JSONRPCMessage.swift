@@ -1,0 +1,222 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ConformanceKit
+
+/// One JSON-RPC 2.0 message read from a line, with its payload left undecoded until the reader that
+/// knows its type asks for it.
+struct JSONRPCMessage: Sendable {
+    /// What the message is.
+    enum Kind: Sendable, Equatable {
+        /// A call that wants an answer.
+        case request
+        /// A call without an id, answered by nobody.
+        case notification
+        /// A successful answer.
+        case result
+        /// A failed answer.
+        case error
+    }
+
+    /// Why a line is not a JSON-RPC 2.0 message.
+    enum Failure: Error {
+        /// Not JSON.
+        case malformed(String)
+        /// JSON, but not a valid JSON-RPC 2.0 message of this protocol.
+        case invalid(String)
+    }
+
+    let bytes: [UInt8]
+    let kind: Kind
+    /// The method of a request or notification.
+    let method: String?
+    /// Where the id is in `bytes` (the raw JSON, echoed verbatim in answers).
+    let idRange: Range<Int>?
+    /// Where `params`, `result` or `error` is in `bytes`.
+    let payloadRange: Range<Int>?
+
+    /// Reads one line.
+    init(line: ArraySlice<UInt8>) throws(Failure) {
+        let bytes = Array(line)
+        let members: [String: Range<Int>]
+        do {
+            members = try JSONScanner.members(of: bytes)
+        } catch {
+            switch error {
+            case .malformed(let why): throw .malformed(why)
+            case .notAnObject: throw .invalid(bytes.first == UInt8(ascii: "[") ? "batches are not part of this protocol" : "a message must be a JSON object")
+            case .duplicateMember(let name): throw .invalid("the member \"\(name)\" appears twice")
+            }
+        }
+        guard let version = members["jsonrpc"], bytes[version].elementsEqual(#""2.0""#.utf8) else {
+            throw .invalid(#"missing "jsonrpc": "2.0""#)
+        }
+        self.bytes = bytes
+        let id = members["id"]
+        if let id {
+            let first = bytes[id.lowerBound]
+            let isNumber = first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+            let isNull = first == UInt8(ascii: "n")
+            guard first == UInt8(ascii: "\"") || isNumber || (isNull && members["error"] != nil) else {
+                throw .invalid("an id must be a string or a number")
+            }
+        }
+        if let method = members["method"] {
+            guard let name = JSONScanner.string(in: bytes, at: method) else { throw .invalid("the method must be a string") }
+            guard members["result"] == nil, members["error"] == nil else { throw .invalid("a call carries neither result nor error") }
+            if let params = members["params"], bytes[params.lowerBound] != UInt8(ascii: "{") {
+                throw .invalid("params must be an object")
+            }
+            self.kind = id == nil ? .notification : .request
+            self.method = name
+            self.idRange = id
+            self.payloadRange = members["params"]
+        } else {
+            guard let id else { throw .invalid("a message without a method must be an answer with an id") }
+            switch (members["result"], members["error"]) {
+            case (let result?, nil):
+                self.kind = .result
+                self.payloadRange = result
+            case (nil, let error?):
+                self.kind = .error
+                self.payloadRange = error
+            default:
+                throw .invalid("an answer carries exactly one of result and error")
+            }
+            self.method = nil
+            self.idRange = id
+        }
+    }
+
+    /// The raw JSON of the id (`7`, `"a"`), for echoing in an answer.
+    var rawID: ArraySlice<UInt8>? { idRange.map { bytes[$0] } }
+
+    /// The id as an integer, if it is one.
+    var integerID: Int? {
+        guard let idRange else { return nil }
+        return Int(String(decoding: bytes[idRange], as: UTF8.self))
+    }
+
+    /// The raw JSON of the payload, `{}` when a call has no params.
+    var payload: Data {
+        payloadRange.map { Data(bytes[$0]) } ?? Data("{}".utf8)
+    }
+
+    /// Decodes the payload (params, result or error) as `type`.
+    func decodePayload<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONRPCCodec.decoder.decode(type, from: payload)
+    }
+
+    /// The error object of an error answer.
+    func decodeError() -> JSONRPCErrorObject {
+        (try? decodePayload(JSONRPCErrorObject.self))
+            ?? JSONRPCErrorObject(code: JSONRPCErrorCode.internalError, message: "unreadable error object: \(Excerpt(payload))")
+    }
+}
+
+/// The `error` member of a failed answer.
+struct JSONRPCErrorObject: Codable, Sendable, Hashable {
+    var code: Int
+    var message: String
+    var data: JSONValue?
+}
+
+/// The error codes of the protocol: JSON-RPC's own and those of the server-error range.
+enum JSONRPCErrorCode {
+    static let parseError = -32700
+    static let invalidRequest = -32600
+    static let methodNotFound = -32601
+    static let invalidParams = -32602
+    static let internalError = -32603
+    /// The relying party or the adapter failed while handling the call.
+    static let adapterError = -32000
+    /// The call names a session that is not open.
+    static let unknownSession = -32001
+    /// The protocol versions are incompatible, or `adapter.hello` has not been called.
+    static let unsupportedVersion = -32002
+    /// A platform call the relying party made during this call got no valid answer from the harness.
+    static let platformCallFailed = -32003
+}
+
+/// Encoding and decoding of whole lines, with the wire conventions of `Wire` (sorted keys, base64url).
+enum JSONRPCCodec {
+    static let encoder = Wire.encoder()
+    static let decoder = Wire.decoder()
+
+    /// `{"id":…,"jsonrpc":"2.0","method":…,"params":…}` and a newline.
+    static func request(id: Int, method: String, params: some Encodable) throws -> [UInt8] {
+        var line = Array(#"{"id":"#.utf8)
+        line += Array(String(id).utf8)
+        line += Array(#","jsonrpc":"2.0","method":""#.utf8)
+        line += Array(method.utf8)
+        line += Array(#"","params":"#.utf8)
+        line += try encoder.encode(params)
+        line += Array("}\n".utf8)
+        return line
+    }
+
+    /// `{"jsonrpc":"2.0","method":…,"params":…}` and a newline.
+    static func notification(method: String, params: some Encodable) throws -> [UInt8] {
+        var line = Array(#"{"jsonrpc":"2.0","method":""#.utf8)
+        line += Array(method.utf8)
+        line += Array(#"","params":"#.utf8)
+        line += try encoder.encode(params)
+        line += Array("}\n".utf8)
+        return line
+    }
+
+    /// `{"id":…,"jsonrpc":"2.0","result":…}` and a newline.
+    static func result(id: ArraySlice<UInt8>, _ result: some Encodable) throws -> [UInt8] {
+        var line = Array(#"{"id":"#.utf8)
+        line += id
+        line += Array(#","jsonrpc":"2.0","result":"#.utf8)
+        line += try encoder.encode(result)
+        line += Array("}\n".utf8)
+        return line
+    }
+
+    /// `{"error":{…},"id":…,"jsonrpc":"2.0"}` and a newline; the id is `null` when unknown.
+    static func error(id: ArraySlice<UInt8>?, code: Int, message: String, data: JSONValue? = nil) -> [UInt8] {
+        var line = Array(#"{"error":"#.utf8)
+        line += (try? encoder.encode(JSONRPCErrorObject(code: code, message: message, data: data))) ?? Data(#"{"code":-32603,"message":"?"}"#.utf8)
+        line += Array(#","id":"#.utf8)
+        line += id ?? ArraySlice("null".utf8)
+        line += Array(#","jsonrpc":"2.0"}"#.utf8)
+        line += [0x0A]
+        return line
+    }
+}
+
+/// A short, printable rendering of bytes a peer sent, for error messages: at most 200 bytes, with
+/// control and non-UTF-8 bytes escaped.
+struct Excerpt: CustomStringConvertible, Sendable {
+    let text: String
+
+    init(_ bytes: some Collection<UInt8>, limit: Int = 200) {
+        var text = ""
+        let shown = bytes.prefix(limit)
+        for scalar in String(decoding: shown, as: UTF8.self).unicodeScalars {
+            switch scalar {
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\u{FFFD}": text += "\\u{FFFD}"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                text += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        if bytes.count > limit { text += "… (\(bytes.count) bytes)" }
+        self.text = text
+    }
+
+    var description: String { text }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

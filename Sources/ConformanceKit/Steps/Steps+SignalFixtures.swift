@@ -1,0 +1,193 @@
+import Foundation
+import WebAuthn
+
+extension World {
+    /// The RP ID for `primary` or `second`; `nil` when the adapter has no such RP.
+    func rpID(named word: String) throws -> String? {
+        switch word {
+        case "primary": return adapter.relyingPartyIDs.first
+        case "second": return adapter.relyingPartyIDs.count > 1 ? adapter.relyingPartyIDs[1] : nil
+        default: throw SystemIssue("unknown RP \"\(word)\" (use primary or second)")
+        }
+    }
+
+    /// Makes `count` passkeys held both by the credential manager and the server.
+    func makeSharedPasskeys(_ alias: String, count: Int, state: CredentialState = .active) async throws -> [Data] {
+        let snapshot = try await inspect(alias)
+        var ids: [Data] = []
+        for _ in 0..<count {
+            let made = try host.makeProviderPasskey(rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
+            let fixture = CredentialFixture(username: snapshot.username, credentialID: made.id, publicKey: made.publicKey, state: state)
+            host.record(.harnessToRP, "session.addCredential", "\(snapshot.username): \(Base64URL.encode(made.id)) (\(state.rawValue))", payload: Wire.jsonValue(fixture))
+            try await session.addCredential(fixture)
+            ids.append(made.id)
+        }
+        try await settle()
+        return ids
+    }
+
+    /// Signs in with a chosen passkey (or cancels) through the app's passkey sign-in.
+    func passkeySignIn(_ plan: ProviderState.AssertionPlan, hint alias: String?) async throws {
+        host.withProvider { $0.nextAssertion = plan }
+        let username = try alias.map { try account($0).username }
+        var rpID = try alias.map { try account($0).rpID }
+        switch plan {
+        case .use(let id), .invalidSignature(let id):
+            rpID = host.snapshot.provider.passkeys.first { $0.credentialID == id }?.rpID ?? rpID
+        case .cancel:
+            break
+        }
+        try await perform(UserAction(.passkeySignIn, username: username, rpID: rpID))
+    }
+
+    /// A credential id a step stored under a name.
+    func storedID(_ name: String) throws -> Data {
+        guard let text = notes[name], let id = Base64URL.decodeIfValid(text) else {
+            throw SystemIssue("no earlier step made \(name)")
+        }
+        return id
+    }
+}
+
+extension StepLibrary {
+    /// Signal-related fixtures and user actions (N3.2).
+    static let signalFixtureSteps: [StepDefinition] = [
+        StepDefinition("an account {string} on the {word} RP with the sign-in policy {string}") { world, arguments in
+            guard let rpID = try world.rpID(named: arguments[1]) else {
+                return .notVerified("the adapter declares only one RP ID; this scenario needs a second")
+            }
+            let policy: SignInPolicy = arguments[2] == "password only" ? .passwordOnly : .passwordAndSecondFactor
+            try await world.createAccounts([World.fixture(arguments[0], policy: policy, rpID: rpID)], aliases: [arguments[0]])
+            return .passed
+        },
+        StepDefinition("a restricted account {string}") { world, arguments in
+            try await world.createAccounts([World.fixture(arguments[0], policy: .passwordOnly, rpID: world.primaryRPID, restricted: true)], aliases: [arguments[0]])
+            return .passed
+        },
+        StepDefinition("{string} has {int} passkey(s) in the credential manager") { world, arguments in
+            _ = try await world.makeSharedPasskeys(arguments[0], count: try StepSupport.int(arguments[1]))
+            return .passed
+        },
+        StepDefinition("{string} has a revoked passkey in the credential manager") { world, arguments in
+            let ids = try await world.makeSharedPasskeys(arguments[0], count: 1, state: .revoked)
+            world.notes["revoked passkey"] = Base64URL.encode(ids[0])
+            return .passed
+        },
+        StepDefinition("the credential manager holds a passkey for {string} that the server does not know") { world, arguments in
+            let snapshot = try await world.inspect(arguments[0])
+            let made = try world.host.makeProviderPasskey(rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
+            world.notes["unknown passkey"] = Base64URL.encode(made.id)
+            return .passed
+        },
+        StepDefinition("the credential manager holds every sign-in response until it is released") { world, _ in
+            world.host.withProvider { $0.holdAssertions = true }
+            world.host.record(.step, "provider.setting", "sign-in responses are held until released")
+            return .passed
+        },
+        StepDefinition("the credential manager ignores signals") { world, _ in
+            world.host.withProvider { $0.signalPolicy = .ignore }
+            world.host.record(.step, "provider.setting", "the provider accepts signals and does nothing")
+            return .passed
+        },
+        StepDefinition("the platform rejects the next signal with a rate limit of {int} seconds") { world, arguments in
+            let millis = Int64(try StepSupport.int(arguments[0])) * 1000
+            world.host.withProvider { $0.forcedRateLimitRetryMillis = millis }
+            world.host.record(.step, "provider.setting", "the next signal is rate limited, retryMillis \(millis)")
+            return .passed
+        },
+        StepDefinition("the server's credential store suffers {string}", needs: [.faultInjection]) { world, arguments in
+            let kind: Fault.Kind
+            switch arguments[0] {
+            case "partial data": kind = .partialCredentialData
+            case "a pagination failure": kind = .paginationFailure
+            case "a time-out": kind = .credentialListTimeout
+            case "a stale cache": kind = .staleCache
+            default: throw SystemIssue("unknown fault \"\(arguments[0])\" (partial data, a pagination failure, a time-out, a stale cache)")
+            }
+            world.host.record(.harnessToRP, "session.injectFault", kind.rawValue)
+            try await world.session.injectFault(Fault(kind))
+            return .passed
+        },
+        StepDefinition("the next request to the server fails with a network error", needs: [.faultInjection]) { world, _ in
+            world.host.record(.harnessToRP, "session.injectFault", Fault.Kind.networkFailure.rawValue)
+            try await world.session.injectFault(Fault(.networkFailure, count: 1))
+            return .passed
+        },
+        StepDefinition("the user signs in with the passkey the server does not know", needs: [.passkeySignIn]) { world, _ in
+            try await world.passkeySignIn(.use(try world.storedID("unknown passkey")), hint: nil)
+            return .passed
+        },
+        StepDefinition("the user signs in with the revoked passkey", needs: [.passkeySignIn]) { world, _ in
+            try await world.passkeySignIn(.use(try world.storedID("revoked passkey")), hint: nil)
+            return .passed
+        },
+        StepDefinition("the user signs in with a passkey of {string}", needs: [.passkeySignIn]) { world, arguments in
+            let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
+            guard let id = active.first?.credentialID else { throw SystemIssue("\(arguments[0]) has no active passkey to sign in with") }
+            try await world.passkeySignIn(.use(id), hint: nil)
+            return .passed
+        },
+        StepDefinition("the user signs in with a passkey of {string} whose signature is invalid", needs: [.passkeySignIn]) { world, arguments in
+            let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
+            guard let id = active.first?.credentialID else { throw SystemIssue("\(arguments[0]) has no active passkey to sign in with") }
+            try await world.passkeySignIn(.invalidSignature(id), hint: nil)
+            return .passed
+        },
+        StepDefinition("the user cancels the passkey sign-in for {string}", needs: [.passkeySignIn]) { world, arguments in
+            try await world.passkeySignIn(.cancel, hint: arguments[0])
+            return .passed
+        },
+        StepDefinition("the held sign-in response is released") { world, _ in
+            let released = world.host.release(.get, onlyFirst: true)
+            try await world.settle()
+            return released == 1 ? .passed : .failed("the app issued no sign-in request whose response could be held")
+        },
+        StepDefinition("the user cancels the passkey creation from the app's settings", needs: [.explicitCreation]) { world, _ in
+            world.host.withProvider { $0.cancelNextModal = true }
+            try await world.perform(UserAction(.createPasskey))
+            return .passed
+        },
+        StepDefinition("the user revokes a passkey of {string}", needs: [.revocation]) { world, arguments in
+            let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
+            guard let id = active.first?.credentialID else { throw SystemIssue("\(arguments[0]) has no active passkey to revoke") }
+            try await world.perform(UserAction(.revokePasskey, credentialID: id))
+            return .passed
+        },
+        StepDefinition("the user revokes every passkey of {string}", needs: [.revocation]) { world, arguments in
+            for credential in try await world.inspect(arguments[0]).credentials where credential.state == .active {
+                try await world.perform(UserAction(.revokePasskey, credentialID: credential.credentialID))
+            }
+            return .passed
+        },
+        StepDefinition("the app reaches its refresh point", needs: [.refreshPoint]) { world, _ in
+            try await world.perform(UserAction(.refresh))
+            return .passed
+        },
+        StepDefinition("the app reaches its refresh point {int} times, {int} seconds apart", needs: [.refreshPoint]) { world, arguments in
+            let times = try StepSupport.int(arguments[0])
+            let gap = Int64(try StepSupport.int(arguments[1])) * 1000
+            for index in 0..<times {
+                if index > 0 { try await world.advance(byMillis: gap) }
+                try await world.perform(UserAction(.refresh))
+            }
+            return .passed
+        },
+        StepDefinition("the user changes the account's name to {string} and its display name to {string}", needs: [.rename]) { world, arguments in
+            try await world.perform(UserAction(.rename, newName: arguments[0] == "-" ? nil : arguments[0],
+                                               newDisplayName: arguments[1] == "-" ? nil : arguments[1], confirmed: true))
+            return .passed
+        },
+        StepDefinition("the user's change of the account's name to {string} is not confirmed", needs: [.rename]) { world, arguments in
+            try await world.perform(UserAction(.rename, newName: arguments[0], confirmed: false))
+            return .passed
+        },
+        StepDefinition("the user opens passkey management") { world, _ in
+            try await world.perform(UserAction(.managePasskeys))
+            return .passed
+        },
+        StepDefinition("the credential inventory of {string} is noted") { world, arguments in
+            world.notedInventory[arguments[0]] = try await world.inventory(arguments[0])
+            return .passed
+        },
+    ]
+}

@@ -1,0 +1,244 @@
+import Foundation
+import WebAuthn
+
+/// A signal call as the harness reads it back from the request, even when the platform refused it.
+struct SignalCall {
+    var operation: PlatformOperation
+    var kind: SignalView.Kind?
+    /// `signalCredentialState`, `ASCredentialDataManager` or `ASCredentialUpdater`.
+    var interface: String
+
+    init(_ operation: PlatformOperation) {
+        self.operation = operation
+        if let android = operation.signalRequest?.android {
+            interface = "signalCredentialState"
+            kind = switch android.type {
+            case AndroidSignalRequest.unknownCredentialType: .unknownCredential
+            case AndroidSignalRequest.allAcceptedCredentialsType: .allAcceptedCredentials
+            case AndroidSignalRequest.currentUserDetailsType: .currentUserDetails
+            default: nil
+            }
+        } else if let apple = operation.signalRequest?.apple {
+            interface = apple.interface.rawValue
+            kind = switch apple.method {
+            case .reportUnknownPublicKeyCredential: .unknownCredential
+            case .reportAllAcceptedPublicKeyCredentials: .allAcceptedCredentials
+            case .reportPublicKeyCredentialUpdate: .currentUserDetails
+            case .reportUnusedPasswordCredential: .unusedPassword
+            }
+        } else {
+            interface = "?"
+            kind = nil
+        }
+    }
+
+    /// The members of the Android request JSON, as text.
+    var androidJSON: JSONValue? {
+        operation.signalRequest?.android.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.requestJson.utf8)) }
+    }
+
+    var rpID: String? {
+        operation.signal?.rpID ?? operation.signalRequest?.apple?.relyingPartyIdentifier ?? androidJSON?["rpId"]?.stringValue
+    }
+
+    var cite: String { StepSupport.cite(operation) }
+}
+
+extension World {
+    var signalCalls: [SignalCall] { host.snapshot.operations.filter { $0.kind == .signal }.map(SignalCall.init) }
+
+    /// Accepted-list signals for an account (matched by its user handle).
+    func acceptedListSignals(_ alias: String) async throws -> (calls: [SignalCall], account: AccountSnapshot) {
+        let account = try await inspect(alias)
+        let calls = signalCalls.filter { $0.kind == .allAcceptedCredentials && $0.operation.signal?.userHandle == account.userHandle }
+        return (calls, account)
+    }
+}
+
+extension StepLibrary {
+    /// Assertions over the signals the app sent (N3.2).
+    static let signalAssertionSteps: [StepDefinition] = [
+        StepDefinition("no unknown-credential signal has been sent") { world, _ in
+            let sent = world.signalCalls.filter { $0.kind == .unknownCredential }
+            return StepSupport.expect(sent.isEmpty, "unknown-credential signal(s): " + sent.map(\.cite).joined(separator: ", "))
+        },
+        StepDefinition("exactly {int} unknown-credential signal(s) {word} been sent for the passkey the server does not know") { world, arguments in
+            let expected = try StepSupport.int(arguments[0])
+            let id = try world.storedID("unknown passkey")
+            let sent = world.signalCalls.filter { $0.kind == .unknownCredential }
+            let matching = sent.filter { $0.operation.signal?.credentialID == id }
+            return StepSupport.expect(matching.count == expected && sent.count == expected,
+                                      "expected \(expected) unknown-credential signal(s) for \(Base64URL.encode(id)); the app sent \(sent.count), \(matching.count) with that exact id" + (sent.isEmpty ? "" : ": " + sent.map(\.cite).joined(separator: ", ")))
+        },
+        StepDefinition("no accepted-credentials signal has been sent") { world, _ in
+            let sent = world.signalCalls.filter { $0.kind == .allAcceptedCredentials }
+            return StepSupport.expect(sent.isEmpty, "accepted-credentials signal(s): " + sent.map { "\($0.cite) listing \($0.operation.signal?.acceptedCredentialIDs?.count ?? -1) id(s)" }.joined(separator: ", "))
+        },
+        StepDefinition("exactly {int} accepted-credentials signal(s) {word} been sent for {string}") { world, arguments in
+            let expected = try StepSupport.int(arguments[0])
+            let (calls, account) = try await world.acceptedListSignals(arguments[2])
+            let all = world.signalCalls.filter { $0.kind == .allAcceptedCredentials }
+            return StepSupport.expect(calls.count == expected,
+                                      "expected \(expected) accepted-credentials signal(s) for \(account.username), the app sent \(calls.count) (\(all.count) in all)" + (all.isEmpty ? "" : ": " + all.map(\.cite).joined(separator: ", ")))
+        },
+        StepDefinition("the last accepted-credentials signal for {string} lists exactly the server's accepted passkeys") { world, arguments in
+            let (calls, account) = try await world.acceptedListSignals(arguments[0])
+            guard let last = calls.last else { return .failed("the app sent no accepted-credentials signal for \(account.username)") }
+            let accepted = Set(account.credentials.filter { $0.state == .active }.map(\.credentialID))
+            let listed = last.operation.signal?.acceptedCredentialIDs ?? []
+            let missing = accepted.subtracting(listed)
+            let extra = Set(listed).subtracting(accepted)
+            var problems: [String] = []
+            if !missing.isEmpty { problems.append("missing \(missing.count) accepted id(s): " + missing.map(Base64URL.encode).sorted().joined(separator: ", ")) }
+            if !extra.isEmpty { problems.append("\(extra.count) id(s) the server does not accept: " + extra.map(Base64URL.encode).sorted().joined(separator: ", ")) }
+            if listed.count != Set(listed).count { problems.append("duplicate ids") }
+            return StepSupport.expect(problems.isEmpty, "\(last.cite) lists \(listed.count) id(s), the server accepts \(accepted.count): " + problems.joined(separator: "; "))
+        },
+        StepDefinition("an empty accepted-credentials signal has been sent for {string}") { world, arguments in
+            let (calls, account) = try await world.acceptedListSignals(arguments[0])
+            let empty = calls.filter { $0.operation.signal?.acceptedCredentialIDs?.isEmpty == true }
+            return StepSupport.expect(!empty.isEmpty, "no empty accepted-credentials signal for \(account.username); sent: " + calls.map { "\($0.cite) with \($0.operation.signal?.acceptedCredentialIDs?.count ?? -1) id(s)" }.joined(separator: ", "))
+        },
+        StepDefinition("the platform accepted every signal") { world, _ in
+            let refused = world.signalCalls.filter { $0.operation.outcome.error != nil && $0.operation.outcome.error?.retryMillis == nil }
+            return StepSupport.expect(refused.isEmpty, "the platform refused: " + refused.map { "\($0.cite) \($0.operation.outcome.error!.name): \($0.operation.outcome.error!.message)" }.joined(separator: "; "))
+        },
+        StepDefinition("no signal has been sent") { world, _ in
+            let sent = world.signalCalls
+            return StepSupport.expect(sent.isEmpty, "signal(s): " + sent.map { "\($0.cite) \($0.kind?.rawValue ?? "?") via \($0.interface)" }.joined(separator: ", "))
+        },
+        StepDefinition("at least one signal has been sent") { world, _ in
+            StepSupport.expect(!world.signalCalls.isEmpty, "the app sent no signal")
+        },
+        StepDefinition("the app never made more than {int} signal calls in any {int}-second window") { world, arguments in
+            let limit = try StepSupport.int(arguments[0])
+            let window = Int64(try StepSupport.int(arguments[1])) * 1000
+            let times = world.signalCalls.filter { $0.interface == "signalCredentialState" }.map(\.operation.issuedAtMillis).sorted()
+            for (index, start) in times.enumerated() {
+                let inWindow = times[index...].prefix { $0 < start + window }
+                if inWindow.count > limit {
+                    return .failed("\(inWindow.count) signal calls between \(start) ms and \(inWindow.last!) ms, more than \(limit) in \(window / 1000) s")
+                }
+            }
+            return .passed
+        },
+        StepDefinition("every rate-limited signal was retried no earlier than the platform asked") { world, _ in
+            let calls = world.signalCalls
+            for (index, call) in calls.enumerated() {
+                guard let retry = call.operation.outcome.error?.retryMillis else { continue }
+                let earliest = call.operation.issuedAtMillis + retry
+                if let early = calls[(index + 1)...].first(where: { $0.operation.issuedAtMillis < earliest }) {
+                    return .failed("\(call.cite) was rate limited with retryMillis \(retry); \(early.cite) came \(earliest - early.operation.issuedAtMillis) ms too early")
+                }
+            }
+            return StepSupport.expect(calls.contains { $0.operation.outcome.error?.retryMillis != nil }, "no signal was rate limited")
+        },
+        StepDefinition("every signal goes through {word}") { world, arguments in
+            let calls = world.signalCalls
+            let wrong = calls.filter { $0.interface != arguments[0] }
+            return StepSupport.expect(!calls.isEmpty && wrong.isEmpty, calls.isEmpty ? "the app sent no signal" :
+                                        "signal(s) through another interface: " + wrong.map { "\($0.cite) via \($0.interface)" }.joined(separator: ", "))
+        },
+        StepDefinition("every signal names the RP ID of its account") { world, _ in
+            var handles: [Data: AccountSnapshot] = [:]
+            for alias in world.accounts.keys.sorted() {
+                let account = try await world.inspect(alias)
+                handles[account.userHandle] = account
+            }
+            let providerRP = Dictionary(world.host.snapshot.provider.passkeys.map { ($0.credentialID, $0.rpID) }, uniquingKeysWith: { first, _ in first })
+            var problems: [String] = []
+            let calls = world.signalCalls
+            for call in calls {
+                let expected: String? = if let id = call.operation.signal?.credentialID { providerRP[id] }
+                    else if let handle = call.operation.signal?.userHandle { handles[handle]?.rpID } else { nil }
+                guard let expected else { problems.append("\(call.cite): cannot tell which account it is for"); continue }
+                if call.rpID != expected { problems.append("\(call.cite) names \(call.rpID ?? "no RP ID"), the credential's RP ID is \(expected)") }
+            }
+            return StepSupport.expect(!calls.isEmpty && problems.isEmpty, calls.isEmpty ? "the app sent no signal" : problems.joined(separator: "; "))
+        },
+        StepDefinition("the app claimed nothing about the credential manager's passkeys") { world, _ in
+            let snapshot = world.host.snapshot
+            guard let first = snapshot.operations.first(where: { $0.kind == .signal }) else { return .failed("the app sent no signal") }
+            let claims = snapshot.uiEvents.filter { $0.sequence > first.sequence && ($0.value.kind == .message || $0.value.kind == .confirmation) }
+            return StepSupport.expect(claims.isEmpty, "after \(StepSupport.cite(first)) the app told the user: " + claims.map { "#\($0.sequence) \"\($0.value.text)\"" }.joined(separator: ", "))
+        },
+        StepDefinition("every signal carries the user handle and passkey ids of {string} exactly") { world, arguments in
+            let account = try await world.inspect(arguments[0])
+            let accepted = account.credentials.filter { $0.state == .active }.map(\.credentialID)
+            var problems: [String] = []
+            let calls = world.signalCalls.filter { $0.kind == .allAcceptedCredentials || $0.kind == .currentUserDetails }
+            for call in calls {
+                if let apple = call.operation.signalRequest?.apple {
+                    if apple.userHandle != account.userHandle {
+                        problems.append("\(call.cite): userHandle is \(apple.userHandle.map { "\($0.count) bytes" } ?? "missing"), not the server's \(account.userHandle.count)-byte user handle")
+                    }
+                    if let ids = apple.acceptedCredentialIDs, Set(ids) != Set(accepted) {
+                        problems.append("\(call.cite): acceptedCredentialIDs are not the server's raw credential ids")
+                    }
+                } else if let json = call.androidJSON {
+                    if json["userId"]?.stringValue != Base64URL.encode(account.userHandle) {
+                        problems.append("\(call.cite): userId is \"\(json["userId"]?.stringValue ?? "missing")\", expected \"\(Base64URL.encode(account.userHandle))\"")
+                    }
+                    if call.kind == .allAcceptedCredentials {
+                        if let ids = json["allAcceptedCredentialIds"]?.arrayValue {
+                            let texts = ids.compactMap(\.stringValue)
+                            let expected = Set(accepted.map(Base64URL.encode))
+                            if Set(texts) != expected || texts.count != ids.count {
+                                problems.append("\(call.cite): allAcceptedCredentialIds \(texts.sorted()) are not \(expected.sorted())")
+                            }
+                        } else {
+                            problems.append("\(call.cite): allAcceptedCredentialIds is not a JSON array of strings")
+                        }
+                    }
+                }
+            }
+            return StepSupport.expect(!calls.isEmpty && problems.isEmpty, calls.isEmpty ? "the app sent no signal carrying a user handle" : problems.joined(separator: "; "))
+        },
+        StepDefinition("no signal carries a product account id as its user handle") { world, _ in
+            var accountIDs: Set<Data> = []
+            for alias in world.accounts.keys.sorted() { accountIDs.insert(Data(try await world.inspect(alias).accountID.utf8)) }
+            let offending = world.signalCalls.filter { call in
+                if let handle = call.operation.signalRequest?.apple?.userHandle { return accountIDs.contains(handle) }
+                if let text = call.androidJSON?["userId"]?.stringValue {
+                    return accountIDs.contains(Base64URL.decodeIfValid(text) ?? Data()) || accountIDs.contains(Data(base64Encoded: text) ?? Data())
+                }
+                return false
+            }
+            return StepSupport.expect(offending.isEmpty, "product account id as user handle in " + offending.map(\.cite).joined(separator: ", "))
+        },
+        StepDefinition("the last user-details signal carries the name {string} and the display name {string}") { world, arguments in
+            guard let last = world.signalCalls.last(where: { $0.kind == .currentUserDetails }) else { return .failed("the app sent no user-details signal") }
+            let name = last.androidJSON?["name"]?.stringValue ?? last.operation.signal?.name
+            let displayName = last.androidJSON?["displayName"]?.stringValue ?? last.operation.signal?.displayName
+            return StepSupport.expect(name == arguments[0] && displayName == arguments[1],
+                                      "\(last.cite) carries name \"\(name ?? "-")\" and display name \"\(displayName ?? "-")\"")
+        },
+        StepDefinition("the last user-details signal carries the new name {string}") { world, arguments in
+            guard let last = world.signalCalls.last(where: { $0.kind == .currentUserDetails }) else { return .failed("the app sent no user-details signal") }
+            let name = last.operation.signalRequest?.apple?.newName ?? last.androidJSON?["name"]?.stringValue
+            return StepSupport.expect(name == arguments[0], "\(last.cite) carries the name \"\(name ?? "-")\"")
+        },
+        StepDefinition("no user-details signal has been sent") { world, _ in
+            let sent = world.signalCalls.filter { $0.kind == .currentUserDetails }
+            return StepSupport.expect(sent.isEmpty, "user-details signal(s): " + sent.map(\.cite).joined(separator: ", "))
+        },
+        StepDefinition("the credential inventory of {string} is as noted") { world, arguments in
+            guard let noted = world.notedInventory[arguments[0]] else { throw SystemIssue("no step noted the inventory of \(arguments[0])") }
+            let now = try await world.inventory(arguments[0])
+            var problems: [String] = []
+            if now.server != noted.server { problems.append("server records \(noted.server.map { "\(Base64URL.encode($0.credentialID)) \($0.state.rawValue)" }) became \(now.server.map { "\(Base64URL.encode($0.credentialID)) \($0.state.rawValue)" })") }
+            if now.provider != noted.provider { problems.append("the credential manager's passkeys \(noted.provider) became \(now.provider)") }
+            return StepSupport.expect(problems.isEmpty, problems.joined(separator: "; "))
+        },
+        StepDefinition("the account name of {string} is {string}") { world, arguments in
+            let account = try await world.inspect(arguments[0])
+            return StepSupport.expect(account.name == arguments[1], "the server's name of \(account.username) is \"\(account.name)\"")
+        },
+        StepDefinition("the server holds {int} revoked passkey(s) for {string}") { world, arguments in
+            let expected = try StepSupport.int(arguments[0])
+            let account = try await world.inspect(arguments[1])
+            let revoked = account.credentials.filter { $0.state == .revoked }.count
+            return StepSupport.expect(revoked == expected, "the server holds \(revoked) revoked passkey(s) for \(account.username), expected \(expected)")
+        },
+    ]
+}

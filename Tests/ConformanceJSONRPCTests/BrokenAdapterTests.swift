@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+import ConformanceKit
+@testable import ConformanceJSONRPC
+
+/// Deliberately broken adapters (`Fixtures/fixture_adapter.py` and shell one-liners): each fault is
+/// an `AdapterFault` of the right kind thrown from the session call, the harness survives, and the
+/// next session runs on a fresh process.
+@Suite("Broken adapters", .enabled(if: Fixture.hasPython, "needs python3"))
+struct BrokenAdapterTests {
+    /// Short time-outs; a message-rate limit low enough that a flood is caught even when a loaded
+    /// machine reads slowly.
+    static let quick = JSONRPCAdapter.Configuration(callTimeout: .milliseconds(1500), launchTimeout: .seconds(10),
+                                                    terminationGrace: .milliseconds(500), maximumAdapterMessagesPerSecond: 1000)
+
+    /// Opens a session, performs a sign-in, and returns the fault it throws.
+    func faultOfPerform(mode: String, configuration: JSONRPCAdapter.Configuration = quick) async throws -> AdapterFault {
+        let adapter = Fixture.adapter(mode: mode, configuration: configuration)
+        defer { Task { await adapter.shutdown() } }
+        let session = try await adapter.openSession(.sample(), host: RecordingHost())
+        do {
+            let outcome = try await session.perform(UserAction(.passwordSignIn, username: "alice", password: "pw"))
+            Issue.record("expected a fault, got \(outcome)")
+            return AdapterFault(.protocolViolation, "none")
+        } catch let fault as AdapterFault {
+            return fault
+        }
+    }
+
+    @Test("the working fixture adapter works: hello, open, perform with a platform call and a notification, close")
+    func workingFixture() async throws {
+        let adapter = Fixture.adapter(mode: "ok", configuration: Self.quick)
+        let description = try await adapter.describe()
+        #expect(description.name == "fixture-adapter")
+        let host = RecordingHost()
+        let session = try await adapter.openSession(.sample(), host: host)
+        #expect(try await session.perform(UserAction(.passwordSignIn)) == ActionOutcome(.signedIn, message: "password-sign-in"))
+        #expect(host.calls.withLock { $0 } == [.now, .show(UIEvent(.screen, "home at 120000"))])
+        await session.close()
+        await adapter.shutdown()
+    }
+
+    @Test("faults that stop the process", arguments: [
+        ("garbage", AdapterFault.Kind.malformedMessage, "this is not json"),
+        ("half-then-exit", .truncatedMessage, #"{"jsonrpc":"2.0","id":"#),
+        ("half-then-hang", .timeout, "unfinished line"),
+        ("hang", .timeout, "within 1500 ms"),
+        ("unknown-id", .unknownResponseID, "987654"),
+        ("flood", .flood, "within one second"),
+        ("oversized", .oversizedMessage, "the limit is 1048576"),
+    ])
+    func stoppingFaults(mode: String, kind: AdapterFault.Kind, evidence: String) async throws {
+        let fault = try await faultOfPerform(mode: mode)
+        #expect(fault.kind == kind)
+        #expect(fault.method == "session.perform")
+        #expect(fault.description.contains(evidence), "\(fault)")
+    }
+
+    @Test("a crash is a process-exited fault with the exit status and stderr; the next session runs on a fresh process")
+    func crashThenRecover() async throws {
+        let adapter = Fixture.adapter(mode: "crash-on-sign-out", configuration: Self.quick)
+        let first = try await adapter.openSession(.sample("first"), host: RecordingHost())
+        let firstPID = try #require(await adapter.processIdentifier())
+        await #expect {
+            _ = try await first.perform(UserAction(.signOut))
+        } throws: { error in
+            guard let fault = error as? AdapterFault else { return false }
+            return fault.kind == .processExited && fault.message.contains("exited with status 3") && (fault.excerpt ?? "").contains("crashing on sign-out")
+        }
+        // The dead session stays dead.
+        await #expect { _ = try await first.inspectSession() } throws: { ($0 as? AdapterFault)?.kind == .connectionClosed }
+        await first.close()
+        let second = try await adapter.openSession(.sample("second"), host: RecordingHost())
+        #expect(try await second.perform(UserAction(.passwordSignIn)).status == .signedIn)
+        let secondPID = try #require(await adapter.processIdentifier())
+        #expect(secondPID != firstPID)
+        await adapter.shutdown()
+    }
+
+    @Test("a hung adapter is stopped after the per-call time-out, and the next session works")
+    func hangThenRecover() async throws {
+        let adapter = Fixture.adapter(mode: "ignore-term-hang", configuration: Self.quick)
+        let session = try await adapter.openSession(.sample(), host: RecordingHost())
+        let pid = try #require(await adapter.processIdentifier())
+        let started = ContinuousClock.now
+        await #expect { _ = try await session.perform(UserAction(.signOut)) } throws: { ($0 as? AdapterFault)?.kind == .timeout }
+        #expect(ContinuousClock.now - started < .seconds(4))
+        // SIGTERM is ignored: SIGKILL follows after the grace period.
+        #expect(await Fixture.processGone(pid, within: .seconds(3)))
+        let next = try await adapter.openSession(.sample("next"), host: RecordingHost())
+        #expect(try await next.inspectSession().stage == .signedOut)
+        await adapter.shutdown()
+    }
+
+    @Test("a JSON-RPC error answer is an adapter-error fault; the process and the session go on")
+    func errorAnswer() async throws {
+        let adapter = Fixture.adapter(mode: "error", configuration: Self.quick)
+        let session = try await adapter.openSession(.sample(), host: RecordingHost())
+        await #expect { _ = try await session.perform(UserAction(.passwordSignIn)) } throws: { error in
+            (error as? AdapterFault)?.kind == .adapterError && "\(error)".contains("the relying party crashed")
+        }
+        #expect(try await session.perform(UserAction(.passwordSignIn)).status == .signedIn)
+        await adapter.shutdown()
+    }
+
+    @Test("a result of the wrong shape is a protocol violation of that call only")
+    func badResult() async throws {
+        let adapter = Fixture.adapter(mode: "bad-result", configuration: Self.quick)
+        let session = try await adapter.openSession(.sample(), host: RecordingHost())
+        await #expect { _ = try await session.perform(UserAction(.passwordSignIn)) } throws: { error in
+            (error as? AdapterFault)?.kind == .protocolViolation && "\(error)".contains("ActionOutcome") && "\(error)".contains("bogus")
+        }
+        #expect(try await session.inspectSession().stage == .signedOut)
+        await adapter.shutdown()
+    }
+
+    @Test("a platform call with invalid params is answered with an error and fails the session")
+    func badPlatformCall() async throws {
+        let adapter = Fixture.adapter(mode: "bad-platform-call", configuration: Self.quick)
+        let host = RecordingHost()
+        let session = try await adapter.openSession(.sample(), host: host)
+        await #expect { _ = try await session.perform(UserAction(.passwordSignIn)) } throws: { error in
+            (error as? AdapterFault)?.kind == .protocolViolation && "\(error)".contains("platform.createCredential")
+        }
+        #expect(!host.calls.withLock { $0 }.contains { if case .create = $0 { true } else { false } })
+        await #expect { _ = try await session.inspectSession() } throws: { ($0 as? AdapterFault)?.kind == .protocolViolation }
+        // Another session of the same process is not affected.
+        let other = try await adapter.openSession(.sample("other"), host: RecordingHost())
+        #expect(try await other.inspectSession().stage == .signedOut)
+        await adapter.shutdown()
+    }
+
+    @Test("version mismatches are faults at launch", arguments: ["bad-version", "reject-version"])
+    func versionMismatch(mode: String) async throws {
+        let adapter = Fixture.adapter(mode: mode, configuration: Self.quick)
+        await #expect { _ = try await adapter.describe() } throws: { ($0 as? AdapterFault)?.kind == .versionMismatch }
+        await adapter.shutdown()
+    }
+
+    @Test("stdout noise before hello is a malformed message at launch")
+    func noiseBeforeHello() async throws {
+        let adapter = Fixture.adapter(mode: "noise-before-hello", configuration: Self.quick)
+        await #expect { _ = try await adapter.describe() } throws: { error in
+            (error as? AdapterFault)?.kind == .malformedMessage && "\(error)".contains("Starting the fixture adapter")
+        }
+        await adapter.shutdown()
+    }
+
+    @Test("an adapter that cannot start: the exit status, then no more launches after the limit")
+    func launchFailures() async throws {
+        let adapter = Fixture.adapter(mode: "exit-at-start", configuration: Self.quick)
+        for _ in 0..<3 {
+            await #expect { _ = try await adapter.openSession(.sample(), host: RecordingHost()) } throws: { error in
+                (error as? AdapterFault)?.kind == .processExited && "\(error)".contains("exited with status 2")
+            }
+        }
+        let started = ContinuousClock.now
+        await #expect { _ = try await adapter.describe() } throws: { "\($0)".contains("not launched again after 3 failed launches") }
+        #expect(ContinuousClock.now - started < .milliseconds(100))
+        await adapter.shutdown()
+    }
+
+    @Test("shell one-liners", arguments: [
+        ("exit 7", AdapterFault.Kind.processExited, "status 7"),
+        ("/nonexistent/adapter", .processExited, "status 127"),
+        ("yes garbage", .malformedMessage, "garbage"),
+        ("head -c 3000000 /dev/zero | tr '\\0' x", .oversizedMessage, "xxxx"),
+        ("printf '[1,2]\\n'; sleep 5", .protocolViolation, "batches"),
+        ("printf '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\\n'; sleep 5", .protocolViolation, "AdapterDescription"),
+    ])
+    func shellAdapters(command: String, kind: AdapterFault.Kind, evidence: String) async throws {
+        let adapter = JSONRPCAdapter(commandLine: command, configuration: Self.quick)
+        await #expect { _ = try await adapter.describe() } throws: { error in
+            guard let fault = error as? AdapterFault else { return false }
+            return fault.kind == kind && fault.description.contains(evidence)
+        }
+        await adapter.shutdown()
+    }
+
+    @Test("shutdown stops the process and whatever it started")
+    func noOrphans() async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-\(UUID().uuidString).pid").path
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        let adapter = Fixture.adapter(mode: "grandchild", environment: ["FIXTURE_PID_FILE": pidFile], configuration: Self.quick)
+        _ = try await adapter.describe()
+        let pid = try #require(await adapter.processIdentifier())
+        let helper = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8)))
+        #expect(Fixture.isRunning(helper))
+        await adapter.shutdown()
+        #expect(await Fixture.processGone(pid, within: .seconds(3)))
+        #expect(await Fixture.processGone(helper, within: .seconds(3)))
+        #expect(await adapter.processIdentifier() == nil)
+    }
+}
+
+enum Fixture {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let script = directory.appendingPathComponent("fixture_adapter.py").path
+
+    static let hasPython: Bool = {
+        ProcessInfo.processInfo.environment["PATH", default: ""].split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/python3")
+        }
+    }()
+
+    static func adapter(mode: String, environment: [String: String] = [:], configuration: JSONRPCAdapter.Configuration) -> JSONRPCAdapter {
+        JSONRPCAdapter(executable: "/usr/bin/env", arguments: ["python3", "-u", script, mode], environment: environment, configuration: configuration)
+    }
+
+    /// Whether a process exists (and is not a zombie).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        #if os(Linux)
+        if let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+           let close = status.lastIndex(of: ")") {
+            let state = status[status.index(close, offsetBy: 2)]
+            return state != "Z"
+        }
+        #endif
+        return true
+    }
+
+    static func processGone(_ pid: Int32, within timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while isRunning(pid) {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+}
