@@ -1,0 +1,107 @@
+import ConformanceKit
+import Foundation
+import Synchronization
+
+/// A tiny in-process relying party for runner tests: it declares what it is told to, records every
+/// call, and fails where it is told to. It never calls the platform by itself.
+public struct FakeAdapter: RelyingPartyAdapter {
+    /// What the fake does wrong, on purpose.
+    public struct Faults: Sendable {
+        /// `openSession` throws this message for test cases whose id contains the key.
+        public var openSessionFailures: [String: String] = [:]
+        /// `perform` throws this message when the action's username is the key.
+        public var performFailures: [String: String] = [:]
+        public init(openSessionFailures: [String: String] = [:], performFailures: [String: String] = [:]) {
+            self.openSessionFailures = openSessionFailures
+            self.performFailures = performFailures
+        }
+    }
+
+    /// An error of the fake's transport, as an adapter would throw it.
+    public struct TransportError: Error, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    public let description: AdapterDescription
+    public let faults: Faults
+    public let log: CallLog
+
+    public init(targets: [String] = TargetCatalog.all.map(\.id), capabilities: [Capability] = Capability.allCases,
+                faults: Faults = Faults(), log: CallLog = CallLog()) {
+        self.description = AdapterDescription(name: "fake-rp", version: "0.0.1", targets: targets, capabilities: capabilities,
+                                              relyingPartyIDs: ["fake.example.com"])
+        self.faults = faults
+        self.log = log
+    }
+
+    public func describe() async throws -> AdapterDescription { description }
+
+    public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
+        log.append("openSession \(context.testCase)")
+        if let message = faults.openSessionFailures.first(where: { context.testCase.contains($0.key) })?.value {
+            throw TransportError(message: message)
+        }
+        return Session(testCase: context.testCase, faults: faults, log: log)
+    }
+
+    public func shutdown() async {}
+
+    /// Every call the fake received, in order, across sessions.
+    public final class CallLog: Sendable {
+        private let entries = Mutex<[String]>([])
+        public init() {}
+        public func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+        public var all: [String] { entries.withLock { $0 } }
+    }
+
+    struct Session: RelyingPartySession {
+        let testCase: String
+        let faults: Faults
+        let log: CallLog
+
+        func setUp(accounts: [AccountFixture]) async throws {
+            log.append("setUp \(testCase) \(accounts.map(\.username).joined(separator: ","))")
+        }
+        func addCredential(_ credential: CredentialFixture) async throws { log.append("addCredential \(testCase)") }
+        func perform(_ action: UserAction) async throws -> ActionOutcome {
+            log.append("perform \(testCase) \(action.kind.rawValue) \(action.username ?? "-")")
+            if let username = action.username, let message = faults.performFailures[username] {
+                throw TransportError(message: message)
+            }
+            return ActionOutcome(.done)
+        }
+        func inspectAccount(username: String) async throws -> AccountSnapshot {
+            AccountSnapshot(username: username, accountID: "account-\(username)", userHandle: Data(username.utf8), rpID: "fake.example.com",
+                            name: username, displayName: username, credentials: [])
+        }
+        func inspectSession() async throws -> SessionSnapshot { SessionSnapshot(stage: .signedOut) }
+        func injectFault(_ fault: Fault) async throws {}
+        func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {}
+        func timerFired(_ timer: TimerID) async throws {}
+        func close() async { log.append("close \(testCase)") }
+    }
+}
+
+/// Step definitions for runner tests, each doing one plain thing through the `World`.
+public enum TestSteps {
+    /// `the user refreshes as {word}` performs a refresh for that user (the fake may throw for it);
+    /// `the step passes`, `the step fails because {string}`, `the step is not verified because {string}`,
+    /// `the step throws {string}`, and `the step needs the signals capability` (declares `needs`).
+    public static let definitions: [StepDefinition] = [
+        StepDefinition("the user refreshes as {word}") { world, arguments in
+            try await world.perform(UserAction(.refresh, username: arguments[0]))
+            return .passed
+        },
+        StepDefinition("the step passes") { _, _ in .passed },
+        StepDefinition("the step fails because {string}") { world, arguments in
+            world.host.record(.step, "test.assertion", "about to fail: \(arguments[0])")
+            return .failed(arguments[0])
+        },
+        StepDefinition("the step is not verified because {string}") { _, arguments in .notVerified(arguments[0]) },
+        StepDefinition("the step throws {string}") { _, arguments in throw SystemIssue(arguments[0]) },
+        StepDefinition("the step needs the signals capability", needs: [.signals]) { _, _ in .passed },
+    ]
+
+    public static let library = StepLibrary(definitions)
+}

@@ -1,0 +1,34 @@
+import ConformanceKit
+import Synchronization
+
+/// Wraps an adapter and keeps the simulation host of every session it opens, so that a test can
+/// read the full transcript of passed test cases too (reports keep transcripts only as evidence of
+/// failures).
+public struct RecordingAdapter: RelyingPartyAdapter {
+    public let wrapped: any RelyingPartyAdapter
+    private let hosts = Hosts()
+
+    public init(wrapping adapter: any RelyingPartyAdapter) {
+        wrapped = adapter
+    }
+
+    public func describe() async throws -> AdapterDescription { try await wrapped.describe() }
+
+    public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
+        if let simulation = host as? SimulationHost { hosts.add(context.testCase, simulation) }
+        return try await wrapped.openSession(context, host: host)
+    }
+
+    public func shutdown() async { await wrapped.shutdown() }
+
+    /// The transcript of every session, by test case id.
+    public var transcripts: [String: [TranscriptEntry]] {
+        hosts.all.mapValues(\.snapshot.transcript)
+    }
+
+    final class Hosts: Sendable {
+        private let storage = Mutex<[String: SimulationHost]>([:])
+        func add(_ id: String, _ host: SimulationHost) { storage.withLock { $0[id] = host } }
+        var all: [String: SimulationHost] { storage.withLock { $0 } }
+    }
+}

