@@ -47,4 +47,12 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
         case .harnessError: "not decided (harness or adapter error)"
         }
     }
+
+    /// The words for a run's headline: a conformant run that left criteria unverified says so, so
+    /// that a partial run never reads as a full pass.
+    public func headline(_ run: RunResult) -> String {
+        let unverified = run.criteria.filter { $0.verdict == .notVerified }.map(\.criterion.id)
+        guard self == .conformant, !unverified.isEmpty else { return words }
+        return "conformant in what could be verified; \(unverified.count) of \(run.criteria.count) criteria not verified (\(unverified.joined(separator: ", ")))"
+    }
 }

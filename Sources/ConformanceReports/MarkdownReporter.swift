@@ -108,7 +108,7 @@ extension MarkdownReporter {
         static func summary(_ model: ReportModel) -> [String] {
             let cases = model.caseCounts
             let status = model.exitStatus
-            var lines = ["**Result: \(status.words)** (exit status \(status.rawValue)). "
+            var lines = ["**Result: \(status.headline(model.run))** (exit status \(status.rawValue)). "
                 + "\(TextEscaping.count(model.sections.count, "criterion", "criteria")): \(counted(model.criterionCounts)). "
                 + "\(TextEscaping.count(model.cases.count, "test case")): \(counted(cases)). "
                 + "Waiver problems: \(model.waivers.problems.count)."]

@@ -34,7 +34,7 @@ enum RunCommand {
             do {
                 waivers = try WaiverFile.load(path)
             } catch {
-                throw UsageError("\(error)", command: spec.name)
+                throw UsageError("the waiver file cannot be used:\n" + error.problems.map { "  \(error.path): \($0)" }.joined(separator: "\n"), command: spec.name)
             }
         } else {
             waivers = nil

@@ -21,7 +21,9 @@ enum SelfTestCommand {
         }
         let loaded = try Common.loadCriteria(parsed)
         let seed = try Common.seed(parsed, command: spec.name)
-        var mutations = Mutation.allCases
+        // Without --mutant: the mutants of the criteria that were loaded.
+        let loadedIDs = Set(loaded.criteria.map(\.info.id))
+        var mutations = Mutation.allCases.filter { loadedIDs.contains($0.criterion) }
         if !parsed.list("mutant").isEmpty {
             mutations = try parsed.list("mutant").map { id in
                 guard let mutation = Mutation(rawValue: id) else { throw UsageError("unknown mutant '\(id)'", command: spec.name) }

@@ -33,7 +33,7 @@ enum Summary {
         let counts = run.counts
         lines.append("\(run.testCases.count) test cases: \(counts[.passed, default: 0]) passed, \(counts[.failed, default: 0]) failed, \(counts[.error, default: 0]) errors, \(counts[.notVerified, default: 0]) not verified, \(counts[.undefined, default: 0]) undefined; \(String(format: "%.3f", run.wallSeconds)) s wall, \(run.virtualMillis / 1000) s virtual")
         for problem in waivers.problems { lines.append("waiver problem: \(problem)") }
-        lines.append("Result: " + ExitStatus.for(run, waivers).words)
+        lines.append("Result: " + ExitStatus.for(run, waivers).headline(run))
         return lines.joined(separator: "\n")
     }
 }

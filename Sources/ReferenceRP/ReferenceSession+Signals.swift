@@ -126,6 +126,11 @@ extension ReferenceSession {
         guard let interface = signalInterface else { return }
         if interface == .android, mutation != .ignoreRateLimit {
             let now = host.now()
+            if now < state.app.signals.androidBlockedUntil {
+                let timer = host.scheduleTimer(afterMillis: state.app.signals.androidBlockedUntil - now, label: "signal held until retryMillis has passed")
+                state.app.signals.timerIntents[timer] = intent
+                return
+            }
             state.app.signals.androidCalls.removeAll { $0 <= now - SignalScheduler.androidWindowMillis }
             if state.app.signals.androidCalls.count >= SignalScheduler.androidBudget {
                 let wait = state.app.signals.androidCalls[0] + SignalScheduler.androidWindowMillis - now + 1
@@ -175,6 +180,7 @@ extension ReferenceSession {
         if let error = outcome.error {
             if let retryMillis = error.retryMillis {
                 let delay = mutation == .retryEarly ? 1_000 : retryMillis
+                state.app.signals.androidBlockedUntil = max(state.app.signals.androidBlockedUntil, host.now() + delay)
                 let timer = host.scheduleTimer(afterMillis: delay, label: "retry a rate-limited signal")
                 state.app.signals.timerIntents[timer] = mutation == .retryStalePayload ? .resend(request) : intent
             } else {

@@ -59,7 +59,7 @@ struct RequestBuilder: Sendable {
     static func registrationResponse(_ outcome: PlatformOutcome) -> (clientDataJSON: Data, attestationObject: Data)? {
         if let apple = outcome.appleRegistration { return (apple.rawClientDataJSON, apple.rawAttestationObject) }
         guard let text = outcome.androidRegistrationResponseJson,
-              let json = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
+              let json = try? JSONValue.parse(Data(text.utf8)),
               let clientData = json["response"]?["clientDataJSON"]?.stringValue.flatMap(Base64URL.decodeIfValid),
               let attestation = json["response"]?["attestationObject"]?.stringValue.flatMap(Base64URL.decodeIfValid) else { return nil }
         return (clientData, attestation)

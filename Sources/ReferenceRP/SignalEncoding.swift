@@ -81,7 +81,7 @@ struct SignalEncoding: Sendable {
             return (apple.credentialID, apple.rawClientDataJSON, apple.rawAuthenticatorData, apple.signature, apple.userID)
         }
         guard let text = outcome.androidAuthenticationResponseJson,
-              let json = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
+              let json = try? JSONValue.parse(Data(text.utf8)),
               let id = json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid),
               let response = json["response"],
               let clientData = response["clientDataJSON"]?.stringValue.flatMap(Base64URL.decodeIfValid),

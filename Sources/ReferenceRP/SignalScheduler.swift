@@ -37,6 +37,8 @@ enum SignalScheduler {
         var capturedLists: [String: [Data]] = [:]
         /// Times of this app's Android signal calls.
         var androidCalls: [Int64] = []
+        /// After a rate-limit exception: no Android signal before this time (the platform's retryMillis).
+        var androidBlockedUntil: Int64 = 0
         /// Signals in flight.
         var inFlight: [OperationID: (intent: Intent, request: SignalRequest)] = [:]
         var pendingSignIns: [OperationID: PendingSignIn] = [:]

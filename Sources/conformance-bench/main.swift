@@ -1,5 +1,6 @@
 // Benchmark of the whole conformance suite against the reference RP (run in release:
 // `swift run -c release conformance-bench`). Prints figures; asserts nothing.
+import ConformanceJSONRPC
 import ConformanceKit
 import Foundation
 import PasskeyConformanceCLI
@@ -15,6 +16,17 @@ guard !criteria.hasErrors else {
 do {
     let inProcess = try await SuiteBenchmark.measure("in-process", criteria: criteria, repetitions: repetitions) { (ReferenceRP(), "in-process") }
     print(SuiteBenchmark.line(inProcess))
+    // The same suite through JSON-RPC, against the reference-rp-adapter built beside this benchmark.
+    let adapterPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("reference-rp-adapter").path
+    if FileManager.default.isExecutableFile(atPath: adapterPath) {
+        let outOfProcess = try await SuiteBenchmark.measure("out-of-process (JSON-RPC, reference-rp-adapter)", criteria: criteria, repetitions: repetitions) {
+            (JSONRPCAdapter(executable: adapterPath), "json-rpc")
+        }
+        print(SuiteBenchmark.line(outOfProcess))
+        print(String(format: "out-of-process / in-process wall time: %.2fx (limit 5x)", outOfProcess.median / inProcess.median))
+    } else {
+        print("out-of-process: skipped, \(adapterPath) is not built (swift build -c release --product reference-rp-adapter)")
+    }
 } catch {
     print("error: \(error)")
     exit(2)

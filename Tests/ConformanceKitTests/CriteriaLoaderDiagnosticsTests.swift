@@ -41,12 +41,11 @@ struct CriteriaLoaderDiagnosticsTests {
         Defect(kind: "duplicate-id", expected: [
             // The second file's @criterion tag (line 2, after the comment) is where the duplicate is declared.
             "\(file("duplicate-id", "second/N9.9-AC01.feature")):2:1: error: duplicate criterion id N9.9-AC01: also declared in \(file("duplicate-id", "first/N9.9-AC01.feature"))",
-        ], knownIssue: "a duplicate id is reported at 1:1 instead of the @criterion tag (2:1)"),
+        ]),
         Defect(kind: "missing-level", expected: [error("missing-level", 3, 1, "the feature has no @level:core or @level:quality tag")]),
         Defect(kind: "unknown-level", expected: [error("unknown-level", 2, 22, #"unknown level "essential" (use core or quality)"#)]),
         Defect(kind: "missing-group", expected: [error("missing-group", 3, 1, "the feature has no @group:<group> tag")]),
-        Defect(kind: "wrong-group", expected: [error("wrong-group", 2, 34, "criterion N9.9-AC01 is not in its declared group N9.8")],
-               knownIssue: "the wrong-group diagnostic drops the @group tag's column and reports column 1"),
+        Defect(kind: "wrong-group", expected: [error("wrong-group", 2, 34, "criterion N9.9-AC01 is not in its declared group N9.8")]),
         Defect(kind: "missing-section", expected: [error("missing-section", 3, 1, #"the description has no "Verification:" section"#)]),
         Defect(kind: "verify-unknown-item", expected: [
             error("verify-unknown-item", 19, 3, "@verify names N9.9-AC01.V7, which is not an item of N9.9-AC01's Items section"),
@@ -63,19 +62,19 @@ struct CriteriaLoaderDiagnosticsTests {
         ]),
         Defect(kind: "unknown-requires-on-feature", expected: [
             error("unknown-requires-on-feature", 2, 46, #"unknown target feature "teleportation" in @requires:teleportation; known: \#(features)"#),
-        ], knownIssue: "a defective feature tag is reported once per scenario that inherits it (here twice, identical)"),
+        ]),
         Defect(kind: "undefined-step", expected: [
             error("undefined-step", 16, 5, #"no step definition matches "the user signs in as "alice" by shouting the password""#),
         ]),
         Defect(kind: "undefined-step-in-background", expected: [
             error("undefined-step-in-background", 15, 5, #"no step definition matches "the moon is full""#),
-        ], knownIssue: "a Background step is reported once per scenario that inherits it (here twice, identical)"),
+        ]),
         Defect(kind: "no-target", expected: [
             error("no-target", 14, 3, #"scenario "An Apple device with the Android signal API" applies to no target: its @platform and @requires tags exclude every target"#),
-        ], knownIssue: "scenario-level diagnostics report column 1 instead of the Scenario keyword's column (3)"),
+        ]),
         Defect(kind: "no-verify", expected: [
             error("no-verify", 19, 3, #"scenario "A scenario covering nothing" has no @verify tag naming the verify item it covers"#),
-        ], knownIssue: "scenario-level diagnostics report column 1 instead of the Scenario keyword's column (3)"),
+        ]),
         Defect(kind: "invalid-utf8", expected: [error("invalid-utf8", 1, 1, "the file is not valid UTF-8")]),
     ]
 

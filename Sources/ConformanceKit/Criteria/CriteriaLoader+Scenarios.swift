@@ -38,7 +38,9 @@ extension CriteriaLoader {
         for pickle in pickles {
             let scenario = pickle.astNodeIds.first.flatMap { astScenarios[$0] }
             let line = pickle.location.line
-            func error(_ message: String, line: Int = line, column: Int = 1) {
+            // Scenario-level defects point at the Scenario keyword (or the example row).
+            let scenarioColumn = pickle.location.column ?? 1
+            func error(_ message: String, line: Int = line, column: Int = scenarioColumn) {
                 diagnostics.append(Diagnostic(file: path, line: line, column: column, message))
             }
             let tags = pickle.tags.map(\.name)

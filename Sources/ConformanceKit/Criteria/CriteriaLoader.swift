@@ -81,7 +81,9 @@ public struct CriteriaLoader: Sendable {
             var fileDiagnostics: [Diagnostic] = []
             if let criterion = loadFile(text: text, path: path, relative: relative, diagnostics: &fileDiagnostics) {
                 if let earlier = seen[criterion.info.id] {
-                    fileDiagnostics.append(Diagnostic(file: path, line: 1, "duplicate criterion id \(criterion.info.id): also declared in \(earlier)"))
+                    let location = criterion.idLocation
+                    fileDiagnostics.append(Diagnostic(file: path, line: location.line, column: location.column,
+                                                      "duplicate criterion id \(criterion.info.id): also declared in \(earlier)"))
                 } else {
                     seen[criterion.info.id] = path
                     criteria.append(criterion)
@@ -90,7 +92,8 @@ public struct CriteriaLoader: Sendable {
             diagnostics += fileDiagnostics
         }
         let digest = SHA256.hash(digestInput).map { String(format: "%02x", $0) }.joined()
-        return Result(criteria: criteria, diagnostics: diagnostics.sorted(), digest: digest, files: sources.map(\.path).sorted())
+        // A defect inherited by several scenarios (a feature tag, a Background step) is reported once.
+        return Result(criteria: criteria, diagnostics: Array(Set(diagnostics)).sorted(), digest: digest, files: sources.map(\.path).sorted())
     }
 
     static let knownTagPrefixes = ["criterion", "level", "group", "derived", "verify", "requires", "platform", "needs"]
@@ -143,7 +146,7 @@ public struct CriteriaLoader: Sendable {
         if groups.isEmpty {
             error("the feature has no @group:<group> tag")
         } else if !id.hasPrefix(group + "-") {
-            error("criterion \(id) is not in its declared group \(group)", line: groups[0].1.location.line)
+            error("criterion \(id) is not in its declared group \(group)", line: groups[0].1.location.line, column: groups[0].1.location.column ?? 1)
         }
         for tag in featureTags + feature.allScenarios.flatMap(\.tags) {
             let name = tag.name.dropFirst()
@@ -187,7 +190,9 @@ public struct CriteriaLoader: Sendable {
             error("verify item \(item.id) is covered by no scenario")
         }
         if scenarios.isEmpty { error("the criterion has no scenario") }
-        return Criterion(info: info, scenarios: scenarios)
+        let idTag = ids.first?.1.location
+        return Criterion(info: info, scenarios: scenarios,
+                         idLocation: (idTag?.line ?? featureLine, idTag?.column ?? 1))
     }
 
     /// The path reports show: relative to the criteria root's parent (`Criteria/N2.6-…/N2.6-AC01.feature`),

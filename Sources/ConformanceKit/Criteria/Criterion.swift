@@ -4,6 +4,8 @@ import Gherkin
 public struct Criterion: Sendable {
     public var info: CriterionInfo
     public var scenarios: [CriterionScenario]
+    /// Where the `@criterion` tag stands (for diagnostics).
+    public var idLocation: (line: Int, column: Int) = (1, 1)
 }
 
 /// One scenario of a criterion (one example row of an outline), ready to plan and run.

@@ -37,9 +37,8 @@ public enum Wire {
 
     /// Encodes a value as a `JSONValue` (for transcripts).
     public static func jsonValue<T: Encodable>(_ value: T) -> JSONValue {
-        guard let data = try? encoder().encode(value),
-              let decoded = try? JSONDecoder().decode(JSONValue.self, from: data) else { return .null }
-        return decoded
+        guard let data = try? encoder().encode(value), let parsed = try? JSONValue.parse(data) else { return .null }
+        return parsed
     }
 
     /// Decodes a typed value from a `JSONValue`.

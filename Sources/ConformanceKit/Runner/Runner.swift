@@ -33,10 +33,11 @@ public struct Runner: Sendable {
     }
 
     /// The seed of one test case: the run seed mixed with the case id, so cases are independent.
+    /// It has 53 bits, so that every JSON reader (JavaScript's numbers included) keeps it exact.
     public static func caseSeed(_ seed: UInt64, _ id: String) -> UInt64 {
         var input = Data(id.utf8)
         withUnsafeBytes(of: seed.bigEndian) { input.append(contentsOf: $0) }
-        return SHA256.hash(input).prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+        return SHA256.hash(input).prefix(8).reduce(0) { $0 << 8 | UInt64($1) } & ((1 << 53) - 1)
     }
 
     /// Runs one test case.

@@ -38,9 +38,9 @@ public enum Suite {
     }
 
     /// The default criteria directory: `./Criteria` if present, else the one in this source checkout.
-    public static func defaultCriteriaRoot(filePath: String = #filePath) -> String {
+    public static func defaultCriteriaRoot() -> String {
         if FileManager.default.fileExists(atPath: "Criteria") { return "Criteria" }
-        var url = URL(fileURLWithPath: filePath)
+        var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { url.deleteLastPathComponent() }
         return url.appendingPathComponent("Criteria").path
     }

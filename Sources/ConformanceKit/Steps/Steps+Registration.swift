@@ -6,7 +6,7 @@ extension PlatformOperation {
     var createdCredentialID: Data? {
         if let apple = outcome.appleRegistration { return apple.credentialID }
         guard let text = outcome.androidRegistrationResponseJson,
-              let json = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return nil }
+              let json = try? JSONValue.parse(Data(text.utf8)) else { return nil }
         return json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid)
     }
 }

@@ -34,7 +34,7 @@ struct SignalCall {
 
     /// The members of the Android request JSON, as text.
     var androidJSON: JSONValue? {
-        operation.signalRequest?.android.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.requestJson.utf8)) }
+        operation.signalRequest?.android.flatMap { try? JSONValue.parse(Data($0.requestJson.utf8)) }
     }
 
     var rpID: String? {
@@ -122,6 +122,8 @@ extension StepLibrary {
             }
             return .passed
         },
+        // retryMillis is the platform's answer to the app, not to one payload: any signal call before it
+        // has passed (a retry or a new signal) comes too early.
         StepDefinition("every rate-limited signal was retried no earlier than the platform asked") { world, _ in
             let calls = world.signalCalls
             for (index, call) in calls.enumerated() {

@@ -26,7 +26,7 @@ public struct RegistrationView: Sendable, Hashable {
 
     static func readAndroid(_ request: AndroidCreatePublicKeyCredentialRequest) -> Result<RegistrationView, PlatformError> {
         guard !request.requestJson.isEmpty else { return .failure(illegal("is empty")) }
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(request.requestJson.utf8)) else {
+        guard let json = try? JSONValue.parse(Data(request.requestJson.utf8)) else {
             return .failure(illegal("is not valid JSON"))
         }
         guard case .object = json else { return .failure(illegal("is not a JSON object")) }

@@ -21,7 +21,7 @@ extension PlatformSimulator {
         let challenge: Data
         let allowed: [Data]
         if let android = request.android {
-            guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(android.requestJson.utf8)),
+            guard let json = try? JSONValue.parse(Data(android.requestJson.utf8)),
                   let id = json["rpId"]?.stringValue,
                   let challengeText = json["challenge"]?.stringValue, let decoded = Base64URL.decodeIfValid(challengeText), !decoded.isEmpty else {
                 let error = PlatformError(name: "IllegalArgumentException", message: "requestJson: needs rpId and a base64url challenge")

@@ -31,7 +31,7 @@ public struct SignalView: Sendable, Hashable, Codable {
     }
 
     static func readAndroid(_ request: AndroidSignalRequest) -> Result<SignalView, PlatformError> {
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(request.requestJson.utf8)), case .object = json else {
+        guard let json = try? JSONValue.parse(Data(request.requestJson.utf8)), case .object = json else {
             return .failure(illegal("requestJson is not a JSON object"))
         }
         func string(_ key: String) -> Result<String, PlatformError> {

@@ -109,9 +109,32 @@ public final class World {
                 throw SystemIssue("the relying party started more than \(Self.deliveryLimit) platform operations in one step")
             }
             let summary = operation.outcome.error.map { "\(operation.id) failed: \($0.name): \($0.message)" } ?? "\(operation.id) succeeded"
-            host.record(.harnessToRP, "session.platformCompleted", summary, payload: Wire.jsonValue(operation.outcome))
+            host.record(.harnessToRP, "session.platformCompleted", summary, payload: Self.transcriptPayload(operation.outcome))
             try await session.platformCompleted(operation: operation.id, outcome: operation.outcome)
         }
+    }
+
+    /// What a transcript shows of an outcome: everything, except that ECDSA signatures (whose random
+    /// nonce makes them differ between runs of the same seed) are replaced by a note.
+    static func transcriptPayload(_ outcome: PlatformOutcome) -> JSONValue {
+        var value = Wire.jsonValue(outcome)
+        guard case .object(var members) = value else { return value }
+        if case .object(var assertion)? = members["appleAssertion"], let signature = outcome.appleAssertion?.signature {
+            assertion["signature"] = .string(signatureNote(signature.count))
+            members["appleAssertion"] = .object(assertion)
+        }
+        if let text = outcome.androidAuthenticationResponseJson, case .object(var json)? = try? JSONValue.parse(Data(text.utf8)),
+           case .object(var response)? = json["response"], let signature = response["signature"]?.stringValue {
+            response["signature"] = .string(signatureNote(Base64URL.decodeIfValid(signature)?.count ?? 0))
+            json["response"] = .object(response)
+            members["androidAuthenticationResponseJson"] = .string(Wire.jsonString(JSONValue.object(json)))
+        }
+        value = .object(members)
+        return value
+    }
+
+    static func signatureNote(_ length: Int) -> String {
+        length > 0 ? "<DER ES256 signature; its random nonce differs between runs, so transcripts omit it>" : "<unreadable signature>"
     }
 
     /// Lets virtual time pass, firing the relying party's timers in due order.
