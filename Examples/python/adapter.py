@@ -22,11 +22,13 @@ import os
 import sys
 import traceback
 
+if sys.version_info < (3, 9):
+    sys.exit(f"python-adapter: needs Python 3.9 or later, this is {sys.version.split()[0]}")
 sys.dont_write_bytecode = True  # keep the examples directory free of __pycache__
 
 from app import Action, App, BadAction, Device, PlatformError, PlatformOutcome  # noqa: E402
-from jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, UNKNOWN_SESSION,  # noqa: E402
-                     UNSUPPORTED_VERSION, Connection, HarnessGone, Params, RpcError)
+from jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, PLATFORM_CALL_FAILED,  # noqa: E402
+                     UNKNOWN_SESSION, UNSUPPORTED_VERSION, Connection, HarnessGone, Params, RpcError)
 from server import FAULT_KINDS, AccountFixture, Refused, Server  # noqa: E402
 
 PROTOCOL_VERSION = "1.0"
@@ -67,16 +69,16 @@ class HarnessPlatform:
         self.connection, self.session = connection, session
 
     def create_credential(self, request):
-        return self._call("platform.createCredential", "operation", request=request)
+        return self._call("platform.createCredential", ("operation", str), request=request)
 
     def signal(self, request):
-        return self._call("platform.signal", "operation", request=request)
+        return self._call("platform.signal", ("operation", str), request=request)
 
     def now(self):
-        return self._call("clock.now", "millis")
+        return self._call("clock.now", ("millis", int))
 
     def schedule_timer(self, after_millis, label):
-        return self._call("clock.schedule", "timer", afterMillis=after_millis, label=label)
+        return self._call("clock.schedule", ("timer", str), afterMillis=after_millis, label=label)
 
     def cancel_timer(self, timer):
         self.connection.notify("clock.cancel", {"session": self.session, "timer": timer})
@@ -88,11 +90,14 @@ class HarnessPlatform:
     def telemetry(self, name, attributes):
         self.connection.notify("telemetry.record", {"session": self.session, "event": {"name": name, "attributes": attributes}})
 
-    def _call(self, method, member, **params):
+    def _call(self, method, expected, **params):
+        """Calls the harness and returns the one member of its result the method defines."""
+        member, kind = expected
         result = self.connection.call(method, {"session": self.session, **params})
-        if not isinstance(result, dict) or member not in result:
-            raise RpcError(ADAPTER_ERROR, f"the harness's answer to {method} lacks {member!r}")
-        return result[member]
+        value = result.get(member) if isinstance(result, dict) else None
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise RpcError(PLATFORM_CALL_FAILED, f"the harness's answer to {method} has no {kind.__name__} {member!r}")
+        return value
 
 
 class Session:

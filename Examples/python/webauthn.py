@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from typing import Optional
 
 import cbor
 
@@ -64,8 +65,8 @@ class AuthenticatorData:
     rp_id_hash: bytes
     flags: int
     sign_count: int
-    credential_id: bytes = None
-    credential_public_key: bytes = None  # the COSE_Key exactly as received
+    credential_id: Optional[bytes] = None  # present when the AT flag is set
+    credential_public_key: Optional[bytes] = None  # the COSE_Key exactly as received
 
 
 @dataclass
