@@ -14,23 +14,10 @@ import json
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
-import webauthn
+import registration
 from server import Refused
 
-# Signals: one reconciliation shortly after the first of several close triggers; the Android budget.
-RECONCILE_DELAY_MILLIS = 1_000
-ANDROID_SIGNAL_BUDGET = 10
-ANDROID_SIGNAL_WINDOW_MILLIS = 120_000
-
-ANDROID = "signalCredentialState"
-APPLE_DATA_MANAGER = "ASCredentialDataManager"  # Apple 26.2 and later
-APPLE_UPDATER = "ASCredentialUpdater"  # Apple 26.0 and 26.1 (deprecated in 26.2)
-
-ANDROID_SIGNAL_TYPES = {
-    "unknown": "androidx.credentials.SIGNAL_UNKNOWN_CREDENTIAL_STATE_REQUEST_TYPE",
-    "accepted": "androidx.credentials.SIGNAL_ALL_ACCEPTED_CREDENTIALS_REQUEST_TYPE",
-    "details": "androidx.credentials.SIGNAL_CURRENT_USER_DETAILS_STATE_REQUEST_TYPE",
-}
+# Apple's error for a cancelled sheet, and for a conditional request the credential manager declined.
 APPLE_CANCELED = ("com.apple.AuthenticationServices.AuthorizationError", 1001)
 
 
@@ -102,15 +89,6 @@ class PendingRegistration:
     conditional: bool
     token: str  # the sign-in the request was made for
     username: str
-
-
-class Reconcile(NamedTuple):
-    username: str
-
-
-class UserDetails(NamedTuple):
-    username: str
-    name_changed: bool
 
 
 class App:
@@ -294,17 +272,18 @@ class App:
                 request["excludedCredentials"] = list(options.excluded)
             return {"apple": request}
         creation_options = {
-            "challenge": webauthn.b64url_encode(options.challenge),
+            "challenge": registration.b64url_encode(options.challenge),
             "rp": {"id": options.rp_id, "name": "Example"},
-            "user": {"id": webauthn.b64url_encode(options.user_handle), "name": options.user_name,
+            "user": {"id": registration.b64url_encode(options.user_handle), "name": options.user_name,
                      "displayName": options.display_name},
             "pubKeyCredParams": [{"type": "public-key", "alg": -7}],
-            "excludeCredentials": [{"type": "public-key", "id": webauthn.b64url_encode(id)} for id in options.excluded],
+            "excludeCredentials": [{"type": "public-key", "id": registration.b64url_encode(credential_id)}
+                                   for credential_id in options.excluded],
             "authenticatorSelection": {"residentKey": "required", "requireResidentKey": True, "userVerification": "preferred"},
             "attestation": "none",
             "timeout": 60_000,
         }
-        return {"android": {"requestJson": json.dumps(creation_options), "isConditional": conditional,
+        return {"android": {"requestJson": json.dumps(creation_options, separators=(",", ":")), "isConditional": conditional,
                             "preferImmediatelyAvailableCredentials": False, "isAutoSelectAllowed": False}}
 
     # Platform answers and timers.
@@ -363,7 +342,7 @@ def registration_response(outcome):
         return client_data_json, attestation_object
     try:
         response = json.loads(outcome.android_registration_json)["response"]
-        return webauthn.b64url_decode(response["clientDataJSON"]), webauthn.b64url_decode(response["attestationObject"])
+        return registration.b64url_decode(response["clientDataJSON"]), registration.b64url_decode(response["attestationObject"])
     except (TypeError, ValueError, KeyError):
         return None
 
@@ -375,6 +354,33 @@ def is_expected_no_create(error):
 
 def is_cancellation(error):
     return error.name.endswith("CancellationException") or (error.domain, error.code) == APPLE_CANCELED
+
+
+# Signals.
+
+RECONCILE_DELAY_MILLIS = 1_000  # one reconciliation this long after the first of several close triggers
+ANDROID_SIGNAL_BUDGET = 10  # signalCredentialState calls in any window of ANDROID_SIGNAL_WINDOW_MILLIS
+ANDROID_SIGNAL_WINDOW_MILLIS = 120_000
+
+ANDROID = "signalCredentialState"
+APPLE_DATA_MANAGER = "ASCredentialDataManager"  # Apple 26.2 and later
+APPLE_UPDATER = "ASCredentialUpdater"  # Apple 26.0 and 26.1 (deprecated in 26.2)
+
+ANDROID_SIGNAL_TYPES = {
+    "accepted": "androidx.credentials.SIGNAL_ALL_ACCEPTED_CREDENTIALS_REQUEST_TYPE",
+    "details": "androidx.credentials.SIGNAL_CURRENT_USER_DETAILS_STATE_REQUEST_TYPE",
+}
+
+
+# What a signal is for. A retry or a deferred signal is rebuilt from its intent, so that it carries
+# the server's state at the time it is sent, never an old payload.
+
+class Reconcile(NamedTuple):
+    username: str
+
+
+class UserDetails(NamedTuple):
+    username: str
 
 
 class Signals:
@@ -410,7 +416,7 @@ class Signals:
     def user_details_changed(self, username, name_changed):
         """After a confirmed rename. Apple's report carries the name only: nothing to say otherwise."""
         if self.interface == ANDROID or (self.interface is not None and name_changed):
-            self._send(UserDetails(username, name_changed))
+            self._send(UserDetails(username))
 
     def timer_fired(self, timer):
         intent = self.timer_intents.pop(timer, None)
@@ -474,12 +480,12 @@ class Signals:
         if isinstance(intent, Reconcile):
             ids = server.accepted_list(intent.username)  # refuses rather than send a partial list
             if interface == ANDROID:
-                return android_signal("accepted", rpId=account.rp_id, userId=webauthn.b64url_encode(account.user_handle),
-                                      allAcceptedCredentialIds=[webauthn.b64url_encode(id) for id in ids])
+                return android_signal("accepted", rpId=account.rp_id, userId=registration.b64url_encode(account.user_handle),
+                                      allAcceptedCredentialIds=[registration.b64url_encode(credential_id) for credential_id in ids])
             return apple_signal(interface, "reportAllAcceptedPublicKeyCredentials", account.rp_id,
                                 userHandle=account.user_handle, acceptedCredentialIDs=ids)
         if interface == ANDROID:
-            return android_signal("details", rpId=account.rp_id, userId=webauthn.b64url_encode(account.user_handle),
+            return android_signal("details", rpId=account.rp_id, userId=registration.b64url_encode(account.user_handle),
                                   name=account.name, displayName=account.display_name)
         return apple_signal(interface, "reportPublicKeyCredentialUpdate", account.rp_id,
                             userHandle=account.user_handle, newName=account.name)
@@ -487,7 +493,7 @@ class Signals:
 
 def android_signal(kind, **request_json):
     """A SignalCredentialStateRequest: its type and its JSON, where ids are base64url text."""
-    return {"android": {"type": ANDROID_SIGNAL_TYPES[kind], "requestJson": json.dumps(request_json)}}
+    return {"android": {"type": ANDROID_SIGNAL_TYPES[kind], "requestJson": json.dumps(request_json, separators=(",", ":"))}}
 
 
 def apple_signal(interface, method, rp_id, **arguments):

@@ -14,7 +14,7 @@ import json
 from collections import deque
 from typing import NamedTuple, Optional
 
-from webauthn import b64url_decode, b64url_encode
+from registration import b64url_decode, b64url_encode
 
 MAX_LINE_BYTES = 16 << 20
 

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Optional
 
-import webauthn
+import registration
 
 CHALLENGE_LIFETIME_MILLIS = 5 * 60 * 1000
 PAGE_SIZE = 2  # credentials per page of the store's listing
@@ -190,8 +190,8 @@ class Server:
         by those options (conditional or not), never by anything the client sends.
         """
         try:
-            challenge = webauthn.parse_client_data(client_data_json).challenge
-        except webauthn.RegistrationRejected as error:
+            challenge = registration.parse_client_data(client_data_json).challenge
+        except registration.RegistrationRejected as error:
             raise Refused(str(error)) from None
         ceremony = self.ceremonies.pop(challenge, None)  # a challenge is good for one attempt
         if ceremony is None:
@@ -203,9 +203,9 @@ class Server:
             raise Refused("the challenge has expired")
         origins = {f"https://{ceremony.rp_id}"} | ({self.app_origin} if self.app_origin else set())
         try:
-            credential = webauthn.verify_registration(client_data_json, attestation_object, challenge=ceremony.challenge,
+            credential = registration.verify_registration(client_data_json, attestation_object, challenge=ceremony.challenge,
                                                       rp_id=ceremony.rp_id, origins=origins, conditional=ceremony.conditional)
-        except webauthn.RegistrationRejected as error:
+        except registration.RegistrationRejected as error:
             raise Refused(str(error)) from None
         if any(stored.id == credential.credential_id for account in self.accounts.values() for stored in account.credentials):
             raise Refused("this credential id is already registered")

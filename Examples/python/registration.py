@@ -5,6 +5,8 @@ cryptography beyond SHA-256 (WebAuthn Level 3, section 7.1): the client data's t
 and origin, the authenticator data's RP ID hash and flags, and the shape of the credential
 public key. Verifying a passkey *sign-in* needs an ES256 signature check, which the standard
 library cannot do; this example therefore does not offer passkey sign-in (see README.md).
+
+Also here: base64url, the byte encoding of WebAuthn's JSON forms and of the adapter protocol.
 """
 
 import base64
