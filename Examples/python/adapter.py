@@ -40,7 +40,8 @@ RELYING_PARTY_IDS = ["login.example.com", "accounts.example.org"]
 # Every target of the harness's TargetCatalog: the app checks the device's versions at run time.
 TARGETS = [
     "apple-17.4", "apple-18", "apple-26.0", "apple-26.2",
-    "android-15-gpm", "android-15-gpm-play-25.12", "android-15-third-party", "android-14-gpm", "android-15-androidx-1.5",
+    "android-15-gpm", "android-15-gpm-play-25.12", "android-15-third-party", "android-14-gpm",
+    "android-15-androidx-1.5",
 ]
 
 # What this example implements. Not "passkey-sign-in": verifying an ES256 assertion needs
@@ -88,7 +89,8 @@ class HarnessPlatform:
         self.connection.notify("ui.show", {"session": self.session, "event": {"kind": kind, "text": text}})
 
     def telemetry(self, name, attributes):
-        self.connection.notify("telemetry.record", {"session": self.session, "event": {"name": name, "attributes": attributes}})
+        event = {"name": name, "attributes": attributes}
+        self.connection.notify("telemetry.record", {"session": self.session, "event": event})
 
     def _call(self, method, expected, **params):
         """Calls the harness and returns the one member of its result the method defines."""
@@ -105,7 +107,8 @@ class Session:
 
     def __init__(self, context: Params, platform):
         device = context.object("device")
-        self.device = Device(platform=device.choice("platform", ("apple", "android")), os_version=device.string("osVersion"),
+        self.device = Device(platform=device.choice("platform", ("apple", "android")),
+                             os_version=device.string("osVersion"),
                              library_version=device.string("credentialsLibraryVersion", optional=True),
                              app_origin=device.string("appOrigin", optional=True))
         self.server = Server(seed=context.integer("seed"), app_origin=self.device.app_origin)
@@ -148,7 +151,8 @@ class Adapter:
     def hello(self, params):
         version = params.string("protocolVersion")
         if version.split(".")[0] != PROTOCOL_VERSION.split(".")[0]:
-            raise RpcError(UNSUPPORTED_VERSION, f"the harness speaks protocol {version}; this adapter speaks {PROTOCOL_VERSION}",
+            raise RpcError(UNSUPPORTED_VERSION,
+                           f"the harness speaks protocol {version}; this adapter speaks {PROTOCOL_VERSION}",
                            data={"supported": PROTOCOL_VERSION})
         self.greeted = True
         return {"protocolVersion": PROTOCOL_VERSION, "name": NAME, "version": VERSION, "targets": TARGETS,
@@ -164,7 +168,8 @@ def set_up(session, params):
         if rp_id not in RELYING_PARTY_IDS:
             raise RpcError(INVALID_PARAMS, f"{account.path}.rpID {rp_id} is not one of this relying party's RP IDs")
         session.server.create_account(AccountFixture(
-            username=account.string("username"), display_name=account.string("displayName"), password=account.string("password"),
+            username=account.string("username"), display_name=account.string("displayName"),
+            password=account.string("password"),
             policy=account.choice("policy", ("password-only", "password-and-second-factor")), rp_id=rp_id,
             restricted=account.boolean("restricted", optional=True) or False))
     return {}
@@ -186,8 +191,11 @@ def perform(session, params):
         password=action.string("password", optional=True),
         second_factor=action.choice("secondFactor", ("correct", "wrong", "expired"), optional=True),
         credential_id=action.bytes("credentialID", optional=True), new_name=action.string("newName", optional=True),
-        new_display_name=action.string("newDisplayName", optional=True), confirmed=action.boolean("confirmed", optional=True)))
-    return {"status": outcome.status} if outcome.message is None else {"status": outcome.status, "message": outcome.message}
+        new_display_name=action.string("newDisplayName", optional=True),
+        confirmed=action.boolean("confirmed", optional=True)))
+    if outcome.message is None:
+        return {"status": outcome.status}
+    return {"status": outcome.status, "message": outcome.message}
 
 
 def inspect_account(session, params):
@@ -264,8 +272,10 @@ def serve(connection):
             result = adapter.handle(message.method, Params(message.params))
         except RpcError as error:
             connection.answer_error(message.id, error.code, error.message, error.data)
-        except (Refused, BadAction) as error:
-            connection.answer_error(message.id, ADAPTER_ERROR if isinstance(error, Refused) else INVALID_PARAMS, str(error))
+        except Refused as error:  # e.g. inspecting an account that does not exist
+            connection.answer_error(message.id, ADAPTER_ERROR, str(error))
+        except BadAction as error:
+            connection.answer_error(message.id, INVALID_PARAMS, str(error))
         except HarnessGone:
             return
         except Exception as error:  # a bug in the example RP: report it, keep serving

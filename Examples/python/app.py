@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
-import registration
+from registration import b64url_decode, b64url_encode
 from server import Refused
 
 # Apple's error for a cancelled sheet, and for a conditional request the credential manager declined.
@@ -208,7 +208,8 @@ class App:
         if self.stage != "signed-in":
             return Outcome("rejected", "sign in first")
         try:
-            username = self.server().rename(self.token, action.new_name, action.new_display_name, action.confirmed is True)
+            username = self.server().rename(self.token, action.new_name, action.new_display_name,
+                                            confirmed=action.confirmed is True)
         except Refused as refusal:
             self.platform.show("error", "Your profile could not be saved.")
             return Outcome("rejected", str(refusal))
@@ -272,18 +273,19 @@ class App:
                 request["excludedCredentials"] = list(options.excluded)
             return {"apple": request}
         creation_options = {
-            "challenge": registration.b64url_encode(options.challenge),
+            "challenge": b64url_encode(options.challenge),
             "rp": {"id": options.rp_id, "name": "Example"},
-            "user": {"id": registration.b64url_encode(options.user_handle), "name": options.user_name,
+            "user": {"id": b64url_encode(options.user_handle), "name": options.user_name,
                      "displayName": options.display_name},
             "pubKeyCredParams": [{"type": "public-key", "alg": -7}],
-            "excludeCredentials": [{"type": "public-key", "id": registration.b64url_encode(credential_id)}
+            "excludeCredentials": [{"type": "public-key", "id": b64url_encode(credential_id)}
                                    for credential_id in options.excluded],
-            "authenticatorSelection": {"residentKey": "required", "requireResidentKey": True, "userVerification": "preferred"},
+            "authenticatorSelection": {"residentKey": "required", "requireResidentKey": True,
+                                       "userVerification": "preferred"},
             "attestation": "none",
             "timeout": 60_000,
         }
-        return {"android": {"requestJson": json.dumps(creation_options, separators=(",", ":")), "isConditional": conditional,
+        return {"android": {"requestJson": compact_json(creation_options), "isConditional": conditional,
                             "preferImmediatelyAvailableCredentials": False, "isAutoSelectAllowed": False}}
 
     # Platform answers and timers.
@@ -329,8 +331,9 @@ class App:
         if pending.conditional:
             if is_expected_no_create(error):
                 return  # the credential manager chose to create nothing: no error, no retry
-            self.platform.telemetry("conditional-create-failed", {"error": error.name, "type": error.type or "-",
-                                                                  "code": str(error.code) if error.code is not None else "-"})
+            code = "-" if error.code is None else str(error.code)
+            self.platform.telemetry("conditional-create-failed",
+                                    {"error": error.name, "type": error.type or "-", "code": code})
         elif not is_cancellation(error):
             self.platform.show("error", "The passkey could not be created.")
 
@@ -342,7 +345,7 @@ def registration_response(outcome):
         return client_data_json, attestation_object
     try:
         response = json.loads(outcome.android_registration_json)["response"]
-        return registration.b64url_decode(response["clientDataJSON"]), registration.b64url_decode(response["attestationObject"])
+        return b64url_decode(response["clientDataJSON"]), b64url_decode(response["attestationObject"])
     except (TypeError, ValueError, KeyError):
         return None
 
@@ -480,12 +483,12 @@ class Signals:
         if isinstance(intent, Reconcile):
             ids = server.accepted_list(intent.username)  # refuses rather than send a partial list
             if interface == ANDROID:
-                return android_signal("accepted", rpId=account.rp_id, userId=registration.b64url_encode(account.user_handle),
-                                      allAcceptedCredentialIds=[registration.b64url_encode(credential_id) for credential_id in ids])
+                return android_signal("accepted", rpId=account.rp_id, userId=b64url_encode(account.user_handle),
+                                      allAcceptedCredentialIds=[b64url_encode(credential_id) for credential_id in ids])
             return apple_signal(interface, "reportAllAcceptedPublicKeyCredentials", account.rp_id,
                                 userHandle=account.user_handle, acceptedCredentialIDs=ids)
         if interface == ANDROID:
-            return android_signal("details", rpId=account.rp_id, userId=registration.b64url_encode(account.user_handle),
+            return android_signal("details", rpId=account.rp_id, userId=b64url_encode(account.user_handle),
                                   name=account.name, displayName=account.display_name)
         return apple_signal(interface, "reportPublicKeyCredentialUpdate", account.rp_id,
                             userHandle=account.user_handle, newName=account.name)
@@ -493,9 +496,13 @@ class Signals:
 
 def android_signal(kind, **request_json):
     """A SignalCredentialStateRequest: its type and its JSON, where ids are base64url text."""
-    return {"android": {"type": ANDROID_SIGNAL_TYPES[kind], "requestJson": json.dumps(request_json, separators=(",", ":"))}}
+    return {"android": {"type": ANDROID_SIGNAL_TYPES[kind], "requestJson": compact_json(request_json)}}
 
 
 def apple_signal(interface, method, rp_id, **arguments):
     """A call of an Apple report method, with raw bytes (Data) as arguments."""
     return {"apple": {"interface": interface, "method": method, "relyingPartyIdentifier": rp_id, **arguments}}
+
+
+def compact_json(value):
+    return json.dumps(value, separators=(",", ":"))

@@ -131,7 +131,8 @@ class Connection:
 def parse_message(line) -> Message:
     """Reads one line as a JSON-RPC 2.0 message of this protocol; raises RpcError if it is not one."""
     try:
-        value = json.loads(line.decode("utf-8"), object_pairs_hook=_object_without_duplicates, parse_constant=_reject_constant)
+        value = json.loads(line.decode("utf-8"), object_pairs_hook=_object_without_duplicates,
+                           parse_constant=_reject_constant)
     except _DuplicateMember as error:
         raise RpcError(INVALID_REQUEST, str(error)) from None
     except (ValueError, RecursionError) as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors

@@ -176,7 +176,8 @@ def verify_registration(client_data_json, attestation_object, *, challenge, rp_i
     if not isinstance(attestation, dict) or not isinstance(attestation.get("authData"), bytes):
         raise RegistrationRejected("the attestation object is not a map with authData bytes")
     if attestation.get("fmt") != "none" or attestation.get("attStmt") != {}:
-        raise RegistrationRejected(f"attestation format {attestation.get('fmt')!r} is not 'none' with an empty statement")
+        raise RegistrationRejected(f"attestation format {attestation.get('fmt')!r} with statement "
+                                   f"{attestation.get('attStmt')!r} is not 'none' with an empty statement")
 
     data = parse_authenticator_data(attestation["authData"])
     if data.rp_id_hash != hashlib.sha256(rp_id.encode("utf-8")).digest():

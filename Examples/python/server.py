@@ -123,7 +123,8 @@ class Server:
 
     def add_credential(self, username, credential_id, public_key, sign_count, state):
         account = self.account(username)
-        account.credentials.append(Credential(credential_id, public_key, sign_count, state, account.rp_id, backup_eligible=True))
+        account.credentials.append(Credential(credential_id, public_key, sign_count, state, account.rp_id,
+                                              backup_eligible=True))
         self._changed(username)
 
     # Sessions.
@@ -197,21 +198,24 @@ class Server:
         if ceremony is None:
             raise Refused("no registration ceremony for this challenge")
         session = self.sessions.get(token)
-        if ceremony.token != token or session is None or session.username != ceremony.username or session.assurance != FULL:
+        same_sign_in = ceremony.token == token and session is not None and session.assurance == FULL
+        if not same_sign_in or session.username != ceremony.username:
             raise Refused("the response does not belong to the current sign-in")
         if now - ceremony.issued_at > CHALLENGE_LIFETIME_MILLIS:
             raise Refused("the challenge has expired")
         origins = {f"https://{ceremony.rp_id}"} | ({self.app_origin} if self.app_origin else set())
         try:
-            credential = registration.verify_registration(client_data_json, attestation_object, challenge=ceremony.challenge,
-                                                      rp_id=ceremony.rp_id, origins=origins, conditional=ceremony.conditional)
+            credential = registration.verify_registration(
+                client_data_json, attestation_object, challenge=ceremony.challenge, rp_id=ceremony.rp_id,
+                origins=origins, conditional=ceremony.conditional)
         except registration.RegistrationRejected as error:
             raise Refused(str(error)) from None
-        if any(stored.id == credential.credential_id for account in self.accounts.values() for stored in account.credentials):
+        if any(stored.id == credential.credential_id
+               for account in self.accounts.values() for stored in account.credentials):
             raise Refused("this credential id is already registered")
         account = self.account(ceremony.username)
-        account.credentials.append(Credential(credential.credential_id, credential.public_key, credential.sign_count, "active",
-                                              ceremony.rp_id, credential.backup_eligible))
+        account.credentials.append(Credential(credential.credential_id, credential.public_key, credential.sign_count,
+                                              "active", ceremony.rp_id, credential.backup_eligible))
         self._changed(account.username)
         return account.username
 
