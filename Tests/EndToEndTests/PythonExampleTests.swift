@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// Runs the built `passkey-conformance` binary against the Python example adapter
+/// (`Examples/python/adapter.py`) over the whole criteria suite, and reads its JSON report.
+///
+/// The binary is the one in the package's `.build/debug` (built by `swift build` or `swift test`);
+/// the test is skipped with a note when it or `python3` (3.9 or later) is missing.
+enum PythonExample {
+    /// The package's root directory, from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let adapter = packageRoot.appendingPathComponent("Examples/python/adapter.py")
+    static let harness = packageRoot.appendingPathComponent(".build/debug/passkey-conformance")
+
+    /// The capabilities `adapter.py` deliberately does not declare; scenarios that need them are
+    /// the only ones allowed to end *not verified*.
+    static let undeclaredCapabilities: Set<String> = ["passkey-sign-in", "alternative-sign-in"]
+
+    /// How long the whole run may take before it is stopped.
+    static let timeout: TimeInterval = 120
+
+    static let isAvailable: Bool = FileManager.default.isExecutableFile(atPath: harness.path) && pythonIsAvailable
+    static let skipNote: Comment = "needs python3 (3.9 or later) and the built harness (.build/debug/passkey-conformance: run swift build)"
+
+    static var pythonIsAvailable: Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sys; sys.exit(sys.version_info < (3, 9))"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// The members of `report.json` the test reads.
+    struct Report: Decodable {
+        struct Criterion: Decodable {
+            var id: String
+            var group: String?
+            var verdict: String
+        }
+        struct TestCase: Decodable {
+            var id: String
+            var verdict: String
+            var message: String?
+        }
+        var criteria: [Criterion]
+        var testCases: [TestCase]
+    }
+
+    /// Runs the suite into a new temporary directory; returns the exit status, the report and the
+    /// terminal output (for failure messages).
+    static func run() throws -> (status: Int32, report: Report, output: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("python-example-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outputFile = directory.appendingPathComponent("output.txt")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputFile)
+        defer { try? output.close() }
+
+        let process = Process()
+        process.executableURL = harness
+        process.currentDirectoryURL = packageRoot
+        process.arguments = ["run", "--adapter-command", "python3 '\(adapter.path)'", "--criteria", packageRoot.appendingPathComponent("Criteria").path,
+                             "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet"]
+        process.standardOutput = output
+        process.standardError = output
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            exited.wait()
+            throw TimedOut(seconds: timeout)
+        }
+        let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        let data = try Data(contentsOf: directory.appendingPathComponent("report/report.json"))
+        return (process.terminationStatus, try JSONDecoder().decode(Report.self, from: data), text)
+    }
+
+    struct TimedOut: Error, CustomStringConvertible {
+        var seconds: TimeInterval
+        var description: String { "the run did not finish within \(Int(seconds)) s and was stopped" }
+    }
+
+    /// The capabilities a *not verified* message names, or `nil` when it is for another reason.
+    static func missingCapabilities(_ message: String?) -> Set<String>? {
+        let prefixes = ["the adapter does not declare the capability ", "the adapter does not declare the capabilities "]
+        guard let message, let prefix = prefixes.first(where: message.hasPrefix) else { return nil }
+        return Set(message.dropFirst(prefix.count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+}
+
+@Suite("The Python example adapter against the whole suite")
+struct PythonExampleTests {
+    @Test(.enabled(if: PythonExample.isAvailable, PythonExample.skipNote))
+    func conformsExceptWhereACapabilityIsUndeclared() throws {
+        let (status, report, output) = try PythonExample.run()
+        #expect(status == 0, "the harness exited with \(status): \(output.suffix(2000))")
+        #expect(!report.testCases.isEmpty)
+
+        let broken = report.testCases.filter { ["failed", "error", "undefined"].contains($0.verdict) }
+        let brokenList = broken.prefix(10).map { "\($0.verdict) \($0.id): \($0.message ?? "")" }.joined(separator: "; ")
+        #expect(broken.isEmpty, "\(broken.count) test case(s) did not pass: \(brokenList)")
+
+        let notVerified = report.testCases.filter { $0.verdict == "notVerified" }
+        let unexplained = notVerified.filter { testCase in
+            guard let missing = PythonExample.missingCapabilities(testCase.message) else { return true }
+            return !missing.isSubset(of: PythonExample.undeclaredCapabilities)
+        }
+        let unexplainedList = unexplained.prefix(10).map { "\($0.id): \($0.message ?? "")" }.joined(separator: "; ")
+        #expect(unexplained.isEmpty, "not verified for another reason than an undeclared capability: \(unexplainedList)")
+
+        let upgrade = report.criteria.filter { $0.group == "N2.6" }
+        #expect(upgrade.count >= 8, "the report has \(upgrade.count) N2.6 criteria")
+        let notPassed = upgrade.filter { $0.verdict != "passed" }
+        let notPassedList = notPassed.map { "\($0.id) \($0.verdict)" }.joined(separator: ", ")
+        #expect(notPassed.isEmpty, "N2.6 criteria not passed: \(notPassedList)")
+    }
+
+    @Test func notVerifiedMessagesAreRead() {
+        #expect(PythonExample.missingCapabilities("the adapter does not declare the capability passkey-sign-in") == ["passkey-sign-in"])
+        #expect(PythonExample.missingCapabilities("the adapter does not declare the capabilities passkey-sign-in, rename") == ["passkey-sign-in", "rename"])
+        #expect(PythonExample.missingCapabilities("the adapter does not declare the target apple-18") == nil)
+        #expect(PythonExample.missingCapabilities(nil) == nil)
+    }
+}
