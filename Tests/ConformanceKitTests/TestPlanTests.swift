@@ -39,7 +39,8 @@ struct TestPlanTests {
         (["N2.6"], ["N2.6-AC01", "N2.6-AC02", "N2.6-AC03", "N2.6-AC04", "N2.6-AC05", "N2.6-AC06", "N2.6-X01", "N2.6-X02"]),
         (["N2.6-AC0"], []),
         (["N2"], []),
-        (["N3.2"], []),
+        (["N3.2"], (1...10).map { String(format: "N3.2-AC%02d", $0) }),
+        (["N3"], []),
     ])
     func criterionFilter(_ filter: [String], _ expected: [String]) {
         let plan = TestPlan.make(Self.package, filter: .init(criteria: filter))
@@ -80,8 +81,12 @@ struct TestPlanTests {
         let apple174 = try cases("@apple-17.4")
         try #require(!apple174.isEmpty)
         #expect(apple174.allSatisfy { $0.target.id == "apple-17.4" })
-        #expect(try cases("@core").count == TestPlan.make(Self.package).cases.count, "every N2.6 criterion is core")
-        #expect(try cases("@quality").isEmpty)
+        // N3.2-AC10 is the one Quality criterion; every other criterion is Core.
+        let all = TestPlan.make(Self.package).cases
+        #expect(try cases("@core").count == all.filter { $0.criterion.level == .core }.count)
+        #expect(try cases("@quality").map(\.criterion.id).allSatisfy { $0 == "N3.2-AC10" })
+        #expect(try !cases("@quality").isEmpty)
+        #expect(try cases("@core").count + cases("@quality").count == all.count)
         #expect(try cases("@N2.6-AC04").allSatisfy { $0.criterion.id == "N2.6-AC04" })
         #expect(try cases("@derived").allSatisfy { $0.criterion.derived })
     }
