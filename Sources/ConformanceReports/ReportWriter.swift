@@ -75,8 +75,9 @@ public enum ReportWriter {
         }
     }
 
-    /// Writes named files atomically into a directory: all to temporary files first, then renamed.
-    static func write(_ files: [(name: String, bytes: [UInt8])], to directory: String) throws(WriteError) -> [String] {
+    /// Creates the report directory if needed and checks that it is a directory, so a run can fail
+    /// before it starts rather than after it ends.
+    public static func prepare(directory: String) throws(WriteError) {
         do {
             try Platform.makeDirectories(directory)
         } catch {
@@ -85,6 +86,11 @@ public enum ReportWriter {
         guard Platform.kind(of: directory) == .directory else {
             throw WriteError(path: directory, operation: .createDirectory, reason: "exists and is not a directory")
         }
+    }
+
+    /// Writes named files atomically into a directory: all to temporary files first, then renamed.
+    static func write(_ files: [(name: String, bytes: [UInt8])], to directory: String) throws(WriteError) -> [String] {
+        try prepare(directory: directory)
         var temporaries: [(temporary: String, final: String)] = []
         func discard() { for file in temporaries { Platform.removeFile(file.temporary) } }
         for file in files {

@@ -39,6 +39,20 @@ enum RunCommand {
         } else {
             waivers = nil
         }
+        // Fail before the run, not after it, when the reports cannot be written.
+        let directory = parsed.value("out") ?? "conformance-report"
+        if !parsed.flags.contains("no-reports") {
+            do {
+                try ReportWriter.prepare(directory: directory)
+            } catch {
+                Output.error("error: \(error)")
+                return CLI.Status.systemError
+            }
+            guard FileManager.default.isWritableFile(atPath: directory) else {
+                Output.error("error: the report directory \(directory) is not writable")
+                return CLI.Status.systemError
+            }
+        }
         let loaded = try Common.loadCriteria(parsed)
         let filter = try Common.filter(parsed, criteria: loaded.criteria, command: spec.name)
         let seed = try Common.seed(parsed, command: spec.name)
@@ -61,7 +75,6 @@ enum RunCommand {
         let evaluation = waivers.map { $0.evaluate(against: run, today: today) } ?? .none
         if !quiet { Output.out(Summary.text(run, waivers: evaluation)) }
         if !parsed.flags.contains("no-reports") {
-            let directory = parsed.value("out") ?? "conformance-report"
             do {
                 let written = try ReportWriter.write(run, waivers: evaluation, formats: formats, to: directory)
                 if !quiet { Output.out("Reports: " + written.joined(separator: ", ")) }
