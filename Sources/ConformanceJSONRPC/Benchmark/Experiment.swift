@@ -28,3 +28,43 @@ package enum Experiment {
         return (Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) / Double(n)
     }
 }
+extension JSONRPCBenchmark {
+    package struct NullHostPublic: PlatformHost {
+        package init() {}
+        package func createCredential(_ request: CreateCredentialRequest) -> OperationID { "op" }
+        package func getCredential(_ request: GetCredentialRequest) -> OperationID { "op" }
+        package func signal(_ request: SignalRequest) -> OperationID { "op" }
+        package func now() -> Int64 { 0 }
+        package func scheduleTimer(afterMillis: Int64, label: String) -> TimerID { "t" }
+        package func cancelTimer(_ timer: TimerID) {}
+        package func show(_ event: UIEvent) {}
+        package func telemetry(_ event: TelemetryEvent) {}
+    }
+}
+extension Experiment {
+    /// Raw client (no JSON work) against the real adapter server.
+    package static func rawClientAgainstServer(adapterCommand: String, n: Int) throws -> Double {
+        let (child, pipes) = try ChildProcess.launch(executable: "/bin/sh", arguments: ["-c", adapterCommand], environment: [:], workingDirectory: nil, captureStandardError: false)
+        defer { child.terminate(grace: .seconds(1)) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+        func send(_ text: String) throws {
+            let line = Array((text + "\n").utf8)
+            _ = line.withUnsafeBytes { Platform.writeAll(pipes.toChild, $0) }
+            var got = 0
+            while true {
+                let c = Platform.read(pipes.fromChild, into: UnsafeMutableRawBufferPointer(rebasing: buffer[got...]))
+                if c <= 0 { throw AdapterFault(.processExited, "x") }
+                got += c
+                if buffer[got - 1] == 0x0A { return }
+            }
+        }
+        try send(#"{"id":1,"jsonrpc":"2.0","method":"adapter.hello","params":{"protocolVersion":"1.0"}}"#)
+        try send(#"{"id":2,"jsonrpc":"2.0","method":"session.open","params":{"context":{"device":{"osVersion":"18","platform":"apple"},"seed":1,"target":"apple-18","testCase":"b"},"session":"s1"}}"#)
+        let req = #"{"id":3,"jsonrpc":"2.0","method":"session.inspectSession","params":{"session":"s1"}}"#
+        for _ in 0..<n { try send(req) }
+        let start = ContinuousClock.now
+        for _ in 0..<n { try send(req) }
+        let d = ContinuousClock.now - start
+        return (Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) / Double(n)
+    }
+}

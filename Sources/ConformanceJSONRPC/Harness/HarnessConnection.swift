@@ -256,7 +256,7 @@ final class HarnessConnection: Sendable {
             throw AdapterFault(kind, "the adapter answered with error \(error.code): \(error.message)", method: method.rawValue,
                                excerpt: error.data.map { Excerpt(Array((try? JSONRPCCodec.encoder.encode($0)) ?? Data())).text })
         }
-        if let empty = JSONRPCParams.Empty() as? Result { return empty }
+        if Result.self == JSONRPCParams.Empty.self { return unsafeBitCast(JSONRPCParams.Empty(), to: Result.self) }
         do {
             return try message.decodePayload(Result.self)
         } catch {

@@ -70,9 +70,10 @@ final class ReaderExecutor: TaskExecutor {
         }
     }
 
-    /// Declares that the reader is awake, and empties the wake pipe.
-    func awake() {
+    /// Declares that the reader is awake; empties the wake pipe if it was written to.
+    func awake(woken: Bool) {
         state.withLock { $0.sleeping = false }
+        guard woken else { return }
         var bytes = (UInt64(0), UInt64(0))
         _ = withUnsafeMutableBytes(of: &bytes) { Platform.read(wakeRead, into: $0) }
     }

@@ -35,6 +35,8 @@ final class ServerConnection: Sendable {
     /// The reader's framing state and read buffer; touched only by the reader thread.
     private let reading: Mutex<(framer: LineFramer, buffer: [UInt8])>
     private let inputOpen = Atomic<Bool>(true)
+    /// Handler tasks started and not finished (one may be suspended, to resume from another thread).
+    private let handlersInFlight = Atomic<Int>(0)
 
     init?(adapter: any RelyingPartyAdapter, configuration: JSONRPCAdapterServer.Configuration, input: Int32, output: Int32) {
         guard let executor = ReaderExecutor() else { return nil }
@@ -107,10 +109,15 @@ final class ServerConnection: Sendable {
         while true {
             executor.runJobs()
             if state.withLock({ $0.served }) { return }
-            guard executor.prepareToSleep() else { continue }
             let reading = inputOpen.load(ordering: .relaxed)
-            let (inputReady, _) = Platform.poll(readable: reading ? input : -1, or: executor.wakeRead, timeoutMillis: -1)
-            executor.awake()
+            if reading && handlersInFlight.load(ordering: .acquiring) == 0 {
+                // No handler can resume from another thread: block in read alone (one system call).
+                readOnce()
+                continue
+            }
+            guard executor.prepareToSleep() else { continue }
+            let (inputReady, woken) = Platform.poll(readable: reading ? input : -1, or: executor.wakeRead, timeoutMillis: -1)
+            executor.awake(woken: woken)
             if inputReady { readOnce() }
         }
     }
@@ -173,7 +180,11 @@ final class ServerConnection: Sendable {
             guard let id = message.integerID, let waiter = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
             waiter.deliver(message)
         case .request:
-            Task(executorPreference: executor) { await self.handle(message) }
+            handlersInFlight.add(1, ordering: .relaxed)
+            Task(executorPreference: executor) {
+                await self.handle(message)
+                self.handlersInFlight.subtract(1, ordering: .releasing)
+            }
         case .notification:
             return
         }

@@ -40,9 +40,9 @@ struct JSONRPCMessage: Sendable {
     /// Reads one line.
     init(line: ArraySlice<UInt8>) throws(Failure) {
         let bytes = Array(line)
-        let members: [String: Range<Int>]
+        let members: JSONScanner.Envelope
         do {
-            members = try JSONScanner.members(of: bytes)
+            members = try JSONScanner.envelope(of: bytes)
         } catch {
             switch error {
             case .malformed(let why): throw .malformed(why)
@@ -50,32 +50,32 @@ struct JSONRPCMessage: Sendable {
             case .duplicateMember(let name): throw .invalid("the member \"\(name)\" appears twice")
             }
         }
-        guard let version = members["jsonrpc"], bytes[version].elementsEqual(#""2.0""#.utf8) else {
+        guard let version = members.jsonrpc, bytes[version].elementsEqual(#""2.0""#.utf8) else {
             throw .invalid(#"missing "jsonrpc": "2.0""#)
         }
         self.bytes = bytes
-        let id = members["id"]
+        let id = members.id
         if let id {
             let first = bytes[id.lowerBound]
             let isNumber = first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
             let isNull = first == UInt8(ascii: "n")
-            guard first == UInt8(ascii: "\"") || isNumber || (isNull && members["error"] != nil) else {
+            guard first == UInt8(ascii: "\"") || isNumber || (isNull && members.error != nil) else {
                 throw .invalid("an id must be a string or a number")
             }
         }
-        if let method = members["method"] {
+        if let method = members.method {
             guard let name = JSONScanner.string(in: bytes, at: method) else { throw .invalid("the method must be a string") }
-            guard members["result"] == nil, members["error"] == nil else { throw .invalid("a call carries neither result nor error") }
-            if let params = members["params"], bytes[params.lowerBound] != UInt8(ascii: "{") {
+            guard members.result == nil, members.error == nil else { throw .invalid("a call carries neither result nor error") }
+            if let params = members.params, bytes[params.lowerBound] != UInt8(ascii: "{") {
                 throw .invalid("params must be an object")
             }
             self.kind = id == nil ? .notification : .request
             self.method = name
             self.idRange = id
-            self.payloadRange = members["params"]
+            self.payloadRange = members.params
         } else {
             guard let id else { throw .invalid("a message without a method must be an answer with an id") }
-            switch (members["result"], members["error"]) {
+            switch (members.result, members.error) {
             case (let result?, nil):
                 self.kind = .result
                 self.payloadRange = result
