@@ -106,7 +106,12 @@ struct JSONRPCMessage: Sendable {
 
     /// Decodes the payload (params, result or error) as `type`.
     func decodePayload<T: Decodable>(_ type: T.Type) throws -> T {
-        try JSONRPCCodec.decoder.decode(type, from: payload)
+        guard let range = payloadRange else { return try JSONRPCCodec.decoder.decode(type, from: Data("{}".utf8)) }
+        return try bytes.withUnsafeBytes { buffer in
+            // The bytes outlive the decoding: no copy.
+            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: buffer.baseAddress! + range.lowerBound), count: range.count, deallocator: .none)
+            return try JSONRPCCodec.decoder.decode(type, from: data)
+        }
     }
 
     /// The error object of an error answer.
@@ -147,33 +152,42 @@ enum JSONRPCCodec {
 
     /// `{"id":…,"jsonrpc":"2.0","method":…,"params":…}` and a newline.
     static func request(id: Int, method: String, params: some Encodable) throws -> [UInt8] {
-        var line = Array(#"{"id":"#.utf8)
-        line += Array(String(id).utf8)
-        line += Array(#","jsonrpc":"2.0","method":""#.utf8)
-        line += Array(method.utf8)
-        line += Array(#"","params":"#.utf8)
-        line += try encoder.encode(params)
-        line += Array("}\n".utf8)
+        let body = try encoder.encode(params)
+        var line: [UInt8] = []
+        line.reserveCapacity(body.count + method.utf8.count + 48)
+        line.append(contentsOf: #"{"id":"#.utf8)
+        line.append(contentsOf: String(id).utf8)
+        line.append(contentsOf: #","jsonrpc":"2.0","method":""#.utf8)
+        line.append(contentsOf: method.utf8)
+        line.append(contentsOf: #"","params":"#.utf8)
+        line.append(contentsOf: body)
+        line.append(contentsOf: "}\n".utf8)
         return line
     }
 
     /// `{"jsonrpc":"2.0","method":…,"params":…}` and a newline.
     static func notification(method: String, params: some Encodable) throws -> [UInt8] {
-        var line = Array(#"{"jsonrpc":"2.0","method":""#.utf8)
-        line += Array(method.utf8)
-        line += Array(#"","params":"#.utf8)
-        line += try encoder.encode(params)
-        line += Array("}\n".utf8)
+        let body = try encoder.encode(params)
+        var line: [UInt8] = []
+        line.reserveCapacity(body.count + method.utf8.count + 40)
+        line.append(contentsOf: #"{"jsonrpc":"2.0","method":""#.utf8)
+        line.append(contentsOf: method.utf8)
+        line.append(contentsOf: #"","params":"#.utf8)
+        line.append(contentsOf: body)
+        line.append(contentsOf: "}\n".utf8)
         return line
     }
 
     /// `{"id":…,"jsonrpc":"2.0","result":…}` and a newline.
     static func result(id: ArraySlice<UInt8>, _ result: some Encodable) throws -> [UInt8] {
-        var line = Array(#"{"id":"#.utf8)
-        line += id
-        line += Array(#","jsonrpc":"2.0","result":"#.utf8)
-        line += try encoder.encode(result)
-        line += Array("}\n".utf8)
+        let body = try encoder.encode(result)
+        var line: [UInt8] = []
+        line.reserveCapacity(body.count + id.count + 32)
+        line.append(contentsOf: #"{"id":"#.utf8)
+        line.append(contentsOf: id)
+        line.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
+        line.append(contentsOf: body)
+        line.append(contentsOf: "}\n".utf8)
         return line
     }
 
