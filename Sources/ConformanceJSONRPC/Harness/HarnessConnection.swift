@@ -87,6 +87,7 @@ final class HarnessConnection: Sendable {
     let readerWake = DispatchSemaphore(value: 0)
 
     init(endpoint: Endpoint, configuration: JSONRPCAdapter.Configuration) {
+        Platform.ignoreBrokenPipeSignal()
         self.configuration = configuration
         self.child = endpoint.child
         self.reading = Mutex(ReadState(fd: endpoint.pipes.fromChild, maximumLineBytes: configuration.maximumMessageBytes))

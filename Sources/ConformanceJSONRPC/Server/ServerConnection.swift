@@ -85,13 +85,16 @@ final class ServerConnection: Sendable {
         done?.resume()
     }
 
-    /// Writes one line; `false` when the output is closed or failed.
+    /// Writes one line; `false` when the output is closed or failed (then the connection finishes:
+    /// the harness is gone).
     @discardableResult
     func write(_ line: [UInt8]) -> Bool {
-        writer.withLock { fd in
-            guard let open = fd else { return false }
+        let written = writer.withLock { fd -> Bool? in
+            guard let open = fd else { return nil }
             return line.withUnsafeBytes { Platform.writeAll(open, $0) }
         }
+        if written == false { finish() }
+        return written ?? false
     }
 
     /// Whether the calling thread is the reader thread.
