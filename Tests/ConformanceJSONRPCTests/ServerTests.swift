@@ -23,9 +23,17 @@ struct ServerTests {
             Task.detached { await server.run(input: input, output: output) }
         }
 
+        private var inputOpen = true
+
         deinit {
-            Platform.close(toServer.write)
+            closeInput()
             Platform.close(fromServer.read)
+        }
+
+        /// Closes the server's input (once: a descriptor closed twice may belong to another test by then).
+        func closeInput() {
+            if inputOpen { Platform.close(toServer.write) }
+            inputOpen = false
         }
 
         func send(_ line: String) {
@@ -141,7 +149,7 @@ struct ServerTests {
         let client = try Client()
         try await client.hello()
         try await client.openSession()
-        Platform.close(client.toServer.write)
+        client.closeInput()
         await #expect(throws: AdapterFault.self) { _ = try await client.receive() }
         #expect(client.party.record.withLock { $0.closed == 1 && $0.shutDown })
     }
