@@ -123,4 +123,28 @@ struct WireTests {
     func versions(_ text: String, _ major: Int?) {
         #expect(ProtocolVersion.major(of: text) == major)
     }
+
+    @Test("the adaptive spin stops after three misses, probes again after sixteen waits, and resumes on a hit")
+    func adaptiveSpin() throws {
+        let pipe = try #require(Platform.makePipe())
+        defer {
+            Platform.close(pipe.read)
+            Platform.close(pipe.write)
+        }
+        var spin = AdaptiveSpin()
+        for _ in 0..<AdaptiveSpin.missesToStop {
+            #expect(spin.spinning)
+            #expect(spin.wait(for: pipe.read, timeoutMillis: 1) == .timedOut)
+        }
+        #expect(!spin.spinning)
+        for _ in 0..<AdaptiveSpin.probeInterval {
+            #expect(!spin.spinning)
+            #expect(spin.wait(for: pipe.read, timeoutMillis: 1) == .timedOut)
+        }
+        #expect(spin.spinning)
+        var byte: UInt8 = 1
+        _ = withUnsafeBytes(of: &byte) { Platform.write(pipe.write, $0) }
+        #expect(spin.wait(for: pipe.read, timeoutMillis: 1) == .ready)
+        #expect(spin.spinning)
+    }
 }

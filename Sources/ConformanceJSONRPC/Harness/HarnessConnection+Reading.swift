@@ -11,6 +11,8 @@ extension HarnessConnection {
         /// The start of the current one-second window and the adapter-initiated messages in it.
         var windowStart = ContinuousClock.now
         var windowCount = 0
+        /// How long the leader spins before it blocks.
+        var spin = AdaptiveSpin()
 
         init(fd: Int32, maximumLineBytes: Int) {
             self.fd = fd
@@ -30,7 +32,7 @@ extension HarnessConnection {
                 let left = budgetEnd - .now
                 guard reading.fd >= 0, left > .zero else { return }
                 let millis = Int32(left.components.attoseconds / 1_000_000_000_000_000 + left.components.seconds * 1000 + 1)
-                if Platform.poll(reading.fd, timeoutMillis: min(millis, pollTimeout())) == .ready { readOnce(&reading) }
+                if reading.spin.wait(for: reading.fd, timeoutMillis: min(millis, pollTimeout())) == .ready { readOnce(&reading) }
                 if let (fault, culprit) = expiredDeadline(partialLine: reading.framer.partialLine) { fail(fault, culprit: culprit) }
             }
         }

@@ -109,12 +109,14 @@ final class ServerConnection: Sendable {
             executor.stop()
             if inputOpen.exchange(false, ordering: .relaxed) { Platform.close(input) }
         }
+        var spin = AdaptiveSpin()
         while true {
             executor.runJobs()
             if state.withLock({ $0.served }) { return }
             let reading = inputOpen.load(ordering: .relaxed)
             if reading && handlersInFlight.load(ordering: .acquiring) == 0 {
-                // No handler can resume from another thread: block in read alone (one system call).
+                // No handler can resume from another thread: wait for input alone.
+                _ = spin.wait(for: input, timeoutMillis: -1)
                 readOnce()
                 continue
             }
@@ -158,11 +160,13 @@ final class ServerConnection: Sendable {
     /// platform call made by a handler running on the reader thread), the input ends, or `timeout`.
     func pump(until waiter: PlatformCallWaiter, timeout: Duration) {
         let deadline = ContinuousClock.now + timeout
+        // The harness answers platform calls at once: a spin usually catches the answer.
+        var spin = AdaptiveSpin()
         while !waiter.hasAnswer && inputOpen.load(ordering: .relaxed) {
             let left = deadline - .now
             guard left > .zero else { return }
             let millis = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
-            if Platform.poll(input, timeoutMillis: millis) == .ready { readOnce() }
+            if spin.wait(for: input, timeoutMillis: millis) == .ready { readOnce() }
         }
     }
 
