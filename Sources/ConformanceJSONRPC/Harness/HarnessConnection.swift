@@ -272,25 +272,28 @@ final class HarnessConnection: Sendable {
     /// With a `culprit`, only that call gets `fault`; the others learn that the process was stopped.
     /// Idempotent: the first fault wins.
     func fail(_ fault: AdapterFault, culprit: Int? = nil) {
-        let pending = state.withLock { state -> [Int: Pending]? in
+        // One critical section: a caller that is not parked finds its failure among the answers as
+        // soon as its call is no longer pending.
+        let parked = state.withLock { state -> [(Waiter, AdapterFault)]? in
             guard state.fault == nil else { return nil }
             state.fault = fault
-            let pending = state.pending
-            state.pending = [:]
-            if !pending.isEmpty { state.faultDelivered = true }
-            return pending
-        }
-        guard let pending else { return }
-        for (id, call) in pending {
-            let error = culprit == nil || culprit == id
-                ? fault.during(call.method)
-                : AdapterFault(.connectionClosed, "the adapter process was stopped because another call failed: \(fault)", method: call.method)
-            if let continuation = call.continuation {
-                continuation.resume(returning: .failure(error))
-            } else {
-                state.withLock { $0.answers[id] = .failure(error) }
+            if !state.pending.isEmpty { state.faultDelivered = true }
+            var parked: [(Waiter, AdapterFault)] = []
+            for (id, call) in state.pending {
+                let error = culprit == nil || culprit == id
+                    ? fault.during(call.method)
+                    : AdapterFault(.connectionClosed, "the adapter process was stopped because another call failed: \(fault)", method: call.method)
+                if let continuation = call.continuation {
+                    parked.append((continuation, error))
+                } else {
+                    state.answers[id] = .failure(error)
+                }
             }
+            state.pending = [:]
+            return parked
         }
+        guard let parked else { return }
+        for (continuation, error) in parked { continuation.resume(returning: .failure(error)) }
         outbox.close()
         child?.terminate(grace: configuration.terminationGrace)
     }
