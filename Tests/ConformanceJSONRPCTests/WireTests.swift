@@ -124,7 +124,7 @@ struct WireTests {
         #expect(ProtocolVersion.major(of: text) == major)
     }
 
-    @Test("the adaptive spin stops after three misses, probes again after sixteen waits, and resumes on a hit")
+    @Test("the adaptive spin stops after three misses, probes again with growing intervals, and resumes on a hit")
     func adaptiveSpin() throws {
         let pipe = try #require(Platform.makePipe())
         defer {
@@ -136,12 +136,20 @@ struct WireTests {
             #expect(spin.spinning)
             #expect(spin.wait(for: pipe.read, timeoutMillis: 1) == .timedOut)
         }
-        #expect(!spin.spinning)
-        for _ in 0..<AdaptiveSpin.probeInterval {
-            #expect(!spin.spinning)
+        /// Blocking waits until the next trial spin, then the trial (a miss).
+        func blockedWaitsBeforeTrial() -> Int {
+            var count = 0
+            while !spin.spinning {
+                _ = spin.wait(for: pipe.read, timeoutMillis: 0)
+                count += 1
+            }
             #expect(spin.wait(for: pipe.read, timeoutMillis: 1) == .timedOut)
+            return count
         }
-        #expect(spin.spinning)
+        #expect(blockedWaitsBeforeTrial() == AdaptiveSpin.firstProbe)
+        #expect(blockedWaitsBeforeTrial() == AdaptiveSpin.firstProbe * 2)
+        #expect(blockedWaitsBeforeTrial() == AdaptiveSpin.firstProbe * 4)
+        while !spin.spinning { _ = spin.wait(for: pipe.read, timeoutMillis: 0) }
         var byte: UInt8 = 1
         _ = withUnsafeBytes(of: &byte) { Platform.write(pipe.write, $0) }
         #expect(spin.wait(for: pipe.read, timeoutMillis: 1) == .ready)
