@@ -64,12 +64,38 @@ enum Platform {
         }
     }
 
+    /// Waits until `first` or `second` can be read, or `timeoutMillis` have passed (-1: no limit).
+    /// Returns which are ready (hang-up and errors count as ready: the next read says which).
+    static func poll(readable first: Int32, or second: Int32, timeoutMillis: Int32) -> (first: Bool, second: Bool) {
+        var entries = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let result = systemPoll(&entries, 2, timeoutMillis)
+            if result < 0 && errno == EINTR { continue }
+            if result <= 0 { return (false, false) }
+            return (entries[0].revents != 0, entries[1].revents != 0)
+        }
+    }
+
+    /// The calling thread's identity.
+    static func currentThread() -> UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+
     /// A pipe whose two ends are close-on-exec.
     static func makePipe() -> (read: Int32, write: Int32)? {
         var ends: [Int32] = [0, 0]
         guard systemPipe(&ends) == 0 else { return nil }
         for end in ends { setCloseOnExec(end) }
         return (ends[0], ends[1])
+    }
+
+    /// Lets other threads run (while polling for an answer).
+    static func yieldProcessor() {
+        _ = sched_yield()
     }
 
     /// A close-on-exec duplicate of `fd`, or -1.

@@ -93,10 +93,12 @@ struct RoundTripTests {
         await adapter.shutdown()
     }
 
-    @Test("a perform in progress while the relying party's platform call is in flight, and another request served meanwhile")
+    @Test("a perform and an inspection outstanding while the relying party's platform call is in flight")
     func outstandingBothWays() async throws {
         // The host holds createCredential for 300 ms: the adapter's platform call is outstanding while
-        // the harness's session.perform is outstanding; a session.inspectSession sent meanwhile is served.
+        // the harness has session.perform and then session.inspectSession outstanding. The adapter
+        // runs a handler blocked in a synchronous platform call to its end before the next request
+        // (the harness answers platform calls at once), so the inspection comes second.
         let host = RecordingHost(createDelay: .milliseconds(300))
         let session = try await adapter.openSession(.sample(), host: host)
         async let managed = session.perform(UserAction(.managePasskeys))
@@ -105,7 +107,25 @@ struct RoundTripTests {
         #expect(snapshot.stage == .signedIn)
         #expect(try await managed == ActionOutcome(.done, message: "op-1"))
         let events = party.record.withLock { $0.events }
-        #expect(events == ["manage calling platform", "inspect session", "manage got op-1"])
+        #expect(events == ["manage calling platform", "manage got op-1", "inspect session"])
+        await adapter.shutdown()
+    }
+
+    @Test("a handler that suspends lets the adapter serve other requests and platform calls meanwhile")
+    func suspendedHandler() async throws {
+        let host = RecordingHost()
+        let session = try await adapter.openSession(.sample(), host: host)
+        try await session.setUp(accounts: [.alice])
+        async let refreshed = session.perform(UserAction(.refresh))
+        try await Task.sleep(for: .milliseconds(50))
+        // While perform(.refresh) is outstanding, a sign-in with four platform calls completes.
+        let signIn = try await session.perform(UserAction(.passwordSignIn, username: "alice@example.com", password: "correct horse"))
+        #expect(signIn.status == .signedIn)
+        #expect(try await session.inspectSession().stage == .signedIn)
+        party.gate.open()
+        #expect(try await refreshed == ActionOutcome(.done, message: "refreshed"))
+        #expect(party.record.withLock { $0.events } == ["refresh waiting", "inspect session", "refresh resumed"])
+        #expect(host.calls.withLock { $0.count } == 5)
         await adapter.shutdown()
     }
 

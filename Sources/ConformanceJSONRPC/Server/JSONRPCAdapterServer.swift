@@ -50,7 +50,13 @@ public struct JSONRPCAdapterServer: Sendable {
 
     /// Serves the harness on two descriptors, which the server owns from now on and closes when done.
     package func run(input: Int32, output: Int32) async {
-        let connection = ServerConnection(adapter: adapter, configuration: configuration, input: input, output: output)
+        // A harness that went away must make writes fail, not kill the process.
+        Platform.ignoreBrokenPipeSignal()
+        guard let connection = ServerConnection(adapter: adapter, configuration: configuration, input: input, output: output) else {
+            Platform.close(input)
+            Platform.close(output)
+            return
+        }
         await connection.serve()
     }
 }

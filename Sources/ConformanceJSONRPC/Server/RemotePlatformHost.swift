@@ -104,7 +104,15 @@ extension ServerConnection {
             _ = state.withLock { $0.waiting.removeValue(forKey: id) }
             throw PlatformCallError(description: "the connection to the harness is closed")
         }
-        guard let answer = waiter.wait(timeout: configuration.platformCallTimeout) else {
+        let answer: JSONRPCMessage?
+        if onReaderThread {
+            // The handler runs on the reader thread: read until the answer is there.
+            pump(until: waiter, timeout: configuration.platformCallTimeout)
+            answer = waiter.delivered
+        } else {
+            answer = waiter.wait(timeout: configuration.platformCallTimeout)
+        }
+        guard let answer else {
             _ = state.withLock { $0.waiting.removeValue(forKey: id) }
             throw PlatformCallError(description: "no answer from the harness")
         }

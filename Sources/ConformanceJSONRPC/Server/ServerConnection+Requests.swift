@@ -104,12 +104,12 @@ extension ServerConnection {
         }
     }
 
-    private func session<Params: Decodable>(_ type: Params.Type, of message: JSONRPCMessage) throws -> (ServedSession, Params) {
-        let id = try params(JSONRPCParams.Session.self, of: message).session
-        guard let served = state.withLock({ $0.sessions[id] }) else {
-            throw Rejection(code: JSONRPCErrorCode.unknownSession, message: "no open session \(id)")
+    private func session<Params: SessionScoped>(_ type: Params.Type, of message: JSONRPCMessage) throws -> (ServedSession, Params) {
+        let params = try params(type, of: message)
+        guard let served = state.withLock({ $0.sessions[params.session] }) else {
+            throw Rejection(code: JSONRPCErrorCode.unknownSession, message: "no open session \(params.session)")
         }
-        return (served, try params(type, of: message))
+        return (served, params)
     }
 }
 

@@ -40,9 +40,9 @@ struct JSONRPCMessage: Sendable {
     /// Reads one line.
     init(line: ArraySlice<UInt8>) throws(Failure) {
         let bytes = Array(line)
-        let members: [String: Range<Int>]
+        let members: JSONScanner.Envelope
         do {
-            members = try JSONScanner.members(of: bytes)
+            members = try JSONScanner.envelope(of: bytes)
         } catch {
             switch error {
             case .malformed(let why): throw .malformed(why)
@@ -50,32 +50,32 @@ struct JSONRPCMessage: Sendable {
             case .duplicateMember(let name): throw .invalid("the member \"\(name)\" appears twice")
             }
         }
-        guard let version = members["jsonrpc"], bytes[version].elementsEqual(#""2.0""#.utf8) else {
+        guard let version = members.jsonrpc, bytes[version].elementsEqual(#""2.0""#.utf8) else {
             throw .invalid(#"missing "jsonrpc": "2.0""#)
         }
         self.bytes = bytes
-        let id = members["id"]
+        let id = members.id
         if let id {
             let first = bytes[id.lowerBound]
             let isNumber = first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
             let isNull = first == UInt8(ascii: "n")
-            guard first == UInt8(ascii: "\"") || isNumber || (isNull && members["error"] != nil) else {
+            guard first == UInt8(ascii: "\"") || isNumber || (isNull && members.error != nil) else {
                 throw .invalid("an id must be a string or a number")
             }
         }
-        if let method = members["method"] {
+        if let method = members.method {
             guard let name = JSONScanner.string(in: bytes, at: method) else { throw .invalid("the method must be a string") }
-            guard members["result"] == nil, members["error"] == nil else { throw .invalid("a call carries neither result nor error") }
-            if let params = members["params"], bytes[params.lowerBound] != UInt8(ascii: "{") {
+            guard members.result == nil, members.error == nil else { throw .invalid("a call carries neither result nor error") }
+            if let params = members.params, bytes[params.lowerBound] != UInt8(ascii: "{") {
                 throw .invalid("params must be an object")
             }
             self.kind = id == nil ? .notification : .request
             self.method = name
             self.idRange = id
-            self.payloadRange = members["params"]
+            self.payloadRange = members.params
         } else {
             guard let id else { throw .invalid("a message without a method must be an answer with an id") }
-            switch (members["result"], members["error"]) {
+            switch (members.result, members.error) {
             case (let result?, nil):
                 self.kind = .result
                 self.payloadRange = result
@@ -106,7 +106,12 @@ struct JSONRPCMessage: Sendable {
 
     /// Decodes the payload (params, result or error) as `type`.
     func decodePayload<T: Decodable>(_ type: T.Type) throws -> T {
-        try JSONRPCCodec.decoder.decode(type, from: payload)
+        guard let range = payloadRange else { return try JSONRPCCodec.decoder.decode(type, from: Data("{}".utf8)) }
+        return try bytes.withUnsafeBytes { buffer in
+            // The bytes outlive the decoding: no copy.
+            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: buffer.baseAddress! + range.lowerBound), count: range.count, deallocator: .none)
+            return try JSONRPCCodec.decoder.decode(type, from: data)
+        }
     }
 
     /// The error object of an error answer.
@@ -147,33 +152,42 @@ enum JSONRPCCodec {
 
     /// `{"id":…,"jsonrpc":"2.0","method":…,"params":…}` and a newline.
     static func request(id: Int, method: String, params: some Encodable) throws -> [UInt8] {
-        var line = Array(#"{"id":"#.utf8)
-        line += Array(String(id).utf8)
-        line += Array(#","jsonrpc":"2.0","method":""#.utf8)
-        line += Array(method.utf8)
-        line += Array(#"","params":"#.utf8)
-        line += try encoder.encode(params)
-        line += Array("}\n".utf8)
+        let body = try encoder.encode(params)
+        var line: [UInt8] = []
+        line.reserveCapacity(body.count + method.utf8.count + 48)
+        line.append(contentsOf: #"{"id":"#.utf8)
+        line.append(contentsOf: String(id).utf8)
+        line.append(contentsOf: #","jsonrpc":"2.0","method":""#.utf8)
+        line.append(contentsOf: method.utf8)
+        line.append(contentsOf: #"","params":"#.utf8)
+        line.append(contentsOf: body)
+        line.append(contentsOf: "}\n".utf8)
         return line
     }
 
     /// `{"jsonrpc":"2.0","method":…,"params":…}` and a newline.
     static func notification(method: String, params: some Encodable) throws -> [UInt8] {
-        var line = Array(#"{"jsonrpc":"2.0","method":""#.utf8)
-        line += Array(method.utf8)
-        line += Array(#"","params":"#.utf8)
-        line += try encoder.encode(params)
-        line += Array("}\n".utf8)
+        let body = try encoder.encode(params)
+        var line: [UInt8] = []
+        line.reserveCapacity(body.count + method.utf8.count + 40)
+        line.append(contentsOf: #"{"jsonrpc":"2.0","method":""#.utf8)
+        line.append(contentsOf: method.utf8)
+        line.append(contentsOf: #"","params":"#.utf8)
+        line.append(contentsOf: body)
+        line.append(contentsOf: "}\n".utf8)
         return line
     }
 
     /// `{"id":…,"jsonrpc":"2.0","result":…}` and a newline.
     static func result(id: ArraySlice<UInt8>, _ result: some Encodable) throws -> [UInt8] {
-        var line = Array(#"{"id":"#.utf8)
-        line += id
-        line += Array(#","jsonrpc":"2.0","result":"#.utf8)
-        line += try encoder.encode(result)
-        line += Array("}\n".utf8)
+        let body = try encoder.encode(result)
+        var line: [UInt8] = []
+        line.reserveCapacity(body.count + id.count + 32)
+        line.append(contentsOf: #"{"id":"#.utf8)
+        line.append(contentsOf: id)
+        line.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
+        line.append(contentsOf: body)
+        line.append(contentsOf: "}\n".utf8)
         return line
     }
 

@@ -146,6 +146,20 @@ enum JSONRPCParams {
     struct Empty: Codable, Sendable {}
 }
 
+/// Params that name a session.
+protocol SessionScoped: Decodable {
+    var session: String { get }
+}
+
+extension JSONRPCParams.Session: SessionScoped {}
+extension JSONRPCParams.SetUp: SessionScoped {}
+extension JSONRPCParams.AddCredential: SessionScoped {}
+extension JSONRPCParams.Perform: SessionScoped {}
+extension JSONRPCParams.InspectAccount: SessionScoped {}
+extension JSONRPCParams.InjectFault: SessionScoped {}
+extension JSONRPCParams.PlatformCompleted: SessionScoped {}
+extension JSONRPCParams.TimerFired: SessionScoped {}
+
 /// The parts of a `major.minor` protocol version.
 enum ProtocolVersion {
     /// The major number, or `nil` when `text` is not `major.minor`.

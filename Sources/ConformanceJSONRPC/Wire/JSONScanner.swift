@@ -1,5 +1,5 @@
-/// A strict, allocation-light validator of one JSON text (RFC 8259) that records where the members of
-/// the top-level object are.
+/// A strict, allocation-free validator of one JSON text (RFC 8259) that records where the members
+/// of a JSON-RPC envelope are.
 ///
 /// It is the first of two phases: the scanner checks the whole line and locates `id`, `method`,
 /// `params`, `result` and `error` as byte ranges; the typed payload is then decoded from its range
@@ -28,15 +28,25 @@ struct JSONScanner {
         self.end = bytes.count
     }
 
-    /// Validates `bytes` as one JSON object and returns its members: name → value range.
-    static func members(of bytes: [UInt8]) throws(Failure) -> [String: Range<Int>] {
+    /// Where the members of a JSON-RPC envelope are; other members are validated and ignored.
+    struct Envelope {
+        var jsonrpc: Range<Int>?
+        var id: Range<Int>?
+        var method: Range<Int>?
+        var params: Range<Int>?
+        var result: Range<Int>?
+        var error: Range<Int>?
+    }
+
+    /// Validates `bytes` as one JSON object and locates the members of a JSON-RPC envelope.
+    static func envelope(of bytes: [UInt8]) throws(Failure) -> Envelope {
         var scanner = JSONScanner(bytes)
         scanner.skipWhitespace()
         guard scanner.index < scanner.end else { throw .malformed("empty message") }
         let isObject = scanner.bytes[scanner.index] == UInt8(ascii: "{")
-        var members: [String: Range<Int>] = [:]
+        var envelope = Envelope()
         if isObject {
-            try scanner.scanObject(depth: 1, members: &members)
+            try scanner.scanObject(depth: 1, envelope: &envelope, record: true)
         } else {
             try scanner.scanValue(depth: 0)
         }
@@ -46,7 +56,7 @@ struct JSONScanner {
         if bytes.contains(where: { $0 >= 0x80 }) {
             guard String(validating: bytes, as: UTF8.self) != nil else { throw .malformed("not UTF-8") }
         }
-        return members
+        return envelope
     }
 
     /// The string a JSON string literal at `range` stands for (escapes resolved), or `nil` if the
@@ -129,8 +139,8 @@ struct JSONScanner {
         guard index < end else { throw failure("unexpected end") }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            var ignored: [String: Range<Int>] = [:]
-            try scanObject(depth: depth + 1, members: &ignored, record: false)
+            var nested = Envelope()
+            try scanObject(depth: depth + 1, envelope: &nested, record: false)
         case UInt8(ascii: "["): try scanArray(depth: depth + 1)
         case UInt8(ascii: "\""): try scanString()
         case UInt8(ascii: "t"): try scanLiteral("true")
@@ -141,7 +151,8 @@ struct JSONScanner {
         }
     }
 
-    private mutating func scanObject(depth: Int, members: inout [String: Range<Int>], record: Bool = true) throws(Failure) {
+    /// Scans an object; with `record`, notes in `envelope` where its known members are.
+    private mutating func scanObject(depth: Int, envelope: inout Envelope, record: Bool) throws(Failure) {
         guard depth <= Self.maximumDepth else { throw failure("nesting too deep") }
         index += 1
         skipWhitespace()
@@ -162,8 +173,7 @@ struct JSONScanner {
             let valueStart = index
             try scanValue(depth: depth)
             if record {
-                let name = Self.string(in: bytes, at: nameRange) ?? ""
-                guard members.updateValue(valueStart..<index, forKey: name) == nil else { throw .duplicateMember(name) }
+                try Self.record(name: bytes[(nameRange.lowerBound + 1)..<(nameRange.upperBound - 1)], value: valueStart..<index, in: &envelope)
             }
             skipWhitespace()
             guard index < end else { throw failure("unterminated object") }
@@ -229,6 +239,22 @@ struct JSONScanner {
             index += 1
         }
         throw failure("unterminated string")
+    }
+
+    private static func record(name: ArraySlice<UInt8>, value: Range<Int>, in envelope: inout Envelope) throws(Failure) {
+        func set(_ member: inout Range<Int>?, _ text: String) throws(Failure) {
+            guard member == nil else { throw .duplicateMember(text) }
+            member = value
+        }
+        switch name.count {
+        case 2 where name.elementsEqual("id".utf8): try set(&envelope.id, "id")
+        case 5 where name.elementsEqual("error".utf8): try set(&envelope.error, "error")
+        case 6 where name.elementsEqual("method".utf8): try set(&envelope.method, "method")
+        case 6 where name.elementsEqual("params".utf8): try set(&envelope.params, "params")
+        case 6 where name.elementsEqual("result".utf8): try set(&envelope.result, "result")
+        case 7 where name.elementsEqual("jsonrpc".utf8): try set(&envelope.jsonrpc, "jsonrpc")
+        default: return
+        }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
