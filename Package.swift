@@ -55,7 +55,8 @@ let package = Package(
         .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
         .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport"],
                     exclude: ["Python", "Golden"]),
-        .testTarget(name: "ConformanceJSONRPCTests", dependencies: ["ConformanceJSONRPC", "ConformanceKit", "ReferenceRP", "ConformanceTestSupport"]),
+        .testTarget(name: "ConformanceJSONRPCTests", dependencies: ["ConformanceJSONRPC", "ConformanceKit", "ReferenceRP", "ConformanceTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PasskeyConformanceCLI", "ConformanceTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

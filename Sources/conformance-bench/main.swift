@@ -7,6 +7,11 @@ import PasskeyConformanceCLI
 import ReferenceRP
 
 let arguments = CommandLine.arguments.dropFirst()
+// The benchmark re-runs itself as the trivial adapter of the JSON-RPC round-trip measurement.
+if arguments.first == "--serve-trivial-adapter" {
+    await JSONRPCBenchmark.serveTrivialAdapter()
+    exit(0)
+}
 let repetitions = arguments.first.flatMap(Int.init) ?? 5
 let criteria = CriteriaLoader().load(root: Suite.defaultCriteriaRoot())
 guard !criteria.hasErrors else {
@@ -27,6 +32,9 @@ do {
     } else {
         print("out-of-process: skipped, \(adapterPath) is not built (swift build -c release --product reference-rp-adapter)")
     }
+    // Protocol overhead: JSON-RPC round trips to a trivial adapter against a raw pipe echo (cat) of the same bytes.
+    let roundTrips = try await JSONRPCBenchmark.run(adapterCommand: "'\(CommandLine.arguments[0])' --serve-trivial-adapter")
+    print(roundTrips)
 } catch {
     print("error: \(error)")
     exit(2)
