@@ -25,6 +25,9 @@ public struct Runner: Sendable {
         var results: [TestCaseResult] = []
         results.reserveCapacity(plan.cases.count)
         for (index, testCase) in plan.cases.enumerated() {
+            // Test cases run back to back without suspending; yield between them so that a long run
+            // does not starve other tasks of the (small) cooperative thread pool.
+            await Task.yield()
             let result = await run(testCase, description: description)
             results.append(result)
             onEvent(.finished(result, index: index + 1, total: plan.cases.count))
