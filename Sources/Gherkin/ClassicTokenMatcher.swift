@@ -8,6 +8,7 @@ struct ClassicTokenMatcher: TokenMatcher {
     var openDelimiter: DocStringDelimiter?
     /// The indentation removed from doc string lines (that of the opening delimiter).
     var indentToRemove = 0
+    private let delimiters = DocStringDelimiter.classic
 
     init(dialect code: String = "en") {
         defaultDialect = code
@@ -23,7 +24,7 @@ struct ClassicTokenMatcher: TokenMatcher {
     mutating func match(_ type: TokenType, _ token: inout Token, in source: SourceText) throws(GherkinError) -> Bool {
         guard let line = token.line else {
             if type == .eof {
-                token.matched(.eof, dialect: dialect.code)
+                token.matched(.eof)
                 return true
             }
             return false
@@ -32,16 +33,16 @@ struct ClassicTokenMatcher: TokenMatcher {
         case .eof, .none: return false
         case .empty:
             guard line.isEmpty else { return false }
-            token.matched(.empty, indent: 0, dialect: dialect.code)
+            token.matched(.empty, indent: 0)
             return true
         case .comment:
             guard source.hasPrefix(Self.hash, at: line.trimmedStart, end: line.end) else { return false }
-            token.matched(.comment, text: source.string(line.start, line.end), indent: 0, dialect: dialect.code)
+            token.matched(.comment, text: source.string(line.start, line.end), indent: 0)
             return true
         case .tagLine:
             guard source.hasPrefix(Self.at, at: line.trimmedStart, end: line.end) else { return false }
             let tags = try LineScanner.tags(of: line, in: source)
-            token.matched(.tagLine, items: tags, dialect: dialect.code)
+            token.matched(.tagLine, items: tags)
             return true
         case .featureLine: return matchTitle(.featureLine, dialect.feature, &token, line, source)
         case .ruleLine: return matchTitle(.ruleLine, dialect.rule, &token, line, source)
@@ -56,18 +57,17 @@ struct ClassicTokenMatcher: TokenMatcher {
             else { return false }
             let text = source.trimmedString(line.trimmedStart + length, line.end)
             token.matched(
-                .stepLine, text: text, keyword: dialect.steps.texts[index], keywordType: dialect.steps.types[index],
-                dialect: dialect.code)
+                .stepLine, text: text, keyword: dialect.steps.texts[index], keywordType: dialect.steps.types[index])
             return true
         case .docStringSeparator:
-            return matchDocStringSeparator(&token, line, source, candidates: DocStringDelimiter.classic)
+            return matchDocStringSeparator(&token, line, source, candidates: delimiters)
         case .tableRow:
             guard source.hasPrefix(Self.pipe, at: line.trimmedStart, end: line.end) else { return false }
-            token.matched(.tableRow, items: LineScanner.cells(of: line, in: source), dialect: dialect.code)
+            token.matched(.tableRow, items: LineScanner.cells(of: line, in: source))
             return true
         case .language:
             guard let name = LineScanner.languageHeader(of: line, in: source) else { return false }
-            token.matched(.language, text: name, dialect: dialect.code)
+            token.matched(.language, text: name)
             guard let newDialect = CompiledDialect.named(name) else {
                 throw GherkinError(
                     message: "Language not supported: \(name)", location: token.location, kind: .unknownLanguage)
@@ -75,7 +75,7 @@ struct ClassicTokenMatcher: TokenMatcher {
             dialect = newDialect
             return true
         case .other:
-            token.matched(.other, text: otherText(line, source), indent: 0, dialect: dialect.code)
+            token.matched(.other, text: otherText(line, source), indent: 0)
             return true
         }
     }
@@ -88,8 +88,10 @@ struct ClassicTokenMatcher: TokenMatcher {
         } else {
             text = source.string(source.offset(line.start, scalars: indentToRemove, end: line.end), line.end)
         }
-        guard let escaped = openDelimiter?.escaped, text.utf8.count >= 6, text.contains("\\") else { return text }
-        return text.replacingAll(escaped, with: openDelimiter!.text)
+        guard let delimiter = openDelimiter, let escaped = delimiter.escaped, line.end - line.trimmedStart >= 6,
+            source.bytes[line.trimmedStart..<line.end].contains(UInt8(ascii: "\\"))
+        else { return text }
+        return text.replacingAll(escaped, with: delimiter.text)
     }
 
     mutating func matchDocStringSeparator(
@@ -99,14 +101,14 @@ struct ClassicTokenMatcher: TokenMatcher {
             guard source.hasPrefix(open.bytes, at: line.trimmedStart, end: line.end) else { return false }
             openDelimiter = nil
             indentToRemove = 0
-            token.matched(.docStringSeparator, keyword: open.text, dialect: dialect.code)
+            token.matched(.docStringSeparator, keyword: open.text)
             return true
         }
         for candidate in candidates where source.hasPrefix(candidate.bytes, at: line.trimmedStart, end: line.end) {
             let mediaType = source.trimmedString(line.trimmedStart + candidate.bytes.count, line.end)
             openDelimiter = candidate
             indentToRemove = line.indent
-            token.matched(.docStringSeparator, text: mediaType, keyword: candidate.text, dialect: dialect.code)
+            token.matched(.docStringSeparator, text: mediaType, keyword: candidate.text)
             return true
         }
         return false
@@ -120,7 +122,8 @@ struct ClassicTokenMatcher: TokenMatcher {
             return false
         }
         let title = source.trimmedString(line.trimmedStart + length, line.end)
-        token.matched(type, text: title, keyword: keywords.texts[index], dialect: dialect.code)
+        token.matched(type, text: title, keyword: keywords.texts[index])
+        if type == .featureLine { token.dialect = dialect.code }
         return true
     }
 

@@ -30,12 +30,6 @@ enum TokenType: Int, CaseIterable, Sendable {
     var expectedName: String { "#" + name }
 }
 
-/// A piece of a line with its column: a tag or a table cell.
-struct LineSpan: Sendable {
-    var column: Int
-    var text: String
-}
-
 /// A line (or the end of the file) and what the matcher made of it.
 ///
 /// A token is matched several times while the parser tries its alternatives; every successful
@@ -49,10 +43,12 @@ struct Token: Sendable {
     var keyword: String?
     var keywordType: StepKeywordType?
     var text: String?
-    var items: [LineSpan] = []
+    /// Tags or table cells, with their positions.
+    var items: [TableCell] = []
     var indent: Int = 0
     /// Set by each successful match to `indent + 1`.
     var column: Int?
+    /// The dialect in force; recorded for feature lines only, the one place it is used.
     var dialect: String = "en"
 
     init(line: SourceLine?, lineNumber: Int) {
@@ -68,7 +64,7 @@ struct Token: Sendable {
     @inline(__always)
     mutating func matched(
         _ type: TokenType, text: String? = nil, keyword: String? = nil, keywordType: StepKeywordType? = nil,
-        indent: Int? = nil, items: [LineSpan] = [], dialect: String
+        indent: Int? = nil, items: [TableCell] = []
     ) {
         self.type = type
         self.text = text
@@ -77,7 +73,6 @@ struct Token: Sendable {
         self.indent = indent ?? line?.indent ?? 0
         self.items = items
         self.column = self.indent + 1
-        self.dialect = dialect
     }
 }
 
