@@ -129,7 +129,7 @@ struct ASTBuilder {
             guard let line = stepLine, let node = nodes.last else { return }
             node.steps.append(
                 Step(
-                    id: ids.make(), location: line.location, keyword: line.keyword ?? "", keywordType: line.keywordType,
+                    id: ids.make(), location: line.location, keyword: line.keyword ?? "", keywordType: line.keywordType ?? .unknown,
                     text: line.text ?? "", docString: stepDocString, dataTable: stepDataTable))
         case .background:
             let node = nodes.removeLast()

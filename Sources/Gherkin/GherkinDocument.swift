@@ -371,8 +371,8 @@ public struct Step: Codable, Sendable, Hashable {
     public var location: Location
     /// The keyword as written, including its trailing space where the dialect has one (`Given `).
     public var keyword: String
-    /// The role of the keyword; `nil` only if the keyword has none (never for the built-in dialects).
-    public var keywordType: StepKeywordType?
+    /// The role of the keyword.
+    public var keywordType: StepKeywordType
     /// The text after the keyword, trimmed.
     public var text: String
     /// The doc string argument, if any.
@@ -382,7 +382,7 @@ public struct Step: Codable, Sendable, Hashable {
 
     /// Creates a step.
     public init(
-        id: String, location: Location, keyword: String, keywordType: StepKeywordType?, text: String,
+        id: String, location: Location, keyword: String, keywordType: StepKeywordType, text: String,
         docString: DocString? = nil, dataTable: DataTable? = nil
     ) {
         self.id = id

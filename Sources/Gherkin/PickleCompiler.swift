@@ -209,7 +209,7 @@ public struct PickleCompiler: Sendable {
             case .action: .action
             case .outcome: .outcome
             case .conjunction: previous
-            case .unknown, nil: .unknown
+            case .unknown: .unknown
             }
         }
 
