@@ -18,11 +18,11 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-5}"
 rounds="${2:-3}"
 testdata="${GHERKIN_TESTDATA:-$root/../shared/gherkin/testdata}"
-corpus="$testdata/good"
-if [ ! -d "$corpus" ]; then
-    echo "bench-gherkin: no corpus at $corpus (set GHERKIN_TESTDATA to the cucumber/gherkin testdata folder)" >&2
+if [ ! -d "$testdata/good" ]; then
+    echo "bench-gherkin: no corpus at $testdata/good (set GHERKIN_TESTDATA to the cucumber/gherkin testdata folder)" >&2
     exit 64
 fi
+corpus="$(cd "$testdata/good" && pwd)"
 
 echo "bench-gherkin: building gherkin-bench (release)…" >&2
 swift build -c release --package-path "$root" --build-path "$root/.build" --product gherkin-bench >&2

@@ -22,7 +22,7 @@ struct ClassicTokenMatcher: TokenMatcher {
     }
 
     mutating func match(_ type: TokenType, _ token: inout Token, in source: SourceText) throws(GherkinError) -> Bool {
-        guard let line = token.line else {
+        guard let line = token.line(in: source) else {
             if type == .eof {
                 token.matched(.eof)
                 return true

@@ -161,10 +161,10 @@ struct ParseSession<Matcher: TokenMatcher> {
         if nextLine < source.lines.count {
             let line = source.lines[nextLine]
             nextLine += 1
-            return Token(line: line, lineNumber: line.number)
+            return Token(line: line)
         }
         nextLine += 1
-        return Token(line: nil, lineNumber: source.lines.count + 1)
+        return Token(endOfFileAfter: source.lines.count)
     }
 
     /// Asks the matcher; an error it raises is recorded and counts as no match.
@@ -193,7 +193,7 @@ struct ParseSession<Matcher: TokenMatcher> {
             return transition.target
         }
         let expected = machine.states[state].expected.map(\.expectedName).joined(separator: ", ")
-        if let line = token.line {
+        if let line = token.line(in: source) {
             let got = source.trimmedString(line.trimmedStart, line.end)
             try add(
                 GherkinError(

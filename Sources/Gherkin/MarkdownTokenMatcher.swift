@@ -24,7 +24,7 @@ struct MarkdownTokenMatcher: TokenMatcher {
     }
 
     mutating func match(_ type: TokenType, _ token: inout Token, in source: SourceText) throws(GherkinError) -> Bool {
-        guard let line = token.line else {
+        guard let line = token.line(in: source) else {
             return type == .eof ? try classic.match(.eof, &token, in: source) : false
         }
         let code = dialect.code

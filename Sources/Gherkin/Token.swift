@@ -34,29 +34,48 @@ enum TokenType: Int, CaseIterable, Sendable {
 ///
 /// A token is matched several times while the parser tries its alternatives; every successful
 /// match overwrites all the `matched…` fields.
+///
+/// Tokens are copied into the parser's queue and the AST builder, so they are kept small: the
+/// line is an index into ``SourceText/lines``.
 struct Token: Sendable {
-    /// The line, or `nil` at the end of the file.
-    let line: SourceLine?
+    /// The index of the line in ``SourceText/lines``, or -1 at the end of the file.
+    let lineIndex: Int
     /// The line number (for the end of file, one past the last line).
     let lineNumber: Int
+    /// The indentation of the line.
+    let lineIndent: Int
     var type: TokenType = .none
-    var keyword: String?
     var keywordType: StepKeywordType?
+    var keyword: String?
     var text: String?
     /// Tags or table cells, with their positions.
     var items: [TableCell] = []
     var indent: Int = 0
-    /// Set by each successful match to `indent + 1`.
-    var column: Int?
+    /// Set by each successful match to `indent + 1`; 0 until then.
+    private var matchedColumn = 0
     /// The dialect in force; recorded for feature lines only, the one place it is used.
     var dialect: String = "en"
 
-    init(line: SourceLine?, lineNumber: Int) {
-        self.line = line
-        self.lineNumber = lineNumber
+    init(line: SourceLine) {
+        lineIndex = line.number - 1
+        lineNumber = line.number
+        lineIndent = line.indent
     }
 
-    var isEOF: Bool { line == nil }
+    init(endOfFileAfter lineCount: Int) {
+        lineIndex = -1
+        lineNumber = lineCount + 1
+        lineIndent = 0
+    }
+
+    var isEOF: Bool { lineIndex < 0 }
+
+    /// The line, or `nil` at the end of the file.
+    @inline(__always)
+    func line(in source: SourceText) -> SourceLine? { lineIndex < 0 ? nil : source.lines[lineIndex] }
+
+    /// The column of the last successful match, if any.
+    var column: Int? { matchedColumn == 0 ? nil : matchedColumn }
 
     var location: Location { Location(line: lineNumber, column: column) }
 
@@ -70,9 +89,9 @@ struct Token: Sendable {
         self.text = text
         self.keyword = keyword
         self.keywordType = keywordType
-        self.indent = indent ?? line?.indent ?? 0
+        self.indent = indent ?? (lineIndex < 0 ? 0 : lineIndent)
         self.items = items
-        self.column = self.indent + 1
+        self.matchedColumn = self.indent + 1
     }
 }
 
