@@ -2,9 +2,9 @@
 
 /// Parses Gherkin source text into a ``GherkinDocument``.
 ///
-/// The parser is the reference grammar's state machine (see ``Grammar``-derived states) with the
-/// reference error recovery: a line the grammar does not allow is reported and skipped, and parsing
-/// goes on, so one parse reports every error (up to eleven, where the reference stops).
+/// The parser is the state machine of the reference grammar, compiled from the grammar itself, with
+/// the reference error recovery: a line the grammar does not allow is reported and skipped, and
+/// parsing goes on, so one parse reports every error (up to eleven, where the reference stops).
 ///
 /// ```swift
 /// let result = GherkinParser().parse(text, uri: "features/login.feature")
