@@ -3,40 +3,46 @@
 /// Receives the parser's events (a rule starts, a token is consumed, a rule ends) and builds
 /// the ``GherkinDocument``.
 ///
-/// Each rule being parsed has a ``Node`` on a stack. A token goes to the node on top; when a rule
-/// ends, its node becomes an AST value handed to the node below, or, for the rules that only
-/// group (headers, `Scenario` inside `ScenarioDefinition`, `Tags`), its parts are merged into it.
-/// Ids are taken when a node is completed, so children get theirs before their parents, and tags
-/// theirs when their owner completes: the reference's numbering.
+/// Only the rules that own children have a ``Node`` (feature, rule, background, scenario and
+/// examples definitions). Grouping rules (headers, `Scenario` inside `ScenarioDefinition`,
+/// `Examples` inside `ExamplesDefinition`) write into the node around them, and the rules that
+/// never nest (a step, its doc string or data table, tags, a description, an examples table)
+/// gather into buffers of the builder. Ids are taken when a node is completed, so children get
+/// theirs before their parents, and tags theirs when their owner completes: the reference's numbering.
 struct ASTBuilder {
-    /// What has been gathered for one rule. Where the grammar allows one child of a kind, the
-    /// first is kept. (A class: nodes are pushed and popped for every step, and moving large
-    /// structs in and out of the stack costs more than the allocation.)
+    /// What has been gathered for a rule that owns children. Where the grammar allows one child
+    /// of a kind, the first is kept. Nodes never escape the builder, which is used by one parse on
+    /// one thread, so their fields skip the dynamic exclusivity checks.
     final class Node {
         let rule: RuleType
-        /// The keyword line (feature, rule, background, scenario, examples, step) or the opening
-        /// doc string delimiter.
-        var line: Token?
-        /// Description or doc string lines.
-        var texts: [String] = []
-        var rowTokens: [Token] = []
-        var tagTokens: [Token] = []
-        var hasTags = false
-        var description: String?
-        var steps: [Step] = []
-        var examples: [Examples] = []
-        var rows: [TableRow]?
-        var docString: DocString?
-        var dataTable: DataTable?
-        var background: Background?
-        var scenarios: [Scenario] = []
-        var rules: [Rule] = []
+        /// The keyword line.
+        @exclusivity(unchecked) var line: Token?
+        @exclusivity(unchecked) var tagTokens: [Token] = []
+        @exclusivity(unchecked) var hasTags = false
+        @exclusivity(unchecked) var description: String?
+        @exclusivity(unchecked) var steps: [Step] = []
+        @exclusivity(unchecked) var examples: [Examples] = []
+        @exclusivity(unchecked) var rows: [TableRow]?
+        @exclusivity(unchecked) var background: Background?
+        @exclusivity(unchecked) var scenarios: [Scenario] = []
+        @exclusivity(unchecked) var rules: [Rule] = []
 
         init(rule: RuleType) { self.rule = rule }
     }
 
     var ids: IDGenerator
-    private var stack: [Node] = [Node(rule: .none)]
+    /// Every rule started and not yet ended.
+    private var rules: [RuleType] = []
+    /// The nodes of the owning rules among them.
+    private var nodes: [Node] = []
+    // Buffers of the rules that do not nest.
+    private var stepLine: Token?
+    private var stepDocString: DocString?
+    private var stepDataTable: DataTable?
+    private var leafLine: Token?
+    private var leafTexts: [String] = []
+    private var leafTokens: [Token] = []
+
     private var feature: Feature?
     private var hasFeature = false
     /// The document, once the `GherkinDocument` rule has ended.
@@ -49,27 +55,43 @@ struct ASTBuilder {
     init(ids: IDGenerator, recordsTokens: Bool = false) {
         self.ids = ids
         self.recordsTokens = recordsTokens
-        stack.reserveCapacity(12)
+        rules.reserveCapacity(12)
+        nodes.reserveCapacity(6)
     }
 
     mutating func startRule(_ rule: RuleType) {
-        stack.append(Node(rule: rule))
+        rules.append(rule)
+        switch rule {
+        case .feature, .rule, .background, .scenarioDefinition, .examplesDefinition:
+            nodes.append(Node(rule: rule))
+        case .step:
+            stepLine = nil
+            stepDocString = nil
+            stepDataTable = nil
+        case .tags, .description, .docString, .dataTable, .examplesTable:
+            leafLine = nil
+            leafTexts.removeAll(keepingCapacity: true)
+            leafTokens.removeAll(keepingCapacity: true)
+        default:
+            break
+        }
     }
 
     mutating func build(_ token: Token) {
         if recordsTokens { builtTokens.append(token) }
-        let top = stack[stack.count - 1]
         switch token.type {
         case .comment:
             comments.append(Comment(location: token.location, text: token.text ?? ""))
-        case .featureLine, .ruleLine, .backgroundLine, .scenarioLine, .examplesLine, .stepLine, .docStringSeparator:
-            if top.line == nil { top.line = token }
+        case .featureLine, .ruleLine, .backgroundLine, .scenarioLine, .examplesLine:
+            if let node = nodes.last, node.line == nil { node.line = token }
+        case .stepLine:
+            if stepLine == nil { stepLine = token }
+        case .docStringSeparator:
+            if leafLine == nil { leafLine = token }
         case .other:
-            top.texts.append(token.text ?? "")
-        case .tableRow:
-            top.rowTokens.append(token)
-        case .tagLine:
-            top.tagTokens.append(token)
+            leafTexts.append(token.text ?? "")
+        case .tableRow, .tagLine:
+            leafTokens.append(token)
         case .none, .eof, .empty, .language:
             break
         }
@@ -78,84 +100,76 @@ struct ASTBuilder {
     // MARK: Completing rules
 
     mutating func endRule() throws(GherkinError) {
-        guard stack.count > 1 else { return }
-        let node = stack.removeLast()
-        let top = stack[stack.count - 1]
-        switch node.rule {
+        guard let rule = rules.popLast() else { return }
+        switch rule {
         case .tags:
-            if !top.hasTags {
-                top.hasTags = true
-                top.tagTokens = node.tagTokens
+            if let node = nodes.last, !node.hasTags {
+                node.hasTags = true
+                node.tagTokens = leafTokens
             }
-        case .featureHeader, .ruleHeader, .scenario, .examples:
-            // Grouping rules: their parts belong to the rule around them.
-            top.line = node.line
-            top.description = node.description
-            if node.hasTags {
-                top.hasTags = true
-                top.tagTokens = node.tagTokens
-            }
-            top.steps = node.steps
-            top.examples = node.examples
-            top.rows = node.rows
         case .description:
-            guard top.description == nil else { return }
-            var lines = node.texts
+            guard let node = nodes.last, node.description == nil else { return }
+            var lines = leafTexts
             while let last = lines.last, last.isEmpty { lines.removeLast() }
-            top.description = lines.joined(separator: "\n")
+            node.description = lines.joined(separator: "\n")
         case .docString:
-            guard let separator = node.line, top.docString == nil else { return }
+            guard let separator = leafLine, stepDocString == nil else { return }
             let mediaType = separator.text.flatMap { $0.isEmpty ? nil : $0 }
-            top.docString = DocString(
-                location: separator.location, mediaType: mediaType, content: node.texts.joined(separator: "\n"),
+            stepDocString = DocString(
+                location: separator.location, mediaType: mediaType, content: leafTexts.joined(separator: "\n"),
                 delimiter: separator.keyword ?? "\"\"\"")
         case .dataTable:
-            let rows = try tableRows(node.rowTokens)
-            guard let first = rows.first, top.dataTable == nil else { return }
-            top.dataTable = DataTable(location: first.location, rows: rows)
+            let rows = try tableRows(leafTokens)
+            guard let first = rows.first, stepDataTable == nil else { return }
+            stepDataTable = DataTable(location: first.location, rows: rows)
         case .examplesTable:
-            let rows = try tableRows(node.rowTokens)
-            if top.rows == nil { top.rows = rows }
+            let rows = try tableRows(leafTokens)
+            if let node = nodes.last, node.rows == nil { node.rows = rows }
         case .step:
-            guard let line = node.line else { return }
-            top.steps.append(
+            guard let line = stepLine, let node = nodes.last else { return }
+            node.steps.append(
                 Step(
-                    id: ids.make(), location: line.location, keyword: line.keyword ?? "", keywordType: line.keywordType,
-                    text: line.text ?? "", docString: node.docString, dataTable: node.dataTable))
+                    id: ids.make(), location: line.location, keyword: line.keyword ?? "", keywordType: line.keywordType ?? .unknown,
+                    text: line.text ?? "", docString: stepDocString, dataTable: stepDataTable))
         case .background:
-            guard let line = node.line, top.background == nil else { return }
-            top.background = Background(
+            let node = nodes.removeLast()
+            guard let line = node.line, let parent = nodes.last, parent.background == nil else { return }
+            parent.background = Background(
                 id: ids.make(), location: line.location, keyword: line.keyword ?? "", name: line.text ?? "",
                 description: node.description ?? "", steps: node.steps)
         case .scenarioDefinition:
+            let node = nodes.removeLast()
             let tags = tags(node.tagTokens)
-            guard let line = node.line else { return }
-            top.scenarios.append(
+            guard let line = node.line, let parent = nodes.last else { return }
+            parent.scenarios.append(
                 Scenario(
                     id: ids.make(), location: line.location, tags: tags, keyword: line.keyword ?? "",
                     name: line.text ?? "", description: node.description ?? "", steps: node.steps,
                     examples: node.examples))
         case .examplesDefinition:
+            let node = nodes.removeLast()
             let tags = tags(node.tagTokens)
-            guard let line = node.line else { return }
+            guard let line = node.line, let parent = nodes.last else { return }
             let rows = node.rows ?? []
-            top.examples.append(
+            parent.examples.append(
                 Examples(
                     id: ids.make(), location: line.location, tags: tags, keyword: line.keyword ?? "",
                     name: line.text ?? "", description: node.description ?? "", tableHeader: rows.first,
                     tableBody: Array(rows.dropFirst())))
         case .rule:
+            let node = nodes.removeLast()
             let tags = tags(node.tagTokens)
-            guard let line = node.line else { return }
+            guard let line = node.line, let parent = nodes.last else { return }
             var children: [RuleChild] = []
             children.reserveCapacity(node.scenarios.count + 1)
             if let background = node.background { children.append(.background(background)) }
             for scenario in node.scenarios { children.append(.scenario(scenario)) }
-            top.rules.append(
+            parent.rules.append(
                 Rule(
                     id: ids.make(), location: line.location, tags: tags, keyword: line.keyword ?? "",
                     name: line.text ?? "", description: node.description ?? "", children: children))
         case .feature:
+            let node = nodes.removeLast()
             guard !hasFeature else { return }
             hasFeature = true
             let tags = tags(node.tagTokens)
@@ -170,7 +184,8 @@ struct ASTBuilder {
                 name: line.text ?? "", description: node.description ?? "", children: children)
         case .gherkinDocument:
             if document == nil { document = GherkinDocument(feature: feature, comments: comments) }
-        case .none, .stepArg, .dataTableAndMaybeDocString, .docStringAndMaybeDataTable, .descriptionHelper:
+        case .none, .featureHeader, .ruleHeader, .scenario, .examples, .stepArg, .dataTableAndMaybeDocString,
+            .docStringAndMaybeDataTable, .descriptionHelper:
             break
         }
     }
@@ -179,8 +194,7 @@ struct ASTBuilder {
         var tags: [Tag] = []
         for token in tokens {
             for item in token.items {
-                tags.append(
-                    Tag(location: Location(line: token.lineNumber, column: item.column), name: item.text, id: ids.make()))
+                tags.append(Tag(location: item.location, name: item.value, id: ids.make()))
             }
         }
         return tags
@@ -190,10 +204,7 @@ struct ASTBuilder {
         var rows: [TableRow] = []
         rows.reserveCapacity(tokens.count)
         for token in tokens {
-            let cells = token.items.map {
-                TableCell(location: Location(line: token.lineNumber, column: $0.column), value: $0.text)
-            }
-            rows.append(TableRow(id: ids.make(), location: token.location, cells: cells))
+            rows.append(TableRow(id: ids.make(), location: token.location, cells: token.items))
         }
         if let count = rows.first?.cells.count {
             for row in rows where row.cells.count != count {

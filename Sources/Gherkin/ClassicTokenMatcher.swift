@@ -8,6 +8,7 @@ struct ClassicTokenMatcher: TokenMatcher {
     var openDelimiter: DocStringDelimiter?
     /// The indentation removed from doc string lines (that of the opening delimiter).
     var indentToRemove = 0
+    private let delimiters = DocStringDelimiter.classic
 
     init(dialect code: String = "en") {
         defaultDialect = code
@@ -21,9 +22,9 @@ struct ClassicTokenMatcher: TokenMatcher {
     }
 
     mutating func match(_ type: TokenType, _ token: inout Token, in source: SourceText) throws(GherkinError) -> Bool {
-        guard let line = token.line else {
+        guard let line = token.line(in: source) else {
             if type == .eof {
-                token.matched(.eof, dialect: dialect.code)
+                token.matched(.eof)
                 return true
             }
             return false
@@ -32,16 +33,16 @@ struct ClassicTokenMatcher: TokenMatcher {
         case .eof, .none: return false
         case .empty:
             guard line.isEmpty else { return false }
-            token.matched(.empty, indent: 0, dialect: dialect.code)
+            token.matched(.empty, indent: 0)
             return true
         case .comment:
             guard source.hasPrefix(Self.hash, at: line.trimmedStart, end: line.end) else { return false }
-            token.matched(.comment, text: source.string(line.start, line.end), indent: 0, dialect: dialect.code)
+            token.matched(.comment, text: source.string(line.start, line.end), indent: 0)
             return true
         case .tagLine:
             guard source.hasPrefix(Self.at, at: line.trimmedStart, end: line.end) else { return false }
             let tags = try LineScanner.tags(of: line, in: source)
-            token.matched(.tagLine, items: tags, dialect: dialect.code)
+            token.matched(.tagLine, items: tags)
             return true
         case .featureLine: return matchTitle(.featureLine, dialect.feature, &token, line, source)
         case .ruleLine: return matchTitle(.ruleLine, dialect.rule, &token, line, source)
@@ -56,18 +57,17 @@ struct ClassicTokenMatcher: TokenMatcher {
             else { return false }
             let text = source.trimmedString(line.trimmedStart + length, line.end)
             token.matched(
-                .stepLine, text: text, keyword: dialect.steps.texts[index], keywordType: dialect.steps.types[index],
-                dialect: dialect.code)
+                .stepLine, text: text, keyword: dialect.steps.texts[index], keywordType: dialect.steps.types[index])
             return true
         case .docStringSeparator:
-            return matchDocStringSeparator(&token, line, source, candidates: DocStringDelimiter.classic)
+            return matchDocStringSeparator(&token, line, source, candidates: delimiters)
         case .tableRow:
             guard source.hasPrefix(Self.pipe, at: line.trimmedStart, end: line.end) else { return false }
-            token.matched(.tableRow, items: LineScanner.cells(of: line, in: source), dialect: dialect.code)
+            token.matched(.tableRow, items: LineScanner.cells(of: line, in: source))
             return true
         case .language:
             guard let name = LineScanner.languageHeader(of: line, in: source) else { return false }
-            token.matched(.language, text: name, dialect: dialect.code)
+            token.matched(.language, text: name)
             guard let newDialect = CompiledDialect.named(name) else {
                 throw GherkinError(
                     message: "Language not supported: \(name)", location: token.location, kind: .unknownLanguage)
@@ -75,7 +75,7 @@ struct ClassicTokenMatcher: TokenMatcher {
             dialect = newDialect
             return true
         case .other:
-            token.matched(.other, text: otherText(line, source), indent: 0, dialect: dialect.code)
+            token.matched(.other, text: otherText(line, source), indent: 0)
             return true
         }
     }
@@ -88,8 +88,10 @@ struct ClassicTokenMatcher: TokenMatcher {
         } else {
             text = source.string(source.offset(line.start, scalars: indentToRemove, end: line.end), line.end)
         }
-        guard let escaped = openDelimiter?.escaped, text.utf8.count >= 6, text.contains("\\") else { return text }
-        return text.replacingAll(escaped, with: openDelimiter!.text)
+        guard let delimiter = openDelimiter, let escaped = delimiter.escaped, line.end - line.trimmedStart >= 6,
+            source.bytes[line.trimmedStart..<line.end].contains(UInt8(ascii: "\\"))
+        else { return text }
+        return text.replacingAll(escaped, with: delimiter.text)
     }
 
     mutating func matchDocStringSeparator(
@@ -99,14 +101,14 @@ struct ClassicTokenMatcher: TokenMatcher {
             guard source.hasPrefix(open.bytes, at: line.trimmedStart, end: line.end) else { return false }
             openDelimiter = nil
             indentToRemove = 0
-            token.matched(.docStringSeparator, keyword: open.text, dialect: dialect.code)
+            token.matched(.docStringSeparator, keyword: open.text)
             return true
         }
         for candidate in candidates where source.hasPrefix(candidate.bytes, at: line.trimmedStart, end: line.end) {
             let mediaType = source.trimmedString(line.trimmedStart + candidate.bytes.count, line.end)
             openDelimiter = candidate
             indentToRemove = line.indent
-            token.matched(.docStringSeparator, text: mediaType, keyword: candidate.text, dialect: dialect.code)
+            token.matched(.docStringSeparator, text: mediaType, keyword: candidate.text)
             return true
         }
         return false
@@ -120,58 +122,12 @@ struct ClassicTokenMatcher: TokenMatcher {
             return false
         }
         let title = source.trimmedString(line.trimmedStart + length, line.end)
-        token.matched(type, text: title, keyword: keywords.texts[index], dialect: dialect.code)
+        token.matched(type, text: title, keyword: keywords.texts[index])
+        if type == .featureLine { token.dialect = dialect.code }
         return true
     }
 
     static let hash: [UInt8] = [UInt8(ascii: "#")]
     static let at: [UInt8] = [UInt8(ascii: "@")]
     static let pipe: [UInt8] = [UInt8(ascii: "|")]
-}
-
-/// A doc string delimiter.
-struct DocStringDelimiter: Sendable, Equatable {
-    let text: String
-    let bytes: [UInt8]
-    /// The escaped form that stands for the delimiter inside the doc string (`\"\"\"`), if any.
-    let escaped: String?
-
-    init(_ text: String, escaped: String?) {
-        self.text = text
-        self.bytes = Array(text.utf8)
-        self.escaped = escaped
-    }
-
-    static let tripleQuote = DocStringDelimiter("\"\"\"", escaped: "\\\"\\\"\\\"")
-    static let tripleBacktick = DocStringDelimiter("```", escaped: "\\`\\`\\`")
-    static let quadrupleBacktick = DocStringDelimiter("````", escaped: nil)
-
-    /// The delimiters a classic file may open, in the order they are tried.
-    static let classic = [tripleQuote, tripleBacktick]
-    /// The delimiters a Markdown file may open, in the order they are tried.
-    static let markdown = [tripleQuote, quadrupleBacktick, tripleBacktick]
-}
-
-extension String {
-    /// Replaces every occurrence of `target` (non-overlapping, left to right) with `replacement`.
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        let t = Array(target.utf8)
-        let s = Array(self.utf8)
-        guard !t.isEmpty, s.count >= t.count else { return self }
-        var out: [UInt8] = []
-        out.reserveCapacity(s.count)
-        var i = 0
-        var changed = false
-        while i < s.count {
-            if s[i] == t[0], i + t.count <= s.count, s[i..<(i + t.count)].elementsEqual(t) {
-                out.append(contentsOf: replacement.utf8)
-                i += t.count
-                changed = true
-            } else {
-                out.append(s[i])
-                i += 1
-            }
-        }
-        return changed ? String(decoding: out, as: UTF8.self) : self
-    }
 }

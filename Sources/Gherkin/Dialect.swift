@@ -109,24 +109,51 @@ struct KeywordList: Sendable {
     private let bytes: [UInt8]
     private let ranges: [Range<Int>]
 
+    /// The first bytes of the keywords, as a 256-bit set, to reject most lines at once.
+    private let firstBytes: (UInt64, UInt64, UInt64, UInt64)
+
+    /// Keywords in order; a repeated keyword is kept once (it could never match the second time).
     init(_ keywords: [String], types: [StepKeywordType] = []) {
-        texts = keywords
-        self.types = types
+        var seen: Set<String> = []
+        var texts: [String] = []
+        var kept: [StepKeywordType] = []
+        for (index, keyword) in keywords.enumerated() where seen.insert(keyword).inserted {
+            texts.append(keyword)
+            if index < types.count { kept.append(types[index]) }
+        }
+        self.texts = texts
+        self.types = kept
         var bytes: [UInt8] = []
         var ranges: [Range<Int>] = []
-        for keyword in keywords {
+        var firsts: [UInt64] = [0, 0, 0, 0]
+        for keyword in texts {
             let start = bytes.count
             bytes += keyword.utf8
             ranges.append(start..<bytes.count)
+            if let first = keyword.utf8.first { firsts[Int(first) >> 6] |= 1 << UInt64(first & 63) }
         }
         self.bytes = bytes
         self.ranges = ranges
+        firstBytes = (firsts[0], firsts[1], firsts[2], firsts[3])
+    }
+
+    @inline(__always)
+    private func mayStart(with byte: UInt8) -> Bool {
+        let word: UInt64
+        switch byte >> 6 {
+        case 0: word = firstBytes.0
+        case 1: word = firstBytes.1
+        case 2: word = firstBytes.2
+        default: word = firstBytes.3
+        }
+        return word & (1 << UInt64(byte & 63)) != 0
     }
 
     /// The index of the first keyword found at `position` (followed by a colon if `colon`), or `nil`.
     /// `length` receives its byte length, colon included.
     func match(_ source: SourceText, at position: Int, end: Int, colon: Bool, length: inout Int) -> Int? {
-        source.bytes.withUnsafeBufferPointer { text in
+        guard position < end, mayStart(with: source.bytes[position]) else { return nil }
+        return source.bytes.withUnsafeBufferPointer { text in
             bytes.withUnsafeBufferPointer { keywords in
                 ranges.withUnsafeBufferPointer { ranges in
                     var index = 0

@@ -104,7 +104,7 @@ public enum GherkinNDJSON {
             out += "(\(token.keywordType?.rawValue ?? ""))\(keyword)"
         }
         out += "/\(token.text ?? "")/"
-        out += token.items.map { "\($0.column):\($0.text)" }.joined(separator: ",")
+        out += token.items.map { "\($0.location.column ?? 0):\($0.value)" }.joined(separator: ",")
         return out
     }
 }

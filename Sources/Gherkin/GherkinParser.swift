@@ -2,9 +2,9 @@
 
 /// Parses Gherkin source text into a ``GherkinDocument``.
 ///
-/// The parser is the reference grammar's state machine (see ``Grammar``-derived states) with the
-/// reference error recovery: a line the grammar does not allow is reported and skipped, and parsing
-/// goes on, so one parse reports every error (up to eleven, where the reference stops).
+/// The parser is the state machine of the reference grammar, compiled from the grammar itself, with
+/// the reference error recovery: a line the grammar does not allow is reported and skipped, and
+/// parsing goes on, so one parse reports every error (up to eleven, where the reference stops).
 ///
 /// ```swift
 /// let result = GherkinParser().parse(text, uri: "features/login.feature")
@@ -161,10 +161,10 @@ struct ParseSession<Matcher: TokenMatcher> {
         if nextLine < source.lines.count {
             let line = source.lines[nextLine]
             nextLine += 1
-            return Token(line: line, lineNumber: line.number)
+            return Token(line: line)
         }
         nextLine += 1
-        return Token(line: nil, lineNumber: source.lines.count + 1)
+        return Token(endOfFileAfter: source.lines.count)
     }
 
     /// Asks the matcher; an error it raises is recorded and counts as no match.
@@ -193,7 +193,7 @@ struct ParseSession<Matcher: TokenMatcher> {
             return transition.target
         }
         let expected = machine.states[state].expected.map(\.expectedName).joined(separator: ", ")
-        if let line = token.line {
+        if let line = token.line(in: source) {
             let got = source.trimmedString(line.trimmedStart, line.end)
             try add(
                 GherkinError(

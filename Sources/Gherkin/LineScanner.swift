@@ -5,7 +5,7 @@ enum LineScanner {
     /// The tags of a line that starts with `@`; a `#` after whitespace starts a comment.
     ///
     /// Each `@` starts a tag that runs to the next `@`; a tag containing whitespace is an error.
-    static func tags(of line: SourceLine, in source: SourceText) throws(GherkinError) -> [LineSpan] {
+    static func tags(of line: SourceLine, in source: SourceText) throws(GherkinError) -> [TableCell] {
         let b = source.bytes
         let start = line.trimmedStart
         var end = source.trimmedEnd(start, line.end)
@@ -23,7 +23,7 @@ enum LineScanner {
                 p += SourceText.scalarLength(b[p])
             }
         }
-        var tags: [LineSpan] = []
+        var tags: [TableCell] = []
         var column = line.indent + 1
         // Pieces between `@`s; the one before the first `@` is skipped.
         var pieceStart = -1
@@ -40,7 +40,7 @@ enum LineScanner {
                 }
                 q += SourceText.scalarLength(b[q])
             }
-            tags.append(LineSpan(column: column, text: "@" + source.string(s, e)))
+            tags.append(TableCell(location: Location(line: line.number, column: column), value: "@" + source.string(s, e)))
             column += source.scalarCount(pieceStart, pieceEnd) + 1
         }
         while p < end {
@@ -58,11 +58,14 @@ enum LineScanner {
     ///
     /// Text before the first pipe and after the last one is not a cell. `\|` is a pipe, `\\` a
     /// backslash, `\n` a line break; a backslash before anything else stays.
-    static func cells(of line: SourceLine, in source: SourceText) -> [LineSpan] {
+    static func cells(of line: SourceLine, in source: SourceText) -> [TableCell] {
         let start = line.trimmedStart
         let end = source.trimmedEnd(start, line.end)
         return source.bytes.withUnsafeBufferPointer { b in
-            var cells: [LineSpan] = []
+            var pipes = 0
+            for p in start..<end where b[p] == UInt8(ascii: "|") { pipes += 1 }
+            var cells: [TableCell] = []
+            cells.reserveCapacity(max(pipes - 1, 0))
             var column = 0  // scalars consumed
             var cellStartColumn = 1
             var cellStart = -1  // byte offset of the current cell, -1 before the first pipe
@@ -76,8 +79,8 @@ enum LineScanner {
                         let leading = cellStartColumn + line.indent
                         cells.append(
                             escaped
-                                ? makeCell(unescape(b, cellStart, p), column: leading)
-                                : plainCell(source, b, cellStart, p, column: leading))
+                                ? makeCell(unescape(b, cellStart, p), line: line.number, column: leading)
+                                : plainCell(source, b, cellStart, p, line: line.number, column: leading))
                     }
                     cellStart = p + 1
                     cellStartColumn = column + 1
@@ -98,8 +101,8 @@ enum LineScanner {
 
     /// A cell without backslashes: the trimmed source bytes.
     private static func plainCell(
-        _ source: SourceText, _ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, column: Int
-    ) -> LineSpan {
+        _ source: SourceText, _ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, line: Int, column: Int
+    ) -> TableCell {
         var s = start
         var indent = 0
         while s < end {
@@ -109,7 +112,7 @@ enum LineScanner {
             indent += 1
         }
         let e = source.trimmedEnd(s, end)
-        return LineSpan(column: column + indent, text: source.string(s, e))
+        return TableCell(location: Location(line: line, column: column + indent), value: source.string(s, e))
     }
 
     /// The bytes of a cell with its escapes resolved.
@@ -146,7 +149,7 @@ enum LineScanner {
         return cell
     }
 
-    private static func makeCell(_ cell: [UInt8], column: Int) -> LineSpan {
+    private static func makeCell(_ cell: [UInt8], line: Int, column: Int) -> TableCell {
         // Trim whitespace other than line breaks (which come from `\n` escapes).
         var s = 0
         var indent = 0
@@ -173,7 +176,8 @@ enum LineScanner {
             }
             e = lastContentEnd
         }
-        return LineSpan(column: column + indent, text: String(decoding: cell[s..<e], as: UTF8.self))
+        return TableCell(
+            location: Location(line: line, column: column + indent), value: String(decoding: cell[s..<e], as: UTF8.self))
     }
 
     /// The language code of a `# language: xx` header line, or `nil` if the line is not one.

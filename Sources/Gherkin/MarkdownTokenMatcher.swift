@@ -10,6 +10,7 @@
 struct MarkdownTokenMatcher: TokenMatcher {
     var classic: ClassicTokenMatcher
     var matchedFeatureLine = false
+    private let delimiters = DocStringDelimiter.markdown
 
     init(dialect code: String = "en") {
         classic = ClassicTokenMatcher(dialect: code)
@@ -23,7 +24,7 @@ struct MarkdownTokenMatcher: TokenMatcher {
     }
 
     mutating func match(_ type: TokenType, _ token: inout Token, in source: SourceText) throws(GherkinError) -> Bool {
-        guard let line = token.line else {
+        guard let line = token.line(in: source) else {
             return type == .eof ? try classic.match(.eof, &token, in: source) : false
         }
         let code = dialect.code
@@ -32,8 +33,9 @@ struct MarkdownTokenMatcher: TokenMatcher {
         case .featureLine:
             if matchedFeatureLine { return false }
             if !matchTitle(.featureLine, heading: dialect.feature, &token, line, source) {
-                token.matched(.featureLine, text: source.string(line.trimmedStart, line.end), dialect: code)
+                token.matched(.featureLine, text: source.string(line.trimmedStart, line.end))
             }
+            token.dialect = code
             matchedFeatureLine = true
             return true
         case .ruleLine: return matchTitle(.ruleLine, heading: dialect.rule, &token, line, source)
@@ -47,22 +49,22 @@ struct MarkdownTokenMatcher: TokenMatcher {
             guard isIndentedTableRow(line, source) else { return false }
             let cells = LineScanner.cells(of: line, in: source)
             if Self.isSeparatorRow(cells) { return false }
-            token.matched(.tableRow, keyword: "|", items: cells, dialect: code)
+            token.matched(.tableRow, keyword: "|", items: cells)
             return true
         case .comment:
             guard source.hasPrefix(ClassicTokenMatcher.pipe, at: line.trimmedStart, end: line.end),
                 Self.isSeparatorRow(LineScanner.cells(of: line, in: source))
             else { return false }
             // A GFM separator row is consumed like a blank line.
-            token.matched(.empty, indent: 0, dialect: code)
+            token.matched(.empty, indent: 0)
             return true
         case .tagLine:
             let tags = backtickTags(line, source)
             if tags.isEmpty { return false }
-            token.matched(.tagLine, items: tags, dialect: code)
+            token.matched(.tagLine, items: tags)
             return true
         case .docStringSeparator:
-            return classic.matchDocStringSeparator(&token, line, source, candidates: DocStringDelimiter.markdown)
+            return classic.matchDocStringSeparator(&token, line, source, candidates: delimiters)
         case .other:
             return try classic.match(.other, &token, in: source)
         case .empty:
@@ -81,7 +83,7 @@ struct MarkdownTokenMatcher: TokenMatcher {
             }
             if !isSomethingElse { result = true }
             guard result else { return false }
-            token.matched(.empty, indent: 0, dialect: code)
+            token.matched(.empty, indent: 0)
             return true
         }
     }
@@ -105,7 +107,7 @@ struct MarkdownTokenMatcher: TokenMatcher {
         guard let index = keywords.match(source, at: p, end: line.end, colon: true, length: &length) else { return false }
         let title = source.trimmedString(p + length, line.end)
         token.matched(
-            type, text: title, keyword: keywords.texts[index], indent: line.indent + hashes + 1, dialect: dialect.code)
+            type, text: title, keyword: keywords.texts[index], indent: line.indent + hashes + 1)
         return true
     }
 
@@ -129,8 +131,7 @@ struct MarkdownTokenMatcher: TokenMatcher {
         guard let index = steps.match(source, at: p, end: line.end, colon: false, length: &length) else { return false }
         let text = source.trimmedString(p + length, line.end)
         token.matched(
-            .stepLine, text: text, keyword: steps.texts[index], keywordType: steps.types[index], indent: line.indent + prefix,
-            dialect: dialect.code)
+            .stepLine, text: text, keyword: steps.texts[index], keywordType: steps.types[index], indent: line.indent + prefix)
         return true
     }
 
@@ -140,9 +141,9 @@ struct MarkdownTokenMatcher: TokenMatcher {
     }
 
     /// Whether any cell looks like `---`, `:--`, `--:` or `:-:` (a GFM table separator).
-    static func isSeparatorRow(_ cells: [LineSpan]) -> Bool {
+    static func isSeparatorRow(_ cells: [TableCell]) -> Bool {
         cells.contains { cell in
-            var scalars = Substring(cell.text).unicodeScalars[...]
+            var scalars = Substring(cell.value).unicodeScalars[...]
             if scalars.first == ":" { scalars = scalars.dropFirst() }
             if scalars.last == ":" { scalars = scalars.dropLast() }
             return !scalars.isEmpty && scalars.allSatisfy { $0 == "-" }
@@ -150,11 +151,11 @@ struct MarkdownTokenMatcher: TokenMatcher {
     }
 
     /// Tags written as `` `@tag` ``.
-    private func backtickTags(_ line: SourceLine, _ source: SourceText) -> [LineSpan] {
+    private func backtickTags(_ line: SourceLine, _ source: SourceText) -> [TableCell] {
         let b = source.bytes
         let start = line.trimmedStart
         let end = line.end
-        var tags: [LineSpan] = []
+        var tags: [TableCell] = []
         var p = start
         while p + 2 < end {
             guard b[p] == UInt8(ascii: "`"), b[p + 1] == UInt8(ascii: "@") else {
@@ -168,7 +169,7 @@ struct MarkdownTokenMatcher: TokenMatcher {
                 continue
             }
             let column = line.indent + source.scalarCount(start, p) + 2
-            tags.append(LineSpan(column: column, text: source.string(p + 1, q)))
+            tags.append(TableCell(location: Location(line: line.number, column: column), value: source.string(p + 1, q)))
             p = q + 1
         }
         return tags

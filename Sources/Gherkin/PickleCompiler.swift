@@ -117,7 +117,12 @@ public struct PickleCompiler: Sendable {
             var steps: [PickleStep] = []
             var lastType = PickleStepType.unknown
             if !scenario.steps.isEmpty {
-                for step in background + scenario.steps {
+                steps.reserveCapacity(background.count + scenario.steps.count)
+                for step in background {
+                    lastType = Self.type(of: step, after: lastType)
+                    steps.append(pickleStep(step, type: lastType, variables: [], values: [], rowID: nil))
+                }
+                for step in scenario.steps {
                     lastType = Self.type(of: step, after: lastType)
                     steps.append(pickleStep(step, type: lastType, variables: [], values: [], rowID: nil))
                 }
@@ -125,7 +130,7 @@ public struct PickleCompiler: Sendable {
             pickles.append(
                 Pickle(
                     id: ids.make(), uri: uri, location: scenario.location, name: scenario.name, language: language,
-                    steps: steps, tags: Self.pickleTags(inheritedTags + scenario.tags), astNodeIds: [scenario.id]))
+                    steps: steps, tags: Self.pickleTags(inheritedTags, scenario.tags), astNodeIds: [scenario.id]))
         }
 
         private mutating func compileOutline(_ scenario: Scenario, inheritedTags: [Tag], background: [Step]) {
@@ -137,6 +142,7 @@ public struct PickleCompiler: Sendable {
                     var steps: [PickleStep] = []
                     var lastType = PickleStepType.unknown
                     if !scenario.steps.isEmpty {
+                        steps.reserveCapacity(background.count + scenario.steps.count)
                         for step in background {
                             lastType = Self.type(of: step, after: lastType)
                             steps.append(pickleStep(step, type: lastType, variables: [], values: [], rowID: nil))
@@ -150,7 +156,7 @@ public struct PickleCompiler: Sendable {
                         Pickle(
                             id: ids.make(), uri: uri, location: row.location,
                             name: Self.interpolate(scenario.name, variables, values), language: language, steps: steps,
-                            tags: Self.pickleTags(inheritedTags + scenario.tags + examples.tags),
+                            tags: Self.pickleTags(inheritedTags, scenario.tags, examples.tags),
                             astNodeIds: [scenario.id, row.id]))
                 }
             }
@@ -168,22 +174,33 @@ public struct PickleCompiler: Sendable {
                     tableIndex = tableFirst ? 1 : 2
                     docIndex = tableFirst ? 2 : 1
                 }
-                argument = PickleStepArgument(
-                    docString: step.docString.map { doc in
-                        PickleDocString(
-                            mediaType: doc.mediaType.map { Self.interpolate($0, variables, values) },
-                            content: Self.interpolate(doc.content, variables, values), argumentIndex: docIndex)
-                    },
-                    dataTable: step.dataTable.map { table in
-                        PickleTable(
-                            rows: table.rows.map { row in
-                                PickleTableRow(cells: row.cells.map { PickleTableCell(value: Self.interpolate($0.value, variables, values)) })
-                            }, argumentIndex: tableIndex)
-                    })
+                var docString: PickleDocString?
+                if let doc = step.docString {
+                    var mediaType: String?
+                    if let type = doc.mediaType { mediaType = Self.interpolate(type, variables, values) }
+                    docString = PickleDocString(
+                        mediaType: mediaType, content: Self.interpolate(doc.content, variables, values),
+                        argumentIndex: docIndex)
+                }
+                var dataTable: PickleTable?
+                if let table = step.dataTable {
+                    var rows: [PickleTableRow] = []
+                    rows.reserveCapacity(table.rows.count)
+                    for row in table.rows {
+                        var cells: [PickleTableCell] = []
+                        cells.reserveCapacity(row.cells.count)
+                        for cell in row.cells { cells.append(PickleTableCell(value: Self.interpolate(cell.value, variables, values))) }
+                        rows.append(PickleTableRow(cells: cells))
+                    }
+                    dataTable = PickleTable(rows: rows, argumentIndex: tableIndex)
+                }
+                argument = PickleStepArgument(docString: docString, dataTable: dataTable)
             }
+            let astNodeIds: [String]
+            if let rowID { astNodeIds = [step.id, rowID] } else { astNodeIds = [step.id] }
             return PickleStep(
                 id: ids.make(), text: Self.interpolate(step.text, variables, values), type: type, argument: argument,
-                astNodeIds: rowID.map { [step.id, $0] } ?? [step.id])
+                astNodeIds: astNodeIds)
         }
 
         static func type(of step: Step, after previous: PickleStepType) -> PickleStepType {
@@ -192,7 +209,7 @@ public struct PickleCompiler: Sendable {
             case .action: .action
             case .outcome: .outcome
             case .conjunction: previous
-            case .unknown, nil: .unknown
+            case .unknown: .unknown
             }
         }
 
@@ -206,8 +223,13 @@ public struct PickleCompiler: Sendable {
             return result
         }
 
-        static func pickleTags(_ tags: [Tag]) -> [PickleTag] {
-            tags.map { PickleTag(name: $0.name, astNodeId: $0.id) }
+        static func pickleTags(_ lists: [Tag]...) -> [PickleTag] {
+            var tags: [PickleTag] = []
+            tags.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+            for list in lists {
+                for tag in list { tags.append(PickleTag(name: tag.name, astNodeId: tag.id)) }
+            }
+            return tags
         }
     }
 }

@@ -37,8 +37,7 @@ struct SourceText: Sendable {
         let count = bytes.count
         bytes.withUnsafeBufferPointer { buffer in
             while start < count {
-                var end = start
-                while end < count && buffer[end] != 0x0A { end += 1 }
+                let end = Self.lineBreak(in: buffer, from: start)
                 let next = end + 1
                 var contentEnd = end
                 while contentEnd > start && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
@@ -61,6 +60,27 @@ struct SourceText: Sendable {
             }
         }
         self.lines = lines
+    }
+
+    /// The offset of the next `\n` at or after `start`, or the buffer's count if there is none.
+    /// Eight bytes at a time: line breaks are rare, so most words are skipped whole.
+    @inline(__always)
+    static func lineBreak(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let count = buffer.count
+        guard let base = buffer.baseAddress else { return count }
+        var position = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let breaks: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+        while position + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            let x = word ^ breaks
+            let zeros = (x &- ones) & ~x & highs
+            if zeros != 0 { return position + zeros.trailingZeroBitCount >> 3 }
+            position += 8
+        }
+        while position < count && buffer[position] != 0x0A { position += 1 }
+        return position
     }
 
     /// The byte length of the whitespace scalar at `position`, or 0 if there is none.
@@ -95,6 +115,18 @@ struct SourceText: Sendable {
     /// The end of `start..<end` once trailing whitespace is removed.
     func trimmedEnd(_ start: Int, _ end: Int) -> Int {
         bytes.withUnsafeBufferPointer { b in
+            // Fast path: ASCII at the end.
+            var last = end
+            while last > start {
+                let c = b[last - 1]
+                if c >= 0x80 { break }
+                if c == 0x20 || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F) {
+                    last -= 1
+                } else {
+                    return last
+                }
+            }
+            if last == start { return start }
             var position = start
             var lastContentEnd = start
             while position < end {

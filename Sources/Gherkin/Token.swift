@@ -30,37 +30,52 @@ enum TokenType: Int, CaseIterable, Sendable {
     var expectedName: String { "#" + name }
 }
 
-/// A piece of a line with its column: a tag or a table cell.
-struct LineSpan: Sendable {
-    var column: Int
-    var text: String
-}
-
 /// A line (or the end of the file) and what the matcher made of it.
 ///
 /// A token is matched several times while the parser tries its alternatives; every successful
 /// match overwrites all the `matched…` fields.
+///
+/// Tokens are copied into the parser's queue and the AST builder, so they are kept small: the
+/// line is an index into ``SourceText/lines``.
 struct Token: Sendable {
-    /// The line, or `nil` at the end of the file.
-    let line: SourceLine?
+    /// The index of the line in ``SourceText/lines``, or -1 at the end of the file.
+    let lineIndex: Int
     /// The line number (for the end of file, one past the last line).
     let lineNumber: Int
+    /// The indentation of the line.
+    let lineIndent: Int
     var type: TokenType = .none
-    var keyword: String?
     var keywordType: StepKeywordType?
+    var keyword: String?
     var text: String?
-    var items: [LineSpan] = []
+    /// Tags or table cells, with their positions.
+    var items: [TableCell] = []
     var indent: Int = 0
-    /// Set by each successful match to `indent + 1`.
-    var column: Int?
+    /// Set by each successful match to `indent + 1`; 0 until then.
+    private var matchedColumn = 0
+    /// The dialect in force; recorded for feature lines only, the one place it is used.
     var dialect: String = "en"
 
-    init(line: SourceLine?, lineNumber: Int) {
-        self.line = line
-        self.lineNumber = lineNumber
+    init(line: SourceLine) {
+        lineIndex = line.number - 1
+        lineNumber = line.number
+        lineIndent = line.indent
     }
 
-    var isEOF: Bool { line == nil }
+    init(endOfFileAfter lineCount: Int) {
+        lineIndex = -1
+        lineNumber = lineCount + 1
+        lineIndent = 0
+    }
+
+    var isEOF: Bool { lineIndex < 0 }
+
+    /// The line, or `nil` at the end of the file.
+    @inline(__always)
+    func line(in source: SourceText) -> SourceLine? { lineIndex < 0 ? nil : source.lines[lineIndex] }
+
+    /// The column of the last successful match, if any.
+    var column: Int? { matchedColumn == 0 ? nil : matchedColumn }
 
     var location: Location { Location(line: lineNumber, column: column) }
 
@@ -68,16 +83,15 @@ struct Token: Sendable {
     @inline(__always)
     mutating func matched(
         _ type: TokenType, text: String? = nil, keyword: String? = nil, keywordType: StepKeywordType? = nil,
-        indent: Int? = nil, items: [LineSpan] = [], dialect: String
+        indent: Int? = nil, items: [TableCell] = []
     ) {
         self.type = type
         self.text = text
         self.keyword = keyword
         self.keywordType = keywordType
-        self.indent = indent ?? line?.indent ?? 0
+        self.indent = indent ?? (lineIndex < 0 ? 0 : lineIndent)
         self.items = items
-        self.column = self.indent + 1
-        self.dialect = dialect
+        self.matchedColumn = self.indent + 1
     }
 }
 

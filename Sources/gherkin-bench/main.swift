@@ -1,6 +1,6 @@
 // gherkin-bench: parses and compiles the Gherkin corpus repeatedly and prints the throughput.
 //
-// Usage: gherkin-bench [--seconds N] [corpus-folder]
+// Usage: gherkin-bench [--seconds N | --passes N] [corpus-folder]
 //   corpus-folder  the folder of `.feature` / `.feature.md` files (default: $GHERKIN_TESTDATA/good,
 //                  else ../shared/gherkin/testdata/good)
 // Prints one line: `gherkin-bench: <MB/s> MB/s (<files> files, <bytes> bytes, <passes> passes, <seconds> s)`.
@@ -23,11 +23,14 @@ func cpuSeconds() -> Double {
 }
 
 var seconds = 5.0
+var fixedPasses: Int?
 var folder: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     if argument == "--seconds", let value = arguments.popFirst().flatMap(Double.init) {
         seconds = value
+    } else if argument == "--passes", let value = arguments.popFirst().flatMap(Int.init) {
+        fixedPasses = value
     } else {
         folder = argument
     }
@@ -69,7 +72,7 @@ repeat {
     checksum &+= pass()
     passes += 1
     elapsed = cpuSeconds() - start
-} while elapsed < seconds
+} while fixedPasses.map { passes < $0 } ?? (elapsed < seconds)
 let megabytesPerSecond = Double(bytesPerPass * passes) / elapsed / 1_000_000
 print(
     "gherkin-bench: \(String(format: "%.2f", megabytesPerSecond)) MB/s (\(sources.count) files, \(bytesPerPass) bytes, \(passes) passes, \(String(format: "%.2f", elapsed)) s CPU, checksum \(checksum))"

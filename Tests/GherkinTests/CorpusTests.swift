@@ -19,7 +19,7 @@ func jsonComparison() throws {
     "Gherkin corpus",
     .enabled(
         if: Corpus.isAvailable,
-        "The official Gherkin corpus (cucumber/gherkin testdata) is not at ../shared/gherkin/testdata; set GHERKIN_TESTDATA to run these tests"
+        "The official Gherkin corpus (the testdata folder of github.com/cucumber/gherkin) is not at \(Corpus.root.path); set GHERKIN_TESTDATA to its location to run these tests"
     ))
 struct CorpusTests {
     @Test("The corpus holds the files this suite expects")
