@@ -115,9 +115,11 @@ public struct AuthenticatorData: Sendable, Hashable {
             case attestedCredentialDataTruncated
             /// The declared credential ID length exceeds 1023.
             case credentialIdTooLong(length: Int)
-            /// The credential public key is not one well-formed CBOR item.
+            /// The credential public key is not one well-formed CBOR item (the CBOR error's
+            /// offset counts from the start of the key; `ParseError.offset` is absolute).
             case malformedCredentialPublicKey(CBOR.DecodingError)
-            /// ED is set but the extensions are not one well-formed CBOR item.
+            /// ED is set but the extensions are not one well-formed CBOR item (the CBOR error's
+            /// offset counts from the start of the extensions; `ParseError.offset` is absolute).
             case malformedExtensions(CBOR.DecodingError)
             /// ED is set but the extensions item is not a map.
             case extensionsNotAMap(found: String)

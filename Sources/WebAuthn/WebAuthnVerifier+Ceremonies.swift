@@ -11,6 +11,9 @@ extension WebAuthnVerifier {
     /// origin; attestation object parses; authenticator data parses; rpIdHash; UP unless the
     /// options were conditional; UV when required; BS only with BE; AT present; ES256 key valid;
     /// format `"none"` with an empty statement.
+    ///
+    /// Not checked here, because it needs the relying party's storage: that the credential ID
+    /// is not registered yet (WebAuthn §7.1), and which account it belongs to.
     public func verifyRegistration(clientDataJSON: Data, attestationObject: Data,
                                    expecting expectation: RegistrationExpectation) -> Outcome<Registration> {
         let clientData: CollectedClientData
