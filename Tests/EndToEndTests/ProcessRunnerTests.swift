@@ -5,14 +5,14 @@ import Testing
 /// The helper every end-to-end test relies on: it must not hang, and must not lose output.
 @Suite("Process runner")
 struct ProcessRunnerTests {
-    @Test("a process that outlives its time-out is killed and reported, quickly")
+    @Test("a process that outlives its time-out is killed and reported")
     func timeout() async throws {
         let clock = ContinuousClock()
         let started = clock.now
-        let result = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sleep"), ["30"], timeout: .milliseconds(300))
+        let result = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sleep"), ["120"], timeout: .milliseconds(300))
         #expect(result.timedOut)
-        #expect(result.status != 0)
-        #expect(clock.now - started < .seconds(10))
+        #expect(result.status == SIGKILL, "killed by SIGKILL, not ended by itself: \(result)")
+        #expect(clock.now - started < .seconds(60))
     }
 
     @Test("large output on both streams arrives whole, with the exit status")
