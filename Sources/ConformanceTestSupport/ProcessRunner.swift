@@ -56,9 +56,10 @@ public enum ProcessRunner {
                 continuation.resume(throwing: error)
                 return
             }
+            // A dispatch timer rather than a task: the cooperative pool may be busy with other tests.
             let pid = process.processIdentifier
-            Task.detached {
-                try? await Task.sleep(for: timeout)
+            let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
                 watch.state.withLock { state in
                     guard !state.exited else { return }
                     state.timedOut = true

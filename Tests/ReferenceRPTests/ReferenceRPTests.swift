@@ -23,16 +23,25 @@ struct ReferenceRPTests {
         var transcripts: [String: [TranscriptEntry]]
     }
 
-    static func recordedRun(seed: UInt64) async throws -> RecordedRun {
+    static func recordedRun(seed: UInt64, filter: TestPlan.Filter = .init()) async throws -> RecordedRun {
         let adapter = RecordingAdapter(wrapping: ReferenceRP())
-        let result = try await run(adapter, seed: seed)
+        let result = try await run(adapter, seed: seed, filter: filter)
         return RecordedRun(result: result, transcripts: adapter.transcripts)
     }
 
-    /// Full runs shared by the tests below, so that the suite runs each one once.
+    /// The mutants whose criterion is among the loaded criteria.
+    static var applicableMutations: [Mutation] {
+        let ids = Set(loaded.criteria.map(\.info.id))
+        return Mutation.allCases.filter { ids.contains($0.criterion) }
+    }
+
+    // Full runs shared by the tests below, so that the suite makes each one once. The self-test's
+    // own reference run (seed 1) doubles as the second seed-1 run of the determinism test.
     static let seedOne = Task { try await recordedRun(seed: 1) }
-    static let seedOneAgain = Task { try await recordedRun(seed: 1) }
     static let seedTwo = Task { try await recordedRun(seed: 2) }
+    static let selfTest = Task {
+        try await SelfTest.run(criteria: loaded.criteria, digest: loaded.digest, mutations: applicableMutations, seed: 1)
+    }
 
     @Test("the package's criteria load without defects")
     func criteriaLoad() throws {
@@ -59,17 +68,11 @@ struct ReferenceRPTests {
         #expect(run.metadata.targets == plan.targets.map(\.id))
     }
 
-    /// The mutants whose criterion is among the loaded criteria.
-    static var applicableMutations: [Mutation] {
-        let ids = Set(loaded.criteria.map(\.info.id))
-        return Mutation.allCases.filter { ids.contains($0.criterion) }
-    }
-
     @Test("self-test: the reference passes, every mutant of a loaded criterion is killed, and every verify item has a mutant")
-    func selfTest() async throws {
+    func selfTestKillsEveryMutant() async throws {
         let mutations = Self.applicableMutations
         try #require(!mutations.isEmpty)
-        let report = try await SelfTest.run(criteria: Self.loaded.criteria, digest: Self.loaded.digest, mutations: mutations)
+        let report = try await Self.selfTest.value
         let matrix = report.text(quiet: false)
         #expect(report.referenceProblems.isEmpty, "\(matrix)")
         #expect(report.mutants.map(\.mutation) == mutations)
@@ -81,7 +84,6 @@ struct ReferenceRPTests {
         }
         #expect(report.itemsWithoutMutant == [], "\(matrix)")
         #expect(report.passed, "\(matrix)")
-        // Every criterion loaded has at least one mutant, and every verify item is named by one.
         let named = Set(mutations.flatMap(\.verifyItems))
         for criterion in Self.loaded.criteria {
             for item in criterion.info.verifyItems { #expect(named.contains(item.id), "\(item.id) has no mutant") }
@@ -102,26 +104,91 @@ struct ReferenceRPTests {
         }
     }
 
-    /// The run as JSON with the wall-clock times zeroed: everything else must reproduce.
+    // MARK: Determinism
+
+    /// The value with every ECDSA `signature` replaced by a placeholder, also inside JSON carried as
+    /// text (Android's response JSON). ES256 signatures use a random nonce (see `rawSignatures`).
+    static func redactingSignatures(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(members.reduce(into: [:]) { result, member in
+                result[member.key] = member.key == "signature" ? .string("<signature>") : redactingSignatures(member.value)
+            })
+        case .array(let items):
+            return .array(items.map(redactingSignatures))
+        case .string(let text) where text.hasPrefix("{"):
+            guard let inner = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return value }
+            return .string(Wire.jsonString(redactingSignatures(inner)))
+        default:
+            return value
+        }
+    }
+
+    static func redactingSignatures(_ entries: [TranscriptEntry]) -> [TranscriptEntry] {
+        entries.map { entry in
+            var entry = entry
+            entry.payload = entry.payload.map(redactingSignatures)
+            return entry
+        }
+    }
+
+    /// The run as JSON with its wall-clock times (run and case durations, start time) zeroed and
+    /// signatures redacted: everything else must reproduce.
     static func reproducible(_ run: RunResult) throws -> String {
         var run = run
         run.wallSeconds = 0
-        for index in run.testCases.indices { run.testCases[index].wallSeconds = 0 }
+        run.metadata.startedAt = ""
+        for index in run.testCases.indices {
+            run.testCases[index].wallSeconds = 0
+            run.testCases[index].evidence = redactingSignatures(run.testCases[index].evidence)
+        }
         return String(decoding: try Wire.encoder(pretty: true).encode(run), as: UTF8.self)
     }
 
-    @Test("two runs with the same seed give the same results and transcripts, wall times aside")
+    /// Where two sets of transcripts first differ (test case, entry and both versions), or `nil`.
+    static func firstDifference(_ a: [String: [TranscriptEntry]], _ b: [String: [TranscriptEntry]]) -> String? {
+        if Set(a.keys) != Set(b.keys) { return "different test cases: \(Set(a.keys).symmetricDifference(Set(b.keys)).sorted())" }
+        for id in a.keys.sorted() where a[id] != b[id] {
+            let (x, y) = (a[id] ?? [], b[id] ?? [])
+            guard let index = Array(zip(x, y)).firstIndex(where: { $0.0 != $0.1 }) else {
+                return "\(id): \(x.count) entries against \(y.count)"
+            }
+            return "\(id), entry \(index + 1):\n  \(Wire.jsonString(x[index]))\n  \(Wire.jsonString(y[index]))"
+        }
+        return nil
+    }
+
+    @Test("two runs with the same seed give the same results and transcripts, wall times and signatures aside")
     func sameSeed() async throws {
-        let first = try await Self.seedOne.value
-        let second = try await Self.seedOneAgain.value
-        #expect(try Self.reproducible(first.result) == Self.reproducible(second.result))
-        try #require(first.transcripts.count == first.result.testCases.count)
-        #expect(first.transcripts == second.transcripts)
+        let recorded = try await Self.seedOne.value
+        let selfTestReference = try await Self.selfTest.value.reference
+        #expect(try Self.reproducible(recorded.result) == Self.reproducible(selfTestReference))
+        // Transcripts of every case, passed ones included, from two fresh recorded runs.
+        let again = try await Self.recordedRun(seed: 1, filter: .init(criteria: ["N2.6-AC05", "N2.6-AC06"]))
+        let transcripts = recorded.transcripts.filter { again.transcripts.keys.contains($0.key) }
+        try #require(!again.transcripts.isEmpty && transcripts.count == again.transcripts.count)
+        #expect(Self.firstDifference(transcripts.mapValues(Self.redactingSignatures), again.transcripts.mapValues(Self.redactingSignatures)) == nil)
+        try #require(recorded.transcripts.count == recorded.result.testCases.count)
         // Failed runs carry transcripts in the result itself; they reproduce too.
         let mutantA = try await Self.run(ReferenceRP(mutation: .doubleRequest), seed: 1, filter: .init(criteria: ["N2.6-AC05"]))
         let mutantB = try await Self.run(ReferenceRP(mutation: .doubleRequest), seed: 1, filter: .init(criteria: ["N2.6-AC05"]))
         #expect(mutantA.testCases.contains { !$0.evidence.isEmpty })
         #expect(try Self.reproducible(mutantA) == Self.reproducible(mutantB))
+    }
+
+    @Test("transcripts of passkey sign-ins reproduce from the seed: signatures are recorded as a note, not as random bytes")
+    func rawSignatures() async throws {
+        let filter = TestPlan.Filter(tags: try TagExpression.parse("@android-15-gpm"), criteria: ["N3.2-AC01", "N3.2-AC02"])
+        let a = try await Self.recordedRun(seed: 1, filter: filter)
+        let b = try await Self.recordedRun(seed: 1, filter: filter)
+        let signed = a.transcripts.values.contains { entries in
+            entries.contains { $0.payload.map { Self.redactingSignatures($0) != $0 } ?? false }
+        }
+        try #require(signed, "the selected cases sign nothing; pick cases with a passkey sign-in")
+        // OpenSSL 3.0 signs with a random ECDSA nonce; the transcript keeps a fixed note in its place.
+        #expect(Self.firstDifference(a.transcripts, b.transcripts) == nil)
+        let notes = a.transcripts.values.flatMap { $0 }.compactMap(\.payload).map { Wire.jsonString($0) }
+        #expect(notes.contains { $0.contains("DER ES256 signature") })
     }
 
     /// The user handles and challenges the app put into its registration requests, per test case.
