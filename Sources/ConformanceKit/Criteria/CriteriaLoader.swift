@@ -13,16 +13,22 @@ import WebAuthn
 public struct CriteriaLoader: Sendable {
     /// What loading produced: the criteria that loaded, every diagnostic, and the files' digest.
     public struct Result: Sendable {
+        /// The criteria that loaded, in path order; a file whose id duplicates an earlier one is left out.
         public var criteria: [Criterion]
+        /// Every defect found, errors and warnings, deduplicated and sorted by file, line and column.
         public var diagnostics: [Diagnostic]
         /// SHA-256 over the files' relative paths and bytes, in path order (hex).
         public var digest: String
+        /// The paths of every file read, sorted, including those that failed to load.
         public var files: [String]
+        /// Whether any diagnostic is an error (warnings alone do not stop a run).
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     }
 
+    /// The step definitions that every step of a scenario must match exactly once.
     public let library: StepLibrary
 
+    /// Creates a loader that checks steps against `library`.
     public init(library: StepLibrary = .standard) {
         self.library = library
     }

@@ -2,7 +2,9 @@ import Gherkin
 
 /// A criterion loaded from its file: what it says, and the scenarios that test it.
 public struct Criterion: Sendable {
+    /// The criterion's identity and text, as reports show it.
     public var info: CriterionInfo
+    /// The scenarios that test it, with outline rows expanded, in file order.
     public var scenarios: [CriterionScenario]
     /// Where the `@criterion` tag stands (for diagnostics).
     public var idLocation: (line: Int, column: Int) = (1, 1)
@@ -12,9 +14,13 @@ public struct Criterion: Sendable {
 public struct CriterionScenario: Sendable {
     /// A step with the keyword and line it has in the file.
     public struct Step: Sendable, Hashable {
+        /// The Gherkin keyword as written, with its trailing space (`Given `, `And `, `* `).
         public var keyword: String
+        /// The step text after the keyword, with outline values substituted.
         public var text: String
+        /// The 1-based line of the step in the file.
         public var line: Int
+        /// The 1-based column of the step's keyword.
         public var column: Int
     }
 
@@ -26,7 +32,9 @@ public struct CriterionScenario: Sendable {
     public var line: Int
     /// All tags, inherited ones included (with `@`).
     public var tags: [String]
+    /// The verify items the scenario covers, from its `@verify:` tags, as full ids (`N2.6-AC01.V1`).
     public var verifyItems: [String]
+    /// The steps to run, Background steps first, in order.
     public var steps: [Step]
     /// Capabilities named by `@needs:` tags.
     public var needs: Set<Capability>

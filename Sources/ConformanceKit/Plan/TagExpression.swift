@@ -3,18 +3,26 @@
 /// Grammar: `or` binds loosest, then `and`, then `not`; parentheses group; a tag is `@` followed by
 /// characters other than white space and parentheses (a backslash escapes `(`, `)`, `\` and space).
 public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible {
+    /// Matches when the set contains this tag (written with its `@`).
     case tag(String)
+    /// Matches when the inner expression does not.
     case not(TagExpression)
+    /// Matches when both sides match.
     case and(TagExpression, TagExpression)
+    /// Matches when either side matches.
     case or(TagExpression, TagExpression)
     /// The empty expression: matches everything.
     case always
 
     /// A syntax error with the 1-based column where it was found.
     public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The whole expression as given.
         public var expression: String
+        /// The 1-based column of the problem within `expression`.
         public var column: Int
+        /// What is wrong at that column.
         public var message: String
+        /// The expression, the column and the message, for a usage error.
         public var description: String { "tag expression \"\(expression)\", column \(column): \(message)" }
     }
 
@@ -35,6 +43,7 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// The expression fully parenthesized, for logs and error messages (`always` reads `true`).
     public var description: String {
         switch self {
         case .always: "true"

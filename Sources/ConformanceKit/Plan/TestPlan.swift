@@ -4,8 +4,11 @@ public struct TestPlan: Sendable {
     public struct Case: Sendable {
         /// `<criterion>/<scenario slug>@<target>`: stable and unique within a plan.
         public var id: String
+        /// The criterion the scenario belongs to.
         public var criterion: CriterionInfo
+        /// The scenario, or outline row, to run.
         public var scenario: CriterionScenario
+        /// The simulated platform it runs on.
         public var target: Target
     }
 
@@ -15,10 +18,12 @@ public struct TestPlan: Sendable {
         public var tags: TagExpression
         /// Criterion ids or group prefixes (`N2.6-AC01`, `N3.2`).
         public var criteria: [String]
+        /// Target ids to keep (`apple-18`, `android-15-gpm`); empty keeps every target.
         public var targets: [String]
         /// Only the scenario with exactly this name, or, if none has it, those whose name contains it.
         public var scenario: String?
 
+        /// Creates a filter; the defaults keep every case.
         public init(tags: TagExpression = .always, criteria: [String] = [], targets: [String] = [], scenario: String? = nil) {
             self.tags = tags
             self.criteria = criteria
@@ -27,6 +32,7 @@ public struct TestPlan: Sendable {
         }
     }
 
+    /// The test cases in run order: by criterion, then scenario, then target in catalog order.
     public var cases: [Case]
     /// The criteria that have at least one case, in file order.
     public var criteria: [CriterionInfo]

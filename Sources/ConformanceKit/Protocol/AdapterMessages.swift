@@ -22,6 +22,7 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
     /// The RP IDs the relying party is configured with; the first is the primary one.
     public var relyingPartyIDs: [String]
 
+    /// Creates a description; the protocol version defaults to the one this harness speaks.
     public init(protocolVersion: String = adapterProtocolVersion, name: String, version: String, targets: [String],
                 capabilities: [Capability], relyingPartyIDs: [String]) {
         self.protocolVersion = protocolVersion
@@ -73,6 +74,7 @@ public struct DeviceInfo: Sendable, Codable, Hashable {
     /// Apple: `nil`, the origin is `https://` + the RP ID).
     public var appOrigin: String?
 
+    /// Creates a device description; the Android-only members default to `nil`.
     public init(platform: PlatformFamily, osVersion: String, credentialsLibraryVersion: String? = nil, appOrigin: String? = nil) {
         self.platform = platform
         self.osVersion = osVersion
@@ -92,6 +94,7 @@ public struct SessionContext: Sendable, Codable, Hashable {
     /// The seed for anything random in the relying party (ids, challenges), so runs reproduce.
     public var seed: UInt64
 
+    /// Creates the context of one test case on one target, with its device and seed.
     public init(testCase: String, target: String, device: DeviceInfo, seed: UInt64) {
         self.testCase = testCase
         self.target = target
@@ -104,7 +107,9 @@ public struct SessionContext: Sendable, Codable, Hashable {
 
 /// The sign-in policy of an account.
 public enum SignInPolicy: String, Sendable, Codable, Hashable {
+    /// The password alone signs the user in.
     case passwordOnly = "password-only"
+    /// A second factor must follow the password before the account is fully signed in.
     case passwordAndSecondFactor = "password-and-second-factor"
 }
 
@@ -112,14 +117,18 @@ public enum SignInPolicy: String, Sendable, Codable, Hashable {
 public struct AccountFixture: Sendable, Codable, Hashable {
     /// The sign-in name, e.g. `alice@example.com`; the harness refers to accounts by it.
     public var username: String
+    /// The human-readable name the server stores for the account (WebAuthn `user.displayName`).
     public var displayName: String
+    /// The account's password, which password sign-in actions present.
     public var password: String
+    /// Whether sign-in needs a second factor after the password.
     public var policy: SignInPolicy
     /// The RP ID the account's passkeys belong to; one of the adapter's `relyingPartyIDs`.
     public var rpID: String
     /// A restricted (locked, suspended) account: sign-ins are refused.
     public var restricted: Bool
 
+    /// Creates an account fixture; the account is unrestricted unless `restricted` is set.
     public init(username: String, displayName: String, password: String, policy: SignInPolicy, rpID: String, restricted: Bool = false) {
         self.username = username
         self.displayName = displayName
@@ -132,19 +141,26 @@ public struct AccountFixture: Sendable, Codable, Hashable {
 
 /// The state of a credential record on the server.
 public enum CredentialState: String, Sendable, Codable, Hashable {
+    /// The server accepts the credential for sign-in.
     case active
+    /// The server keeps the record but no longer accepts the credential.
     case revoked
 }
 
 /// A passkey the server must hold for an account before the scenario starts.
 public struct CredentialFixture: Sendable, Codable, Hashable {
+    /// The sign-in name of the account (created by `setUp(accounts:)`) that owns the passkey.
     public var username: String
+    /// The credential id as raw bytes (base64url on the wire).
     public var credentialID: Data
     /// The COSE_Key (ES256) bytes.
     public var publicKey: Data
+    /// The signature counter the server stored for the credential.
     public var signCount: UInt32
+    /// Whether the server accepts the credential or has revoked it.
     public var state: CredentialState
 
+    /// Creates a passkey fixture; by default an active credential with a signature counter of 0.
     public init(username: String, credentialID: Data, publicKey: Data, signCount: UInt32 = 0, state: CredentialState = .active) {
         self.username = username
         self.credentialID = credentialID
@@ -158,20 +174,27 @@ public struct CredentialFixture: Sendable, Codable, Hashable {
 
 /// The outcome of a second-factor step.
 public enum SecondFactorOutcome: String, Sendable, Codable, Hashable {
+    /// The user enters the right code in time.
     case correct
+    /// The user enters a wrong code.
     case wrong
+    /// The user answers after the code or challenge has expired.
     case expired
 }
 
 /// A sign-in method other than a password or a passkey.
 public enum AlternativeSignInMethod: String, Sendable, Codable, Hashable {
+    /// A link sent by email that signs the user in.
     case magicLink = "magic-link"
+    /// A one-time code sent to the user.
     case oneTimeCode = "one-time-code"
+    /// Sign-in through an identity provider.
     case federated
 }
 
 /// Something the user does in the app. `kind` selects the action; the other members are its arguments.
 public struct UserAction: Sendable, Codable, Hashable {
+    /// The kinds of action; each case notes the arguments it reads.
     public enum Kind: String, Sendable, Codable, Hashable {
         /// Sign in with username and password (autofilled or typed: the app cannot tell).
         case passwordSignIn = "password-sign-in"
@@ -200,18 +223,29 @@ public struct UserAction: Sendable, Codable, Hashable {
         case managePasskeys = "manage-passkeys"
     }
 
+    /// Which action the user takes.
     public var kind: Kind
+    /// The account the action is about: the sign-in name to enter, or, for a passkey sign-in, the account
+    /// the user started from.
     public var username: String?
     /// Passkey sign-in: the RP ID whose sign-in screen the user is on (`nil`: the primary RP).
     public var rpID: String?
+    /// The password typed or autofilled (password sign-in, account switch).
     public var password: String?
+    /// How the user's second-factor answer turns out (`secondFactor` actions).
     public var secondFactor: SecondFactorOutcome?
+    /// The alternative sign-in the user takes (`alternativeSignIn` actions).
     public var method: AlternativeSignInMethod?
+    /// The passkey to revoke (`revokePasskey`), as raw credential id bytes (base64url on the wire).
     public var credentialID: Data?
+    /// The new account name (`rename`); `nil` leaves the name as it is.
     public var newName: String?
+    /// The new display name (`rename`); `nil` leaves the display name as it is.
     public var newDisplayName: String?
+    /// Whether the server accepts the change (`rename`).
     public var confirmed: Bool?
 
+    /// Creates an action of `kind` with the arguments that kind needs; the others stay `nil`.
     public init(_ kind: Kind, username: String? = nil, rpID: String? = nil, password: String? = nil, secondFactor: SecondFactorOutcome? = nil,
                 method: AlternativeSignInMethod? = nil, credentialID: Data? = nil, newName: String? = nil,
                 newDisplayName: String? = nil, confirmed: Bool? = nil) {
@@ -230,6 +264,7 @@ public struct UserAction: Sendable, Codable, Hashable {
 
 /// What the app shows after a user action.
 public struct ActionOutcome: Sendable, Codable, Hashable {
+    /// Where the action left the app.
     public enum Status: String, Sendable, Codable, Hashable {
         /// The account is signed in with its complete policy.
         case signedIn = "signed-in"
@@ -245,9 +280,12 @@ public struct ActionOutcome: Sendable, Codable, Hashable {
         case done
     }
 
+    /// Where the action left the app.
     public var status: Status
+    /// What the app told the user, if anything; kept for the transcript.
     public var message: String?
 
+    /// Creates an outcome with a status and an optional message.
     public init(_ status: Status, message: String? = nil) {
         self.status = status
         self.message = message
@@ -258,9 +296,13 @@ public struct ActionOutcome: Sendable, Codable, Hashable {
 
 /// A credential record as the server holds it.
 public struct CredentialSnapshot: Sendable, Codable, Hashable {
+    /// The credential id as raw bytes (base64url on the wire).
     public var credentialID: Data
+    /// The RP ID the credential is scoped to.
     public var rpID: String
+    /// Whether the server still accepts the credential.
     public var state: CredentialState
+    /// Creates a snapshot of one credential record.
     public init(credentialID: Data, rpID: String, state: CredentialState) {
         self.credentialID = credentialID
         self.rpID = rpID
@@ -270,16 +312,22 @@ public struct CredentialSnapshot: Sendable, Codable, Hashable {
 
 /// An account as the server holds it.
 public struct AccountSnapshot: Sendable, Codable, Hashable {
+    /// The sign-in name the harness asked about.
     public var username: String
     /// The product's own account id (never to be used as a WebAuthn user handle).
     public var accountID: String
     /// The WebAuthn user handle (opaque bytes).
     public var userHandle: Data
+    /// The RP ID the account's passkeys belong to.
     public var rpID: String
+    /// The account name the server puts into `user.name` of its creation options and into signals.
     public var name: String
+    /// The display name the server puts into `user.displayName` and current-user-details signals.
     public var displayName: String
+    /// Every credential record of the account, revoked ones included.
     public var credentials: [CredentialSnapshot]
 
+    /// Creates a snapshot of an account with its ids, names and credential records.
     public init(username: String, accountID: String, userHandle: Data, rpID: String, name: String, displayName: String, credentials: [CredentialSnapshot]) {
         self.username = username
         self.accountID = accountID
@@ -293,14 +341,22 @@ public struct AccountSnapshot: Sendable, Codable, Hashable {
 
 /// The app's current session.
 public struct SessionSnapshot: Sendable, Codable, Hashable {
+    /// The sign-in stage of the app.
     public enum Stage: String, Sendable, Codable, Hashable {
+        /// No account is signed in.
         case signedOut = "signed-out"
+        /// The password was accepted and the app waits for the second factor.
         case awaitingSecondFactor = "awaiting-second-factor"
+        /// An account is signed in with its complete policy.
         case signedIn = "signed-in"
+        /// An account is signed in with lower assurance (after a recovery sign-in).
         case signedInLimited = "signed-in-limited"
     }
+    /// The sign-in stage the app is in.
     public var stage: Stage
+    /// The account signed in, or waiting for its second factor; `nil` when signed out.
     public var username: String?
+    /// Creates a snapshot of the app's session.
     public init(stage: Stage, username: String? = nil) {
         self.stage = stage
         self.username = username
@@ -311,6 +367,7 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
 
 /// A fault the harness injects into the relying party's server.
 public struct Fault: Sendable, Codable, Hashable {
+    /// The ways the server or network can misbehave.
     public enum Kind: String, Sendable, Codable, Hashable {
         /// The credential store answers with only part of the account's credentials.
         case partialCredentialData = "partial-credential-data"
@@ -323,9 +380,11 @@ public struct Fault: Sendable, Codable, Hashable {
         /// The app's next request to its server fails with a network error.
         case networkFailure = "network-failure"
     }
+    /// What goes wrong.
     public var kind: Kind
-    /// How many times the fault applies; `nil` for until cleared.
+    /// How many times the fault applies; `nil` for until the session ends.
     public var count: Int?
+    /// Creates a fault that applies `count` times (`nil`: until the session ends).
     public init(_ kind: Kind, count: Int? = nil) {
         self.kind = kind
         self.count = count
@@ -336,6 +395,7 @@ public struct Fault: Sendable, Codable, Hashable {
 
 /// Something the app showed the user.
 public struct UIEvent: Sendable, Codable, Hashable {
+    /// What sort of thing the app showed.
     public enum Kind: String, Sendable, Codable, Hashable {
         /// An error message or alert.
         case error
@@ -346,8 +406,11 @@ public struct UIEvent: Sendable, Codable, Hashable {
         /// A screen the app navigated to.
         case screen
     }
+    /// What sort of thing the app showed.
     public var kind: Kind
+    /// The text shown, or the screen's name for `screen`.
     public var text: String
+    /// Creates an event of a kind with its text.
     public init(_ kind: Kind, _ text: String) {
         self.kind = kind
         self.text = text
@@ -356,8 +419,11 @@ public struct UIEvent: Sendable, Codable, Hashable {
 
 /// A telemetry record of the app (unsupported platform, unexpected failure, …).
 public struct TelemetryEvent: Sendable, Codable, Hashable {
+    /// The record's name, e.g. `passkey-upgrade-skipped`.
     public var name: String
+    /// The record's attributes as string pairs, e.g. `reason: api-unavailable`.
     public var attributes: [String: String]
+    /// Creates a telemetry record with a name and attributes.
     public init(_ name: String, _ attributes: [String: String] = [:]) {
         self.name = name
         self.attributes = attributes

@@ -6,7 +6,9 @@ import Foundation
 
 /// The operating-system family of a target.
 public enum PlatformFamily: String, Sendable, Codable, Hashable, CaseIterable {
+    /// iOS, iPadOS, macOS and visionOS with AuthenticationServices.
     case apple
+    /// Android with androidx.credentials.
     case android
 }
 
@@ -27,7 +29,9 @@ public struct CreateCredentialRequest: Sendable, Codable, Hashable {
     /// Apple: `ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest` performed by an authorization controller.
     public var apple: AppleRegistrationRequest?
 
+    /// Creates an Android registration request.
     public init(android: AndroidCreatePublicKeyCredentialRequest) { self.android = android }
+    /// Creates an Apple registration request.
     public init(apple: AppleRegistrationRequest) { self.apple = apple }
 }
 
@@ -37,13 +41,16 @@ public struct AndroidCreatePublicKeyCredentialRequest: Sendable, Codable, Hashab
     public var requestJson: String
     /// `isConditional`: create opportunistically, without UI (1.6.0 and later).
     public var isConditional: Bool
-    /// `preferImmediatelyAvailableCredentials`.
+    /// `preferImmediatelyAvailableCredentials`: when no provider on the device can create the passkey,
+    /// fail at once instead of falling back to remote options such as another device.
     public var preferImmediatelyAvailableCredentials: Bool
-    /// `isAutoSelectAllowed`.
+    /// `isAutoSelectAllowed`: when only one way to create the passkey is available, the platform may
+    /// take it without letting the user choose.
     public var isAutoSelectAllowed: Bool
     /// `origin`, set only by privileged callers such as browsers.
     public var origin: String?
 
+    /// Creates the request with its JSON and flags; the flags other than `isConditional` default to `false`.
     public init(requestJson: String, isConditional: Bool, preferImmediatelyAvailableCredentials: Bool = false,
                 isAutoSelectAllowed: Bool = false, origin: String? = nil) {
         self.requestJson = requestJson
@@ -81,6 +88,8 @@ public struct AppleRegistrationRequest: Sendable, Codable, Hashable {
     /// `userVerificationPreference`: `preferred`, `required` or `discouraged`.
     public var userVerificationPreference: String
 
+    /// Creates the request; `requestStyle` and `excludedCredentials` stay unset unless given, and user
+    /// verification is `preferred`.
     public init(relyingPartyIdentifier: String, challenge: Data, name: String, userID: Data, displayName: String? = nil,
                 requestStyle: AppleRequestStyle? = nil, excludedCredentials: [Data]? = nil, userVerificationPreference: String = "preferred") {
         self.relyingPartyIdentifier = relyingPartyIdentifier
@@ -103,7 +112,9 @@ public struct GetCredentialRequest: Sendable, Codable, Hashable {
     /// Apple: `ASAuthorizationPlatformPublicKeyCredentialAssertionRequest`.
     public var apple: AppleAssertionRequest?
 
+    /// Creates an Android sign-in request.
     public init(android: AndroidGetPublicKeyCredentialOption) { self.android = android }
+    /// Creates an Apple sign-in request.
     public init(apple: AppleAssertionRequest) { self.apple = apple }
 }
 
@@ -111,17 +122,22 @@ public struct GetCredentialRequest: Sendable, Codable, Hashable {
 public struct AndroidGetPublicKeyCredentialOption: Sendable, Codable, Hashable {
     /// `PublicKeyCredentialRequestOptions` as JSON.
     public var requestJson: String
+    /// Creates the option with its request JSON.
     public init(requestJson: String) { self.requestJson = requestJson }
 }
 
 /// The fields of `ASAuthorizationPlatformPublicKeyCredentialAssertionRequest`.
 public struct AppleAssertionRequest: Sendable, Codable, Hashable {
+    /// The RP ID of the provider that made the request.
     public var relyingPartyIdentifier: String
+    /// The challenge bytes the server issued (base64url on the wire).
     public var challenge: Data
     /// `allowedCredentials` ids; empty for a discoverable-credential request.
     public var allowedCredentials: [Data]
+    /// `userVerificationPreference`: `preferred`, `required` or `discouraged`.
     public var userVerificationPreference: String
 
+    /// Creates the request; by default it allows any discoverable credential and prefers user verification.
     public init(relyingPartyIdentifier: String, challenge: Data, allowedCredentials: [Data] = [], userVerificationPreference: String = "preferred") {
         self.relyingPartyIdentifier = relyingPartyIdentifier
         self.challenge = challenge
@@ -139,7 +155,9 @@ public struct SignalRequest: Sendable, Codable, Hashable {
     /// Apple: one report method of `ASCredentialDataManager` or `ASCredentialUpdater`.
     public var apple: AppleSignalReport?
 
+    /// Creates an Android signal.
     public init(android: AndroidSignalRequest) { self.android = android }
+    /// Creates an Apple signal report.
     public init(apple: AppleSignalReport) { self.apple = apple }
 }
 
@@ -150,10 +168,14 @@ public struct AndroidSignalRequest: Sendable, Codable, Hashable {
     /// The request JSON (`rpId`, `credentialId`, `userId`, `allAcceptedCredentialIds`, `name`, `displayName`).
     public var requestJson: String
 
+    /// The type of `SignalUnknownCredentialRequest`: the server does not know `credentialId` for `rpId`.
     public static let unknownCredentialType = "androidx.credentials.SIGNAL_UNKNOWN_CREDENTIAL_STATE_REQUEST_TYPE"
+    /// The type of `SignalAllAcceptedCredentialIdsRequest`: the full list of the user's valid credential ids.
     public static let allAcceptedCredentialsType = "androidx.credentials.SIGNAL_ALL_ACCEPTED_CREDENTIALS_REQUEST_TYPE"
+    /// The type of `SignalCurrentUserDetailsRequest`: the account's current `name` and `displayName`.
     public static let currentUserDetailsType = "androidx.credentials.SIGNAL_CURRENT_USER_DETAILS_STATE_REQUEST_TYPE"
 
+    /// Creates a signal request with its type constant and JSON.
     public init(type: String, requestJson: String) {
         self.type = type
         self.requestJson = requestJson
@@ -170,15 +192,21 @@ public enum AppleSignalInterface: String, Sendable, Codable, Hashable {
 
 /// The report methods shared by `ASCredentialUpdater` and `ASCredentialDataManager`.
 public enum AppleSignalMethod: String, Sendable, Codable, Hashable {
+    /// Reports a credential id the server does not know (`relyingPartyIdentifier`, `credentialID`).
     case reportUnknownPublicKeyCredential
+    /// Reports every credential id the server accepts for a user (`userHandle`, `acceptedCredentialIDs`).
     case reportAllAcceptedPublicKeyCredentials
+    /// Reports a user's new account name (`userHandle`, `newName`).
     case reportPublicKeyCredentialUpdate
+    /// Reports that the account no longer uses its password (`relyingPartyIdentifier` as domain, `userName`).
     case reportUnusedPasswordCredential
 }
 
 /// One call of an Apple signal report method with its raw arguments.
 public struct AppleSignalReport: Sendable, Codable, Hashable {
+    /// The class the app called the report method on.
     public var interface: AppleSignalInterface
+    /// The report method the app called.
     public var method: AppleSignalMethod
     /// `relyingPartyIdentifier` (or `domain` for the unused-password report).
     public var relyingPartyIdentifier: String
@@ -193,6 +221,7 @@ public struct AppleSignalReport: Sendable, Codable, Hashable {
     /// `userName` of `reportUnusedPasswordCredential`.
     public var userName: String?
 
+    /// Creates a report with the arguments its method takes; the others stay `nil`.
     public init(interface: AppleSignalInterface, method: AppleSignalMethod, relyingPartyIdentifier: String, credentialID: Data? = nil,
                 userHandle: Data? = nil, acceptedCredentialIDs: [Data]? = nil, newName: String? = nil, userName: String? = nil) {
         self.interface = interface
@@ -208,7 +237,8 @@ public struct AppleSignalReport: Sendable, Codable, Hashable {
 
 // MARK: - Outcomes
 
-/// How a platform operation ended, delivered to the relying party with `platform.completed`.
+/// How a platform operation ended, delivered to the relying party with
+/// `RelyingPartySession.platformCompleted(operation:outcome:)` (`session.platformCompleted` on the wire).
 ///
 /// Exactly one member is set.
 public struct PlatformOutcome: Sendable, Codable, Hashable {
@@ -225,6 +255,7 @@ public struct PlatformOutcome: Sendable, Codable, Hashable {
     /// The exception (Android) or error (Apple) the call ended with.
     public var error: PlatformError?
 
+    /// Creates an outcome; set exactly one member.
     public init(androidRegistrationResponseJson: String? = nil, androidAuthenticationResponseJson: String? = nil,
                 appleRegistration: AppleRegistration? = nil, appleAssertion: AppleAssertion? = nil,
                 signalAccepted: Bool? = nil, error: PlatformError? = nil) {
@@ -242,9 +273,13 @@ public struct PlatformOutcome: Sendable, Codable, Hashable {
 
 /// The raw fields of an Apple platform registration.
 public struct AppleRegistration: Sendable, Codable, Hashable {
+    /// The new credential's id, as raw bytes (base64url on the wire).
     public var credentialID: Data
+    /// The clientDataJSON bytes the authenticator signed over (type `webauthn.create`).
     public var rawClientDataJSON: Data
+    /// The CBOR attestation object (`none` format) holding the authenticator data and the public key.
     public var rawAttestationObject: Data
+    /// Creates a registration result from its raw fields.
     public init(credentialID: Data, rawClientDataJSON: Data, rawAttestationObject: Data) {
         self.credentialID = credentialID
         self.rawClientDataJSON = rawClientDataJSON
@@ -254,11 +289,17 @@ public struct AppleRegistration: Sendable, Codable, Hashable {
 
 /// The raw fields of an Apple platform assertion.
 public struct AppleAssertion: Sendable, Codable, Hashable {
+    /// The id of the credential that signed, as raw bytes (base64url on the wire).
     public var credentialID: Data
+    /// The user handle stored with the passkey, as raw bytes.
     public var userID: Data
+    /// The clientDataJSON bytes (type `webauthn.get`).
     public var rawClientDataJSON: Data
+    /// The authenticator data: RP ID hash, flags and signature counter.
     public var rawAuthenticatorData: Data
+    /// The DER-encoded ES256 signature over the authenticator data followed by the SHA-256 of the clientDataJSON.
     public var signature: Data
+    /// Creates an assertion result from its raw fields.
     public init(credentialID: Data, userID: Data, rawClientDataJSON: Data, rawAuthenticatorData: Data, signature: Data) {
         self.credentialID = credentialID
         self.userID = userID
@@ -283,6 +324,7 @@ public struct PlatformError: Sendable, Codable, Hashable, Error {
     /// Android `SignalCredentialRateLimitExceededException.retryMillis`.
     public var retryMillis: Int64?
 
+    /// Creates an error; set the members of the platform it stands for.
     public init(name: String, type: String? = nil, domain: String? = nil, code: Int? = nil, message: String, retryMillis: Int64? = nil) {
         self.name = name
         self.type = type

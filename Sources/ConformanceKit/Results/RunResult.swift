@@ -21,6 +21,7 @@ public struct TranscriptEntry: Sendable, Codable, Hashable {
     public var sequence: Int
     /// Virtual milliseconds since the test case started.
     public var atMillis: Int64
+    /// Who spoke to whom.
     public var channel: Channel
     /// The call or event, e.g. `user.password-sign-in`, `platform.createCredential`.
     public var name: String
@@ -29,6 +30,7 @@ public struct TranscriptEntry: Sendable, Codable, Hashable {
     /// The exact message, when there is one.
     public var payload: JSONValue?
 
+    /// Creates a transcript entry; `payload` is optional.
     public init(sequence: Int, atMillis: Int64, channel: Channel, name: String, summary: String, payload: JSONValue? = nil) {
         self.sequence = sequence
         self.atMillis = atMillis
@@ -41,17 +43,24 @@ public struct TranscriptEntry: Sendable, Codable, Hashable {
 
 /// How one step of a test case ended.
 public struct StepResult: Sendable, Codable, Hashable {
+    /// How a step ended; unlike a verdict, a step can also be skipped.
     public enum Status: String, Sendable, Codable, Hashable {
+        /// `passed`, `failed`, `error`, `notVerified` and `undefined` mean what the verdicts of the same name
+        /// mean; `skipped`: not run because the test case ended before this step.
         case passed, failed, error, notVerified, undefined, skipped
     }
     /// The Gherkin keyword as written (`Given `, `When `, …).
     public var keyword: String
+    /// The step text after the keyword.
     public var text: String
     /// The line of the step in its criterion file.
     public var line: Int
+    /// How the step ended.
     public var status: Status
+    /// Why the step did not pass, when it failed, erred or could not be verified.
     public var message: String?
 
+    /// Creates a step result.
     public init(keyword: String, text: String, line: Int, status: Status, message: String? = nil) {
         self.keyword = keyword
         self.text = text
@@ -65,19 +74,25 @@ public struct StepResult: Sendable, Codable, Hashable {
 public struct TestCaseResult: Sendable, Codable, Hashable {
     /// Stable, unique id: `<criterion>/<scenario slug>[/<row>]@<target>`.
     public var id: String
+    /// The id of the criterion the scenario tests (`N2.6-AC01`).
     public var criterionID: String
     /// The scenario's name (outline rows: the name with the row's values).
     public var scenario: String
     /// The criterion file and the line of the scenario (or of the example row).
     public var file: String
+    /// The 1-based line of the scenario, or of its example row.
     public var line: Int
     /// The verify items the scenario covers (`N2.6-AC01.V1`, …).
     public var verifyItems: [String]
+    /// The scenario's tags, inherited ones included (with `@`).
     public var tags: [String]
+    /// The id of the target the case ran on.
     public var target: String
+    /// How the test case ended.
     public var verdict: Verdict
     /// Why the verdict is not `passed`.
     public var message: String?
+    /// Every step of the scenario with how it ended, in order.
     public var steps: [StepResult]
     /// The transcript excerpt that proves a failure or shows an error; empty for passes.
     public var evidence: [TranscriptEntry]
@@ -86,6 +101,7 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
     /// Wall time in seconds (excluded from reproducibility comparisons).
     public var wallSeconds: Double
 
+    /// Creates the result of one test case from all its parts.
     public init(id: String, criterionID: String, scenario: String, file: String, line: Int, verifyItems: [String], tags: [String],
                 target: String, verdict: Verdict, message: String?, steps: [StepResult], evidence: [TranscriptEntry],
                 virtualMillis: Int64, wallSeconds: Double) {
@@ -108,11 +124,13 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
 
 /// What an auditor needs to know about a criterion, independent of any run.
 public struct CriterionInfo: Sendable, Codable, Hashable {
+    /// The level the source document assigns a criterion: `core` or `quality`.
     public enum Level: String, Sendable, Codable, Hashable { case core, quality }
     /// `N2.6-AC01`, or `N2.6-X01` for a derived criterion.
     public var id: String
     /// The feature's name.
     public var title: String
+    /// The criterion's level in its source document (`@level:` tag).
     public var level: Level
     /// `N2.6`, `N3.2`.
     public var group: String
@@ -126,19 +144,25 @@ public struct CriterionInfo: Sendable, Codable, Hashable {
     public var verifyItems: [VerifyItem]
     /// The source document and criterion it comes from.
     public var source: String
+    /// Further documents the criterion cites, one per line of its `References:` section.
     public var references: [String]
     /// The criterion file, relative to the criteria root.
     public var file: String
 
+    /// One thing the criterion's scenarios verify, from its `Items:` section.
     public struct VerifyItem: Sendable, Codable, Hashable {
+        /// The item's full id, the criterion id and the local id (`N2.6-AC01.V1`).
         public var id: String
+        /// What the item verifies.
         public var text: String
+        /// Creates a verify item.
         public init(id: String, text: String) {
             self.id = id
             self.text = text
         }
     }
 
+    /// Creates the description of a criterion from all its parts.
     public init(id: String, title: String, level: Level, group: String, derived: Bool, statement: String, verification: String,
                 verifyItems: [VerifyItem], source: String, references: [String], file: String) {
         self.id = id
@@ -157,12 +181,14 @@ public struct CriterionInfo: Sendable, Codable, Hashable {
 
 /// A criterion's verdict over all its test cases, overall and per target.
 public struct CriterionResult: Sendable, Codable, Hashable {
+    /// The criterion the verdicts are about.
     public var criterion: CriterionInfo
     /// Passed only when every test case passed on every target it applies to.
     public var verdict: Verdict
     /// The folded verdict per target id.
     public var targets: [String: Verdict]
 
+    /// Creates a criterion's result with its overall and per-target verdicts.
     public init(criterion: CriterionInfo, verdict: Verdict, targets: [String: Verdict]) {
         self.criterion = criterion
         self.verdict = verdict
@@ -172,24 +198,32 @@ public struct CriterionResult: Sendable, Codable, Hashable {
 
 /// What is needed to reproduce a run.
 public struct RunMetadata: Sendable, Codable, Hashable {
+    /// The version of the harness that ran.
     public var harnessVersion: String
     /// SHA-256 over the criterion files (paths and bytes, in path order), hex.
     public var criteriaDigest: String
+    /// The relying party and how it was reached.
     public var adapter: AdapterInfo
+    /// The ids of the targets the run covered.
     public var targets: [String]
+    /// The run's seed; each test case's seed derives from it and the case id.
     public var seed: UInt64
     /// ISO 8601.
     public var startedAt: String
     /// The filters the run was given (tag expression, criteria, targets), as given.
     public var filters: [String: String]
 
+    /// The adapter as the run knew it.
     public struct AdapterInfo: Sendable, Codable, Hashable {
+        /// The relying party's name, as the adapter described it.
         public var name: String
+        /// The relying party's version, as the adapter described it.
         public var version: String
         /// `in-process` or `json-rpc`.
         public var transport: String
         /// The command line of an out-of-process adapter.
         public var command: String?
+        /// Creates the adapter's description for the metadata.
         public init(name: String, version: String, transport: String, command: String? = nil) {
             self.name = name
             self.version = version
@@ -198,6 +232,7 @@ public struct RunMetadata: Sendable, Codable, Hashable {
         }
     }
 
+    /// Creates run metadata.
     public init(harnessVersion: String, criteriaDigest: String, adapter: AdapterInfo, targets: [String], seed: UInt64,
                 startedAt: String, filters: [String: String]) {
         self.harnessVersion = harnessVersion
@@ -212,14 +247,20 @@ public struct RunMetadata: Sendable, Codable, Hashable {
 
 /// Everything one run produced: the single result model every reporter reads.
 public struct RunResult: Sendable, Codable, Hashable {
+    /// What is needed to reproduce the run.
     public var metadata: RunMetadata
+    /// One result per criterion in the plan, in plan order.
     public var criteria: [CriterionResult]
+    /// Every test case's result, in run order.
     public var testCases: [TestCaseResult]
     /// The run's overall verdict (fold of the criteria).
     public var verdict: Verdict
+    /// Wall time of the whole run in seconds (excluded from reproducibility comparisons).
     public var wallSeconds: Double
+    /// The virtual time all test cases covered together, in milliseconds.
     public var virtualMillis: Int64
 
+    /// Creates a run result; `assemble(plan:results:metadata:wallSeconds:)` builds one from test case results.
     public init(metadata: RunMetadata, criteria: [CriterionResult], testCases: [TestCaseResult], verdict: Verdict,
                 wallSeconds: Double, virtualMillis: Int64) {
         self.metadata = metadata

@@ -22,6 +22,7 @@ public enum Verdict: String, Sendable, Codable, Hashable, CaseIterable, Comparab
         }
     }
 
+    /// Orders verdicts by severity: `passed`, `notVerified`, `failed`, `undefined`, then `error`.
     public static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.severity < rhs.severity }
 
     /// Folds many verdicts into one: passed only when every one passed; otherwise the most severe.

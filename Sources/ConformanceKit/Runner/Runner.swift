@@ -5,14 +5,20 @@ import WebAuthn
 public struct Runner: Sendable {
     /// What the runner reports while it works, for progress displays and recorders.
     public enum Event: Sendable {
+        /// The run began; `total` test cases will follow.
         case started(total: Int)
+        /// One test case ended; `index` counts from 1 up to `total`.
         case finished(TestCaseResult, index: Int, total: Int)
     }
 
+    /// The relying party under test.
     public let adapter: any RelyingPartyAdapter
+    /// The step definitions the scenarios' steps are bound to.
     public let library: StepLibrary
+    /// The run's seed; each test case gets its own seed derived from it.
     public let seed: UInt64
 
+    /// Creates a runner for an adapter, with the standard steps and seed 1 unless given.
     public init(adapter: any RelyingPartyAdapter, library: StepLibrary = .standard, seed: UInt64 = 1) {
         self.adapter = adapter
         self.library = library

@@ -1,7 +1,9 @@
 /// The step definitions the criterion files may use, looked up by sentence.
 public struct StepLibrary: Sendable {
+    /// Every definition, in lookup order.
     public let definitions: [StepDefinition]
 
+    /// Creates a library from definitions.
     public init(_ definitions: [StepDefinition]) {
         self.definitions = definitions
     }
@@ -13,8 +15,11 @@ public struct StepLibrary: Sendable {
 
     /// The result of looking up a step's text.
     public enum Match: Sendable {
+        /// Exactly one definition matches; with the arguments read from the text.
         case found(StepDefinition, [String])
+        /// No definition matches.
         case undefined
+        /// Several definitions match; the sources of their patterns.
         case ambiguous([String])
     }
 

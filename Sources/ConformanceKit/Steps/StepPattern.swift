@@ -10,11 +10,14 @@ public struct StepPattern: Sendable, Hashable, CustomStringConvertible {
         case string, int, word
     }
 
+    /// The pattern as written, with its `{…}` placeholders.
     public let source: String
     let segments: [Segment]
 
+    /// The pattern as written.
     public var description: String { source }
 
+    /// Compiles a pattern from its source text.
     public init(_ source: String) {
         self.source = source
         var segments: [Segment] = []
@@ -88,6 +91,7 @@ public struct StepPattern: Sendable, Hashable, CustomStringConvertible {
 
 /// How a step ended, as a value: an RP that breaks a criterion is a failed step, not an error.
 public enum StepOutcome: Sendable, Hashable {
+    /// The step did what it checks, or what it sets up.
     case passed
     /// The relying party broke the criterion; the message says how, citing the transcript.
     case failed(String)
@@ -98,18 +102,24 @@ public enum StepOutcome: Sendable, Hashable {
 /// A fault that stops a test case with the verdict `error`: the adapter, the transport or the
 /// harness failed, or a step was used in a way its definition cannot serve (an authoring defect).
 public struct SystemIssue: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, for the report.
     public var message: String
+    /// Creates an issue with a message.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 
 /// Binds a sentence pattern to what the harness does for it.
 public struct StepDefinition: Sendable {
+    /// The sentence the step's text must match.
     public let pattern: StepPattern
     /// Capabilities the adapter must declare for the step to run.
     public let needs: Set<Capability>
+    /// What the step does, given the test case's world and the arguments read from the text.
     public let body: @Sendable (World, [String]) async throws -> StepOutcome
 
+    /// Creates a definition from its pattern source, its capabilities and its body.
     public init(_ pattern: String, needs: Set<Capability> = [], body: @escaping @Sendable (World, [String]) async throws -> StepOutcome) {
         self.pattern = StepPattern(pattern)
         self.needs = needs

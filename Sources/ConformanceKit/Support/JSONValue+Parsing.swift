@@ -3,8 +3,11 @@ import Foundation
 extension JSONValue {
     /// A JSON text that is not well formed, with the byte offset of the problem.
     public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The 0-based byte offset where the problem was found.
         public var offset: Int
+        /// What is wrong there.
         public var message: String
+        /// The offset and the message, for logs.
         public var description: String { "JSON error at byte \(offset): \(message)" }
     }
 

@@ -9,13 +9,20 @@ import Foundation
 /// Objects keep their keys sorted when encoded (the wire encoder sorts keys), so two equal
 /// values always produce the same bytes.
 public enum JSONValue: Sendable, Hashable, Codable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number; integers are exact up to 2^53.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object; member order is not kept.
     case object([String: JSONValue])
 
+    /// Decodes any JSON value; a value that is none of the six shapes is an error.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -35,6 +42,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value; a whole number below 2^53 in magnitude is written without a fraction.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

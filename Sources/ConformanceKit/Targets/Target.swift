@@ -23,20 +23,32 @@ public struct Target: Sendable, Codable, Hashable, Identifiable {
 
     /// The credential provider a target simulates.
     public enum Provider: String, Sendable, Codable, Hashable {
+        /// Apple's iCloud Keychain.
         case iCloudKeychain = "iCloud Keychain"
+        /// Google Password Manager, delivered through Play services.
         case googlePasswordManager = "Google Password Manager"
+        /// A third-party provider (a password manager app).
         case thirdParty = "third-party provider"
     }
 
+    /// The stable id used on the command line, in tags and in reports (`apple-18`, `android-15-gpm`).
     public var id: String
+    /// A one-line description for reports.
     public var title: String
+    /// Apple or Android.
     public var platform: PlatformFamily
+    /// The OS version the app reads at run time (`18.0`, `26.2`, `15`).
     public var osVersion: String
+    /// Android: the androidx.credentials version the app is built with; `nil` on Apple.
     public var credentialsLibraryVersion: String?
+    /// Android with Google Password Manager: the Play services version; `nil` otherwise.
     public var playServicesVersion: String?
+    /// The credential provider that answers requests.
     public var provider: Provider
+    /// The platform features the target has; scenarios select targets by them.
     public var features: Set<Feature>
 
+    /// Creates a target from its identity, platform versions, provider and features.
     public init(id: String, title: String, platform: PlatformFamily, osVersion: String, credentialsLibraryVersion: String? = nil,
                 playServicesVersion: String? = nil, provider: Provider, features: Set<Feature>) {
         self.id = id

@@ -3,14 +3,21 @@ import WebAuthn
 
 /// A registration request reduced to what the provider looks at, whichever platform it came from.
 public struct RegistrationView: Sendable, Hashable {
+    /// The RP ID the credential is to be scoped to (`rp.id`, or Apple's `relyingPartyIdentifier`).
     public var rpID: String
+    /// The WebAuthn user handle, 1 to 64 bytes (`user.id`, or Apple's `userID`).
     public var userHandle: Data
+    /// The account name (`user.name`, or Apple's `name`).
     public var userName: String
+    /// The display name, if the request carries one.
     public var displayName: String?
+    /// The challenge bytes the server issued.
     public var challenge: Data
     /// The exclusion input; `nil` when the request has none.
     public var excludedCredentials: [Data]?
+    /// Whether the request is conditional (Android `isConditional`, Apple `requestStyle` `.conditional`).
     public var conditional: Bool
+    /// The user-verification preference: `preferred` (when absent), `required` or `discouraged`.
     public var userVerification: String
 
     /// Reads a request; returns a message naming the offending field when it is malformed.

@@ -3,20 +3,32 @@ import WebAuthn
 
 /// A signal reduced to its meaning, whichever platform it came from.
 public struct SignalView: Sendable, Hashable, Codable {
+    /// What a signal tells the credential manager.
     public enum Kind: String, Sendable, Hashable, Codable {
+        /// The server does not know a credential id.
         case unknownCredential = "unknown-credential"
+        /// The complete list of credential ids the server accepts for a user.
         case allAcceptedCredentials = "all-accepted-credentials"
+        /// A user's current name and display name.
         case currentUserDetails = "current-user-details"
+        /// The account no longer uses its password (Apple only).
         case unusedPassword = "unused-password"
     }
+    /// What the signal says.
     public var kind: Kind
     /// `signalCredentialState`, `ASCredentialDataManager` or `ASCredentialUpdater`.
     public var interface: String
+    /// The RP ID the signal names (Android `rpId`, Apple `relyingPartyIdentifier` or domain).
     public var rpID: String
+    /// The unknown credential's id (`unknownCredential` only).
     public var credentialID: Data?
+    /// The user handle the signal is about (accepted-list and user-details signals).
     public var userHandle: Data?
+    /// Every credential id the server accepts for the user (`allAcceptedCredentials` only).
     public var acceptedCredentialIDs: [Data]?
+    /// The new account name (user details), or the user name of an unused password.
     public var name: String?
+    /// The new display name (Android user details only; Apple reports carry no display name).
     public var displayName: String?
 
     /// Reads a signal; the error names the offending member as the platform library would.

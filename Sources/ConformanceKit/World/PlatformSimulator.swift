@@ -10,6 +10,7 @@ import WebAuthn
 public struct PlatformSimulator: Sendable {
     /// Something the simulator noticed about a call, recorded in the transcript.
     public struct Note: Sendable, Hashable {
+        /// What sort of thing the simulator noticed.
         public enum Kind: String, Sendable, Hashable {
             /// The app called an API the target does not have.
             case unsupportedCall = "unsupported-call"
@@ -22,13 +23,17 @@ public struct PlatformSimulator: Sendable {
             /// The platform showed UI (a modal sheet).
             case uiShown = "ui-shown"
         }
+        /// What sort of thing the simulator noticed.
         public var kind: Kind
+        /// The note in a sentence, for the transcript.
         public var text: String
     }
 
+    /// The target whose platform this simulates.
     public let target: Target
     /// RP IDs the app is associated with (from the adapter's description).
     public let associatedRPIDs: [String]
+    /// The credential manager's state, which the scenario's steps set up and the calls change.
     public var provider = ProviderState()
     /// The provider's authenticator: real keys, real WebAuthn bytes, deterministic for the seed.
     public let authenticator: VirtualAuthenticator
@@ -38,6 +43,8 @@ public struct PlatformSimulator: Sendable {
     /// The Android signal rate window.
     public static let androidSignalWindowMillis: Int64 = 120_000
 
+    /// Creates the platform of a target for an app associated with `associatedRPIDs`; the seed makes the
+    /// authenticator's keys and credential ids reproducible.
     public init(target: Target, associatedRPIDs: [String], seed: UInt64) throws {
         self.target = target
         self.associatedRPIDs = associatedRPIDs

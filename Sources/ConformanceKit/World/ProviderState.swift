@@ -5,30 +5,43 @@ import Foundation
 public struct ProviderState: Sendable {
     /// A password the credential manager has saved.
     public struct SavedPassword: Sendable, Hashable {
+        /// The account's sign-in name.
         public var username: String
+        /// The RP ID the password is saved for.
         public var rpID: String
     }
 
     /// What the credential manager does with a passkey after a signal.
     public enum Visibility: String, Sendable, Hashable, Codable {
+        /// `visible`: offered to the user; `hidden`: kept but not offered; `removed`: deleted.
         case visible, hidden, removed
     }
 
     /// A passkey the credential manager holds.
     public struct Passkey: Sendable, Hashable {
+        /// The credential id, as raw bytes.
         public var credentialID: Data
+        /// The RP ID the passkey is scoped to.
         public var rpID: String
+        /// The WebAuthn user handle stored with the passkey.
         public var userHandle: Data
+        /// The account name the credential manager shows; current-user-details signals update it.
         public var userName: String
+        /// The display name the credential manager shows; current-user-details signals update it.
         public var displayName: String
+        /// Whether the passkey is still offered, after any signals.
         public var visibility: Visibility
     }
 
     /// The last password autofill: whose password, for which RP, when.
     public struct Autofill: Sendable, Hashable {
+        /// The sign-in name whose password was autofilled.
         public var username: String
+        /// The RP ID the password was autofilled for.
         public var rpID: String
+        /// The virtual time of the autofill, in milliseconds since the test case started.
         public var atMillis: Int64
+        /// Creates the record of an autofill.
         public init(username: String, rpID: String, atMillis: Int64) {
             self.username = username
             self.rpID = rpID
@@ -38,14 +51,19 @@ public struct ProviderState: Sendable {
 
     /// How the provider treats signals: it may act or not, and never tells the app which.
     public enum SignalPolicy: String, Sendable, Hashable {
+        /// `hide`: hide the passkeys a signal rules out; `remove`: delete them; `ignore`: do nothing.
         case hide, remove, ignore
     }
 
     /// Authenticator data flags for the credentials the provider makes (`nil`: the platform's own choice).
     public struct Flags: Sendable, Hashable {
+        /// The UP flag: the user was present.
         public var userPresent: Bool
+        /// The UV flag: the user was verified.
         public var userVerified: Bool
+        /// The BE flag: the credential may be backed up (synced).
         public var backupEligible: Bool
+        /// The BS flag: the credential is backed up now.
         public var backedUp: Bool
     }
 
@@ -59,10 +77,13 @@ public struct ProviderState: Sendable {
         case cancel
     }
 
+    /// The passwords the credential manager has saved.
     public var savedPasswords: [SavedPassword] = []
+    /// The most recent password autofill; a conditional registration needs a recent one for the same account.
     public var lastAutofill: Autofill?
     /// The user switched automatic passkey creation off (Google Password Manager setting).
     public var automaticCreationOff = false
+    /// Every passkey the credential manager holds, hidden and removed ones included.
     public var passkeys: [Passkey] = []
     /// Hold every registration response until the scenario releases it.
     public var holdRegistrations = false
@@ -72,8 +93,11 @@ public struct ProviderState: Sendable {
     public var createsWithoutUI = false
     /// The user cancels the next modal registration sheet.
     public var cancelNextModal = false
+    /// Flags to use in place of the platform's own for every registration and assertion while set.
     public var flagsOverride: Flags?
+    /// How the next passkey sign-in goes (used once); `nil`: the first visible passkey the request allows.
     public var nextAssertion: AssertionPlan?
+    /// What the provider does with the passkeys a signal rules out; hiding by default.
     public var signalPolicy: SignalPolicy = .hide
     /// Force a rate-limit exception with this `retryMillis` on the next Android signal.
     public var forcedRateLimitRetryMillis: Int64?
@@ -84,6 +108,7 @@ public struct ProviderState: Sendable {
     /// platform documents a number).
     public static let autofillRecencyMillis: Int64 = 5 * 60 * 1000
 
+    /// Creates an empty provider: no passwords, no passkeys, default settings.
     public init() {}
 
     /// The visible passkeys for an RP and user handle.

@@ -4,7 +4,9 @@ import WebAuthn
 
 /// A platform operation the relying party started, with the platform's answer.
 public struct PlatformOperation: Sendable, Hashable {
+    /// Which platform call started the operation: `create`, `get` or `signal`.
     public enum Kind: String, Sendable, Hashable { case create, get, signal }
+    /// Where the operation's outcome is on its way to the relying party.
     public enum Status: String, Sendable, Hashable {
         /// Waiting for the runner to deliver the outcome.
         case pending
@@ -13,27 +15,39 @@ public struct PlatformOperation: Sendable, Hashable {
         /// Delivered to the relying party.
         case delivered
     }
+    /// The operation id the platform call returned (`op-1`, `op-2`, …).
     public var id: OperationID
+    /// Which platform call started it.
     public var kind: Kind
+    /// The virtual time of the call, in milliseconds since the test case started.
     public var issuedAtMillis: Int64
     /// The transcript sequence of the call.
     public var sequence: Int
+    /// The registration request, for `create` operations.
     public var createRequest: CreateCredentialRequest?
+    /// The sign-in request, for `get` operations.
     public var getRequest: GetCredentialRequest?
+    /// The signal request, for `signal` operations.
     public var signalRequest: SignalRequest?
     /// The registration as the platform read it (`nil` if it could not be read).
     public var registration: RegistrationView?
     /// The signal as the platform read it (`nil` if it could not be read).
     public var signal: SignalView?
+    /// The platform's answer, decided when the call was made.
     public var outcome: PlatformOutcome
+    /// Whether the outcome is pending, held or delivered.
     public var status: Status
+    /// What the simulator noticed about the call.
     public var notes: [PlatformSimulator.Note]
 }
 
 /// Something recorded with the virtual time it happened at.
 public struct Timed<Value: Sendable & Hashable>: Sendable, Hashable {
+    /// The virtual time, in milliseconds since the test case started.
     public var atMillis: Int64
+    /// The transcript sequence number of the entry that recorded it.
     public var sequence: Int
+    /// What was recorded.
     public var value: Value
 }
 
@@ -52,12 +66,14 @@ public final class SimulationHost: PlatformHost, Sendable {
 
     private let state: Mutex<State>
 
+    /// Creates a host around the simulated platform of one target, at virtual time 0.
     public init(simulator: PlatformSimulator) {
         state = Mutex(State(simulator: simulator))
     }
 
     // MARK: PlatformHost
 
+    /// Starts a registration: the simulator decides the outcome now, delivered later unless held.
     public func createCredential(_ request: CreateCredentialRequest) -> OperationID {
         state.withLock { state in
             let now = state.clock.nowMillis
@@ -73,6 +89,7 @@ public final class SimulationHost: PlatformHost, Sendable {
         }
     }
 
+    /// Starts a passkey sign-in: the simulator decides the outcome now, delivered later unless held.
     public func getCredential(_ request: GetCredentialRequest) -> OperationID {
         state.withLock { state in
             let now = state.clock.nowMillis
@@ -84,6 +101,7 @@ public final class SimulationHost: PlatformHost, Sendable {
         }
     }
 
+    /// Sends a signal: the simulator decides and applies it now; the outcome is delivered later.
     public func signal(_ request: SignalRequest) -> OperationID {
         state.withLock { state in
             let now = state.clock.nowMillis
@@ -122,10 +140,12 @@ public final class SimulationHost: PlatformHost, Sendable {
         return id
     }
 
+    /// The virtual time in milliseconds since the test case started.
     public func now() -> Int64 {
         state.withLock { $0.clock.nowMillis }
     }
 
+    /// Schedules a timer on the virtual clock and records it.
     public func scheduleTimer(afterMillis: Int64, label: String) -> TimerID {
         state.withLock { state in
             let id = state.clock.schedule(afterMillis: afterMillis, label: label)
@@ -134,6 +154,7 @@ public final class SimulationHost: PlatformHost, Sendable {
         }
     }
 
+    /// Cancels a timer and records it; an unknown timer is ignored.
     public func cancelTimer(_ timer: TimerID) {
         state.withLock { state in
             state.clock.cancel(timer)
@@ -141,6 +162,7 @@ public final class SimulationHost: PlatformHost, Sendable {
         }
     }
 
+    /// Records what the app showed the user.
     public func show(_ event: UIEvent) {
         state.withLock { state in
             let sequence = state.transcript.record(at: state.clock.nowMillis, .rpToPlatform, "ui.\(event.kind.rawValue)", event.text)
@@ -148,6 +170,7 @@ public final class SimulationHost: PlatformHost, Sendable {
         }
     }
 
+    /// Records a telemetry event of the app.
     public func telemetry(_ event: TelemetryEvent) {
         state.withLock { state in
             let attributes = event.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
@@ -231,12 +254,19 @@ public final class SimulationHost: PlatformHost, Sendable {
 
     /// What the host has recorded, at one moment.
     public struct Snapshot: Sendable {
+        /// The virtual time of the snapshot, in milliseconds since the test case started.
         public var nowMillis: Int64
+        /// Every transcript entry so far.
         public var transcript: [TranscriptEntry]
+        /// Every platform operation so far, in call order.
         public var operations: [PlatformOperation]
+        /// Everything the app showed the user, with its time.
         public var uiEvents: [Timed<UIEvent>]
+        /// Every telemetry event of the app, with its time.
         public var telemetry: [Timed<TelemetryEvent>]
+        /// The credential manager's state.
         public var provider: ProviderState
+        /// The timers scheduled and not yet fired or cancelled.
         public var pendingTimers: [VirtualClock.Timer]
     }
 }

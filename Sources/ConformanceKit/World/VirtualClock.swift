@@ -5,8 +5,11 @@
 public struct VirtualClock: Sendable, Hashable {
     /// A timer the relying party scheduled.
     public struct Timer: Sendable, Hashable {
+        /// The id returned to the relying party (`timer-1`, …).
         public var id: TimerID
+        /// When the timer fires, in virtual milliseconds since the test case started.
         public var dueMillis: Int64
+        /// The relying party's label for it, for the transcript.
         public var label: String
         /// Scheduling order, to break ties between timers due at the same time.
         var order: Int
@@ -14,9 +17,11 @@ public struct VirtualClock: Sendable, Hashable {
 
     /// Milliseconds since the test case started.
     public private(set) var nowMillis: Int64 = 0
+    /// The timers scheduled and not yet fired or cancelled, in scheduling order.
     public private(set) var timers: [Timer] = []
     private var nextTimer = 1
 
+    /// Creates a clock at 0 with no timers.
     public init() {}
 
     /// Schedules a timer `afterMillis` from now (negative delays count as zero).
@@ -50,8 +55,10 @@ public struct VirtualClock: Sendable, Hashable {
 
 /// The transcript of one test case: every call between harness, relying party and platform.
 public struct Transcript: Sendable, Hashable {
+    /// The entries in order; an entry's `sequence` is its position from 1.
     public private(set) var entries: [TranscriptEntry] = []
 
+    /// Creates an empty transcript.
     public init() {}
 
     /// Appends an entry and returns its sequence number.

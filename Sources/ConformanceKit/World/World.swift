@@ -4,10 +4,15 @@ import WebAuthn
 /// Everything one test case runs in: a fresh relying-party session, the simulated platform of one
 /// target, the virtual clock and the transcript, and what the steps have noted so far.
 public final class World {
+    /// The target the test case runs on.
     public let target: Target
+    /// What the adapter declared about itself.
     public let adapter: AdapterDescription
+    /// The simulated platform, clock and transcript the relying party calls.
     public let host: SimulationHost
+    /// The relying party's fresh session for this test case.
     public let session: any RelyingPartySession
+    /// The test case's seed, derived from the run seed and the case id.
     public let seed: UInt64
 
     /// Accounts the scenario created, by alias (`alice`).
@@ -25,7 +30,9 @@ public final class World {
 
     /// An account's passkeys on both sides: the server's records and what the credential manager shows.
     public struct Inventory: Sendable, Hashable {
+        /// The server's credential records.
         public var server: [CredentialSnapshot]
+        /// The credential manager's passkeys, each as `<credential id in base64url> <visibility>`.
         public var provider: [String]
     }
 
@@ -40,6 +47,7 @@ public final class World {
     /// The most platform deliveries one step may cause before the harness calls it a runaway.
     public static let deliveryLimit = 500
 
+    /// Creates the world of one test case.
     public init(target: Target, adapter: AdapterDescription, host: SimulationHost, session: any RelyingPartySession, seed: UInt64) {
         self.target = target
         self.adapter = adapter
