@@ -45,6 +45,7 @@ public struct AdapterFault: Error, Sendable, Hashable, CustomStringConvertible {
     /// The offending bytes (escaped, at most 200 of them) or the tail of the adapter's standard error.
     public var excerpt: String?
 
+    /// Creates a fault of a kind with a message, optionally naming the failed call and an excerpt.
     public init(_ kind: Kind, _ message: String, method: String? = nil, excerpt: String? = nil) {
         self.kind = kind
         self.message = message
@@ -52,6 +53,7 @@ public struct AdapterFault: Error, Sendable, Hashable, CustomStringConvertible {
         self.excerpt = excerpt
     }
 
+    /// `adapter fault (<kind>) in <method>: <message> [<excerpt>]`, leaving out the parts that are absent.
     public var description: String {
         var text = "adapter fault (\(kind.rawValue))"
         if let method { text += " in \(method)" }

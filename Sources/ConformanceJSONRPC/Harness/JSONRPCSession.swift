@@ -17,35 +17,43 @@ public struct JSONRPCSession: RelyingPartySession {
         self.deadline = deadline
     }
 
+    /// Sends `session.setUp` with the accounts to create.
     public func setUp(accounts: [AccountFixture]) async throws {
         _ = try await call(.sessionSetUp, JSONRPCParams.SetUp(session: id, accounts: accounts), returning: JSONRPCParams.Empty.self)
     }
 
+    /// Sends `session.addCredential` with the passkey record to store.
     public func addCredential(_ credential: CredentialFixture) async throws {
         _ = try await call(.sessionAddCredential, JSONRPCParams.AddCredential(session: id, credential: credential), returning: JSONRPCParams.Empty.self)
     }
 
+    /// Sends `session.perform` and returns the app's `ActionOutcome`.
     public func perform(_ action: UserAction) async throws -> ActionOutcome {
         try await call(.sessionPerform, JSONRPCParams.Perform(session: id, action: action), returning: ActionOutcome.self)
     }
 
+    /// Sends `session.inspectAccount` and returns the server's record of the account.
     public func inspectAccount(username: String) async throws -> AccountSnapshot {
         try await call(.sessionInspectAccount, JSONRPCParams.InspectAccount(session: id, username: username), returning: AccountSnapshot.self)
     }
 
+    /// Sends `session.inspectSession` and returns the app's session.
     public func inspectSession() async throws -> SessionSnapshot {
         try await call(.sessionInspectSession, JSONRPCParams.Session(session: id), returning: SessionSnapshot.self)
     }
 
+    /// Sends `session.injectFault` with the fault to inject.
     public func injectFault(_ fault: Fault) async throws {
         _ = try await call(.sessionInjectFault, JSONRPCParams.InjectFault(session: id, fault: fault), returning: JSONRPCParams.Empty.self)
     }
 
+    /// Sends `session.platformCompleted` with the outcome of a platform operation.
     public func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {
         _ = try await call(.sessionPlatformCompleted, JSONRPCParams.PlatformCompleted(session: id, operation: operation, outcome: outcome),
                            returning: JSONRPCParams.Empty.self)
     }
 
+    /// Sends `session.timerFired` for a timer that is due.
     public func timerFired(_ timer: TimerID) async throws {
         _ = try await call(.sessionTimerFired, JSONRPCParams.TimerFired(session: id, timer: timer), returning: JSONRPCParams.Empty.self)
     }

@@ -8,11 +8,12 @@ import ConformanceKit
 /// await JSONRPCAdapterServer(adapter: ReferenceRP()).run()
 /// ```
 ///
-/// Threading: a dedicated reader thread reads the harness's messages. Each harness request runs in a
-/// task of its own, so requests of several sessions (and of one session) can be in progress at
-/// once. The synchronous `PlatformHost` calls of the relying party write their request and block the
-/// calling thread on a semaphore until the reader thread hands over the harness's answer; the
-/// reader never waits for anything but input, so it can always deliver that answer.
+/// Threading: a dedicated reader thread reads the harness's messages and is also the executor of the
+/// tasks that handle them, so a request runs on the thread that read it, and requests of several
+/// sessions (and of one session) can be in progress at once. The synchronous `PlatformHost` calls
+/// of the relying party write their request and block until the harness answers: on the reader
+/// thread by reading and routing further input until the answer arrives, on any other thread on a
+/// semaphore that the reader thread signals.
 public struct JSONRPCAdapterServer: Sendable {
     /// Limits of the adapter's side.
     public struct Configuration: Sendable, Hashable {
@@ -22,6 +23,7 @@ public struct JSONRPCAdapterServer: Sendable {
         /// The longest line the harness may send, in bytes.
         public var maximumMessageBytes: Int
 
+        /// Creates a configuration: 60 seconds per platform call and lines of up to 16 MiB by default.
         public init(platformCallTimeout: Duration = .seconds(60), maximumMessageBytes: Int = 16 << 20) {
             self.platformCallTimeout = platformCallTimeout
             self.maximumMessageBytes = maximumMessageBytes

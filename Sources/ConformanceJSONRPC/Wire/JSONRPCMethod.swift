@@ -11,26 +11,46 @@ import ConformanceKit
 /// `PlatformHost` (see `Documentation/adapter-protocol.md`).
 public enum JSONRPCMethod: String, Sendable, CaseIterable {
     // Harness → adapter.
+    /// Negotiates the version and asks the adapter to describe itself; sent once, first.
     case hello = "adapter.hello"
+    /// Ends the run: the adapter closes its sessions, answers and exits.
     case shutdown = "adapter.shutdown"
+    /// Starts a fresh app and server for one test case.
     case sessionOpen = "session.open"
+    /// Creates the scenario's accounts on the server.
     case sessionSetUp = "session.setUp"
+    /// Stores a passkey record on the server, as if registered earlier.
     case sessionAddCredential = "session.addCredential"
+    /// The user does something in the app; answered with what the app shows.
     case sessionPerform = "session.perform"
+    /// Asks for the server's record of an account.
     case sessionInspectAccount = "session.inspectAccount"
+    /// Asks for the app's current session.
     case sessionInspectSession = "session.inspectSession"
+    /// Makes the server or the network misbehave.
     case sessionInjectFault = "session.injectFault"
+    /// Delivers how a platform operation the app started ended.
     case sessionPlatformCompleted = "session.platformCompleted"
+    /// Tells the app that a timer it scheduled is due.
     case sessionTimerFired = "session.timerFired"
+    /// Ends a session.
     case sessionClose = "session.close"
     // Adapter → harness.
+    /// The app asks the platform to create a passkey; answered with an operation id.
     case platformCreateCredential = "platform.createCredential"
+    /// The app asks the platform for an assertion; answered with an operation id.
     case platformGetCredential = "platform.getCredential"
+    /// The app sends a signal to the credential manager; answered with an operation id.
     case platformSignal = "platform.signal"
+    /// The app reads the virtual time in milliseconds.
     case clockNow = "clock.now"
+    /// The app sets a timer on the virtual clock; answered with a timer id.
     case clockSchedule = "clock.schedule"
+    /// The app cancels a timer (a notification).
     case clockCancel = "clock.cancel"
+    /// The app reports what it shows the user (a notification).
     case uiShow = "ui.show"
+    /// The app reports a telemetry record (a notification).
     case telemetryRecord = "telemetry.record"
 }
 
