@@ -5,10 +5,15 @@ import Foundation
 public enum CriterionText {
     /// One scenario of a generated criterion file.
     public struct Scenario: Sendable {
+        /// The scenario's tags, with their `@`.
         public var tags: [String]
+        /// The scenario's name, written after `Scenario:`.
         public var name: String
+        /// The step lines, each with its keyword.
         public var steps: [String]
 
+        /// Creates a scenario from its name, tags and step lines.
+        ///
         /// - Parameters:
         ///   - tags: tags with their `@`; a `@verify:` tag for item `V1` is added unless one is given.
         ///   - steps: step lines with their keyword (`Given …`).

@@ -11,6 +11,7 @@ public struct FakeAdapter: RelyingPartyAdapter {
         public var openSessionFailures: [String: String] = [:]
         /// `perform` throws this message when the action's username is the key.
         public var performFailures: [String: String] = [:]
+        /// Creates a set of faults; by default the fake fails nowhere.
         public init(openSessionFailures: [String: String] = [:], performFailures: [String: String] = [:]) {
             self.openSessionFailures = openSessionFailures
             self.performFailures = performFailures
@@ -19,14 +20,20 @@ public struct FakeAdapter: RelyingPartyAdapter {
 
     /// An error of the fake's transport, as an adapter would throw it.
     public struct TransportError: Error, Sendable, CustomStringConvertible {
+        /// The message the fake was told to fail with.
         public var message: String
+        /// The message.
         public var description: String { message }
     }
 
+    /// What the fake declares: the configured targets and capabilities, RP ID `fake.example.com`.
     public let description: AdapterDescription
+    /// Where the fake fails on purpose.
     public let faults: Faults
+    /// The record of every call the fake received; shared with the test.
     public let log: CallLog
 
+    /// Creates a fake that declares every target and capability unless told otherwise, and fails nowhere.
     public init(targets: [String] = TargetCatalog.all.map(\.id), capabilities: [Capability] = Capability.allCases,
                 faults: Faults = Faults(), log: CallLog = CallLog()) {
         self.description = AdapterDescription(name: "fake-rp", version: "0.0.1", targets: targets, capabilities: capabilities,
@@ -35,8 +42,10 @@ public struct FakeAdapter: RelyingPartyAdapter {
         self.log = log
     }
 
+    /// Returns the configured description.
     public func describe() async throws -> AdapterDescription { description }
 
+    /// Logs the call and opens a session that logs its calls, or throws where the faults say so.
     public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
         log.append("openSession \(context.testCase)")
         if let message = faults.openSessionFailures.first(where: { context.testCase.contains($0.key) })?.value {
@@ -45,13 +54,17 @@ public struct FakeAdapter: RelyingPartyAdapter {
         return Session(testCase: context.testCase, faults: faults, log: log)
     }
 
+    /// Does nothing; the fake holds no resources.
     public func shutdown() async {}
 
     /// Every call the fake received, in order, across sessions.
     public final class CallLog: Sendable {
         private let entries = Mutex<[String]>([])
+        /// Creates an empty log.
         public init() {}
+        /// Appends an entry; safe from any task.
         public func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+        /// Every entry so far, in order.
         public var all: [String] { entries.withLock { $0 } }
     }
 
@@ -103,5 +116,6 @@ public enum TestSteps {
         StepDefinition("the step needs the signals capability", needs: [.signals]) { _, _ in .passed },
     ]
 
+    /// A library of exactly `definitions`.
     public static let library = StepLibrary(definitions)
 }

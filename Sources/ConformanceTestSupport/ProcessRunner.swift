@@ -5,8 +5,11 @@ import Synchronization
 public enum ProcessRunner {
     /// How a process ended.
     public struct Result: Sendable, CustomStringConvertible {
+        /// The exit status, or the signal's number if the process was killed.
         public var status: Int32
+        /// Everything the process wrote to standard output, decoded as UTF-8.
         public var stdout: String
+        /// Everything the process wrote to standard error, decoded as UTF-8.
         public var stderr: String
         /// The process was killed because it outlived its time-out.
         public var timedOut: Bool
