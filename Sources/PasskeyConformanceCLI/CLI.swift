@@ -9,9 +9,13 @@ import Foundation
 public enum CLI {
     /// Exit statuses of every command.
     public enum Status {
+        /// 0: conformant, or nothing wrong.
         public static let ok: Int32 = 0
+        /// 1: the relying party broke a criterion, a waiver has a problem, or `validate` found defects.
         public static let nonConformant: Int32 = 1
+        /// 2: the harness or the adapter failed, so the run could not decide.
         public static let systemError: Int32 = 2
+        /// 64: bad usage of the command line.
         public static let usage: Int32 = 64
     }
 
