@@ -2,83 +2,144 @@
 /// the verify item of the criteria checklist that should catch it.
 public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     // N2.6-AC01
+    /// Asks for the conditional registration as soon as the password is accepted.
     case upgradeBeforeSecondFactor = "upgrade-before-second-factor"
+    /// Asks for the conditional registration after any second-factor attempt, even a wrong or expired one.
     case upgradeAfterFailedSecondFactor = "upgrade-after-failed-second-factor"
+    /// Treats a lower-assurance recovery sign-in as qualifying.
     case upgradeAfterRecovery = "upgrade-after-recovery"
+    /// Never asks for a conditional registration.
     case neverUpgrade = "never-upgrade"
     // N2.6-AC02
+    /// Leaves the Apple request style at standard.
     case appleStandardStyle = "apple-standard-style"
+    /// Creates a modal Android request (isConditional false) that prefers immediately available credentials.
     case androidNotConditional = "android-not-conditional"
+    /// Falls back to a modal registration where the conditional API is missing.
     case modalFallbackWithoutAPI = "modal-fallback-without-api"
     // N2.6-AC03
+    /// Builds options from the first account signed in during the app's life.
     case staleAccountOptions = "stale-account-options"
+    /// Uses the product account id as the WebAuthn user handle.
     case accountIDAsUserHandle = "account-id-as-user-handle"
     // N2.6-AC04
+    /// Sends no exclusion list.
     case noExclusionList = "no-exclusion-list"
+    /// Excludes only the first known credential.
     case excludeFirstOnly = "exclude-first-only"
+    /// Never sets excludedCredentials on Apple requests.
     case appleNoExclusion = "apple-no-exclusion"
     // N2.6-AC05
+    /// Asks for the registration 30 seconds after the sign-in.
     case delayedUpgrade = "delayed-upgrade"
+    /// Issues the conditional request twice.
     case doubleRequest = "double-request"
+    /// Retries after the credential manager answers no-create.
     case retryAfterNoCreate = "retry-after-no-create"
+    /// Shows an error when the credential manager answers no-create.
     case errorOnNoCreate = "error-on-no-create"
+    /// Never asks again after one no-create.
     case giveUpAfterNoCreate = "give-up-after-no-create"
+    /// Shows its own confirmation screen after an automatic upgrade.
     case ownConfirmationScreen = "own-confirmation-screen"
+    /// Swallows unexpected conditional-create failures without telemetry.
     case silentUnexpectedFailure = "silent-unexpected-failure"
     // N2.6-AC06
+    /// Attaches a late registration response to whichever account is signed in.
     case lateResponseToCurrentAccount = "late-response-to-current-account"
+    /// Accepts a late registration response for the account that asked for it.
     case lateResponseToOriginalAccount = "late-response-to-original-account"
     // N2.6-X01, X02
+    /// Requires UV for every registration.
     case requireUserVerification = "require-user-verification"
+    /// Requires UP for every registration.
     case requireUserPresence = "require-user-presence"
+    /// Rejects registrations whose backup-eligible flag is set.
     case rejectBackupEligible = "reject-backup-eligible"
+    /// Never checks UP, even for modal options.
     case neverCheckUserPresence = "never-check-user-presence"
     // N3.2-AC01
+    /// Calls the signal API without checking that the OS and library offer it.
     case noRuntimeCheck = "no-runtime-check"
+    /// Where signals exist, 'revokes' a passkey by signalling and never revokes it on the server.
     case revokeBySignalOnly = "revoke-by-signal-only"
     // N3.2-AC02
+    /// Never sends the unknown-credential signal.
     case neverSignalUnknown = "never-signal-unknown"
+    /// Sends the unknown-credential signal for a known but revoked credential.
     case unknownOnRevoked = "unknown-on-revoked"
+    /// Sends the unknown-credential signal when the account is restricted.
     case unknownOnRestricted = "unknown-on-restricted"
+    /// Sends the unknown-credential signal on an invalid signature or an expired challenge.
     case unknownOnVerificationFailure = "unknown-on-verification-failure"
+    /// Sends the unknown-credential signal after a network error or a cancellation.
     case unknownOnNetworkOrCancel = "unknown-on-network-or-cancel"
     // N3.2-AC03
+    /// Does not reconcile after a successful creation.
     case noReconcileAfterCreate = "no-reconcile-after-create"
+    /// Reconciles after a failed creation.
     case reconcileAfterFailedCreate = "reconcile-after-failed-create"
+    /// Does not reconcile after a revocation.
     case noReconcileAfterRevoke = "no-reconcile-after-revoke"
+    /// Does not reconcile at the documented refresh point.
     case noReconcileOnRefresh = "no-reconcile-on-refresh"
+    /// Reconciles at the refresh point while signed out.
     case reconcileUnauthenticated = "reconcile-unauthenticated"
+    /// Sends one reconciliation per trigger instead of coalescing.
     case noCoalescing = "no-coalescing"
+    /// Coalesces but sends the list captured at the first trigger.
     case coalesceWithFirstState = "coalesce-with-first-state"
     // N3.2-AC04
+    /// Sends whatever part of the list it could assemble.
     case sendPartialList = "send-partial-list"
+    /// Sends an empty list when the credential query times out.
     case emptyListOnError = "empty-list-on-error"
+    /// Sends the cached list without checking that it is current.
     case trustStaleCache = "trust-stale-cache"
+    /// Never sends an empty list, even for a confirmed zero-credential account.
     case neverSendEmptyList = "never-send-empty-list"
+    /// Lists revoked credentials as accepted.
     case includeRevokedInList = "include-revoked-in-list"
     // N3.2-AC05
+    /// Sends Android signals without keeping to ten calls in 120 seconds.
     case ignoreRateLimit = "ignore-rate-limit"
+    /// Retries a rate-limited signal after one second instead of retryMillis.
     case retryEarly = "retry-early"
+    /// Retries a rate-limited signal with its original, stale payload.
     case retryStalePayload = "retry-stale-payload"
     // N3.2-AC06
+    /// Uses the deprecated ASCredentialUpdater on 26.2 and later.
     case updaterOn262 = "updater-on-26.2"
+    /// Uses ASCredentialDataManager on 26.0 and 26.1, where it does not exist.
     case dataManagerOn260 = "data-manager-on-26.0"
+    /// Sends Android signals with a request type the library does not know.
     case androidWrongRequestType = "android-wrong-request-type"
     // N3.2-AC07
+    /// Sends every signal with the primary RP ID, whatever the credential's RP.
     case signalPrimaryRPID = "signal-primary-rp-id"
+    /// Sends the origin (https://…) instead of the RP ID.
     case signalOriginAsRPID = "signal-origin-as-rp-id"
     // N3.2-AC08
+    /// Tells the user the passkey was removed from the device once a signal is accepted.
     case claimProviderRemoval = "claim-provider-removal"
     // N3.2-AC09
+    /// Passes the base64url text's bytes instead of the raw ids to Apple's report methods.
     case appleBase64TextData = "apple-base64-text-data"
+    /// Encodes Android signal ids with padded standard base64.
     case androidStandardBase64 = "android-standard-base64"
+    /// Signals the product account id as the user handle.
     case accountIDAsSignalUserHandle = "account-id-as-signal-user-handle"
+    /// Sends allAcceptedCredentialIds as one comma-joined string instead of an array.
     case androidJoinedIDList = "android-joined-id-list"
     // N3.2-AC10
+    /// Sends the metadata signal before the server confirmed the rename.
     case renameSignalUnconfirmed = "rename-signal-unconfirmed"
+    /// Sends an empty value for the field that did not change.
     case renameBlankUnchangedField = "rename-blank-unchanged-field"
+    /// Follows a rename with an empty accepted-credentials list.
     case renameReconcilesEmpty = "rename-reconciles-empty"
 
+    /// The mutation's stable name (its raw value), as `selftest` and the adapter name show it.
     public var id: String { rawValue }
 
     /// The criterion whose scenarios must fail against this mutant.

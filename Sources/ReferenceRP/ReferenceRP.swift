@@ -11,20 +11,24 @@ public struct ReferenceRP: RelyingPartyAdapter {
     /// The RP IDs the reference relying party is configured with.
     public static let relyingPartyIDs = ["login.example.com", "accounts.example.org"]
 
+    /// Creates the conforming reference RP, or the faulty variant with `mutation`.
     public init(mutation: Mutation? = nil) {
         self.mutation = mutation
     }
 
+    /// Declares every target and capability, the reference RP IDs, and a name that carries the mutation.
     public func describe() async throws -> AdapterDescription {
         AdapterDescription(name: mutation.map { "reference-rp+\($0.id)" } ?? "reference-rp", version: "1.0.0",
                            targets: TargetCatalog.all.map(\.id), capabilities: Capability.allCases,
                            relyingPartyIDs: Self.relyingPartyIDs)
     }
 
+    /// Opens a fresh app and server for one test case.
     public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
         ReferenceSession(context: context, host: host, mutation: mutation)
     }
 
+    /// Does nothing; the reference RP holds no resources beyond its sessions.
     public func shutdown() async {}
 }
 

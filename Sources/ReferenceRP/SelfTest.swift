@@ -5,6 +5,7 @@ import ConformanceKit
 public enum SelfTest {
     /// How one mutant fared.
     public struct MutantResult: Sendable {
+        /// The mutation that was run.
         public var mutation: Mutation
         /// The verdict of the mutant's criterion.
         public var verdict: Verdict
@@ -20,12 +21,17 @@ public enum SelfTest {
 
     /// The whole self-test.
     public struct Report: Sendable {
+        /// The suite's result on the conforming reference RP.
         public var reference: RunResult
+        /// How each mutant fared, in the order they ran.
         public var mutants: [MutantResult]
         /// Verify items that no mutant names (a criterion item nothing shows can fail).
         public var itemsWithoutMutant: [String]
 
+        /// The reference RP's test cases that did not pass; the self-test expects none.
         public var referenceProblems: [TestCaseResult] { reference.testCases.filter { $0.verdict != .passed } }
+        /// Whether the self-test passed: the reference RP passed everything, every mutant was killed, and
+        /// every verify item has a mutant.
         public var passed: Bool { referenceProblems.isEmpty && mutants.allSatisfy(\.killed) && itemsWithoutMutant.isEmpty }
 
         /// The kill matrix and every problem, for the terminal.
