@@ -7,7 +7,7 @@ enum Common {
     static let criterionOption = CommandSpec.Option(name: "criterion", value: "id", help: "Only these criteria or groups (N2.6-AC01, N3.2).", repeatable: true)
     static let targetOption = CommandSpec.Option(name: "target", value: "id", help: "Only these targets (see 'list').", repeatable: true)
     static let tagsOption = CommandSpec.Option(name: "tags", value: "expression", help: "Cucumber tag expression, e.g. '@core and not @android'.")
-    static let scenarioOption = CommandSpec.Option(name: "scenario", value: "text", help: "Only scenarios whose name contains this text.")
+    static let scenarioOption = CommandSpec.Option(name: "scenario", value: "text", help: "Only the scenario with exactly this name, or if none has it, those whose name contains it.")
 
     /// Loads the criteria; defects are printed and turned into an error.
     static func loadCriteria(_ parsed: ParsedArguments) throws -> CriteriaLoader.Result {

@@ -95,7 +95,14 @@ struct PlatformSimulatorTests {
         let refused = simulator.signal(request, now: 10_000).0.error
         #expect(refused?.name == "SignalCredentialRateLimitExceededException")
         #expect(refused?.retryMillis == 110_000)
-        #expect(simulator.signal(request, now: 121_000).0.signalAccepted == true)
+        // One millisecond early is still refused; exactly retryMillis later gets through; the window
+        // then holds ten accepted calls again (1 s … 9 s and 120 s).
+        let early = simulator.signal(request, now: 119_999).0
+        let onTime = simulator.signal(request, now: 120_000).0
+        let next = simulator.signal(request, now: 120_001).0
+        #expect(early.error?.retryMillis == 1)
+        #expect(onTime.signalAccepted == true)
+        #expect(next.error?.retryMillis == 999)
     }
 
     @Test("Apple signal interfaces exist only from their OS version", arguments: [

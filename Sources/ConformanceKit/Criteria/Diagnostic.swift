@@ -33,6 +33,6 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible, 
 
     /// Orders diagnostics by file, line, column and message, so one file's defects read top to bottom.
     public static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
-        (lhs.file, lhs.line, lhs.column, lhs.message) < (rhs.file, rhs.line, rhs.column, rhs.message)
+        (lhs.file, lhs.line, lhs.column, lhs.message, lhs.severity.rawValue) < (rhs.file, rhs.line, rhs.column, rhs.message, rhs.severity.rawValue)
     }
 }

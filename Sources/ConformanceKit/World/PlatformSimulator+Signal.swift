@@ -133,26 +133,26 @@ extension PlatformSimulator {
     /// the provider's silent action. The app learns only that the platform accepted the request.
     public mutating func signal(_ request: SignalRequest, now: Int64) -> (PlatformOutcome, [Note]) {
         var notes: [Note] = []
-        if let android = request.android {
-            _ = android
+        if request.android != nil {
             guard target.platform == .android, target.has(.signalCredentialState) else {
                 notes.append(Note(kind: .unsupportedCall, text: "signalCredentialState is not available on \(target.id) (needs Android 15+ and androidx.credentials 1.6.0)"))
                 return (.failure(PlatformError(name: "NoSuchMethodError", message: "CredentialManager.signalCredentialState is not available")), notes)
             }
-            provider.androidSignalTimes.append(now)
-            let windowStart = now - Self.androidSignalWindowMillis
-            let inWindow = provider.androidSignalTimes.filter { $0 > windowStart }
             if let forced = provider.forcedRateLimitRetryMillis {
                 provider.forcedRateLimitRetryMillis = nil
                 notes.append(Note(kind: .decision, text: "rate limit exceeded (forced by the scenario), retryMillis \(forced)"))
                 return (.failure(Self.rateLimited(retryMillis: forced)), notes)
             }
-            if inWindow.count > Self.androidSignalLimit {
-                let oldest = inWindow.sorted()[inWindow.count - Self.androidSignalLimit - 1]
-                let retry = max(1, oldest + Self.androidSignalWindowMillis - now)
-                notes.append(Note(kind: .decision, text: "rate limit exceeded: \(inWindow.count) calls in 120 s, retryMillis \(retry)"))
+            // The platform's window counts the calls it accepted; a refused call is not counted, so an
+            // app that waits exactly retryMillis gets through.
+            let windowStart = now - Self.androidSignalWindowMillis
+            let accepted = provider.androidSignalTimes.filter { $0 > windowStart }.sorted()
+            if accepted.count >= Self.androidSignalLimit {
+                let retry = max(1, accepted[accepted.count - Self.androidSignalLimit] + Self.androidSignalWindowMillis - now)
+                notes.append(Note(kind: .decision, text: "rate limit exceeded: \(accepted.count) calls accepted in the last 120 s, retryMillis \(retry)"))
                 return (.failure(Self.rateLimited(retryMillis: retry)), notes)
             }
+            provider.androidSignalTimes.append(now)
         } else if let apple = request.apple {
             guard target.platform == .apple else {
                 notes.append(Note(kind: .unsupportedCall, text: "an Apple report on \(target.id)"))

@@ -101,7 +101,7 @@ public struct ProviderState: Sendable {
     public var signalPolicy: SignalPolicy = .hide
     /// Force a rate-limit exception with this `retryMillis` on the next Android signal.
     public var forcedRateLimitRetryMillis: Int64?
-    /// Times of every Android signal call, for the platform's own rate limit.
+    /// Times of the Android signal calls the platform accepted, for its own rate limit.
     public var androidSignalTimes: [Int64] = []
 
     /// How long an autofill counts as recent for a conditional registration (the harness's model; no
