@@ -17,8 +17,6 @@ struct CriteriaLoaderDiagnosticsTests {
         var kind: String
         /// The diagnostics expected from loading that directory, as `file:line:col: severity: message`.
         var expected: [String]
-        /// Why the loader does not meet the expectation yet, if it does not.
-        var knownIssue: String?
         var testDescription: String { kind }
     }
 
@@ -81,17 +79,8 @@ struct CriteriaLoaderDiagnosticsTests {
     @Test("each defect gives exactly its own diagnostic, at the right file, line and column", arguments: defects)
     func defect(_ defect: Defect) {
         let result = CriteriaLoader().load(root: "\(Self.broken)/\(defect.kind)")
-        let check = {
-            #expect(result.diagnostics.map(\.description) == defect.expected)
-            #expect(result.hasErrors)
-        }
-        if let knownIssue = defect.knownIssue {
-            withKnownIssue(Comment(rawValue: knownIssue), isIntermittent: false) { check() }
-            // Whatever the location, the defect itself is found.
-            #expect(result.hasErrors)
-        } else {
-            check()
-        }
+        #expect(result.diagnostics.map(\.description) == defect.expected)
+        #expect(result.hasErrors)
     }
 
     @Test("a step that two definitions match names both patterns")
@@ -150,7 +139,7 @@ struct CriteriaLoaderDiagnosticsTests {
         // Each kind's own diagnostics are among the directory-wide ones (duplicate ids aside: across
         // the whole directory, every file shares the id N9.9-AC01).
         let all = Set(result.diagnostics.map(\.description))
-        for defect in Self.defects where defect.knownIssue == nil && defect.kind != "duplicate-id" {
+        for defect in Self.defects where defect.kind != "duplicate-id" {
             for line in defect.expected { #expect(all.contains(line), "missing: \(line)") }
         }
     }
