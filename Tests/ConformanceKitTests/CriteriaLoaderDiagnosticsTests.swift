@@ -61,6 +61,10 @@ struct CriteriaLoaderDiagnosticsTests {
         Defect(kind: "unknown-requires-on-feature", expected: [
             error("unknown-requires-on-feature", 2, 46, #"unknown target feature "teleportation" in @requires:teleportation; known: \#(features)"#),
         ]),
+        Defect(kind: "bad-argument", expected: [
+            error("bad-argument", 15, 5, #"step "an account "alice" with the sign-in policy "password maybe"": "password maybe" is not one of "password only", "password and second factor""#),
+            error("bad-argument", 16, 5, #"step "the authenticator reports the flags "UP=2 UV=0 BE=0 BS=0"": flags must read like "UP=0 UV=0 BE=1 BS=1", found "UP=2""#),
+        ]),
         Defect(kind: "undefined-step", expected: [
             error("undefined-step", 16, 5, #"no step definition matches "the user signs in as "alice" by shouting the password""#),
         ]),

@@ -92,7 +92,10 @@ extension CriteriaLoader {
                 let column = astStep?.location.column ?? 1
                 steps.append(.init(keyword: astStep?.keyword ?? "* ", text: pickleStep.text, line: stepLine, column: column))
                 switch library.match(pickleStep.text) {
-                case .found: break
+                case .found(let definition, let arguments):
+                    if let problem = definition.check?(arguments) {
+                        error("step \"\(pickleStep.text)\": \(problem)", line: stepLine, column: column)
+                    }
                 case .undefined:
                     error("no step definition matches \"\(pickleStep.text)\"", line: stepLine, column: column)
                 case .ambiguous(let patterns):

@@ -118,11 +118,24 @@ public struct StepDefinition: Sendable {
     public let needs: Set<Capability>
     /// What the step does, given the test case's world and the arguments read from the text.
     public let body: @Sendable (World, [String]) async throws -> StepOutcome
+    /// Checks the arguments when the criterion files load: a message for a value the step cannot
+    /// use (an unknown policy, flag or fault), so `validate` reports it with its location.
+    public let check: (@Sendable ([String]) -> String?)?
 
-    /// Creates a definition from its pattern source, its capabilities and its body.
-    public init(_ pattern: String, needs: Set<Capability> = [], body: @escaping @Sendable (World, [String]) async throws -> StepOutcome) {
+    /// Creates a definition from its pattern source, its capabilities, an argument check and its body.
+    public init(_ pattern: String, needs: Set<Capability> = [], check: (@Sendable ([String]) -> String?)? = nil,
+                body: @escaping @Sendable (World, [String]) async throws -> StepOutcome) {
         self.pattern = StepPattern(pattern)
         self.needs = needs
+        self.check = check
         self.body = body
+    }
+
+    /// An argument check: the argument at `index` must be one of `values`.
+    public static func oneOf(_ values: [String], at index: Int = 0) -> @Sendable ([String]) -> String? {
+        { arguments in
+            values.contains(arguments[index]) ? nil
+                : "\"\(arguments[index])\" is not one of " + values.map { "\"\($0)\"" }.joined(separator: ", ")
+        }
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 extension StepLibrary {
     /// Accounts, saved passwords, server credentials and provider behaviour.
     static let fixtureSteps: [StepDefinition] = [
-        StepDefinition("an account {string} with the sign-in policy {string}") { world, arguments in
+        StepDefinition("an account {string} with the sign-in policy {string}",
+                       check: StepDefinition.oneOf(["password only", "password and second factor"], at: 1)) { world, arguments in
             let policy: SignInPolicy
             switch arguments[1] {
             case "password only": policy = .passwordOnly
@@ -38,7 +39,9 @@ extension StepLibrary {
             world.host.record(.step, "provider.setting", "registration responses are held until released")
             return .passed
         },
-        StepDefinition("the authenticator reports the flags {string}") { world, arguments in
+        StepDefinition("the authenticator reports the flags {string}", check: { arguments in
+            do { _ = try World.parseFlags(arguments[0]); return nil } catch { return "\(error)" }
+        }) { world, arguments in
             let flags = try World.parseFlags(arguments[0])
             world.host.withProvider { $0.flagsOverride = flags }
             world.host.record(.step, "provider.setting", "the authenticator reports \(arguments[0])")

@@ -22,7 +22,8 @@ extension StepLibrary {
             try await world.perform(UserAction(.passwordSignIn, username: account.username, password: account.password))
             return .passed
         },
-        StepDefinition("the user answers the second factor {string}", needs: [.secondFactor]) { world, arguments in
+        StepDefinition("the user answers the second factor {string}", needs: [.secondFactor],
+                       check: StepDefinition.oneOf(["correct", "wrong", "expired"])) { world, arguments in
             guard let outcome = SecondFactorOutcome(rawValue: arguments[0]) else {
                 throw SystemIssue("unknown second-factor outcome \"\(arguments[0])\" (use correct, wrong or expired)")
             }

@@ -52,7 +52,10 @@ extension World {
 extension StepLibrary {
     /// Signal-related fixtures and user actions (N3.2).
     static let signalFixtureSteps: [StepDefinition] = [
-        StepDefinition("an account {string} on the {word} RP with the sign-in policy {string}") { world, arguments in
+        StepDefinition("an account {string} on the {word} RP with the sign-in policy {string}", check: { arguments in
+            StepDefinition.oneOf(["primary", "second"], at: 1)(arguments)
+                ?? StepDefinition.oneOf(["password only", "password and second factor"], at: 2)(arguments)
+        }) { world, arguments in
             guard let rpID = try world.rpID(named: arguments[1]) else {
                 return .notVerified("the adapter declares only one RP ID; this scenario needs a second")
             }
@@ -95,7 +98,8 @@ extension StepLibrary {
             world.host.record(.step, "provider.setting", "the next signal is rate limited, retryMillis \(millis)")
             return .passed
         },
-        StepDefinition("the server's credential store suffers {string}", needs: [.faultInjection]) { world, arguments in
+        StepDefinition("the server's credential store suffers {string}", needs: [.faultInjection],
+                       check: StepDefinition.oneOf(["partial data", "a pagination failure", "a time-out", "a stale cache"])) { world, arguments in
             let kind: Fault.Kind
             switch arguments[0] {
             case "partial data": kind = .partialCredentialData

@@ -1,0 +1,18 @@
+# Broken on purpose: steps whose arguments name values the harness does not know
+@criterion:N9.9-AC01 @level:core @group:N9.9
+Feature: N9.9-AC01 A broken criterion
+
+  Statement:
+    The app signs the user in.
+  Verification:
+    Sign in and look at the session.
+  Items:
+    V1: a password-only account signs in
+  Source: a test fixture
+
+  @verify:N9.9-AC01.V1
+  Scenario: A password-only account signs in
+    Given an account "alice" with the sign-in policy "password maybe"
+    And the authenticator reports the flags "UP=2 UV=0 BE=0 BS=0"
+    When the user signs in as "alice" with the autofilled password
+    Then "alice" is signed in
