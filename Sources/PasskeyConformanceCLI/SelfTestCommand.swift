@@ -9,7 +9,8 @@ enum SelfTestCommand {
         usage: "selftest [--criteria <path>] [--mutant <id>] [--list-mutants]",
         options: [Common.criteriaOption, .init(name: "mutant", value: "id", help: "Only these mutants.", repeatable: true),
                   .init(name: "seed", value: "n", help: "Seed (default 1).")],
-        flags: [("list-mutants", "List the mutants and what each breaks."), ("quiet", "Print only problems and the verdict.")],
+        flags: [("list-mutants", "List the mutants and what each breaks."), ("quiet", "Print only problems and the verdict."),
+                ("full", "Run every mutant against every criterion and show which others also catch it.")],
         positionals: (0, 0, ""))
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
@@ -30,7 +31,8 @@ enum SelfTestCommand {
                 return mutation
             }
         }
-        let report = try await SelfTest.run(criteria: loaded.criteria, digest: loaded.digest, mutations: mutations, seed: seed)
+        let report = try await SelfTest.run(criteria: loaded.criteria, digest: loaded.digest, mutations: mutations, seed: seed,
+                                           fullMatrix: parsed.flags.contains("full"))
         Output.out(report.text(quiet: parsed.flags.contains("quiet")))
         return report.passed ? CLI.Status.ok : CLI.Status.nonConformant
     }

@@ -15,6 +15,8 @@ public enum SelfTest {
         public var missedItems: [String]
         /// The first failure's message, as evidence.
         public var evidence: String?
+        /// With the full matrix: every criterion that failed against the mutant (its own included).
+        public var failedCriteria: [String]?
         /// Killed: the criterion failed on every verify item the mutant names.
         public var killed: Bool { verdict == .failed && missedItems.isEmpty }
     }
@@ -53,6 +55,9 @@ public enum SelfTest {
                              + result.mutation.criterion.padding(toLength: 11, withPad: " ", startingAt: 0)
                              + status.padding(toLength: 9, withPad: " ", startingAt: 0)
                              + result.failedItems.sorted().map { $0.split(separator: ".").last.map(String.init) ?? $0 }.joined(separator: ","))
+                if let others = result.failedCriteria?.filter({ $0 != result.mutation.criterion }), !others.isEmpty {
+                    lines.append("      also failed: " + others.joined(separator: ", "))
+                }
                 if !result.killed {
                     lines.append("      expected failures on \(result.mutation.verifyItems.joined(separator: ", ")); missed \(result.missedItems.joined(separator: ", ")) (\(result.mutation.summary))")
                 }
@@ -66,17 +71,25 @@ public enum SelfTest {
     }
 
     /// Runs the reference RP over every criterion, then each mutant over its own criterion.
-    public static func run(criteria: [Criterion], digest: String, mutations: [Mutation] = Mutation.allCases, seed: UInt64 = 1) async throws -> Report {
+    ///
+    /// With `fullMatrix`, each mutant runs against every criterion, so the report also shows which
+    /// other criteria catch it (slower: the whole suite once per mutant).
+    public static func run(criteria: [Criterion], digest: String, mutations: [Mutation] = Mutation.allCases, seed: UInt64 = 1,
+                           fullMatrix: Bool = false) async throws -> Report {
         let reference = try await Suite.run(criteria: criteria, digest: digest, adapter: ReferenceRP(), transport: "in-process", seed: seed)
         var results: [MutantResult] = []
         for mutation in mutations {
+            let filter = fullMatrix ? TestPlan.Filter() : TestPlan.Filter(criteria: [mutation.criterion])
             let run = try await Suite.run(criteria: criteria, digest: digest, adapter: ReferenceRP(mutation: mutation), transport: "in-process",
-                                          filter: TestPlan.Filter(criteria: [mutation.criterion]), seed: seed)
-            let failed = run.testCases.filter { $0.verdict == .failed }
+                                          filter: filter, seed: seed)
+            let own = run.testCases.filter { $0.criterionID == mutation.criterion }
+            let failed = own.filter { $0.verdict == .failed }
             let failedItems = Set(failed.flatMap(\.verifyItems))
-            results.append(MutantResult(mutation: mutation, verdict: run.verdict, failedItems: failedItems,
+            let verdict = run.criteria.first { $0.criterion.id == mutation.criterion }?.verdict ?? .notVerified
+            results.append(MutantResult(mutation: mutation, verdict: verdict, failedItems: failedItems,
                                         missedItems: mutation.verifyItems.filter { !failedItems.contains($0) },
-                                        evidence: failed.first?.message))
+                                        evidence: failed.first?.message,
+                                        failedCriteria: fullMatrix ? run.criteria.filter { $0.verdict == .failed }.map(\.criterion.id) : nil))
         }
         let named = Set(Mutation.allCases.flatMap(\.verifyItems))
         let items = criteria.flatMap { $0.info.verifyItems.map(\.id) }
