@@ -36,7 +36,6 @@ extension CriteriaLoader {
         var result: [CriterionScenario] = []
         var slugs: Set<String> = []
         for pickle in pickles {
-            let scenario = pickle.astNodeIds.first.flatMap { astScenarios[$0] }
             let line = pickle.location.line
             // Scenario-level defects point at the Scenario keyword (or the example row).
             let scenarioColumn = pickle.location.column ?? 1
@@ -105,7 +104,6 @@ extension CriteriaLoader {
             var slug = pickle.name
             if slugs.contains(slug) { slug += " [line \(line)]" }
             slugs.insert(slug)
-            _ = scenario
             result.append(CriterionScenario(name: pickle.name, file: display, line: line, tags: tags, verifyItems: verifyItems, steps: steps,
                                             needs: needs, platform: platform, requires: requires, slug: slug))
         }
