@@ -46,6 +46,21 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     And the app showed no error
     And "alice" is signed in
 
+  @verify:N2.6-AC05.V2 @requires:conditional-create
+  Scenario Outline: A credential manager that declines for its own reasons stays silent (<reason>)
+    Given <provider state>
+    When the user signs in as "alice" with the autofilled password
+    And 10 minutes pass
+    Then exactly 1 conditional registration request has been issued for "alice"
+    And the credential manager declined the registration
+    And the app showed no error
+    And "alice" is signed in
+
+    Examples:
+      | reason                   | provider state                                   |
+      | automatic creation off   | the user switched automatic passkey creation off |
+      | a passkey is already held | "alice" has 1 passkey in the credential manager  |
+
   @verify:N2.6-AC05.V3
   Scenario: A password saved for another account gets one request and a silent no-create
     Given the credential manager holds a saved password for "carol"
