@@ -140,6 +140,7 @@ extension JSONReporter {
         var message: Nullable<String>
         var steps: [Step]
         var evidence: [Entry]
+        var rerun: String
         var virtualMillis: Int64
         var wallSeconds: Double
     }
@@ -210,6 +211,7 @@ extension JSONReporter.Document {
                     R.Entry(sequence: $0.sequence, atMillis: $0.atMillis, channel: $0.channel, name: $0.name, summary: $0.summary,
                             payload: .init($0.payload))
                 },
+                rerun: RerunCommand.line(for: result, metadata: model.run.metadata),
                 virtualMillis: result.virtualMillis, wallSeconds: ReportModel.finite(result.wallSeconds))
         }
         let evaluation = model.waivers
