@@ -32,16 +32,20 @@ Feature: N2.6-AC01 No automatic upgrade before the whole sign-in policy has pass
     Then the app asks for a second factor
     And no passkey registration request has been issued
 
-  @verify:N2.6-AC01.V2 @verify:N2.6-AC01.V3
   Scenario Outline: A second factor that fails does not complete the policy (<outcome>)
     When the user signs in as "alice" with the autofilled password
     And the user answers the second factor "<outcome>"
     Then "alice" is not fully signed in
     And no passkey registration request has been issued
 
-    Examples:
+    @verify:N2.6-AC01.V2
+    Examples: A wrong code
       | outcome |
       | wrong   |
+
+    @verify:N2.6-AC01.V3
+    Examples: An expired code
+      | outcome |
       | expired |
 
   @verify:N2.6-AC01.V4
