@@ -4,13 +4,8 @@ extension StepLibrary {
     /// Accounts, saved passwords, server credentials and provider behaviour.
     static let fixtureSteps: [StepDefinition] = [
         StepDefinition("an account {string} with the sign-in policy {string}",
-                       check: StepDefinition.oneOf(["password only", "password and second factor"], at: 1)) { world, arguments in
-            let policy: SignInPolicy
-            switch arguments[1] {
-            case "password only": policy = .passwordOnly
-            case "password and second factor": policy = .passwordAndSecondFactor
-            default: throw SystemIssue("unknown sign-in policy \"\(arguments[1])\" (use \"password only\" or \"password and second factor\")")
-            }
+                       check: StepDefinition.oneOf(SignInPolicy.phrases, at: 1)) { world, arguments in
+            let policy = try SignInPolicy(phrase: arguments[1])
             if policy == .passwordAndSecondFactor, !world.adapter.capabilities.contains(.secondFactor) {
                 return .notVerified("the adapter does not declare the capability second-factor")
             }
@@ -53,6 +48,20 @@ extension StepLibrary {
             return .passed
         },
     ]
+}
+
+extension SignInPolicy {
+    /// The phrases criterion files use for the policies.
+    static let phrases = ["password only", "password and second factor"]
+
+    /// The policy a criterion file names: `password only` or `password and second factor`.
+    init(phrase: String) throws {
+        switch phrase {
+        case "password only": self = .passwordOnly
+        case "password and second factor": self = .passwordAndSecondFactor
+        default: throw SystemIssue("unknown sign-in policy \"\(phrase)\" (use \"password only\" or \"password and second factor\")")
+        }
+    }
 }
 
 extension World {

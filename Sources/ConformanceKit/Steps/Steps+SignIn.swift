@@ -49,22 +49,10 @@ extension StepLibrary {
             try await world.perform(UserAction(.createPasskey))
             return .passed
         },
-        StepDefinition("{int} second(s) pass") { world, arguments in
-            try await world.advance(byMillis: Int64(try StepSupport.int(arguments[0])) * 1000)
-            return .passed
-        },
-        StepDefinition("{int} second passes") { world, arguments in
-            try await world.advance(byMillis: Int64(try StepSupport.int(arguments[0])) * 1000)
-            return .passed
-        },
-        StepDefinition("{int} minute(s) pass") { world, arguments in
-            try await world.advance(byMillis: Int64(try StepSupport.int(arguments[0])) * 60_000)
-            return .passed
-        },
-        StepDefinition("{int} minute passes") { world, arguments in
-            try await world.advance(byMillis: Int64(try StepSupport.int(arguments[0])) * 60_000)
-            return .passed
-        },
+        timePasses("{int} second(s) pass", unitMillis: 1000),
+        timePasses("{int} second passes", unitMillis: 1000),
+        timePasses("{int} minute(s) pass", unitMillis: 60_000),
+        timePasses("{int} minute passes", unitMillis: 60_000),
         StepDefinition("the app asks for a second factor") { world, _ in
             let status = world.lastOutcome?.status
             return StepSupport.expect(status == .secondFactorRequired,
@@ -83,6 +71,16 @@ extension StepLibrary {
                                       "the app signed \(account.username) in fully although the sign-in policy was not completed")
         },
     ]
+}
+
+extension StepLibrary {
+    /// A step that lets `{int}` units of virtual time pass.
+    static func timePasses(_ pattern: String, unitMillis: Int64) -> StepDefinition {
+        StepDefinition(pattern) { world, arguments in
+            try await world.advance(byMillis: Int64(try StepSupport.int(arguments[0])) * unitMillis)
+            return .passed
+        }
+    }
 }
 
 extension World {

@@ -17,9 +17,7 @@ extension World {
         var ids: [Data] = []
         for _ in 0..<count {
             let made = try host.makeProviderPasskey(rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
-            let fixture = CredentialFixture(username: snapshot.username, credentialID: made.id, publicKey: made.publicKey, state: state)
-            host.record(.harnessToRP, "session.addCredential", "\(snapshot.username): \(Base64URL.encode(made.id)) (\(state.rawValue))", payload: Wire.jsonValue(fixture))
-            try await session.addCredential(fixture)
+            try await addServerCredential(CredentialFixture(username: snapshot.username, credentialID: made.id, publicKey: made.publicKey, state: state))
             ids.append(made.id)
         }
         try await settle()
@@ -54,13 +52,12 @@ extension StepLibrary {
     static let signalFixtureSteps: [StepDefinition] = [
         StepDefinition("an account {string} on the {word} RP with the sign-in policy {string}", check: { arguments in
             StepDefinition.oneOf(["primary", "second"], at: 1)(arguments)
-                ?? StepDefinition.oneOf(["password only", "password and second factor"], at: 2)(arguments)
+                ?? StepDefinition.oneOf(SignInPolicy.phrases, at: 2)(arguments)
         }) { world, arguments in
             guard let rpID = try world.rpID(named: arguments[1]) else {
                 return .notVerified("the adapter declares only one RP ID; this scenario needs a second")
             }
-            let policy: SignInPolicy = arguments[2] == "password only" ? .passwordOnly : .passwordAndSecondFactor
-            try await world.createAccounts([World.fixture(arguments[0], policy: policy, rpID: rpID)], aliases: [arguments[0]])
+            try await world.createAccounts([World.fixture(arguments[0], policy: try SignInPolicy(phrase: arguments[2]), rpID: rpID)], aliases: [arguments[0]])
             return .passed
         },
         StepDefinition("a restricted account {string}") { world, arguments in

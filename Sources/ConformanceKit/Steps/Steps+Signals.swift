@@ -12,20 +12,10 @@ struct SignalCall {
         self.operation = operation
         if let android = operation.signalRequest?.android {
             interface = "signalCredentialState"
-            kind = switch android.type {
-            case AndroidSignalRequest.unknownCredentialType: .unknownCredential
-            case AndroidSignalRequest.allAcceptedCredentialsType: .allAcceptedCredentials
-            case AndroidSignalRequest.currentUserDetailsType: .currentUserDetails
-            default: nil
-            }
+            kind = SignalView.kind(androidType: android.type)
         } else if let apple = operation.signalRequest?.apple {
             interface = apple.interface.rawValue
-            kind = switch apple.method {
-            case .reportUnknownPublicKeyCredential: .unknownCredential
-            case .reportAllAcceptedPublicKeyCredentials: .allAcceptedCredentials
-            case .reportPublicKeyCredentialUpdate: .currentUserDetails
-            case .reportUnusedPasswordCredential: .unusedPassword
-            }
+            kind = SignalView.kind(appleMethod: apple.method)
         } else {
             interface = "?"
             kind = nil

@@ -14,6 +14,26 @@ public struct SignalView: Sendable, Hashable, Codable {
         /// The account no longer uses its password (Apple only).
         case unusedPassword = "unused-password"
     }
+
+    /// The kind an Android request type stands for, or `nil` for a type the library does not know.
+    public static func kind(androidType: String) -> Kind? {
+        switch androidType {
+        case AndroidSignalRequest.unknownCredentialType: .unknownCredential
+        case AndroidSignalRequest.allAcceptedCredentialsType: .allAcceptedCredentials
+        case AndroidSignalRequest.currentUserDetailsType: .currentUserDetails
+        default: nil
+        }
+    }
+
+    /// The kind an Apple report method stands for.
+    public static func kind(appleMethod: AppleSignalMethod) -> Kind {
+        switch appleMethod {
+        case .reportUnknownPublicKeyCredential: .unknownCredential
+        case .reportAllAcceptedPublicKeyCredentials: .allAcceptedCredentials
+        case .reportPublicKeyCredentialUpdate: .currentUserDetails
+        case .reportUnusedPasswordCredential: .unusedPassword
+        }
+    }
     /// What the signal says.
     public var kind: Kind
     /// `signalCredentialState`, `ASCredentialDataManager` or `ASCredentialUpdater`.
@@ -61,12 +81,12 @@ public struct SignalView: Sendable, Hashable, Codable {
         case .failure(let error): return .failure(error)
         case .success(let value): rpID = value
         }
-        switch request.type {
-        case AndroidSignalRequest.unknownCredentialType:
+        switch kind(androidType: request.type) {
+        case .unknownCredential:
             return base64url("credentialId").map {
                 SignalView(kind: .unknownCredential, interface: "signalCredentialState", rpID: rpID, credentialID: $0)
             }
-        case AndroidSignalRequest.allAcceptedCredentialsType:
+        case .allAcceptedCredentials:
             return base64url("userId").flatMap { userID in
                 guard let list = json["allAcceptedCredentialIds"] else { return .failure(illegal("missing key \"allAcceptedCredentialIds\"")) }
                 guard let items = list.arrayValue else { return .failure(illegal("\"allAcceptedCredentialIds\" is not an array")) }
@@ -79,7 +99,7 @@ public struct SignalView: Sendable, Hashable, Codable {
                 }
                 return .success(SignalView(kind: .allAcceptedCredentials, interface: "signalCredentialState", rpID: rpID, userHandle: userID, acceptedCredentialIDs: ids))
             }
-        case AndroidSignalRequest.currentUserDetailsType:
+        case .currentUserDetails:
             return base64url("userId").flatMap { userID in
                 string("name").flatMap { name in
                     string("displayName").map { displayName in
@@ -87,7 +107,7 @@ public struct SignalView: Sendable, Hashable, Codable {
                     }
                 }
             }
-        default:
+        case .unusedPassword, nil:
             return .failure(illegal("unknown signal request type \"\(request.type)\""))
         }
     }

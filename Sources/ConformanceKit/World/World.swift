@@ -211,8 +211,14 @@ public final class World {
         }
         let fixture = CredentialFixture(username: snapshot.username, credentialID: registration.credential.id,
                                         publicKey: registration.credential.publicKey.bytes, state: state)
-        host.record(.harnessToRP, "session.addCredential", "\(snapshot.username): \(Base64URL.encode(fixture.credentialID)) (\(state.rawValue))", payload: Wire.jsonValue(fixture))
-        try await session.addCredential(fixture)
+        try await addServerCredential(fixture)
         return fixture
+    }
+
+    /// Stores a credential record on the server, recorded in the transcript.
+    func addServerCredential(_ fixture: CredentialFixture) async throws {
+        host.record(.harnessToRP, "session.addCredential", "\(fixture.username): \(Base64URL.encode(fixture.credentialID)) (\(fixture.state.rawValue))",
+                    payload: Wire.jsonValue(fixture))
+        try await session.addCredential(fixture)
     }
 }
