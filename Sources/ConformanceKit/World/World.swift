@@ -23,6 +23,14 @@ public final class World {
     public internal(set) var lastSignIn: (sequence: Int, atMillis: Int64)?
     /// Accounts' server credentials just before and just after the last release of a held response.
     public internal(set) var releaseComparison: (before: [String: [CredentialSnapshot]], after: [String: [CredentialSnapshot]])?
+    /// Transcript sequence of the scenario's first `When` step: counts and "nothing happened"
+    /// checks look only at what came after it. `nil` until that step runs.
+    public internal(set) var triggerSequence: Int?
+    /// Transcript sequence of the last entry a wait for quiescence recorded.
+    var lastQuiescenceSequence = 0
+    /// Replays the scenario's `Given` steps in a fresh session, without its `When` steps, to
+    /// quiescence; set by the runner.
+    public var counterfactual: (() async throws -> World)?
     /// Named values steps leave for later steps.
     public var notes: [String: String] = [:]
     /// Credential inventories noted by a step, by alias.
