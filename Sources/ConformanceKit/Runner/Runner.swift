@@ -117,6 +117,11 @@ public struct Runner: Sendable {
                     verdict = .notVerified
                     message = why
                 }
+            } catch let failure as RelyingPartyFailure {
+                steps[index].status = .failed
+                steps[index].message = failure.message
+                verdict = .failed
+                message = "line \(step.line): \(step.keyword)\(step.text): \(failure.message)"
             } catch {
                 steps[index].status = .error
                 steps[index].message = "\(error)"
@@ -171,7 +176,7 @@ public struct Runner: Sendable {
             case .passed: continue
             case .failed(let why), .notVerified(let why):
                 await world.session.close()
-                throw SystemIssue("line \(step.line) did not pass when replayed without the When steps: \(why)")
+                throw RelyingPartyFailure("line \(step.line) did not pass when replayed without the When steps: \(why)")
             }
         }
         world.triggerSequence = world.host.record(.step, "trigger", "the When steps are left out here")

@@ -122,7 +122,7 @@ public final class World {
         while let operation = host.takeDeliverable() {
             deliveries += 1
             if deliveries > Self.deliveryLimit {
-                throw SystemIssue("the relying party started more than \(Self.deliveryLimit) platform operations in one step")
+                throw RelyingPartyFailure("the relying party started more than \(Self.deliveryLimit) platform operations in one step")
             }
             let summary = operation.outcome.error.map { "\(operation.id) failed: \($0.name): \($0.message)" } ?? "\(operation.id) succeeded"
             host.record(.harnessToRP, "session.platformCompleted", summary, payload: Self.transcriptPayload(operation.outcome))
@@ -159,7 +159,7 @@ public final class World {
         var fired = 0
         while let timer = host.popDueTimer(notAfter: limit) {
             fired += 1
-            if fired > 10_000 { throw SystemIssue("the relying party's timers fired more than 10000 times in \(millis) ms") }
+            if fired > 10_000 { throw RelyingPartyFailure("the relying party's timers fired more than 10000 times in \(millis) ms") }
             host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
             try await session.timerFired(timer.id)
             try await settle()
