@@ -6,11 +6,14 @@ Feature: N2.6-AC01 No automatic upgrade before the whole sign-in policy has pass
   Statement:
     The app may ask the credential manager for a conditional passkey registration only once the
     account's complete sign-in policy has succeeded. An accepted password on an account that also
-    needs a second factor is not enough, and neither is a weaker recovery sign-in.
+    needs a second factor is not enough, and neither is a weaker recovery sign-in. A sign-in that
+    used no stored password at all (a magic link, a one-time code, a federated sign-in) never
+    qualifies: the stored password is the hard precondition.
   Verification:
     Drive each sign-in path the source names (password alone on a two-factor account, a wrong and an
-    expired second factor, a completed second factor, a recovery sign-in and a password-only policy)
-    and count the registration requests the app hands to the platform after each one.
+    expired second factor, a completed second factor, a recovery sign-in, a password-only policy and
+    the sign-ins without a password), assert where the sign-in ended, and, once the app has nothing
+    left scheduled, count the registration requests it handed to the platform after the sign-in.
   Items:
     V1: password accepted on an account that requires a second factor, second factor not yet given: no request
     V2: second factor wrong: no request
@@ -18,6 +21,7 @@ Feature: N2.6-AC01 No automatic upgrade before the whole sign-in policy has pass
     V4: second factor completed: the request may proceed (control)
     V5: lower-assurance recovery sign-in: no request
     V6: password-only policy completed: the request may proceed (control)
+    V7: a sign-in that used no stored password (magic link, one-time code, federated): no request (derived: the seed's hard precondition)
   Source: N2.6-AC01, "Passkey Creation: Automatic Upgrade (conditional create)", Core
   References:
     WebAuthn Level 3, create() with mediation "conditional" (the prior sign-in may be a password)
@@ -58,7 +62,22 @@ Feature: N2.6-AC01 No automatic upgrade before the whole sign-in policy has pass
   @verify:N2.6-AC01.V5 @needs:recovery-sign-in
   Scenario: A lower-assurance recovery sign-in does not qualify
     When the user signs in as "alice" through account recovery
-    Then no passkey registration request has been issued
+    Then "alice" is signed in with limited assurance
+    And no passkey registration request has been issued
+
+  @verify:N2.6-AC01.V7 @needs:alternative-sign-in
+  Scenario Outline: A sign-in without the stored password does not qualify (<method>)
+    Given an account "bob" with the sign-in policy "password only"
+    And the credential manager holds a saved password for "bob"
+    When the user signs in as "bob" through "<method>"
+    Then "bob" is signed in
+    And no passkey registration request has been issued
+
+    Examples:
+      | method            |
+      | a magic link      |
+      | a one-time code   |
+      | federated sign-in |
 
   @verify:N2.6-AC01.V6
   Scenario: A completed password-only policy lets the upgrade proceed

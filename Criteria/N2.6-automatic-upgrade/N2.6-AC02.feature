@@ -44,9 +44,18 @@ Feature: N2.6-AC02 The automatic upgrade uses the platform's conditional mode
     When the user signs in as "alice" with the autofilled password
     Then every registration request is conditional
 
-  @verify:N2.6-AC02.V3 @requires:no-conditional-create-api
-  Scenario: Without a conditional API the app does not fall back to a modal request
+  Scenario Outline: Without a conditional API the app does not fall back to a modal request (<platform>)
     When the user signs in as "alice" with the autofilled password
     Then "alice" is signed in
     And no passkey registration request has been issued
     And the app made no call the platform does not support
+
+    @verify:N2.6-AC02.V1 @platform:apple @requires:no-conditional-create-api
+    Examples: Apple before 18
+      | platform |
+      | Apple    |
+
+    @verify:N2.6-AC02.V2 @platform:android @requires:no-conditional-create-api
+    Examples: androidx.credentials before 1.6.0
+      | platform |
+      | Android  |

@@ -8,12 +8,15 @@ Feature: N2.6-AC06 A late registration response is not attached to a changed con
     (the user signed out, switched to another account, or signed in again) is discarded: neither the
     account that asked for it nor the account now active gains a credential from it.
   Verification:
-    Hold the credential manager's response back, change the context, then release the response and
-    compare every account's server-side credential list with the list before the release.
+    Hold the credential manager's response back, change the context, then release the response and,
+    once the app has nothing left scheduled (so a stale response queued for a later upload is seen),
+    compare every account's server-side credential list with the list before the release. As a
+    control, release the same response a minute later without a context change: it is stored.
   Items:
     V1: response held back past a sign-out: no account's credential list changes
     V2: past an account switch: neither account's list changes
     V3: past a superseding sign-in of the same account: no list changes
+    V4: the same response released without a context change is stored (control: proves the release is live)
   Source: N2.6-AC06, "Passkey Creation: Automatic Upgrade (conditional create)", Core
   References:
     WebAuthn Level 3, registration ceremony: the challenge binds the response to its options
@@ -46,3 +49,10 @@ Feature: N2.6-AC06 A late registration response is not attached to a changed con
     And the user signs in as "alice" with the autofilled password
     And the first held registration response is released
     Then releasing the response changed no account's server credentials
+
+  @verify:N2.6-AC06.V4
+  Scenario: The same response released a minute later without a context change is stored
+    When the user signs in as "alice" with the autofilled password
+    And 1 minute passes
+    And the first held registration response is released
+    Then releasing the response stored a passkey for "alice"

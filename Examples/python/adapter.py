@@ -39,8 +39,8 @@ RELYING_PARTY_IDS = ["login.example.com", "accounts.example.org"]
 
 # Every target of the harness's TargetCatalog: the app checks the device's versions at run time.
 TARGETS = [
-    "apple-17.4", "apple-18", "apple-26.0", "apple-26.1", "apple-26.2",
-    "android-15-gpm", "android-15-gpm-play-25.12", "android-15-third-party", "android-14-gpm",
+    "apple-17.4", "apple-18", "apple-18-third-party", "apple-18-third-party-no-conditional", "apple-26.0", "apple-26.1", "apple-26.2",
+    "android-15-gpm", "android-15-gpm-play-25.12", "android-15-third-party", "android-15-third-party-no-events", "android-14-gpm",
     "android-15-androidx-1.5",
 ]
 
@@ -48,12 +48,12 @@ TARGETS = [
 # cryptography the standard library does not have (README.md). Not "alternative-sign-in".
 CAPABILITIES = [
     "conditional-create", "second-factor", "recovery-sign-in", "account-switch", "explicit-creation",
-    "signals", "revocation", "refresh-point", "rename", "fault-injection",
+    "signals", "revocation", "refresh-point", "rename", "fault-injection", "alternative-sign-in", "relaunch",
 ]
 
 ACTION_KINDS = (
     "password-sign-in", "second-factor", "recovery-sign-in", "alternative-sign-in", "passkey-sign-in", "sign-out",
-    "switch-account", "create-passkey", "revoke-passkey", "rename", "refresh", "manage-passkeys",
+    "switch-account", "create-passkey", "revoke-passkey", "rename", "refresh", "manage-passkeys", "relaunch",
 )
 
 VERBOSE = "--verbose" in sys.argv[1:]

@@ -124,9 +124,11 @@ class App:
             "rename": self._rename,
             "refresh": self._refresh,
             "manage-passkeys": self._manage_passkeys,
+            "alternative-sign-in": self._alternative_sign_in,
+            "relaunch": self._relaunch,
         }
         handler = handlers.get(action.kind)
-        if handler is None:  # passkey-sign-in and alternative-sign-in: see README.md
+        if handler is None:  # passkey-sign-in: see README.md
             return Outcome("rejected", f"{action.kind} is not part of this example")
         try:
             return handler(action)
@@ -170,6 +172,21 @@ class App:
             return Outcome("rejected", str(refusal))
         self._enter(token, action.username, "signed-in-limited")  # lower assurance: never an upgrade
         return Outcome("signed-in-limited")
+
+    def _alternative_sign_in(self, action):
+        if action.username is None:
+            raise BadAction("alternative-sign-in needs username")
+        try:
+            token = self.server().alternative_sign_in(action.username)
+        except Refused as refusal:
+            return Outcome("rejected", str(refusal))
+        self._enter(token, action.username, "signed-in")  # no stored password was used: never an upgrade
+        return Outcome("signed-in")
+
+    def _relaunch(self, action):
+        """The app restarts: what it held in memory is gone; its persisted session and the server stay."""
+        self.pending_registrations = {}
+        return Outcome("done")
 
     def _enter(self, token, username, stage):
         """Makes a new sign-in current; the session it replaces (sign-in again, account switch) ends."""

@@ -161,6 +161,13 @@ class Server:
             raise Refused("account recovery is not possible for this account")
         return self._open_session(username, LIMITED)
 
+    def alternative_sign_in(self, username):
+        """A magic link, one-time code or federated sign-in: a full session, but no stored password was used."""
+        account = self.accounts.get(username)
+        if account is None or account.restricted:
+            raise Refused("this sign-in is not possible for this account")
+        return self._open_session(username, FULL)
+
     def sign_out(self, token):
         """Ends a session and every ceremony it started: a late response for it is refused."""
         self.sessions.pop(token, None)

@@ -41,8 +41,9 @@ enum ListCommand {
     }
 
     static func targets() -> String {
-        TargetCatalog.all.map { target in
-            "\(target.id.padding(toLength: 26, withPad: " ", startingAt: 0)) \(target.title)\n" + String(repeating: " ", count: 27)
+        let width = (TargetCatalog.all.map(\.id.count).max() ?? 0) + 2
+        return TargetCatalog.all.map { target in
+            "\(target.id.padding(toLength: width, withPad: " ", startingAt: 0)) \(target.title)\n" + String(repeating: " ", count: width + 1)
                 + "features: " + target.features.map(\.rawValue).sorted().joined(separator: ", ")
         }.joined(separator: "\n")
     }

@@ -10,6 +10,8 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     case upgradeAfterRecovery = "upgrade-after-recovery"
     /// Never asks for a conditional registration.
     case neverUpgrade = "never-upgrade"
+    /// Asks for the conditional registration after a magic-link, one-time-code or federated sign-in.
+    case upgradeAfterNonPasswordSignIn = "upgrade-after-non-password-sign-in"
     // N2.6-AC02
     /// Leaves the Apple request style at standard.
     case appleStandardStyle = "apple-standard-style"
@@ -22,6 +24,14 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     case staleAccountOptions = "stale-account-options"
     /// Uses the product account id as the WebAuthn user handle.
     case accountIDAsUserHandle = "account-id-as-user-handle"
+    /// Uses the account's email address as the WebAuthn user handle.
+    case emailAsUserHandle = "email-as-user-handle"
+    /// Uses the product account id, hex-encoded, as the WebAuthn user handle.
+    case hexAccountIDAsUserHandle = "hex-account-id-as-user-handle"
+    /// Builds the exclusion list from the first account signed in during the app's life.
+    case exclusionsOfFirstAccount = "exclusions-of-first-account"
+    /// Reuses the challenge of the app's first registration request.
+    case reuseFirstChallenge = "reuse-first-challenge"
     // N2.6-AC04
     /// Sends no exclusion list.
     case noExclusionList = "no-exclusion-list"
@@ -44,11 +54,27 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     case ownConfirmationScreen = "own-confirmation-screen"
     /// Swallows unexpected conditional-create failures without telemetry.
     case silentUnexpectedFailure = "silent-unexpected-failure"
+    /// Records every conditional-create failure as ineligibility, without naming its class.
+    case failureRecordedAsIneligible = "failure-recorded-as-ineligible"
+    /// Treats CreatePublicKeyCredentialDomException as the expected no-op.
+    case domExceptionAsNoOp = "dom-exception-as-no-op"
+    /// Retries the automatic upgrade at the refresh point after a no-create.
+    case retryOnRefresh = "retry-on-refresh"
+    /// Retries the automatic upgrade when the app is relaunched signed in.
+    case retryAfterRelaunch = "retry-after-relaunch"
+    /// Asks for the conditional registration after a passkey sign-in.
+    case upgradeAfterPasskeySignIn = "upgrade-after-passkey-sign-in"
+    /// Retries the automatic upgrade an hour after a no-create, from a timer.
+    case retryAfterAnHour = "retry-after-an-hour"
     // N2.6-AC06
     /// Attaches a late registration response to whichever account is signed in.
     case lateResponseToCurrentAccount = "late-response-to-current-account"
     /// Accepts a late registration response for the account that asked for it.
     case lateResponseToOriginalAccount = "late-response-to-original-account"
+    /// Queues a stale registration response and uploads it for its account a minute later.
+    case uploadStaleResponseLater = "upload-stale-response-later"
+    /// Drops a registration response that arrives more than 30 seconds after its request.
+    case dropSlowRegistrationResponses = "drop-slow-registration-responses"
     // N2.6-X01, X02
     /// Requires UV for every registration.
     case requireUserVerification = "require-user-verification"
@@ -159,12 +185,13 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     /// The criterion whose scenarios must fail against this mutant.
     public var criterion: String {
         switch self {
-        case .upgradeBeforeSecondFactor, .upgradeAfterFailedSecondFactor, .upgradeAfterRecovery, .neverUpgrade: "N2.6-AC01"
+        case .upgradeBeforeSecondFactor, .upgradeAfterFailedSecondFactor, .upgradeAfterRecovery, .neverUpgrade, .upgradeAfterNonPasswordSignIn: "N2.6-AC01"
         case .appleStandardStyle, .androidNotConditional, .modalFallbackWithoutAPI: "N2.6-AC02"
-        case .staleAccountOptions, .accountIDAsUserHandle: "N2.6-AC03"
+        case .staleAccountOptions, .accountIDAsUserHandle, .emailAsUserHandle, .hexAccountIDAsUserHandle, .exclusionsOfFirstAccount, .reuseFirstChallenge: "N2.6-AC03"
         case .noExclusionList, .excludeFirstOnly, .appleNoExclusion: "N2.6-AC04"
-        case .delayedUpgrade, .doubleRequest, .retryAfterNoCreate, .errorOnNoCreate, .giveUpAfterNoCreate, .ownConfirmationScreen, .silentUnexpectedFailure: "N2.6-AC05"
-        case .lateResponseToCurrentAccount, .lateResponseToOriginalAccount: "N2.6-AC06"
+        case .delayedUpgrade, .doubleRequest, .retryAfterNoCreate, .errorOnNoCreate, .giveUpAfterNoCreate, .ownConfirmationScreen, .silentUnexpectedFailure,
+             .failureRecordedAsIneligible, .domExceptionAsNoOp, .retryOnRefresh, .retryAfterRelaunch, .upgradeAfterPasskeySignIn, .retryAfterAnHour: "N2.6-AC05"
+        case .lateResponseToCurrentAccount, .lateResponseToOriginalAccount, .uploadStaleResponseLater, .dropSlowRegistrationResponses: "N2.6-AC06"
         case .requireUserVerification, .requireUserPresence, .rejectBackupEligible: "N2.6-X01"
         case .neverCheckUserPresence: "N2.6-X02"
         case .noRuntimeCheck, .revokeBySignalOnly: "N3.2-AC01"
@@ -189,11 +216,13 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .upgradeAfterFailedSecondFactor: ["N2.6-AC01.V2", "N2.6-AC01.V3"]
         case .upgradeAfterRecovery: ["N2.6-AC01.V5"]
         case .neverUpgrade: ["N2.6-AC01.V4", "N2.6-AC01.V6"]
+        case .upgradeAfterNonPasswordSignIn: ["N2.6-AC01.V7"]
         case .appleStandardStyle: ["N2.6-AC02.V1"]
         case .androidNotConditional: ["N2.6-AC02.V2", "N2.6-AC02.V3"]
-        case .modalFallbackWithoutAPI: ["N2.6-AC02.V3"]
+        case .modalFallbackWithoutAPI: ["N2.6-AC02.V1", "N2.6-AC02.V2"]
         case .staleAccountOptions: ["N2.6-AC03.V1", "N2.6-AC03.V2"]
-        case .accountIDAsUserHandle: ["N2.6-AC03.V2"]
+        case .accountIDAsUserHandle, .emailAsUserHandle, .hexAccountIDAsUserHandle: ["N2.6-AC03.V2"]
+        case .exclusionsOfFirstAccount, .reuseFirstChallenge: ["N2.6-AC03.V3"]
         case .noExclusionList: ["N2.6-AC04.V1", "N2.6-AC04.V2", "N2.6-AC04.V3"]
         case .excludeFirstOnly: ["N2.6-AC04.V3"]
         case .appleNoExclusion: ["N2.6-AC04.V2"]
@@ -203,9 +232,12 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .errorOnNoCreate: ["N2.6-AC05.V2", "N2.6-AC05.V3"]
         case .giveUpAfterNoCreate: ["N2.6-AC05.V4"]
         case .ownConfirmationScreen: ["N2.6-AC05.V5"]
-        case .silentUnexpectedFailure: ["N2.6-AC05.V2"]
+        case .silentUnexpectedFailure, .failureRecordedAsIneligible, .domExceptionAsNoOp: ["N2.6-AC05.V6"]
+        case .retryOnRefresh, .retryAfterRelaunch, .upgradeAfterPasskeySignIn, .retryAfterAnHour: ["N2.6-AC05.V7"]
         case .lateResponseToCurrentAccount: ["N2.6-AC06.V2"]
         case .lateResponseToOriginalAccount: ["N2.6-AC06.V1", "N2.6-AC06.V3"]
+        case .uploadStaleResponseLater: ["N2.6-AC06.V1", "N2.6-AC06.V2", "N2.6-AC06.V3"]
+        case .dropSlowRegistrationResponses: ["N2.6-AC06.V4"]
         case .requireUserVerification, .requireUserPresence, .rejectBackupEligible: ["N2.6-X01.X01"]
         case .neverCheckUserPresence: ["N2.6-X02.X02"]
         case .noRuntimeCheck: ["N3.2-AC01.V2"]
@@ -257,11 +289,16 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .upgradeAfterFailedSecondFactor: "asks for the conditional registration after any second-factor attempt, even a wrong or expired one"
         case .upgradeAfterRecovery: "treats a lower-assurance recovery sign-in as qualifying"
         case .neverUpgrade: "never asks for a conditional registration"
+        case .upgradeAfterNonPasswordSignIn: "asks for the conditional registration after a magic-link, one-time-code or federated sign-in"
         case .appleStandardStyle: "leaves the Apple request style at standard"
         case .androidNotConditional: "creates a modal Android request (isConditional false) that prefers immediately available credentials"
         case .modalFallbackWithoutAPI: "falls back to a modal registration where the conditional API is missing"
         case .staleAccountOptions: "builds options from the first account signed in during the app's life"
         case .accountIDAsUserHandle: "uses the product account id as the WebAuthn user handle"
+        case .emailAsUserHandle: "uses the account's email address as the WebAuthn user handle"
+        case .hexAccountIDAsUserHandle: "uses the product account id, hex-encoded, as the WebAuthn user handle"
+        case .exclusionsOfFirstAccount: "builds the exclusion list from the first account signed in during the app's life"
+        case .reuseFirstChallenge: "reuses the challenge of the app's first registration request"
         case .noExclusionList: "sends no exclusion list"
         case .excludeFirstOnly: "excludes only the first known credential"
         case .appleNoExclusion: "never sets excludedCredentials on Apple requests"
@@ -272,8 +309,16 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .giveUpAfterNoCreate: "never asks again after one no-create"
         case .ownConfirmationScreen: "shows its own confirmation screen after an automatic upgrade"
         case .silentUnexpectedFailure: "swallows unexpected conditional-create failures without telemetry"
+        case .failureRecordedAsIneligible: "records every conditional-create failure as ineligibility, without naming its class"
+        case .domExceptionAsNoOp: "treats CreatePublicKeyCredentialDomException as the expected no-op"
+        case .retryOnRefresh: "retries the automatic upgrade at the refresh point after a no-create"
+        case .retryAfterRelaunch: "retries the automatic upgrade when the app is relaunched signed in"
+        case .upgradeAfterPasskeySignIn: "asks for the conditional registration after a passkey sign-in"
+        case .retryAfterAnHour: "retries the automatic upgrade an hour after a no-create, from a timer"
         case .lateResponseToCurrentAccount: "attaches a late registration response to whichever account is signed in"
         case .lateResponseToOriginalAccount: "accepts a late registration response for the account that asked for it"
+        case .uploadStaleResponseLater: "queues a stale registration response and uploads it for its account a minute later"
+        case .dropSlowRegistrationResponses: "drops a registration response that arrives more than 30 seconds after its request"
         case .requireUserVerification: "requires UV for every registration"
         case .requireUserPresence: "requires UP for every registration"
         case .rejectBackupEligible: "rejects registrations whose backup-eligible flag is set"

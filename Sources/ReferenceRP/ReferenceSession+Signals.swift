@@ -73,6 +73,9 @@ extension ReferenceSession {
                 return ActionOutcome(.done)
             }
         case .refresh:
+            if mutation == .retryOnRefresh, state.app.declinedOnce, state.app.stage == .signedIn, let token = state.app.token, let username = state.app.username {
+                startUpgrade(token: token, username: username, &state)
+            }
             if state.app.stage == .signedIn, let username = state.app.username {
                 if mutation != .noReconcileOnRefresh, !flushBatchedReconciliation(for: username, &state) {
                     scheduleReconciliation(for: username, reason: "refresh point", &state)
@@ -272,6 +275,7 @@ extension ReferenceSession {
             state.app.stage = .signedIn
             state.app.signals.lastUsername = username
             signedIn(username, &state)
+            if mutation == .upgradeAfterPasskeySignIn { startUpgrade(token: token, username: username, &state) }
         case .lookupFailed:
             host.show(UIEvent(.error, "Sign-in failed. Try again."))
             if mutation == .unknownOnLookupFailure { send(unknown, &state) }

@@ -12,6 +12,7 @@ final class ReferenceSession: RelyingPartySession {
         var token: String
         var username: String
         var retried: Bool
+        var issuedAt: Int64
     }
 
     struct AppState: Sendable {
@@ -22,6 +23,10 @@ final class ReferenceSession: RelyingPartySession {
         var firstUsername: String?
         var pendingRegistrations: [OperationID: PendingRegistration] = [:]
         var delayedUpgrades: [TimerID: (token: String, username: String)] = [:]
+        /// Stale registration responses the upload-later mutant queued, by timer.
+        var queuedStaleResponses: [TimerID: (token: String, outcome: PlatformOutcome)] = [:]
+        /// The challenge of the app's first registration request (read only by the reuse-challenge mutant).
+        var firstChallenge: Data?
         var declinedOnce = false
         var signals = SignalScheduler.State()
     }
@@ -118,6 +123,7 @@ final class ReferenceSession: RelyingPartySession {
             let token = state.server.openSession(username, .full)
             enter(token: token, username: username, stage: .signedIn, &state)
             signedIn(username, &state)
+            if mutation == .upgradeAfterNonPasswordSignIn { startUpgrade(token: token, username: username, &state) }
             return ActionOutcome(.signedIn)
         case .signOut:
             if let token = state.app.token { state.server.signOut(token: token) }
@@ -133,6 +139,16 @@ final class ReferenceSession: RelyingPartySession {
             return ActionOutcome(.pending)
         case .passkeySignIn, .revokePasskey, .rename, .refresh, .managePasskeys:
             return try performSignalAction(action, &state)
+        case .relaunch:
+            // What the app held in memory is gone; its persisted session and the server stay.
+            let persisted = (state.app.token, state.app.username, state.app.stage, state.app.firstUsername)
+            state.app = AppState()
+            (state.app.token, state.app.username, state.app.stage, state.app.firstUsername) = persisted
+            state.app.signals.lastUsername = persisted.1
+            if mutation == .retryAfterRelaunch, let token = persisted.0, let username = persisted.1, persisted.2 == .signedIn {
+                startUpgrade(token: token, username: username, &state)
+            }
+            return ActionOutcome(.done)
         }
     }
 
@@ -188,7 +204,7 @@ final class ReferenceSession: RelyingPartySession {
     }
 
     /// Asks for a conditional registration after a qualifying sign-in.
-    private func startUpgrade(token: String, username: String, _ state: inout State) {
+    func startUpgrade(token: String, username: String, _ state: inout State) {
         if mutation == .neverUpgrade { return }
         if mutation == .giveUpAfterNoCreate, state.app.declinedOnce { return }
         guard conditionalCreateAvailable else {
@@ -215,12 +231,23 @@ final class ReferenceSession: RelyingPartySession {
             host.telemetry(TelemetryEvent("registration-options-refused", ["account": username]))
             return
         }
-        if mutation == .accountIDAsUserHandle, let account = state.server.accounts[options.userName] {
-            options.userHandle = Data(account.accountID.utf8)
+        if let account = state.server.accounts[options.userName] {
+            switch mutation {
+            case .accountIDAsUserHandle: options.userHandle = Data(account.accountID.utf8)
+            case .emailAsUserHandle: options.userHandle = Data(account.username.utf8)
+            case .hexAccountIDAsUserHandle: options.userHandle = Data(Data(account.accountID.utf8).map { String(format: "%02x", $0) }.joined().utf8)
+            default: break
+            }
         }
+        if mutation == .exclusionsOfFirstAccount, let first = state.app.firstUsername, let account = state.server.accounts[first] {
+            options.excluded = account.credentials.map(\.id)
+        }
+        if mutation == .reuseFirstChallenge, let first = state.app.firstChallenge { options.challenge = first }
+        if state.app.firstChallenge == nil { state.app.firstChallenge = options.challenge }
         let request = RequestBuilder(device: device, mutation: mutation).registration(options, conditional: conditional)
         let operation = host.createCredential(request)
-        state.app.pendingRegistrations[operation] = PendingRegistration(conditional: conditional, token: token, username: username, retried: retried)
+        state.app.pendingRegistrations[operation] = PendingRegistration(conditional: conditional, token: token, username: username, retried: retried,
+                                                                        issuedAt: host.now())
     }
 
     private func completed(_ operation: OperationID, _ outcome: PlatformOutcome, _ state: inout State) {
@@ -238,15 +265,27 @@ final class ReferenceSession: RelyingPartySession {
                 if !RequestBuilder.isCancellation(error) { host.show(UIEvent(.error, "The passkey could not be created.")) }
                 return
             }
-            if RequestBuilder.isExpectedNoCreate(error) {
+            let treatedAsNoOp = RequestBuilder.isExpectedNoCreate(error) || (mutation == .domExceptionAsNoOp && error.name == "CreatePublicKeyCredentialDomException")
+            if treatedAsNoOp {
                 state.app.declinedOnce = true
                 if mutation == .errorOnNoCreate { host.show(UIEvent(.error, "Passkey creation failed.")) }
                 if mutation == .retryAfterNoCreate, !pending.retried {
                     startRegistration(conditional: true, token: pending.token, username: pending.username, retried: true, &state)
                 }
+                if mutation == .retryAfterAnHour {
+                    let timer = host.scheduleTimer(afterMillis: 3_600_000, label: "automatic passkey upgrade, again")
+                    state.app.delayedUpgrades[timer] = (pending.token, pending.username)
+                }
+            } else if mutation == .failureRecordedAsIneligible {
+                host.telemetry(TelemetryEvent("conditional-create-ineligible", [:]))
             } else if mutation != .silentUnexpectedFailure {
+                // Every failure other than the expected no-op is recorded under its own class.
                 host.telemetry(TelemetryEvent("conditional-create-failed", ["error": error.name, "type": error.type ?? "-", "code": error.code.map(String.init) ?? "-"]))
             }
+            return
+        }
+        if mutation == .dropSlowRegistrationResponses, host.now() - pending.issuedAt > 30_000 {
+            host.telemetry(TelemetryEvent("slow-registration-dropped", ["account": pending.username]))
             return
         }
         var token = pending.token
@@ -256,6 +295,10 @@ final class ReferenceSession: RelyingPartySession {
             case .lateResponseToCurrentAccount:
                 guard let current = state.app.token else { return }
                 token = current
+            case .uploadStaleResponseLater:
+                let timer = host.scheduleTimer(afterMillis: 60_000, label: "upload a queued registration")
+                state.app.queuedStaleResponses[timer] = (pending.token, outcome)
+                return
             default:
                 host.telemetry(TelemetryEvent("stale-registration-discarded", ["account": pending.username]))
                 return
@@ -278,6 +321,10 @@ final class ReferenceSession: RelyingPartySession {
     }
 
     private func fired(_ timer: TimerID, _ state: inout State) {
+        if let queued = state.app.queuedStaleResponses.removeValue(forKey: timer), let response = RequestBuilder.registrationResponse(queued.outcome) {
+            _ = state.server.finishRegistration(token: queued.token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: host.now())
+            return
+        }
         if let upgrade = state.app.delayedUpgrades.removeValue(forKey: timer) {
             startRegistration(conditional: true, token: upgrade.token, username: upgrade.username, &state)
             return

@@ -67,7 +67,10 @@ struct RequestBuilder: Sendable {
 
     /// The platform's "nothing was created, as expected" answers to a conditional request.
     static func isExpectedNoCreate(_ error: PlatformError) -> Bool {
-        error.name == "CreateCredentialNoCreateOptionException" || (error.domain == "com.apple.AuthenticationServices.AuthorizationError" && error.code == 1001)
+        // Android's explicit no-op; Apple's cancellation and documented eligibility outcomes
+        // (canceled, matchedExcludedCredential, deviceNotConfiguredForPasskeyCreation).
+        error.name == "CreateCredentialNoCreateOptionException"
+            || (error.domain == "com.apple.AuthenticationServices.AuthorizationError" && [1001, 1006, 1010].contains(error.code ?? 0))
     }
 
     /// The user cancelled a sheet.

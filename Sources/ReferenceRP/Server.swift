@@ -140,7 +140,7 @@ struct Server: Sendable {
 
     mutating func signOut(token: String) {
         sessions[token] = nil
-        if mutation != .lateResponseToOriginalAccount {
+        if mutation != .lateResponseToOriginalAccount, mutation != .uploadStaleResponseLater {
             ceremonies = ceremonies.filter { $0.value.token != token }
         }
     }
@@ -173,7 +173,7 @@ struct Server: Sendable {
         guard let ceremony = ceremonies[clientData.challenge], ceremony.kind == .registration else {
             return .failure("no registration ceremony for this challenge")
         }
-        let bindingChecked = mutation != .lateResponseToOriginalAccount && mutation != .lateResponseToCurrentAccount
+        let bindingChecked = mutation != .lateResponseToOriginalAccount && mutation != .lateResponseToCurrentAccount && mutation != .uploadStaleResponseLater
         if bindingChecked {
             guard ceremony.token == token, let session = sessions[token], session.username == ceremony.username, session.assurance == .full else {
                 return .failure("the response does not belong to the current sign-in")

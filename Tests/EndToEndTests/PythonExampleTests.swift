@@ -14,7 +14,7 @@ enum PythonExample {
 
     /// The capabilities `adapter.py` deliberately does not declare; scenarios that need them are
     /// the only ones allowed to end *not verified*.
-    static let undeclaredCapabilities: Set<String> = ["passkey-sign-in", "alternative-sign-in"]
+    static let undeclaredCapabilities: Set<String> = ["passkey-sign-in"]
 
     /// How long the whole run may take before it is stopped.
     static let timeout: TimeInterval = 120
@@ -115,9 +115,12 @@ struct PythonExampleTests {
 
         let upgrade = report.criteria.filter { $0.group == "N2.6" }
         #expect(upgrade.count >= 8, "the report has \(upgrade.count) N2.6 criteria")
-        let notPassed = upgrade.filter { $0.verdict != "passed" }
+        // Every N2.6 criterion passes, or is not verified only where a scenario needs passkey sign-in
+        // (checked case by case above); most pass outright.
+        let notPassed = upgrade.filter { !["passed", "notVerified"].contains($0.verdict) }
         let notPassedList = notPassed.map { "\($0.id) \($0.verdict)" }.joined(separator: ", ")
         #expect(notPassed.isEmpty, "N2.6 criteria not passed: \(notPassedList)")
+        #expect(upgrade.filter { $0.verdict == "passed" }.count >= 7, "\(upgrade.map { "\($0.id) \($0.verdict)" })")
     }
 
     @Test func notVerifiedMessagesAreRead() {

@@ -58,6 +58,8 @@ public enum Capability: String, Sendable, Codable, Hashable, CaseIterable {
     case refreshPoint = "refresh-point"
     /// Account name and display-name changes.
     case rename = "rename"
+    /// Stopping and starting the app again on the same server state.
+    case relaunch = "relaunch"
     /// Faults injected into the server's credential-list assembly and network.
     case faultInjection = "fault-injection"
 }
@@ -221,6 +223,9 @@ public struct UserAction: Sendable, Codable, Hashable {
         case refresh
         /// Open the passkey management screen.
         case managePasskeys = "manage-passkeys"
+        /// The app process is stopped and started again: what it held in memory is gone; the
+        /// server's state and the session the app persists stay.
+        case relaunch
     }
 
     /// Which action the user takes.

@@ -177,14 +177,6 @@ extension StepLibrary {
             let screens = world.host.snapshot.uiEvents.filter { $0.value.kind == .confirmation }
             return StepSupport.expect(screens.isEmpty, "the app showed its own confirmation: " + screens.map { "#\($0.sequence) \"\($0.value.text)\"" }.joined(separator: ", "))
         },
-        StepDefinition("the app recorded the failure in its telemetry") { world, _ in
-            let snapshot = world.host.snapshot
-            guard let failed = snapshot.operations.first(where: { $0.kind == .create && $0.outcome.error != nil }) else {
-                return .failed("no registration request failed")
-            }
-            let recorded = snapshot.telemetry.filter { $0.sequence > failed.sequence }
-            return StepSupport.expect(!recorded.isEmpty, "the app recorded no telemetry after \(StepSupport.cite(failed)) failed with \(failed.outcome.error!.name)")
-        },
         StepDefinition("the first held registration response is released") { world, _ in
             let released = try await world.releaseHeld(.create, onlyFirst: true)
             guard released == 1 else { return .failed("the app issued no registration request whose response could be held") }

@@ -114,9 +114,17 @@ extension PlatformSimulator {
             provider.passkeys.contains { $0.credentialID == id && $0.rpID == view.rpID && $0.visibility == .visible }
         }
         if view.conditional {
+            if let failure = provider.nextConditionalCreateFailure {
+                provider.nextConditionalCreateFailure = nil
+                notes.append(Note(kind: .decision, text: "failed as the scenario asked: \(failure.id)"))
+                return (.failure(failure.error), notes)
+            }
             if !target.has(.conditionalCreate) {
                 notes.append(Note(kind: .decision, text: "the provider (\(target.provider.rawValue), Play services \(target.playServicesVersion ?? "-")) does not support conditional creation"))
-                return (.failure(isAndroid ? Self.createUnsupported : Self.appleDeclined), notes)
+                // A third-party provider without conditional support creates nothing, as for any other
+                // ineligibility; Google Password Manager before Play services 25.13 reports it unsupported.
+                let android = target.provider == .thirdParty ? Self.noCreateOption : Self.createUnsupported
+                return (.failure(isAndroid ? android : Self.appleDeclined), notes)
             }
             if provider.automaticCreationOff {
                 notes.append(Note(kind: .decision, text: "declined silently: the user switched automatic passkey creation off"))

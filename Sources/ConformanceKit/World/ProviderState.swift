@@ -99,6 +99,8 @@ public struct ProviderState: Sendable {
     public var nextAssertion: AssertionPlan?
     /// What the provider does with the passkeys a signal rules out; hiding by default.
     public var signalPolicy: SignalPolicy = .hide
+    /// The failure the credential manager answers the next conditional registration with (used once).
+    public var nextConditionalCreateFailure: CreateFailureClass?
     /// Force a rate-limit exception with this `retryMillis` on the next Android signal.
     public var forcedRateLimitRetryMillis: Int64?
     /// Times of the Android signal calls the platform accepted, for its own rate limit.

@@ -196,7 +196,9 @@ public final class World {
     public func releaseHeld(_ kind: PlatformOperation.Kind, onlyFirst: Bool) async throws -> Int {
         let before = try await allCredentials()
         let released = host.release(kind, onlyFirst: onlyFirst)
-        try await settle()
+        // The comparison waits until the app has nothing left scheduled, so that a stale response
+        // queued for a later upload is seen too.
+        try await quiesce()
         let after = try await allCredentials()
         releaseComparison = (before, after)
         return released
