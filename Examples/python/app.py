@@ -32,9 +32,10 @@ class Device:
     os_family: Optional[str] = None  # "ios", "ipados", "macos", "visionos", "android"; None: the platform's default
 
     def apple_at_least(self, ios, macos, visionos):
-        """Apple's API floors differ by OS family: like #available(iOS ios, iPadOS ios, macOS macos, visionOS visionos, *)."""
+        """Apple's API floors differ by OS family, as #available(iOS ios, iPadOS ios, macOS macos, visionOS visionos, *)
+        checks them; a floor of None means the API does not exist on that family."""
         floor = {"macos": macos, "visionos": visionos}.get(self.os_family or "ios", ios)
-        return self.platform == "apple" and at_least(self.os_version, floor)
+        return self.platform == "apple" and floor is not None and at_least(self.os_version, floor)
 
 
 @dataclass
@@ -275,7 +276,7 @@ class App:
             }
             if conditional:
                 request["requestStyle"] = "conditional"  # iOS 18+, macOS 15+, visionOS 2+; only called there
-            if self.device.apple_at_least(ios="17.4", macos="14.4", visionos="1.1"):
+            if self.device.apple_at_least(ios="17.4", macos="13.5", visionos=None):
                 request["excludedCredentials"] = list(options.excluded)
             return {"apple": request}
         creation_options = {

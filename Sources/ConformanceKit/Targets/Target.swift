@@ -10,7 +10,8 @@ public struct Target: Sendable, Codable, Hashable, Identifiable {
         case conditionalCreateAPI = "conditional-create-api"
         /// The credential provider fulfils conditional requests (GPM on Play services 25.13+, iCloud Keychain, supporting third parties).
         case conditionalCreate = "conditional-create"
-        /// The registration request has an exclusion input (Android `excludeCredentials`; Apple 17.4+ / macOS 14.4+ `excludedCredentials`).
+        /// The registration request has an exclusion input (Android `excludeCredentials`; `excludedCredentials` on iOS and
+        /// iPadOS 17.4+ and macOS 13.5+, absent from the visionOS 2 SDK).
         case exclusionList = "exclusion-list"
         /// Some native signal API exists.
         case signals
@@ -141,12 +142,12 @@ public enum TargetCatalog {
                provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .credentialUpdater]),
         Target(id: "apple-26.2", title: "Apple 26.2+ (ASCredentialDataManager)", platform: .apple, osVersion: "26.2",
                provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .credentialDataManager]),
-        Target(id: "macos-14", title: "macOS 14.4 (below the macOS 15 floor: no conditional request style)", platform: .apple,
-               osFamily: .macos, osVersion: "14.4", provider: .iCloudKeychain, features: [.exclusionList]),
+        Target(id: "macos-14", title: "macOS 14 (below the macOS 15 floor: no conditional request style)", platform: .apple,
+               osFamily: .macos, osVersion: "14.0", provider: .iCloudKeychain, features: [.exclusionList]),
         Target(id: "macos-15", title: "macOS 15 (conditional request style, no signals)", platform: .apple, osFamily: .macos,
                osVersion: "15.0", provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList]),
-        Target(id: "visionos-2", title: "visionOS 2 (conditional request style, no signals)", platform: .apple, osFamily: .visionos,
-               osVersion: "2.0", provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList]),
+        Target(id: "visionos-2", title: "visionOS 2 (conditional request style, no exclusion list, no signals)", platform: .apple,
+               osFamily: .visionos, osVersion: "2.0", provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate]),
         Target(id: "android-15-gpm", title: "Android 15, androidx.credentials 1.6.0, GPM on Play services 25.13",
                platform: .android, osVersion: "15", credentialsLibraryVersion: "1.6.0", playServicesVersion: "25.13",
                provider: .googlePasswordManager, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .signalCredentialState]),
