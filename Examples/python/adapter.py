@@ -40,6 +40,7 @@ RELYING_PARTY_IDS = ["login.example.com", "accounts.example.org"]
 # Every target of the harness's TargetCatalog: the app checks the device's versions at run time.
 TARGETS = [
     "apple-17.4", "apple-18", "apple-18-third-party", "apple-18-third-party-no-conditional", "apple-26.0", "apple-26.1", "apple-26.2",
+    "macos-14", "macos-15", "visionos-2",
     "android-15-gpm", "android-15-gpm-play-25.12", "android-15-third-party", "android-15-third-party-no-events", "android-14-gpm",
     "android-15-androidx-1.5",
 ]
@@ -110,7 +111,8 @@ class Session:
         self.device = Device(platform=device.choice("platform", ("apple", "android")),
                              os_version=device.string("osVersion"),
                              library_version=device.string("credentialsLibraryVersion", optional=True),
-                             app_origin=device.string("appOrigin", optional=True))
+                             app_origin=device.string("appOrigin", optional=True),
+                             os_family=device.choice("osFamily", ("ios", "ipados", "macos", "visionos", "android"), optional=True))
         self.server = Server(seed=context.integer("seed"), app_origin=self.device.app_origin)
         self.app = App(self.device, self.server, platform)
 

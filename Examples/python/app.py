@@ -29,6 +29,13 @@ class Device:
     os_version: str
     library_version: Optional[str] = None  # Android: androidx.credentials
     app_origin: Optional[str] = None
+    os_family: Optional[str] = None  # "ios", "ipados", "macos", "visionos", "android"; None: the platform's default
+
+    def apple_at_least(self, ios, macos, visionos):
+        """Apple's API floors differ by OS family, as #available(iOS ios, iPadOS ios, macOS macos, visionOS visionos, *)
+        checks them; a floor of None means the API does not exist on that family."""
+        floor = {"macos": macos, "visionos": visionos}.get(self.os_family or "ios", ios)
+        return self.platform == "apple" and floor is not None and at_least(self.os_version, floor)
 
 
 @dataclass
@@ -254,7 +261,7 @@ class App:
     def conditional_create_available(self):
         """Whether the platform has a conditional registration request, checked at run time."""
         if self.device.platform == "apple":
-            return at_least(self.device.os_version, "18.0")
+            return self.device.apple_at_least(ios="18.0", macos="15.0", visionos="2.0")
         return at_least(self.device.library_version, "1.6.0")
 
     def _start_upgrade(self):
@@ -285,8 +292,8 @@ class App:
                 "userVerificationPreference": "preferred",
             }
             if conditional:
-                request["requestStyle"] = "conditional"  # iOS 18+; only called there
-            if at_least(self.device.os_version, "17.4"):
+                request["requestStyle"] = "conditional"  # iOS 18+, macOS 15+, visionOS 2+; only called there
+            if self.device.apple_at_least(ios="17.4", macos="13.5", visionos=None):
                 request["excludedCredentials"] = list(options.excluded)
             return {"apple": request}
         creation_options = {

@@ -1,7 +1,8 @@
 #ifndef CLIBCRYPTO_SHIM_H
 #define CLIBCRYPTO_SHIM_H
 // The parts of OpenSSL 3.0 libcrypto that the WebAuthn module uses on Linux
-// (SHA-256, P-256 key construction and ECDSA through the EVP interfaces, RAND_bytes).
+// (SHA-256, P-256 key construction and ECDSA through the EVP interfaces, RAND_bytes,
+// SubjectPublicKeyInfo DER through i2d_PUBKEY/d2i_PUBKEY).
 #include <openssl/evp.h>
 #include <openssl/ec.h>
 #include <openssl/bn.h>
@@ -10,6 +11,7 @@
 #include <openssl/obj_mac.h>
 #include <openssl/core_names.h>
 #include <openssl/param_build.h>
+#include <openssl/x509.h>
 
 // Composite macros that Swift cannot import as constants.
 

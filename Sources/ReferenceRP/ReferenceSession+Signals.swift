@@ -5,8 +5,9 @@ import WebAuthn
 extension ReferenceSession {
     /// The signal interface the device offers, checked at run time from OS and library versions.
     var signalInterface: SignalScheduler.Interface? {
-        switch device.platform {
+        switch device.family.platform {
         case .apple:
+            // Apple's signal APIs have the same floors (26.0, 26.2) on iOS, iPadOS, macOS and visionOS.
             let version = Version(device.osVersion)
             if mutation == .noRuntimeCheck { return .appleDataManager }
             if version >= Version("26.2") { return mutation == .updaterOn262 ? .appleUpdater : .appleDataManager }

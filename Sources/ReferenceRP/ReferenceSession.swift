@@ -198,7 +198,8 @@ final class ReferenceSession: RelyingPartySession {
     /// Whether the platform offers a conditional registration request, checked at run time.
     var conditionalCreateAvailable: Bool {
         switch device.platform {
-        case .apple: Version(device.osVersion) >= Version("18.0")
+        // As `#available(iOS 18, iPadOS 18, macOS 15, visionOS 2, *)`: the floor depends on the OS family.
+        case .apple: Version(device.osVersion) >= Version([.macos: "15.0", .visionos: "2.0"][device.family] ?? "18.0")
         case .android: Version(device.credentialsLibraryVersion ?? "0") >= Version("1.6.0")
         }
     }

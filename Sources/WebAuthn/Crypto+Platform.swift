@@ -47,6 +47,21 @@ enum CryptoBackend {
         else { return false }
         return key.isValidSignature(signature, for: message)
     }
+
+    static func subjectPublicKeyInfo(x: Data, y: Data) throws(CryptoError) -> Data {
+        do {
+            return try P256.Signing.PublicKey(rawRepresentation: x + y).derRepresentation
+        } catch {
+            throw CryptoError(.backendFailure("CryptoKit: \(error)"))
+        }
+    }
+
+    /// The coordinates of a P-256 key in DER SubjectPublicKeyInfo form, or nil when the bytes are not one.
+    static func publicPoint(subjectPublicKeyInfo der: Data) -> (x: Data, y: Data)? {
+        guard let key = try? P256.Signing.PublicKey(derRepresentation: der) else { return nil }
+        let raw = key.rawRepresentation
+        return (Data(raw.prefix(32)), Data(raw.suffix(32)))
+    }
 }
 
 #else
@@ -139,6 +154,50 @@ enum CryptoBackend {
             EVP_DigestVerify(context, signature, signature.count, pointer, count)
         }
         return result == 1
+    }
+
+    /// The DER SubjectPublicKeyInfo of a P-256 public point, encoded by `i2d_PUBKEY`.
+    static func subjectPublicKeyInfo(x: Data, y: Data) throws(CryptoError) -> Data {
+        var point = Data([0x04])
+        point.append(x)
+        point.append(y)
+        let key = try makeKey(privateScalar: nil, publicPoint: point)
+        defer { EVP_PKEY_free(key) }
+        let length = i2d_PUBKEY(key, nil)
+        guard length > 0 else { throw failure("i2d_PUBKEY (size)") }
+        var encoded = [UInt8](repeating: 0, count: Int(length))
+        let written = encoded.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return i2d_PUBKEY(key, &cursor)
+        }
+        guard written == length else { throw failure("i2d_PUBKEY") }
+        return Data(encoded)
+    }
+
+    /// The coordinates of a P-256 key in DER SubjectPublicKeyInfo form (`d2i_PUBKEY`), or nil when the
+    /// bytes are not exactly one such structure for an EC key on prime256v1.
+    static func publicPoint(subjectPublicKeyInfo der: Data) -> (x: Data, y: Data)? {
+        defer { ERR_clear_error() }
+        let bytes = [UInt8](der)
+        guard !bytes.isEmpty else { return nil }
+        let parsed: (key: OpaquePointer?, consumed: Int) = bytes.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            let key = d2i_PUBKEY(nil, &cursor, buffer.count)
+            return (key, cursor.map { $0 - buffer.baseAddress! } ?? 0)
+        }
+        guard let key = parsed.key else { return nil }
+        defer { EVP_PKEY_free(key) }
+        guard parsed.consumed == bytes.count, EVP_PKEY_is_a(key, "EC") == 1 else { return nil }
+        // Parameter names from core_names.h: OSSL_PKEY_PARAM_GROUP_NAME, OSSL_PKEY_PARAM_PUB_KEY.
+        var group = [CChar](repeating: 0, count: 64)
+        var groupLength = 0
+        guard EVP_PKEY_get_utf8_string_param(key, "group", &group, group.count, &groupLength) == 1,
+              String(decoding: group.prefix(groupLength).map { UInt8(bitPattern: $0) }, as: UTF8.self) == "prime256v1" else { return nil }
+        var point = [UInt8](repeating: 0, count: 65)
+        var pointLength = 0
+        guard EVP_PKEY_get_octet_string_param(key, "pub", &point, point.count, &pointLength) == 1,
+              pointLength == 65, point[0] == 0x04 else { return nil }
+        return (Data(point[1..<33]), Data(point[33..<65]))
     }
 
     // MARK: Helpers

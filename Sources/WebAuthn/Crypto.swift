@@ -18,6 +18,8 @@ public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
         case scalarOutOfRange
         /// The coordinates are not a point on the P-256 curve.
         case pointNotOnCurve
+        /// The bytes are not a DER SubjectPublicKeyInfo of a P-256 key.
+        case malformedSubjectPublicKeyInfo
         /// The cryptography library failed; the associated text is its own diagnostic.
         case backendFailure(String)
     }
@@ -34,6 +36,7 @@ public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .invalidLength(expected, actual): "expected \(expected) bytes, got \(actual)"
         case .scalarOutOfRange: "the private scalar is not in the range [1, n-1] of P-256"
         case .pointNotOnCurve: "the coordinates are not a point on the P-256 curve"
+        case .malformedSubjectPublicKeyInfo: "the bytes are not a DER SubjectPublicKeyInfo of a P-256 key"
         case let .backendFailure(text): "cryptography library failure: \(text)"
         }
     }
@@ -84,6 +87,28 @@ public struct P256PublicKey: Sendable, Hashable {
         point.append(x)
         point.append(y)
         return point
+    }
+
+    /// Reads a key from its DER SubjectPublicKeyInfo (the form WebAuthn's `getPublicKey()` and the
+    /// `publicKey` member of a registration response carry).
+    ///
+    /// The bytes must be exactly one SubjectPublicKeyInfo with the `id-ecPublicKey` algorithm on the
+    /// `prime256v1` curve (RFC 5480); the library parses them.
+    ///
+    /// - Throws: `CryptoError` with `.malformedSubjectPublicKeyInfo`.
+    public init(subjectPublicKeyInfo der: Data) throws(CryptoError) {
+        guard let (x, y) = CryptoBackend.publicPoint(subjectPublicKeyInfo: Data(der)) else {
+            throw CryptoError(.malformedSubjectPublicKeyInfo)
+        }
+        try self.init(x: x, y: y)
+    }
+
+    /// The key as a DER SubjectPublicKeyInfo (RFC 5280 §4.1.2.7 with the RFC 5480 EC algorithm and
+    /// named curve), encoded by the platform's library; the form WebAuthn L3 gives RPs in `publicKey`.
+    ///
+    /// - Throws: `CryptoError.backendFailure` if the library fails.
+    public func subjectPublicKeyInfo() throws(CryptoError) -> Data {
+        try CryptoBackend.subjectPublicKeyInfo(x: x, y: y)
     }
 
     /// Returns whether `derSignature` is a valid ECDSA-SHA256 signature of `message` under this key.

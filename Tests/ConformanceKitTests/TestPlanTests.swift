@@ -160,6 +160,6 @@ struct TestPlanTests {
         try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
         let plan = TestPlan.make(loaded.criteria)
         #expect(plan.cases.filter { $0.scenario.name == "Apple with signals" }.map(\.target.id) == ["apple-26.0", "apple-26.1", "apple-26.2"])
-        #expect(plan.cases.filter { $0.scenario.name == "No conditional API" }.map(\.target.id) == ["apple-17.4", "android-15-androidx-1.5"])
+        #expect(plan.cases.filter { $0.scenario.name == "No conditional API" }.map(\.target.id) == ["apple-17.4", "macos-14", "android-15-androidx-1.5"])
     }
 }

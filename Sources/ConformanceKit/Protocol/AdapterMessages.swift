@@ -75,13 +75,66 @@ public struct DeviceInfo: Sendable, Codable, Hashable {
     /// The origin the platform writes into clientDataJSON for this app (Android: `android:apk-key-hash:…`;
     /// Apple: `nil`, the origin is `https://` + the RP ID).
     public var appOrigin: String?
+    /// The OS family as sent (`osFamily` on the wire); `nil` means the platform's default family
+    /// (`ios` on Apple, `android` on Android). Read `family` for the effective value.
+    public var osFamily: OSFamily?
 
-    /// Creates a device description; the Android-only members default to `nil`.
-    public init(platform: PlatformFamily, osVersion: String, credentialsLibraryVersion: String? = nil, appOrigin: String? = nil) {
+    /// The OS family the app runs on: `osFamily`, or the platform's default when it is absent.
+    public var family: OSFamily { osFamily ?? OSFamily.defaultFamily(of: platform) }
+
+    /// Creates a device description; the Android-only members and the OS family default to `nil`.
+    ///
+    /// An OS family must belong to the platform (`macos` is an Apple family); a mismatch is a
+    /// programming error.
+    public init(platform: PlatformFamily, osVersion: String, credentialsLibraryVersion: String? = nil, appOrigin: String? = nil,
+                osFamily: OSFamily? = nil) {
+        precondition(osFamily.map { $0.platform == platform } ?? true, "the OS family \(osFamily?.rawValue ?? "") is not an \(platform.rawValue) family")
         self.platform = platform
         self.osVersion = osVersion
         self.credentialsLibraryVersion = credentialsLibraryVersion
         self.appOrigin = appOrigin
+        self.osFamily = osFamily
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case platform, osVersion, credentialsLibraryVersion, appOrigin, osFamily
+    }
+
+    /// Decodes a device description; an `osFamily` of the other platform is rejected.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        platform = try container.decode(PlatformFamily.self, forKey: .platform)
+        osVersion = try container.decode(String.self, forKey: .osVersion)
+        credentialsLibraryVersion = try container.decodeIfPresent(String.self, forKey: .credentialsLibraryVersion)
+        appOrigin = try container.decodeIfPresent(String.self, forKey: .appOrigin)
+        osFamily = try container.decodeIfPresent(OSFamily.self, forKey: .osFamily)
+        if let osFamily, osFamily.platform != platform {
+            throw DecodingError.dataCorruptedError(forKey: .osFamily, in: container,
+                                                   debugDescription: "osFamily \(osFamily.rawValue) is not an \(platform.rawValue) family")
+        }
+    }
+}
+
+/// The operating-system family of a device, finer than `PlatformFamily`: Apple's API floors differ by
+/// family (the conditional request style needs iOS and iPadOS 18, macOS 15, visionOS 2).
+public enum OSFamily: String, Sendable, Codable, Hashable, CaseIterable {
+    /// iOS (iPhone).
+    case ios
+    /// iPadOS (iPad).
+    case ipados
+    /// macOS (Mac, including Mac Catalyst apps).
+    case macos
+    /// visionOS (Apple Vision Pro).
+    case visionos
+    /// Android.
+    case android
+
+    /// The platform the family belongs to.
+    public var platform: PlatformFamily { self == .android ? .android : .apple }
+
+    /// The family a device of `platform` has when its description names none: `ios` or `android`.
+    public static func defaultFamily(of platform: PlatformFamily) -> OSFamily {
+        platform == .android ? .android : .ios
     }
 }
 

@@ -5,11 +5,13 @@
 public struct Target: Sendable, Codable, Hashable, Identifiable {
     /// A platform feature a target has or lacks.
     public enum Feature: String, Sendable, Codable, Hashable, CaseIterable {
-        /// The platform API for a conditional registration request exists (Apple 18+, androidx.credentials 1.6.0+).
+        /// The platform API for a conditional registration request exists (iOS and iPadOS 18+, macOS 15+,
+        /// visionOS 2+; androidx.credentials 1.6.0+).
         case conditionalCreateAPI = "conditional-create-api"
         /// The credential provider fulfils conditional requests (GPM on Play services 25.13+, iCloud Keychain, supporting third parties).
         case conditionalCreate = "conditional-create"
-        /// The registration request has an exclusion input (Android `excludeCredentials`; Apple 17.4+ `excludedCredentials`).
+        /// The registration request has an exclusion input (Android `excludeCredentials`; `excludedCredentials` on iOS and
+        /// iPadOS 17.4+ and macOS 13.5+, absent from the visionOS 2 SDK).
         case exclusionList = "exclusion-list"
         /// Some native signal API exists.
         case signals
@@ -39,6 +41,8 @@ public struct Target: Sendable, Codable, Hashable, Identifiable {
     public var platform: PlatformFamily
     /// The OS version the app reads at run time (`18.0`, `26.2`, `15`).
     public var osVersion: String
+    /// The OS family (`ios`, `macos`, `visionos`, …): Apple's API floors differ by family.
+    public var osFamily: OSFamily
     /// Android: the androidx.credentials version the app is built with; `nil` on Apple.
     public var credentialsLibraryVersion: String?
     /// Android with Google Password Manager: the Play services version; `nil` otherwise.
@@ -49,11 +53,15 @@ public struct Target: Sendable, Codable, Hashable, Identifiable {
     public var features: Set<Feature>
 
     /// Creates a target from its identity, platform versions, provider and features.
-    public init(id: String, title: String, platform: PlatformFamily, osVersion: String, credentialsLibraryVersion: String? = nil,
-                playServicesVersion: String? = nil, provider: Provider, features: Set<Feature>) {
+    ///
+    /// `osFamily` defaults to the platform's default family (`ios` on Apple, `android` on Android).
+    public init(id: String, title: String, platform: PlatformFamily, osFamily: OSFamily? = nil, osVersion: String,
+                credentialsLibraryVersion: String? = nil, playServicesVersion: String? = nil, provider: Provider, features: Set<Feature>) {
+        precondition(osFamily.map { $0.platform == platform } ?? true, "target \(id): the OS family is not a \(platform.rawValue) family")
         self.id = id
         self.title = title
         self.platform = platform
+        self.osFamily = osFamily ?? OSFamily.defaultFamily(of: platform)
         self.osVersion = osVersion
         self.credentialsLibraryVersion = credentialsLibraryVersion
         self.playServicesVersion = playServicesVersion
@@ -67,10 +75,56 @@ public struct Target: Sendable, Codable, Hashable, Identifiable {
     /// The Android origin the simulated platform writes into clientDataJSON for the app under test.
     public static let androidAppOrigin = "android:apk-key-hash:pGqTtS2CkmrhUe9yVdUlq3vl8JgWbaJ7wT4KiOOl1b4"
 
-    /// The device as the app sees it.
+    /// The device as the app sees it, with its OS family.
     public var device: DeviceInfo {
         DeviceInfo(platform: platform, osVersion: osVersion, credentialsLibraryVersion: credentialsLibraryVersion,
-                   appOrigin: platform == .android ? Target.androidAppOrigin : nil)
+                   appOrigin: platform == .android ? Target.androidAppOrigin : nil, osFamily: osFamily)
+    }
+
+    /// Whether the OS has Apple's conditional registration request style
+    /// (`ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest.requestStyle`), judged by family
+    /// and version against `OSFamily.conditionalRequestStyleFloor`; always `false` on Android.
+    public var hasConditionalRequestStyle: Bool {
+        guard let floor = osFamily.conditionalRequestStyleFloor else { return false }
+        return Self.version(osVersion, isAtLeast: floor)
+    }
+
+    /// Whether the dotted version `version` is at least `floor`, compared part by part as numbers
+    /// (`15.0` ≥ `15`, `26.2` > `26.10` is false).
+    public static func version(_ version: String, isAtLeast floor: String) -> Bool {
+        let left = version.split(separator: ".").map { Int($0) ?? 0 }
+        let right = floor.split(separator: ".").map { Int($0) ?? 0 }
+        for index in 0..<max(left.count, right.count) {
+            let a = index < left.count ? left[index] : 0
+            let b = index < right.count ? right[index] : 0
+            if a != b { return a > b }
+        }
+        return true
+    }
+}
+
+extension OSFamily {
+    /// The first version of the family with Apple's conditional registration request style: iOS and
+    /// iPadOS 18, macOS 15, visionOS 2 (the N2.6 source and Apple's availability annotations);
+    /// `nil` on Android, where `isConditional` depends on the androidx.credentials version instead.
+    public var conditionalRequestStyleFloor: String? {
+        switch self {
+        case .ios, .ipados: "18.0"
+        case .macos: "15.0"
+        case .visionos: "2.0"
+        case .android: nil
+        }
+    }
+
+    /// The family's name as Apple and Google write it (`iOS`, `macOS`, `visionOS`, `Android`).
+    public var displayName: String {
+        switch self {
+        case .ios: "iOS"
+        case .ipados: "iPadOS"
+        case .macos: "macOS"
+        case .visionos: "visionOS"
+        case .android: "Android"
+        }
     }
 }
 
@@ -92,6 +146,12 @@ public enum TargetCatalog {
                provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .credentialUpdater]),
         Target(id: "apple-26.2", title: "Apple 26.2+ (ASCredentialDataManager)", platform: .apple, osVersion: "26.2",
                provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .credentialDataManager]),
+        Target(id: "macos-14", title: "macOS 14 (below the macOS 15 floor: no conditional request style)", platform: .apple,
+               osFamily: .macos, osVersion: "14.0", provider: .iCloudKeychain, features: [.exclusionList]),
+        Target(id: "macos-15", title: "macOS 15 (conditional request style, no signals)", platform: .apple, osFamily: .macos,
+               osVersion: "15.0", provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList]),
+        Target(id: "visionos-2", title: "visionOS 2 (conditional request style, no exclusion list, no signals)", platform: .apple,
+               osFamily: .visionos, osVersion: "2.0", provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate]),
         Target(id: "android-15-gpm", title: "Android 15, androidx.credentials 1.6.0, GPM on Play services 25.13",
                platform: .android, osVersion: "15", credentialsLibraryVersion: "1.6.0", playServicesVersion: "25.13",
                provider: .googlePasswordManager, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .signalCredentialState]),

@@ -34,7 +34,7 @@ public struct CreateFailureClass: Sendable, Hashable, Identifiable {
     }
 
     static func dom(_ name: String, _ constant: String, _ message: String) -> CreateFailureClass {
-        let type = "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION" + "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_\(constant)_ERROR"
+        let type = "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_\(constant)_ERROR"
         return CreateFailureClass("CreatePublicKeyCredentialDomException \(name)", .android,
                                   PlatformError(name: "CreatePublicKeyCredentialDomException", type: type, message: "\(name): \(message)"), .recorded, domError: name)
     }

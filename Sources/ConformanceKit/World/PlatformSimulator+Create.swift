@@ -94,9 +94,12 @@ extension PlatformSimulator {
             notes.append(Note(kind: .unsupportedCall, text: "isConditional does not exist in androidx.credentials \(target.credentialsLibraryVersion ?? "?")"))
             return (.failure(PlatformError(name: "NoSuchMethodError", message: "CreatePublicKeyCredentialRequest has no isConditional parameter in this library version")), notes)
         }
-        if let apple = request.apple, apple.requestStyle != nil, !target.has(.conditionalCreateAPI) {
-            notes.append(Note(kind: .unsupportedCall, text: "requestStyle is not available on Apple \(target.osVersion) (iOS 18 and later)"))
-            return (.failure(PlatformError(name: "UnavailableAPI", message: "requestStyle requires iOS 18 / macOS 15")), notes)
+        if let apple = request.apple, apple.requestStyle != nil, !target.hasConditionalRequestStyle {
+            // Judged by OS family and version: the floors differ by family (iOS 18, macOS 15, visionOS 2).
+            let family = target.osFamily
+            notes.append(Note(kind: .unsupportedCall,
+                              text: "requestStyle is not available on \(family.displayName) \(target.osVersion) (\(family.displayName) \(family.conditionalRequestStyleFloor ?? "-") and later)"))
+            return (.failure(PlatformError(name: "UnavailableAPI", message: "requestStyle requires iOS and iPadOS 18, macOS 15 or visionOS 2")), notes)
         }
         let view: RegistrationView
         switch RegistrationView.read(request) {
@@ -125,6 +128,13 @@ extension PlatformSimulator {
                 // ineligibility; Google Password Manager before Play services 25.13 reports it unsupported.
                 let android = target.provider == .thirdParty ? Self.noCreateOption : Self.createUnsupported
                 return (.failure(isAndroid ? android : Self.appleDeclined), notes)
+            }
+            if view.userVerification == "required" {
+                // WebAuthn L3: a conditional create that requires user verification the client cannot
+                // collect fails with ConstraintError; no provider collects it without UI
+                // (Documentation/platform-fidelity.md, F3).
+                notes.append(Note(kind: .decision, text: "refused without UI: a conditional request cannot require user verification"))
+                return (.failure(isAndroid ? Self.conditionalConstraintError : Self.appleConditionalUVRequired), notes)
             }
             if provider.automaticCreationOff {
                 notes.append(Note(kind: .decision, text: "declined silently: the user switched automatic passkey creation off"))
@@ -178,10 +188,18 @@ extension PlatformSimulator {
             return .failure(PlatformError(name: android ? "CreateCredentialUnknownException" : "ASAuthorizationError.unknown", message: "\(error)"))
         }
         let credentialID = registration.credential.id
+        let publicKeyInfo: Data
+        do {
+            publicKeyInfo = try registration.credential.publicKey.publicKey.subjectPublicKeyInfo()
+        } catch {
+            return .failure(PlatformError(name: android ? "CreateCredentialUnknownException" : "ASAuthorizationError.unknown", message: "\(error)"))
+        }
         provider.passkeys.append(ProviderState.Passkey(credentialID: credentialID, rpID: view.rpID, userHandle: view.userHandle,
                                                        userName: view.userName, displayName: view.displayName ?? view.userName,
                                                        visibility: .visible))
         if android {
+            // WebAuthn L3 `RegistrationResponseJSON` with every member of
+            // `AuthenticatorAttestationResponseJSON` (Documentation/platform-fidelity.md, F1).
             let json: JSONValue = .object([
                 "id": .string(Base64URL.encode(credentialID)),
                 "rawId": .string(Base64URL.encode(credentialID)),
@@ -190,8 +208,11 @@ extension PlatformSimulator {
                 "clientExtensionResults": .object([:]),
                 "response": .object([
                     "clientDataJSON": .string(Base64URL.encode(clientDataJSON)),
-                    "attestationObject": .string(Base64URL.encode(registration.attestationObject)),
+                    "authenticatorData": .string(Base64URL.encode(registration.authenticatorData)),
                     "transports": .array([.string("internal"), .string("hybrid")]),
+                    "publicKey": .string(Base64URL.encode(publicKeyInfo)),
+                    "publicKeyAlgorithm": .number(Double(COSEKey.algorithmES256)),
+                    "attestationObject": .string(Base64URL.encode(registration.attestationObject)),
                 ]),
             ])
             return PlatformOutcome(androidRegistrationResponseJson: Wire.jsonString(json))
@@ -199,6 +220,20 @@ extension PlatformSimulator {
         return PlatformOutcome(appleRegistration: AppleRegistration(credentialID: credentialID, rawClientDataJSON: clientDataJSON,
                                                                     rawAttestationObject: registration.attestationObject))
     }
+}
+
+extension PlatformSimulator {
+    /// Android's answer to a conditional request whose `requestJson` requires user verification:
+    /// `CreatePublicKeyCredentialDomException` with the DOM `ConstraintError`, whose type is the DOM
+    /// exception prefix, a slash and `ConstraintError`'s own type.
+    static let conditionalConstraintError = androidCreateError(
+        "CreatePublicKeyCredentialDomException", type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_CONSTRAINT_ERROR",
+        "ConstraintError: a conditional request cannot require user verification")
+    /// Apple's answer to a `.conditional` request with `userVerificationPreference = .required`. Apple
+    /// documents only that a conditional request whose conditions are not met returns an error without
+    /// UI; which code is not documented, so the simulation answers `failed`, the code for a request the
+    /// system refuses as invalid, which an app must not take for the user's ineligibility.
+    static let appleConditionalUVRequired = appleError(1004, "failed", "a conditional registration request cannot require user verification")
 }
 
 extension ProviderState.Flags {
