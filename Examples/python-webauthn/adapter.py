@@ -65,6 +65,8 @@ def parse_arguments(arguments):
     parser.add_argument("--library-defaults", action="store_true",
                         help="call py_webauthn with its default arguments (user presence always required)")
     parser.add_argument("--verbose", action="store_true", help="log every message on standard error")
+    parser.add_argument("--describe", action="store_true",
+                        help="print the configuration (library, version, the line that makes the difference) as JSON and exit")
     options = parser.parse_args(arguments)
     if options.library_defaults and options.verifier != "webauthn":
         parser.error("--library-defaults applies to --verifier webauthn")
@@ -320,6 +322,12 @@ def serve(connection):
 
 
 def main():
+    if OPTIONS.describe:
+        import json
+        verifier = make_verifier(OPTIONS.configuration)
+        print(json.dumps({"configuration": OPTIONS.configuration, "library": verifier.package,
+                          "version": verifier.version, "line": verifier.configuration_line}))
+        return
     # Keep the protocol on a private copy of standard output and point file descriptor 1 at
     # standard error, so that a stray print() cannot corrupt the message stream.
     protocol_output = os.fdopen(os.dup(1), "wb")

@@ -132,4 +132,20 @@ struct PythonWebAuthnExampleTests {
         let errors = report.testCases.filter { ["error", "undefined"].contains($0.verdict) }
         #expect(errors.isEmpty, "\(PythonWebAuthnExample.list(errors))")
     }
+
+    /// The README's section "What it finds in real libraries" shows what the three runs give now
+    /// (`Scripts/real-library-verdicts.py --check`; library versions may differ, verdicts may not).
+    @Test(.enabled(if: PythonWebAuthnExample.isAvailable, PythonWebAuthnExample.skipNote))
+    func readmeTableIsCurrent() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", PythonWebAuthnExample.packageRoot.appendingPathComponent("Scripts/real-library-verdicts.py").path, "--check"]
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message)")
+    }
 }
