@@ -157,6 +157,7 @@ struct HelpTests {
         ("validate", ["<path>"]),
         ("selftest", ["--criteria", "--mutant", "--seed", "--list-mutants", "--quiet", "--help"]),
         ("gherkin", ["tokens", "ast", "pickles", "errors", "<file>"]),
+        ("init-adapter", ["python", "swift", "--out", "--package-path", "--force", "--help"]),
     ]
 
     @Test("--help for every command exits 0 and mentions its options", arguments: commands)
