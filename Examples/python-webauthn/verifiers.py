@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.metadata
 from dataclasses import dataclass
-from typing import Optional
 
 from encoding import b64url_encode
 
