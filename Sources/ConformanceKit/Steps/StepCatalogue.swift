@@ -35,9 +35,9 @@ public struct StepCatalogue: Sendable {
     /// Every entry.
     public var entries: [Entry] { sections.flatMap(\.entries) }
 
-    /// Builds the catalogue of a library from the criteria that use it, grouped by `sections`
-    /// (titles and the definitions under each); definitions in no section go under "Other steps".
-    public init(library: StepLibrary, criteria: [Criterion], sections: [(title: String, definitions: [StepDefinition])]) {
+    /// Builds the catalogue of a library from the criteria that use it, one section per file that
+    /// defines steps (in library order), titled from `titles` (by file name) or else by the file name.
+    public init(library: StepLibrary, criteria: [Criterion], titles: [String: String] = [:]) {
         var uses: [String: (criteria: Set<String>, count: Int, features: Set<Target.Feature>?)] = [:]
         for criterion in criteria {
             for scenario in criterion.scenarios {
@@ -59,22 +59,22 @@ public struct StepCatalogue: Sendable {
                          requiredFeatures: (use?.features ?? []).sorted { $0.rawValue < $1.rawValue },
                          criteria: (use?.criteria ?? []).sorted(), uses: use?.count ?? 0)
         }
-        let known = Set(library.definitions.map(\.pattern.source))
-        var placed: Set<String> = []
         var result: [Section] = []
-        for section in sections {
-            let definitions = section.definitions.filter { known.contains($0.pattern.source) && !placed.contains($0.pattern.source) }
-            placed.formUnion(definitions.map(\.pattern.source))
-            if !definitions.isEmpty { result.append(Section(title: section.title, entries: definitions.map(entry))) }
+        for definition in library.definitions {
+            let file = String(definition.sourceFile.split(separator: "/").last ?? Substring(definition.sourceFile))
+            let title = titles[file] ?? file.replacingOccurrences(of: "Steps+", with: "").replacingOccurrences(of: ".swift", with: "")
+            if let index = result.firstIndex(where: { $0.title == title }) {
+                result[index].entries.append(entry(definition))
+            } else {
+                result.append(Section(title: title, entries: [entry(definition)]))
+            }
         }
-        let others = library.definitions.filter { !placed.contains($0.pattern.source) }
-        if !others.isEmpty { result.append(Section(title: "Other steps", entries: others.map(entry))) }
         self.sections = result
     }
 
     /// The catalogue of the standard library, from the criteria that use it.
     public static func standard(criteria: [Criterion]) -> StepCatalogue {
-        StepCatalogue(library: .standard, criteria: criteria, sections: StepLibrary.standardSections)
+        StepCatalogue(library: .standard, criteria: criteria, titles: StepLibrary.sectionTitles)
     }
 
     // MARK: Rendering
@@ -136,12 +136,13 @@ public struct StepCatalogue: Sendable {
 }
 
 extension StepLibrary {
-    /// The standard library's definitions under the headings the catalogue shows.
-    static var standardSections: [(title: String, definitions: [StepDefinition])] {
-        [("Accounts, saved passwords and provider behaviour", fixtureSteps),
-         ("Signing in, time and the app's session", signInSteps),
-         ("Registration requests and the server's passkeys", registrationSteps),
-         ("Signal scenarios: passkeys, passkey sign-ins, faults and profile changes", signalFixtureSteps),
-         ("Signal checks", signalAssertionSteps)]
-    }
+    /// The catalogue's headings for the files that define the standard steps; a file not listed
+    /// here (a new one) gets a heading from its name.
+    static let sectionTitles: [String: String] = [
+        "Steps+Fixtures.swift": "Accounts, saved passwords and provider behaviour",
+        "Steps+SignIn.swift": "Signing in, time and the app's session",
+        "Steps+Registration.swift": "Registration requests and the server's passkeys",
+        "Steps+SignalFixtures.swift": "Signal scenarios: passkeys, passkey sign-ins, faults and profile changes",
+        "Steps+Signals.swift": "Signal checks",
+    ]
 }

@@ -157,31 +157,11 @@ public struct StepPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Runs the automaton over the whole text; the argument bounds of the preferred match, or `nil`.
     private func run(_ text: [Character]) -> [Int]? {
-        let slots = parameters.count * 2
         var seen = [Int](repeating: -1, count: program.count)
+        var pending: [Thread] = []
         var current: [Thread] = []
         var next: [Thread] = []
-
-        /// Adds a thread and everything reachable from it without reading, in priority order.
-        func add(_ list: inout [Thread], _ pc: Int, _ bounds: [Int], at position: Int) {
-            guard seen[pc] != position else { return }
-            seen[pc] = position
-            switch program[pc] {
-            case .split(let first, let second):
-                add(&list, first, bounds, at: position)
-                add(&list, second, bounds, at: position)
-            case .jump(let target):
-                add(&list, target, bounds, at: position)
-            case .save(let slot):
-                var bounds = bounds
-                bounds[slot] = position
-                add(&list, pc + 1, bounds, at: position)
-            default:
-                list.append(Thread(pc: pc, bounds: bounds))
-            }
-        }
-
-        add(&current, 0, [Int](repeating: 0, count: slots), at: 0)
+        add(Thread(pc: 0, bounds: [Int](repeating: 0, count: parameters.count * 2)), at: 0, to: &current, seen: &seen, pending: &pending)
         for position in 0..<text.count {
             if current.isEmpty { return nil }
             let character = text[position]
@@ -195,11 +175,37 @@ public struct StepPattern: Sendable, Hashable, CustomStringConvertible {
                 case .nonSpace: matches = !character.isWhitespace
                 case .accept, .split, .jump, .save: matches = false
                 }
-                if matches { add(&next, thread.pc + 1, thread.bounds, at: position + 1) }
+                if matches {
+                    add(Thread(pc: thread.pc + 1, bounds: thread.bounds), at: position + 1, to: &next, seen: &seen, pending: &pending)
+                }
             }
             swap(&current, &next)
         }
         return current.first { program[$0.pc] == .accept }?.bounds
+    }
+
+    /// Adds a thread, and every thread reachable from it without reading a character, to `list` in
+    /// priority order (depth first, the first target of a split before the second). An instruction
+    /// already reached at this position keeps its earlier, preferred thread. `pending` is scratch space.
+    private func add(_ start: Thread, at position: Int, to list: inout [Thread], seen: inout [Int], pending: inout [Thread]) {
+        pending.append(start)
+        while let thread = pending.popLast() {
+            guard seen[thread.pc] != position else { continue }
+            seen[thread.pc] = position
+            switch program[thread.pc] {
+            case .split(let first, let second):
+                pending.append(Thread(pc: second, bounds: thread.bounds))
+                pending.append(Thread(pc: first, bounds: thread.bounds))
+            case .jump(let target):
+                pending.append(Thread(pc: target, bounds: thread.bounds))
+            case .save(let slot):
+                var bounds = thread.bounds
+                bounds[slot] = position
+                pending.append(Thread(pc: thread.pc + 1, bounds: bounds))
+            default:
+                list.append(thread)
+            }
+        }
     }
 }
 
@@ -246,16 +252,20 @@ public struct StepDefinition: Sendable {
     /// The range of each `{int}` argument that does not take ``defaultIntRange``, by its index among
     /// all the pattern's arguments (as in the body's `arguments[index]`).
     public let ranges: [Int: ClosedRange<Int>]
+    /// The file that defines the step (`ConformanceKit/Steps+Fixtures.swift`): the step catalogue
+    /// groups definitions by it.
+    public let sourceFile: String
 
     /// Creates a definition from its pattern source, its capabilities, the ranges of `{int}`
     /// arguments that differ from the default, an argument check and its body.
     public init(_ pattern: String, needs: Set<Capability> = [], ranges: [Int: ClosedRange<Int>] = [:],
-                check: (@Sendable ([String]) -> String?)? = nil,
+                check: (@Sendable ([String]) -> String?)? = nil, sourceFile: String = #fileID,
                 body: @escaping @Sendable (World, [String]) async throws -> StepOutcome) {
         self.pattern = StepPattern(pattern)
         self.needs = needs
         self.ranges = ranges
         self.check = check
+        self.sourceFile = sourceFile
         self.body = body
     }
 
