@@ -8,10 +8,16 @@ Feature: N3.2-AC08 An accepted signal proves nothing about the credential manage
     the user, and the server never records, that a credential manager updated, hid, removed or
     restored a passkey because of it.
   Verification:
-    Let the platform accept every signal while the credential manager does nothing with it, then
-    look at what the app showed and what the server holds.
+    Let the platform accept every signal while the credential manager does nothing with it; once the
+    app has nothing left scheduled, judge everything the app showed after the first signal (errors,
+    messages, confirmations and screens alike) by what it claims, and look at what the server holds.
   Items:
     V1: the platform accepts, the provider does nothing: no product message or server state claims a provider-side result
+  Harness choices:
+    A text claims a provider-side result when it names the device or a credential manager (device,
+    phone, keychain, iCloud, Google, password or credential manager, provider) together with
+    something done to a passkey there (removed, deleted, hidden, updated, restored, synced, cleared,
+    renamed).
   Source: N3.2-AC08, "WebAuthn Signal API", Core
   References:
     WebAuthn Level 3, signal methods resolve without saying what any authenticator did
@@ -24,7 +30,6 @@ Feature: N3.2-AC08 An accepted signal proves nothing about the credential manage
     And the credential manager ignores signals
     And the user signs in as "alice" typing the password by hand
     When the user revokes a passkey of "alice"
-    And 5 seconds pass
     Then at least one signal has been sent
     And the app claimed nothing about the credential manager's passkeys
     And the server holds 1 passkey for "alice"

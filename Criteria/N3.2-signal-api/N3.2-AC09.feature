@@ -25,9 +25,9 @@ Feature: N3.2-AC09 Exact user handles and credential ids in each platform's form
     Given an account "alice" with the sign-in policy "password only"
     And "alice" has <count> passkeys in the credential manager
     And the user signs in as "alice" typing the password by hand
+    And the app has nothing left scheduled
     When the app reaches its refresh point
     And the user changes the account's name to "alice.new@example.com" and its display name to "-"
-    And 5 seconds pass
     Then every signal carries the user handle and passkey ids of "alice" exactly
 
     Examples:
@@ -41,9 +41,9 @@ Feature: N3.2-AC09 Exact user handles and credential ids in each platform's form
     Given an account "alice" with the sign-in policy "password only"
     And "alice" has <count> passkeys in the credential manager
     And the user signs in as "alice" typing the password by hand
+    And the app has nothing left scheduled
     When the app reaches its refresh point
     And the user changes the account's name to "alice.new@example.com" and its display name to "-"
-    And 5 seconds pass
     Then every signal carries the user handle and passkey ids of "alice" exactly
 
     Examples:
@@ -57,8 +57,8 @@ Feature: N3.2-AC09 Exact user handles and credential ids in each platform's form
     Given an account "alice" with the sign-in policy "password only"
     And "alice" has 2 passkeys in the credential manager
     And the user signs in as "alice" typing the password by hand
+    And the app has nothing left scheduled
     When the app reaches its refresh point
     And the user changes the account's name to "alice.new@example.com" and its display name to "-"
-    And 5 seconds pass
     Then at least one signal has been sent
     And no signal carries a product account id as its user handle

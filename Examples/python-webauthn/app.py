@@ -397,7 +397,10 @@ class App:
             self.signals.unknown(sign_in.rp_id, credential_id)
         elif result.kind == "revoked":
             self.platform.show("error", "This passkey has been removed from your account.")
-            self.signals.reconcile(result.username)
+            # The account's list goes only to a client signed in as that account; a client that is
+            # not signed in learns nothing about the account's other passkeys.
+            if self.stage == "signed-in" and self.username == result.username:
+                self.signals.reconcile(result.username)
         elif result.kind == "restricted":
             self.platform.show("error", "Your account is restricted.")
         else:  # expired challenge, invalid signature, malformed response: nothing about the credential

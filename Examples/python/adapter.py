@@ -39,7 +39,7 @@ RELYING_PARTY_IDS = ["login.example.com", "accounts.example.org"]
 
 # Every target of the harness's TargetCatalog: the app checks the device's versions at run time.
 TARGETS = [
-    "apple-17.4", "apple-18", "apple-26.0", "apple-26.2",
+    "apple-17.4", "apple-18", "apple-26.0", "apple-26.1", "apple-26.2",
     "android-15-gpm", "android-15-gpm-play-25.12", "android-15-third-party", "android-14-gpm",
     "android-15-androidx-1.5",
 ]

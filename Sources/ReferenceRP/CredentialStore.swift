@@ -68,19 +68,25 @@ extension Server {
     ///
     /// Conforming rules: every page must load, the pages must add up to the store's total, a cached
     /// list is used only if its version is current, and an empty list is returned only when the
-    /// store confirms zero accepted credentials.
+    /// store confirms zero accepted credentials. A stale or partial answer is read again once
+    /// (the design that skips instead sends nothing for this trigger).
     mutating func assembleAcceptedList(_ username: String) -> Result<[Data], Refusal> {
-        let lenient = mutation == .sendPartialList
         let version = store.version(username)
         if store.take(.staleCache) {
             let stale = store.cache[username] ?? (version: version - 1, ids: [])
             if mutation == .trustStaleCache { return .success(stale.ids) }
-            if stale.version != version {
-                // The cache is behind the store: fall through to an authoritative read.
-            } else {
-                return .success(stale.ids)
-            }
+            if stale.version == version { return .success(stale.ids) }
+            // The cache is behind the store: read the store itself, or skip.
+            if design.unusableList == .skip { return .failure("the cached list is stale") }
         }
+        let first = readAcceptedList(username, version: version)
+        guard case .failure = first, design.unusableList == .refetch, mutation != .sendPartialList, mutation != .emptyListOnError else { return first }
+        return readAcceptedList(username, version: version)
+    }
+
+    /// Reads the accepted list page by page from the store.
+    private mutating func readAcceptedList(_ username: String, version: Int) -> Result<[Data], Refusal> {
+        let lenient = mutation == .sendPartialList
         let accepted = acceptedIDs(username, includeRevoked: mutation == .includeRevokedInList)
         var collected: [Data] = []
         var index = 0

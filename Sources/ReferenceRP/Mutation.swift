@@ -30,7 +30,7 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     /// Never sets excludedCredentials on Apple requests.
     case appleNoExclusion = "apple-no-exclusion"
     // N2.6-AC05
-    /// Asks for the registration 30 seconds after the sign-in.
+    /// Asks for the registration 10 minutes after the sign-in, when the autofill context no longer applies.
     case delayedUpgrade = "delayed-upgrade"
     /// Issues the conditional request twice.
     case doubleRequest = "double-request"
@@ -74,6 +74,12 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     case unknownOnVerificationFailure = "unknown-on-verification-failure"
     /// Sends the unknown-credential signal after a network error or a cancellation.
     case unknownOnNetworkOrCancel = "unknown-on-network-or-cancel"
+    /// Sends the unknown-credential signal 30 seconds after a cancelled sign-in, from a timer.
+    case unknownOnCancelLater = "unknown-on-cancel-later"
+    /// Treats a failed credential lookup as proof that the id is unknown.
+    case unknownOnLookupFailure = "unknown-on-lookup-failure"
+    /// Sends the account's accepted list to a client that is not signed in after a revoked passkey was presented.
+    case reconcileRevokedUnauthenticated = "reconcile-revoked-unauthenticated"
     // N3.2-AC03
     /// Does not reconcile after a successful creation.
     case noReconcileAfterCreate = "no-reconcile-after-create"
@@ -85,7 +91,7 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     case noReconcileOnRefresh = "no-reconcile-on-refresh"
     /// Reconciles at the refresh point while signed out.
     case reconcileUnauthenticated = "reconcile-unauthenticated"
-    /// Sends one reconciliation per trigger instead of coalescing.
+    /// Keeps one pending reconciliation per trigger instead of coalescing pending work.
     case noCoalescing = "no-coalescing"
     /// Coalesces but sends the list captured at the first trigger.
     case coalesceWithFirstState = "coalesce-with-first-state"
@@ -107,6 +113,8 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     case retryEarly = "retry-early"
     /// Retries a rate-limited signal with its original, stale payload.
     case retryStalePayload = "retry-stale-payload"
+    /// Keeps a separate ten-call budget for each signal type.
+    case rateBudgetPerType = "rate-budget-per-type"
     // N3.2-AC06
     /// Uses the deprecated ASCredentialUpdater on 26.2 and later.
     case updaterOn262 = "updater-on-26.2"
@@ -114,14 +122,20 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
     case dataManagerOn260 = "data-manager-on-26.0"
     /// Sends Android signals with a request type the library does not know.
     case androidWrongRequestType = "android-wrong-request-type"
+    /// Sends user-details signals through the deprecated ASCredentialUpdater on 26.2 and later.
+    case userDetailsViaUpdater = "user-details-via-updater"
     // N3.2-AC07
     /// Sends every signal with the primary RP ID, whatever the credential's RP.
     case signalPrimaryRPID = "signal-primary-rp-id"
     /// Sends the origin (https://…) instead of the RP ID.
     case signalOriginAsRPID = "signal-origin-as-rp-id"
+    /// Sends unknown-credential signals with the primary RP ID, whatever the credential's RP.
+    case unknownSignalPrimaryRPID = "unknown-signal-primary-rp-id"
     // N3.2-AC08
     /// Tells the user the passkey was removed from the device once a signal is accepted.
     case claimProviderRemoval = "claim-provider-removal"
+    /// Shows a screen saying the device's passkeys were updated once a signal is accepted.
+    case claimProviderUpdateScreen = "claim-provider-update-screen"
     // N3.2-AC09
     /// Passes the base64url text's bytes instead of the raw ids to Apple's report methods.
     case appleBase64TextData = "apple-base64-text-data"
@@ -154,14 +168,15 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .requireUserVerification, .requireUserPresence, .rejectBackupEligible: "N2.6-X01"
         case .neverCheckUserPresence: "N2.6-X02"
         case .noRuntimeCheck, .revokeBySignalOnly: "N3.2-AC01"
-        case .neverSignalUnknown, .unknownOnRevoked, .unknownOnRestricted, .unknownOnVerificationFailure, .unknownOnNetworkOrCancel: "N3.2-AC02"
+        case .neverSignalUnknown, .unknownOnRevoked, .unknownOnRestricted, .unknownOnVerificationFailure, .unknownOnNetworkOrCancel,
+             .unknownOnCancelLater, .unknownOnLookupFailure, .reconcileRevokedUnauthenticated: "N3.2-AC02"
         case .noReconcileAfterCreate, .reconcileAfterFailedCreate, .noReconcileAfterRevoke, .noReconcileOnRefresh, .reconcileUnauthenticated,
              .noCoalescing, .coalesceWithFirstState: "N3.2-AC03"
         case .sendPartialList, .emptyListOnError, .trustStaleCache, .neverSendEmptyList, .includeRevokedInList: "N3.2-AC04"
-        case .ignoreRateLimit, .retryEarly, .retryStalePayload: "N3.2-AC05"
-        case .updaterOn262, .dataManagerOn260, .androidWrongRequestType: "N3.2-AC06"
-        case .signalPrimaryRPID, .signalOriginAsRPID: "N3.2-AC07"
-        case .claimProviderRemoval: "N3.2-AC08"
+        case .ignoreRateLimit, .retryEarly, .retryStalePayload, .rateBudgetPerType: "N3.2-AC05"
+        case .updaterOn262, .dataManagerOn260, .androidWrongRequestType, .userDetailsViaUpdater: "N3.2-AC06"
+        case .signalPrimaryRPID, .signalOriginAsRPID, .unknownSignalPrimaryRPID: "N3.2-AC07"
+        case .claimProviderRemoval, .claimProviderUpdateScreen: "N3.2-AC08"
         case .appleBase64TextData, .androidStandardBase64, .accountIDAsSignalUserHandle, .androidJoinedIDList: "N3.2-AC09"
         case .renameSignalUnconfirmed, .renameBlankUnchangedField, .renameReconcilesEmpty: "N3.2-AC10"
         }
@@ -200,6 +215,9 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .unknownOnRestricted: ["N3.2-AC02.V3"]
         case .unknownOnVerificationFailure: ["N3.2-AC02.V4", "N3.2-AC02.V5"]
         case .unknownOnNetworkOrCancel: ["N3.2-AC02.V6", "N3.2-AC02.V7"]
+        case .unknownOnCancelLater: ["N3.2-AC02.V7"]
+        case .unknownOnLookupFailure: ["N3.2-AC02.V8"]
+        case .reconcileRevokedUnauthenticated: ["N3.2-AC02.V2"]
         case .noReconcileAfterCreate: ["N3.2-AC03.V1"]
         case .reconcileAfterFailedCreate: ["N3.2-AC03.V2"]
         case .noReconcileAfterRevoke: ["N3.2-AC03.V3"]
@@ -215,11 +233,13 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .ignoreRateLimit: ["N3.2-AC05.V1"]
         case .retryEarly: ["N3.2-AC05.V2"]
         case .retryStalePayload: ["N3.2-AC05.V3"]
+        case .rateBudgetPerType: ["N3.2-AC05.V4"]
         case .updaterOn262: ["N3.2-AC06.V1"]
         case .dataManagerOn260: ["N3.2-AC06.V2"]
         case .androidWrongRequestType: ["N3.2-AC06.V3"]
-        case .signalPrimaryRPID, .signalOriginAsRPID: ["N3.2-AC07.V1"]
-        case .claimProviderRemoval: ["N3.2-AC08.V1"]
+        case .userDetailsViaUpdater: ["N3.2-AC06.V4"]
+        case .signalPrimaryRPID, .signalOriginAsRPID, .unknownSignalPrimaryRPID: ["N3.2-AC07.V1"]
+        case .claimProviderRemoval, .claimProviderUpdateScreen: ["N3.2-AC08.V1"]
         case .appleBase64TextData: ["N3.2-AC09.V1"]
         case .androidStandardBase64: ["N3.2-AC09.V2"]
         case .accountIDAsSignalUserHandle: ["N3.2-AC09.V4"]
@@ -245,7 +265,7 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .noExclusionList: "sends no exclusion list"
         case .excludeFirstOnly: "excludes only the first known credential"
         case .appleNoExclusion: "never sets excludedCredentials on Apple requests"
-        case .delayedUpgrade: "asks for the registration 30 seconds after the sign-in"
+        case .delayedUpgrade: "asks for the registration 10 minutes after the sign-in, when the autofill context no longer applies"
         case .doubleRequest: "issues the conditional request twice"
         case .retryAfterNoCreate: "retries after the credential manager answers no-create"
         case .errorOnNoCreate: "shows an error when the credential manager answers no-create"
@@ -265,12 +285,15 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .unknownOnRestricted: "sends the unknown-credential signal when the account is restricted"
         case .unknownOnVerificationFailure: "sends the unknown-credential signal on an invalid signature or an expired challenge"
         case .unknownOnNetworkOrCancel: "sends the unknown-credential signal after a network error or a cancellation"
+        case .unknownOnCancelLater: "sends the unknown-credential signal 30 seconds after a cancelled sign-in, from a timer"
+        case .unknownOnLookupFailure: "treats a failed credential lookup as proof that the id is unknown"
+        case .reconcileRevokedUnauthenticated: "sends the account's accepted list to a client that is not signed in after a revoked passkey was presented"
         case .noReconcileAfterCreate: "does not reconcile after a successful creation"
         case .reconcileAfterFailedCreate: "reconciles after a failed creation"
         case .noReconcileAfterRevoke: "does not reconcile after a revocation"
         case .noReconcileOnRefresh: "does not reconcile at the documented refresh point"
         case .reconcileUnauthenticated: "reconciles at the refresh point while signed out"
-        case .noCoalescing: "sends one reconciliation per trigger instead of coalescing"
+        case .noCoalescing: "keeps one pending reconciliation per trigger instead of coalescing pending work"
         case .coalesceWithFirstState: "coalesces but sends the list captured at the first trigger"
         case .sendPartialList: "sends whatever part of the list it could assemble"
         case .emptyListOnError: "sends an empty list when the credential query times out"
@@ -280,12 +303,16 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .ignoreRateLimit: "sends Android signals without keeping to ten calls in 120 seconds"
         case .retryEarly: "retries a rate-limited signal after one second instead of retryMillis"
         case .retryStalePayload: "retries a rate-limited signal with its original, stale payload"
+        case .rateBudgetPerType: "keeps a separate ten-call budget for each signal type"
         case .updaterOn262: "uses the deprecated ASCredentialUpdater on 26.2 and later"
         case .dataManagerOn260: "uses ASCredentialDataManager on 26.0 and 26.1, where it does not exist"
         case .androidWrongRequestType: "sends Android signals with a request type the library does not know"
+        case .userDetailsViaUpdater: "sends user-details signals through the deprecated ASCredentialUpdater on 26.2 and later"
         case .signalPrimaryRPID: "sends every signal with the primary RP ID, whatever the credential's RP"
         case .signalOriginAsRPID: "sends the origin (https://…) instead of the RP ID"
+        case .unknownSignalPrimaryRPID: "sends unknown-credential signals with the primary RP ID, whatever the credential's RP"
         case .claimProviderRemoval: "tells the user the passkey was removed from the device once a signal is accepted"
+        case .claimProviderUpdateScreen: "shows a screen saying the device's passkeys were updated once a signal is accepted"
         case .appleBase64TextData: "passes the base64url text's bytes instead of the raw ids to Apple's report methods"
         case .androidStandardBase64: "encodes Android signal ids with padded standard base64"
         case .accountIDAsSignalUserHandle: "signals the product account id as the user handle"
@@ -293,6 +320,15 @@ public enum Mutation: String, Sendable, Hashable, CaseIterable, Identifiable {
         case .renameSignalUnconfirmed: "sends the metadata signal before the server confirmed the rename"
         case .renameBlankUnchangedField: "sends an empty value for the field that did not change"
         case .renameReconcilesEmpty: "follows a rename with an empty accepted-credentials list"
+        }
+    }
+
+    /// Whether the mutant's defect can show under a conforming design: a mutant of the retry
+    /// path has nothing to break in a design that drops rate-limited signals.
+    public func applies(to design: ReferenceDesign) -> Bool {
+        switch self {
+        case .retryEarly, .retryStalePayload: design.rateLimited == .retry
+        default: true
         }
     }
 }

@@ -7,25 +7,34 @@ import ConformanceKit
 public struct ReferenceRP: RelyingPartyAdapter {
     /// The faulty variant, or `nil` for the conforming relying party.
     public let mutation: Mutation?
+    /// The conforming design choices it makes (the reference's own unless a variant is given).
+    public let design: ReferenceDesign
 
     /// The RP IDs the reference relying party is configured with.
     public static let relyingPartyIDs = ["login.example.com", "accounts.example.org"]
 
-    /// Creates the conforming reference RP, or the faulty variant with `mutation`.
-    public init(mutation: Mutation? = nil) {
+    /// Creates the conforming reference RP, or the faulty variant with `mutation`, with the
+    /// reference's design choices or those of a conforming variant.
+    public init(mutation: Mutation? = nil, design: ReferenceDesign = .reference) {
         self.mutation = mutation
+        self.design = design
+    }
+
+    /// The adapter name: `reference-rp`, then `+<design>` for a variant and `+<mutation>` for a mutant.
+    public var name: String {
+        "reference-rp" + (design == .reference ? "" : "+\(design.id)") + (mutation.map { "+\($0.id)" } ?? "")
     }
 
     /// Declares every target and capability, the reference RP IDs, and a name that carries the mutation.
     public func describe() async throws -> AdapterDescription {
-        AdapterDescription(name: mutation.map { "reference-rp+\($0.id)" } ?? "reference-rp", version: "1.0.0",
+        AdapterDescription(name: name, version: "1.0.0",
                            targets: TargetCatalog.all.map(\.id), capabilities: Capability.allCases,
                            relyingPartyIDs: Self.relyingPartyIDs)
     }
 
     /// Opens a fresh app and server for one test case.
     public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
-        ReferenceSession(context: context, host: host, mutation: mutation)
+        ReferenceSession(context: context, host: host, mutation: mutation, design: design)
     }
 
     /// Does nothing; the reference RP holds no resources beyond its sessions.

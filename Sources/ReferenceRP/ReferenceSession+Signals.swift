@@ -74,7 +74,9 @@ extension ReferenceSession {
             }
         case .refresh:
             if state.app.stage == .signedIn, let username = state.app.username {
-                if mutation != .noReconcileOnRefresh { scheduleReconciliation(for: username, reason: "refresh point", &state) }
+                if mutation != .noReconcileOnRefresh, !flushBatchedReconciliation(for: username, &state) {
+                    scheduleReconciliation(for: username, reason: "refresh point", &state)
+                }
             } else if mutation == .reconcileUnauthenticated, let username = state.app.signals.lastUsername {
                 scheduleReconciliation(for: username, reason: "refresh point", &state)
             }
@@ -93,79 +95,115 @@ extension ReferenceSession {
 
     // MARK: Scheduling
 
-    /// Schedules one reconciliation for the account; triggers close together share it.
+    /// Schedules one reconciliation of the account's complete list; triggers close together share it.
     func scheduleReconciliation(for username: String, reason: String, _ state: inout State) {
         guard signalInterface != nil else { return }
         if mutation == .noReconcileAfterCreate, reason == "credential created" { return }
-        if mutation == .noCoalescing {
+        if mutation == .coalesceWithFirstState, state.app.signals.capturedLists[username] == nil {
+            state.app.signals.capturedLists[username] = state.server.acceptedIDs(username)
+        }
+        // Work already held by the rate limit is the same work: it is sent, rebuilt from current state, when the limit allows.
+        if mutation != .noCoalescing, state.app.signals.held.contains(where: { SignalScheduler.equivalent($0, .reconcile(username: username)) }) { return }
+        let delay = design.batchToRefreshMillis ?? design.coalesceMillis
+        if delay == 0 {
             send(.reconcile(username: username), &state)
             return
         }
-        if state.app.signals.reconcileTimers[username] != nil { return }
-        if mutation == .coalesceWithFirstState { state.app.signals.capturedLists[username] = state.server.acceptedIDs(username) }
-        let timer = host.scheduleTimer(afterMillis: SignalScheduler.debounceMillis, label: "reconcile \(username) (\(reason))")
+        if state.app.signals.reconcileTimers[username] != nil, mutation != .noCoalescing { return }
+        let label = design.batchToRefreshMillis == nil ? "reconcile \(username) (\(reason))" : "scheduled refresh: reconcile \(username) (\(reason))"
+        let timer = host.scheduleTimer(afterMillis: delay, label: label)
         state.app.signals.reconcileTimers[username] = timer
         state.app.signals.timerIntents[timer] = .reconcile(username: username)
     }
 
+    /// At a refresh point, a design that batches reconciliations sends what is pending at once.
+    func flushBatchedReconciliation(for username: String, _ state: inout State) -> Bool {
+        guard design.batchToRefreshMillis != nil, let timer = state.app.signals.reconcileTimers.removeValue(forKey: username) else { return false }
+        host.cancelTimer(timer)
+        state.app.signals.timerIntents[timer] = nil
+        send(.reconcile(username: username), &state)
+        return true
+    }
+
     func signalTimerFired(_ timer: TimerID, _ state: inout State) {
+        if timer == state.app.signals.flushTimer {
+            state.app.signals.flushTimer = nil
+            let held = state.app.signals.held
+            state.app.signals.held = []
+            for intent in held { send(intent, &state) }
+            return
+        }
         guard let intent = state.app.signals.timerIntents.removeValue(forKey: timer) else { return }
         if case .reconcile(let username) = intent, state.app.signals.reconcileTimers[username] == timer {
             state.app.signals.reconcileTimers[username] = nil
-            if let captured = state.app.signals.capturedLists.removeValue(forKey: username) {
-                send(.fixedList(username: username, ids: captured), &state)
-                return
-            }
         }
         send(intent, &state)
     }
 
     /// Builds the signal for an intent from current server state and hands it to the platform,
-    /// keeping the Android budget.
+    /// keeping the Android budget and any retryMillis the platform asked for.
     func send(_ intent: SignalScheduler.Intent, _ state: inout State) {
         guard let interface = signalInterface else { return }
         if interface == .android, mutation != .ignoreRateLimit {
             let now = host.now()
+            state.app.signals.androidCalls.removeAll { $0.at <= now - SignalScheduler.androidWindowMillis }
+            let kind = SignalEncoding.androidType(of: intent)
+            let counted = mutation == .rateBudgetPerType ? state.app.signals.androidCalls.filter { $0.kind == kind } : state.app.signals.androidCalls
             if now < state.app.signals.androidBlockedUntil {
-                let timer = host.scheduleTimer(afterMillis: state.app.signals.androidBlockedUntil - now, label: "signal held until retryMillis has passed")
-                state.app.signals.timerIntents[timer] = intent
+                hold(intent, until: state.app.signals.androidBlockedUntil, &state)
                 return
             }
-            state.app.signals.androidCalls.removeAll { $0 <= now - SignalScheduler.androidWindowMillis }
-            if state.app.signals.androidCalls.count >= SignalScheduler.androidBudget {
-                let wait = state.app.signals.androidCalls[0] + SignalScheduler.androidWindowMillis - now + 1
-                let timer = host.scheduleTimer(afterMillis: wait, label: "signal deferred by the rate budget")
-                state.app.signals.timerIntents[timer] = intent
+            if counted.count >= SignalScheduler.androidBudget {
+                hold(intent, until: counted[0].at + SignalScheduler.androidWindowMillis + 1, &state)
                 return
             }
         }
         guard let request = buildSignal(intent, interface: interface, &state) else { return }
-        if interface == .android { state.app.signals.androidCalls.append(host.now()) }
+        if interface == .android { state.app.signals.androidCalls.append((host.now(), SignalEncoding.androidType(of: intent))) }
         let operation = host.signal(request)
         state.app.signals.inFlight[operation] = (intent, request)
     }
 
+    /// Keeps a signal until the rate limit allows it; equivalent pending work is kept once.
+    func hold(_ intent: SignalScheduler.Intent, until time: Int64, _ state: inout State) {
+        if mutation != .noCoalescing, state.app.signals.held.contains(where: { SignalScheduler.equivalent($0, intent) }) { return }
+        if mutation == .coalesceWithFirstState, case .reconcile(let username) = intent, state.app.signals.capturedLists[username] == nil {
+            state.app.signals.capturedLists[username] = state.server.acceptedIDs(username)
+        }
+        state.app.signals.held.append(intent)
+        guard state.app.signals.flushTimer == nil else { return }
+        state.app.signals.flushTimer = host.scheduleTimer(afterMillis: max(0, time - host.now()), label: "send signals held by the rate limit")
+    }
+
     func buildSignal(_ intent: SignalScheduler.Intent, interface: SignalScheduler.Interface, _ state: inout State) -> SignalRequest? {
+        let encoding = SignalEncoding(interface: interface, mutation: mutation)
         switch intent {
         case .resend(let request):
             return request
         case .unknown(let rpID, let credentialID):
-            return SignalEncoding(interface: interface, mutation: mutation).unknown(rpID: rpID, credentialID: credentialID)
+            let rpID = mutation == .unknownSignalPrimaryRPID ? ReferenceRP.relyingPartyIDs[0] : rpID
+            return encoding.unknown(rpID: rpID, credentialID: credentialID)
         case .reconcile(let username):
             guard let account = state.server.accounts[username] else { return nil }
+            if let captured = state.app.signals.capturedLists.removeValue(forKey: username) {
+                return encoding.allAccepted(account: account, ids: captured)
+            }
             switch state.server.assembleAcceptedList(username) {
             case .failure(let refusal):
                 host.telemetry(TelemetryEvent("reconciliation-skipped", ["account": username, "reason": refusal.message]))
                 return nil
             case .success(let ids):
-                return SignalEncoding(interface: interface, mutation: mutation).allAccepted(account: account, ids: ids)
+                return encoding.allAccepted(account: account, ids: ids)
             }
         case .fixedList(let username, let ids):
             guard let account = state.server.accounts[username] else { return nil }
-            return SignalEncoding(interface: interface, mutation: mutation).allAccepted(account: account, ids: ids)
+            return encoding.allAccepted(account: account, ids: ids)
         case .userDetails(let username, let nameChanged, let displayNameChanged):
             guard let account = state.server.accounts[username] else { return nil }
-            return SignalEncoding(interface: interface, mutation: mutation).userDetails(account: account, nameChanged: nameChanged, displayNameChanged: displayNameChanged)
+            let reReport = design.appleDisplayNameOnly == .reReportName
+            let updaterEncoding = mutation == .userDetailsViaUpdater && interface == .appleDataManager
+                ? SignalEncoding(interface: .appleUpdater, mutation: mutation) : encoding
+            return updaterEncoding.userDetails(account: account, nameChanged: nameChanged || (reReport && displayNameChanged), displayNameChanged: displayNameChanged)
         }
     }
 
@@ -180,26 +218,37 @@ extension ReferenceSession {
         if let error = outcome.error {
             if let retryMillis = error.retryMillis {
                 let delay = mutation == .retryEarly ? 1_000 : retryMillis
-                state.app.signals.androidBlockedUntil = max(state.app.signals.androidBlockedUntil, host.now() + delay)
-                let timer = host.scheduleTimer(afterMillis: delay, label: "retry a rate-limited signal")
-                state.app.signals.timerIntents[timer] = mutation == .retryStalePayload ? .resend(request) : intent
+                let until = host.now() + delay
+                state.app.signals.androidBlockedUntil = max(state.app.signals.androidBlockedUntil, until)
+                if design.rateLimited == .retry { hold(mutation == .retryStalePayload ? .resend(request) : intent, until: until, &state) }
             } else {
                 host.telemetry(TelemetryEvent("signal-failed", ["error": error.name]))
             }
             return
         }
-        if mutation == .claimProviderRemoval {
-            switch intent {
-            case .reconcile, .unknown: host.show(UIEvent(.message, "The passkey was removed from this device."))
-            default: break
-            }
+        switch (mutation, intent) {
+        case (.claimProviderRemoval?, .reconcile), (.claimProviderRemoval?, .unknown):
+            host.show(UIEvent(.message, "The passkey was removed from this device."))
+        case (.claimProviderUpdateScreen?, .reconcile):
+            host.show(UIEvent(.screen, "Passkeys on this device updated"))
+        default:
+            break
         }
+    }
+
+    /// Work a design does after every successful sign-in.
+    func signedIn(_ username: String, _ state: inout State) {
+        if design.reconcileAtEverySignIn { scheduleReconciliation(for: username, reason: "signed in", &state) }
     }
 
     private func signInCompleted(_ signIn: SignalScheduler.PendingSignIn, _ outcome: PlatformOutcome, _ state: inout State) {
         if outcome.error != nil {
             if mutation == .unknownOnNetworkOrCancel, let username = signIn.username {
                 for id in state.server.acceptedIDs(username) { send(.unknown(rpID: signIn.rpID, credentialID: id), &state) }
+            }
+            if mutation == .unknownOnCancelLater, let username = signIn.username, let id = state.server.acceptedIDs(username).first {
+                let timer = host.scheduleTimer(afterMillis: 30_000, label: "report the cancelled sign-in's passkey")
+                state.app.signals.timerIntents[timer] = .unknown(rpID: signIn.rpID, credentialID: id)
             }
             return
         }
@@ -222,12 +271,23 @@ extension ReferenceSession {
             state.app.username = username
             state.app.stage = .signedIn
             state.app.signals.lastUsername = username
+            signedIn(username, &state)
+        case .lookupFailed:
+            host.show(UIEvent(.error, "Sign-in failed. Try again."))
+            if mutation == .unknownOnLookupFailure { send(unknown, &state) }
         case .unknownCredential:
             host.show(UIEvent(.error, "This passkey is not valid for your account."))
             if mutation != .neverSignalUnknown { send(unknown, &state) }
         case .revoked(let username):
             host.show(UIEvent(.error, "This passkey has been removed from your account."))
-            if mutation == .unknownOnRevoked { send(unknown, &state) } else { scheduleReconciliation(for: username, reason: "revoked credential presented", &state) }
+            // The revoked passkey is reconciled by a full list only while this account is signed in;
+            // a client that is not signed in never receives the account's list.
+            let authenticated = state.app.stage == .signedIn && state.app.username == username
+            if mutation == .unknownOnRevoked {
+                send(unknown, &state)
+            } else if authenticated || mutation == .reconcileRevokedUnauthenticated {
+                scheduleReconciliation(for: username, reason: "revoked credential presented", &state)
+            }
         case .restricted:
             host.show(UIEvent(.error, "Your account is restricted."))
             if mutation == .unknownOnRestricted { send(unknown, &state) }

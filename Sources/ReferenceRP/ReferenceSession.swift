@@ -35,13 +35,15 @@ final class ReferenceSession: RelyingPartySession {
     let host: any PlatformHost
     let context: SessionContext
     let mutation: Mutation?
+    let design: ReferenceDesign
     let state: Mutex<State>
 
-    init(context: SessionContext, host: any PlatformHost, mutation: Mutation?) {
+    init(context: SessionContext, host: any PlatformHost, mutation: Mutation?, design: ReferenceDesign) {
         self.context = context
         self.host = host
         self.mutation = mutation
-        state = Mutex(State(server: Server(mutation: mutation, device: context.device), rng: SeededGenerator(seed: context.seed)))
+        self.design = design
+        state = Mutex(State(server: Server(mutation: mutation, design: design, device: context.device), rng: SeededGenerator(seed: context.seed)))
     }
 
     var device: DeviceInfo { context.device }
@@ -115,6 +117,7 @@ final class ReferenceSession: RelyingPartySession {
             guard let username = action.username, state.server.accounts[username] != nil else { return ActionOutcome(.rejected, message: "unknown account") }
             let token = state.server.openSession(username, .full)
             enter(token: token, username: username, stage: .signedIn, &state)
+            signedIn(username, &state)
             return ActionOutcome(.signedIn)
         case .signOut:
             if let token = state.app.token { state.server.signOut(token: token) }
@@ -149,6 +152,7 @@ final class ReferenceSession: RelyingPartySession {
             if assurance == .full {
                 enter(token: token, username: username, stage: .signedIn, &state)
                 startUpgrade(token: token, username: username, &state)
+                signedIn(username, &state)
                 return ActionOutcome(.signedIn)
             }
             enter(token: token, username: username, stage: .awaitingSecondFactor, &state)
@@ -165,6 +169,7 @@ final class ReferenceSession: RelyingPartySession {
         case .success:
             state.app.stage = .signedIn
             startUpgrade(token: token, username: username, &state)
+            signedIn(username, &state)
             return ActionOutcome(.signedIn)
         case .failure(let reason):
             if mutation == .upgradeAfterFailedSecondFactor { startUpgrade(token: token, username: username, &state) }
@@ -195,7 +200,7 @@ final class ReferenceSession: RelyingPartySession {
             return
         }
         if mutation == .delayedUpgrade {
-            let timer = host.scheduleTimer(afterMillis: 30_000, label: "automatic passkey upgrade")
+            let timer = host.scheduleTimer(afterMillis: 10 * 60_000, label: "automatic passkey upgrade")
             state.app.delayedUpgrades[timer] = (token, username)
             return
         }

@@ -1,12 +1,28 @@
 import ConformanceKit
 
-/// The harness's proof that its criteria can fail: the suite passes on the reference RP, and every
-/// mutant fails the criterion it breaks, on the verify items it names.
+/// The harness's proof that its verdicts are worth something, in both directions: every criterion
+/// passes on the reference RP and on every conforming variant of it (no false alarm), and every
+/// mutant fails the criterion it breaks, on the verify items it names, under the reference design
+/// and under every variant it applies to (no blind spot).
 public enum SelfTest {
-    /// How one mutant fared.
+    /// How one conforming design fared over the whole suite.
+    public struct DesignResult: Sendable {
+        /// The design that was run.
+        public var design: ReferenceDesign
+        /// The suite's result on it.
+        public var run: RunResult
+        /// Test cases that did not pass; each is a false alarm.
+        public var problems: [TestCaseResult] { run.testCases.filter { $0.verdict != .passed } }
+        /// The verdict of each criterion, by id.
+        public var verdicts: [String: Verdict] { Dictionary(run.criteria.map { ($0.criterion.id, $0.verdict) }, uniquingKeysWith: { first, _ in first }) }
+    }
+
+    /// How one mutant fared under one design.
     public struct MutantResult: Sendable {
         /// The mutation that was run.
         public var mutation: Mutation
+        /// The conforming design it was built on.
+        public var design: ReferenceDesign
         /// The verdict of the mutant's criterion.
         public var verdict: Verdict
         /// Verify items with at least one failed test case.
@@ -15,7 +31,7 @@ public enum SelfTest {
         public var missedItems: [String]
         /// The first failure's message, as evidence.
         public var evidence: String?
-        /// With the full matrix: every criterion that failed against the mutant (its own included).
+        /// With the full matrix (reference design only): every criterion that failed against the mutant.
         public var failedCriteria: [String]?
         /// Killed: the criterion failed on every verify item the mutant names.
         public var killed: Bool { verdict == .failed && missedItems.isEmpty }
@@ -23,76 +39,76 @@ public enum SelfTest {
 
     /// The whole self-test.
     public struct Report: Sendable {
-        /// The suite's result on the conforming reference RP.
-        public var reference: RunResult
-        /// How each mutant fared, in the order they ran.
+        /// The reference design and every variant, each over the whole suite (the reference first).
+        public var designs: [DesignResult]
+        /// How each mutant fared under each design it applies to, mutant by mutant.
         public var mutants: [MutantResult]
         /// Verify items that no mutant names (a criterion item nothing shows can fail).
         public var itemsWithoutMutant: [String]
 
-        /// The reference RP's test cases that did not pass; the self-test expects none.
-        public var referenceProblems: [TestCaseResult] { reference.testCases.filter { $0.verdict != .passed } }
-        /// Whether the self-test passed: the reference RP passed everything, every mutant was killed, and
-        /// every verify item has a mutant.
-        public var passed: Bool { referenceProblems.isEmpty && mutants.allSatisfy(\.killed) && itemsWithoutMutant.isEmpty }
-
-        /// The kill matrix and every problem, for the terminal.
-        public func text(quiet: Bool) -> String {
-            var lines: [String] = []
-            let counts = reference.counts
-            lines.append("reference RP: \(reference.testCases.count) test cases, \(counts[.passed, default: 0]) passed"
-                         + (referenceProblems.isEmpty ? "" : ", \(referenceProblems.count) NOT passed"))
-            for problem in referenceProblems.prefix(20) {
-                lines.append("  \(problem.verdict.rawValue) \(problem.id): \(problem.message ?? "")")
-            }
-            if !quiet {
-                lines.append("")
-                lines.append("kill matrix (mutant → its criterion):")
-            }
-            for result in mutants where !quiet || !result.killed {
-                let status = result.killed ? "killed" : (result.verdict == .failed ? "PARTIAL" : "SURVIVED")
-                lines.append("  " + result.mutation.id.padding(toLength: 36, withPad: " ", startingAt: 0)
-                             + result.mutation.criterion.padding(toLength: 11, withPad: " ", startingAt: 0)
-                             + status.padding(toLength: 9, withPad: " ", startingAt: 0)
-                             + result.failedItems.sorted().map { $0.split(separator: ".").last.map(String.init) ?? $0 }.joined(separator: ","))
-                if let others = result.failedCriteria?.filter({ $0 != result.mutation.criterion }), !others.isEmpty {
-                    lines.append("      also failed: " + others.joined(separator: ", "))
-                }
-                if !result.killed {
-                    lines.append("      expected failures on \(result.mutation.verifyItems.joined(separator: ", ")); missed \(result.missedItems.joined(separator: ", ")) (\(result.mutation.summary))")
-                }
-            }
-            for item in itemsWithoutMutant { lines.append("  verify item \(item) has no mutant") }
-            let killed = mutants.filter(\.killed).count
-            lines.append("\(killed)/\(mutants.count) mutants killed; reference \(referenceProblems.isEmpty ? "conformant" : "NOT conformant"); "
-                         + (passed ? "self-test passed" : "self-test FAILED"))
-            return lines.joined(separator: "\n")
-        }
+        /// The suite's result on the reference RP.
+        public var reference: RunResult { designs[0].run }
+        /// Test cases of the reference RP that did not pass; the self-test expects none.
+        public var referenceProblems: [TestCaseResult] { designs[0].problems }
+        /// Designs with at least one test case that did not pass.
+        public var falseAlarms: [DesignResult] { designs.filter { !$0.problems.isEmpty } }
+        /// Whether the self-test passed: every design passed everything, every mutant was killed under
+        /// every design it applies to, and every verify item has a mutant.
+        public var passed: Bool { falseAlarms.isEmpty && mutants.allSatisfy(\.killed) && itemsWithoutMutant.isEmpty }
     }
 
-    /// Runs the reference RP over every criterion, then each mutant over its own criterion.
+    /// Runs every design over the whole suite, then every mutant over its own criterion under each
+    /// design it applies to.
     ///
-    /// With `fullMatrix`, each mutant runs against every criterion, so the report also shows which
-    /// other criteria catch it (slower: the whole suite once per mutant).
-    public static func run(criteria: [Criterion], digest: String, mutations: [Mutation] = Mutation.allCases, seed: UInt64 = 1,
-                           fullMatrix: Bool = false) async throws -> Report {
-        let reference = try await Suite.run(criteria: criteria, digest: digest, adapter: ReferenceRP(), transport: "in-process", seed: seed)
-        var results: [MutantResult] = []
-        for mutation in mutations {
-            let filter = fullMatrix ? TestPlan.Filter() : TestPlan.Filter(criteria: [mutation.criterion])
-            let run = try await Suite.run(criteria: criteria, digest: digest, adapter: ReferenceRP(mutation: mutation), transport: "in-process",
+    /// With `fullMatrix`, each mutant also runs against every criterion under the reference design,
+    /// so the report shows which other criteria catch it. Runs go `concurrency` at a time.
+    public static func run(criteria: [Criterion], digest: String, mutations: [Mutation] = Mutation.allCases, designs: [ReferenceDesign] = ReferenceDesign.all,
+                           seed: UInt64 = 1, fullMatrix: Bool = false, concurrency: Int = 2) async throws -> Report {
+        var designs = designs
+        if !designs.contains(.reference) { designs.insert(.reference, at: 0) }
+        let designResults = try await concurrently(designs, limit: concurrency) { design in
+            DesignResult(design: design, run: try await Suite.run(criteria: criteria, digest: digest, adapter: ReferenceRP(design: design),
+                                                                  transport: "in-process", seed: seed))
+        }
+        let pairs = mutations.flatMap { mutation in designs.filter(mutation.applies(to:)).map { (mutation, $0) } }
+        let results = try await concurrently(pairs, limit: concurrency) { mutation, design in
+            let full = fullMatrix && design == .reference
+            let filter = full ? TestPlan.Filter() : TestPlan.Filter(criteria: [mutation.criterion])
+            let run = try await Suite.run(criteria: criteria, digest: digest, adapter: ReferenceRP(mutation: mutation, design: design), transport: "in-process",
                                           filter: filter, seed: seed)
             let own = run.testCases.filter { $0.criterionID == mutation.criterion }
             let failed = own.filter { $0.verdict == .failed }
             let failedItems = Set(failed.flatMap(\.verifyItems))
             let verdict = run.criteria.first { $0.criterion.id == mutation.criterion }?.verdict ?? .notVerified
-            results.append(MutantResult(mutation: mutation, verdict: verdict, failedItems: failedItems,
-                                        missedItems: mutation.verifyItems.filter { !failedItems.contains($0) },
-                                        evidence: failed.first?.message,
-                                        failedCriteria: fullMatrix ? run.criteria.filter { $0.verdict == .failed }.map(\.criterion.id) : nil))
+            return MutantResult(mutation: mutation, design: design, verdict: verdict, failedItems: failedItems,
+                                missedItems: mutation.verifyItems.filter { !failedItems.contains($0) }, evidence: failed.first?.message,
+                                failedCriteria: full ? run.criteria.filter { $0.verdict == .failed }.map(\.criterion.id) : nil)
         }
         let named = Set(Mutation.allCases.flatMap(\.verifyItems))
         let items = criteria.flatMap { $0.info.verifyItems.map(\.id) }
-        return Report(reference: reference, mutants: results, itemsWithoutMutant: items.filter { !named.contains($0) })
+        return Report(designs: designResults, mutants: results, itemsWithoutMutant: items.filter { !named.contains($0) })
+    }
+
+    /// Maps `body` over `inputs`, at most `limit` at a time, keeping the inputs' order.
+    static func concurrently<Input: Sendable, Output: Sendable>(_ inputs: [Input], limit: Int,
+                                                                _ body: @escaping @Sendable (Input) async throws -> Output) async throws -> [Output] {
+        try await withThrowingTaskGroup(of: (Int, Output).self) { group in
+            var results = [Output?](repeating: nil, count: inputs.count)
+            var next = 0
+            for _ in 0..<min(max(1, limit), inputs.count) {
+                let index = next
+                group.addTask { (index, try await body(inputs[index])) }
+                next += 1
+            }
+            while let (index, output) = try await group.next() {
+                results[index] = output
+                if next < inputs.count {
+                    let index = next
+                    group.addTask { (index, try await body(inputs[index])) }
+                    next += 1
+                }
+            }
+            return results.map { $0! }
+        }
     }
 }

@@ -18,6 +18,8 @@ extension Server {
         case unknownCredential(rpID: String, credentialID: Data)
         /// The credential is known but revoked.
         case revoked(username: String)
+        /// The lookup of the credential id failed: the server cannot tell whether it holds it.
+        case lookupFailed
         case restricted
         case expiredChallenge
         case invalid(String)
@@ -30,6 +32,7 @@ extension Server {
         guard let ceremony = ceremonies[clientData.challenge], ceremony.kind == .authentication else {
             return .invalid("no sign-in ceremony for this challenge")
         }
+        if store.take(.credentialLookupFailure) { return .lookupFailed }
         guard let username = accountOrder.first(where: { name in
             accounts[name]!.rpID == ceremony.rpID && accounts[name]!.credentials.contains { $0.id == credentialID }
         }), var account = accounts[username], let index = account.credentials.firstIndex(where: { $0.id == credentialID }) else {
@@ -38,7 +41,7 @@ extension Server {
         let stored = account.credentials[index]
         guard stored.state == .active else { return .revoked(username: username) }
         guard !account.restricted else { return .restricted }
-        guard now - ceremony.issuedAt <= Self.challengeLifetimeMillis else {
+        guard now - ceremony.issuedAt <= challengeLifetimeMillis else {
             ceremonies[ceremony.challenge] = nil
             return .expiredChallenge
         }

@@ -74,8 +74,6 @@ struct Server: Sendable {
         var description: String { message }
     }
 
-    /// How long an issued challenge stays valid.
-    static let challengeLifetimeMillis: Int64 = 5 * 60 * 1000
 
     var accounts: [String: Account] = [:]
     var accountOrder: [String] = []
@@ -86,10 +84,15 @@ struct Server: Sendable {
     /// The credential store's view for full-list assembly: pages, versions, cache and injected faults.
     var store = CredentialStore()
     let mutation: Mutation?
+    let design: ReferenceDesign
     let device: DeviceInfo
 
-    init(mutation: Mutation?, device: DeviceInfo) {
+    /// How long an issued challenge stays valid.
+    var challengeLifetimeMillis: Int64 { design.challengeLifetimeMillis }
+
+    init(mutation: Mutation?, design: ReferenceDesign, device: DeviceInfo) {
         self.mutation = mutation
+        self.design = design
         self.device = device
     }
 
@@ -176,7 +179,7 @@ struct Server: Sendable {
                 return .failure("the response does not belong to the current sign-in")
             }
         }
-        guard now - ceremony.issuedAt <= Self.challengeLifetimeMillis else { return .failure("the challenge has expired") }
+        guard now - ceremony.issuedAt <= challengeLifetimeMillis else { return .failure("the challenge has expired") }
         let owner = mutation == .lateResponseToCurrentAccount ? (sessions[token]?.username ?? ceremony.username) : ceremony.username
         guard let username = owner, var account = accounts[username] else { return .failure("the account no longer exists") }
         let verifier = WebAuthnVerifier(policy: .init(rpId: ceremony.rpID, allowedOrigins: allowedOrigins(rpID: ceremony.rpID)))

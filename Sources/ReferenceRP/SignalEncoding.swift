@@ -39,6 +39,16 @@ struct SignalEncoding: Sendable {
         return SignalRequest(android: AndroidSignalRequest(type: type, requestJson: Wire.jsonString(JSONValue.object(members))))
     }
 
+    /// The Android request type an intent is sent as, for the rate budget's bookkeeping.
+    static func androidType(of intent: SignalScheduler.Intent) -> String {
+        switch intent {
+        case .unknown: AndroidSignalRequest.unknownCredentialType
+        case .userDetails: AndroidSignalRequest.currentUserDetailsType
+        case .resend(let request): request.android?.type ?? "resend"
+        case .reconcile, .fixedList: AndroidSignalRequest.allAcceptedCredentialsType
+        }
+    }
+
     func unknown(rpID: String, credentialID: Data) -> SignalRequest {
         if interface == .android {
             return android(AndroidSignalRequest.unknownCredentialType, ["rpId": .string(self.rpID(rpID)), "credentialId": .string(text(credentialID))])

@@ -29,14 +29,19 @@ enum SignalScheduler {
     }
 
     struct State: Sendable {
-        /// Debounce timers of pending reconciliations, by account.
+        /// Debounce (or batch) timers of pending reconciliations, by account.
         var reconcileTimers: [String: TimerID] = [:]
-        /// What each signal timer (debounce, deferral, retry) will do.
+        /// What each signal timer (debounce, delayed mutant) will do.
         var timerIntents: [TimerID: Intent] = [:]
+        /// Signals waiting for the Android rate limit (retryMillis or the ten-call budget), oldest first;
+        /// equivalent work is coalesced here.
+        var held: [Intent] = []
+        /// The timer that sends the held signals.
+        var flushTimer: TimerID?
         /// Lists captured at the first trigger (the first-state mutant only).
         var capturedLists: [String: [Data]] = [:]
-        /// Times of this app's Android signal calls.
-        var androidCalls: [Int64] = []
+        /// Times and kinds of this app's Android signal calls.
+        var androidCalls: [(at: Int64, kind: String)] = []
         /// After a rate-limit exception: no Android signal before this time (the platform's retryMillis).
         var androidBlockedUntil: Int64 = 0
         /// Signals in flight.
@@ -46,8 +51,26 @@ enum SignalScheduler {
         var lastUsername: String?
     }
 
-    /// Coalescing window: triggers within it share one reconciliation.
-    static let debounceMillis: Int64 = 1_000
+    /// Whether two pending signals do the same work, so one of them is enough: a reconciliation or
+    /// user-details update of the same account (built from current state when sent), or the same
+    /// unknown credential.
+    static func equivalent(_ lhs: Intent, _ rhs: Intent) -> Bool {
+        switch (lhs, rhs) {
+        case (.reconcile(let a), .reconcile(let b)): a == b
+        case (.userDetails(let a, _, _), .userDetails(let b, _, _)): a == b
+        case (.unknown(let rpA, let idA), .unknown(let rpB, let idB)): rpA == rpB && idA == idB
+        default: false
+        }
+    }
+
+    /// The account an intent concerns, if any.
+    static func username(_ intent: Intent) -> String? {
+        switch intent {
+        case .reconcile(let username), .userDetails(let username, _, _), .fixedList(let username, _): username
+        default: nil
+        }
+    }
+
     /// The Android budget: calls per window.
     static let androidBudget = 10
     static let androidWindowMillis: Int64 = 120_000

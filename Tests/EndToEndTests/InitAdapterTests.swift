@@ -49,18 +49,28 @@ struct InitAdapterTests {
     }
 
     /// The Swift skeleton is a package that depends on this one by path. Building it compiles the
-    /// harness's libraries once more (about 25 s on the project's 2-core machine), so it is built in
-    /// a fixed directory under `.build/` and later runs rebuild incrementally (a few seconds).
-    @Test("the Swift skeleton builds against this package and runs: every test case not verified")
+    /// harness's libraries a second time (about 25 s on the project's 2-core machine, and again after
+    /// every change to them), which starves the timing-sensitive tests running next to it, so
+    /// `Scripts/build-swift-skeleton.sh` builds it once, before the tests (`.ci/run` does), into
+    /// `.build/init-adapter-skeletons/swift`. This test checks that the built sources are what
+    /// `init-adapter swift` writes now, then runs the built adapter against the suite.
+    static let builtSkeleton = PackagePaths.root.appendingPathComponent(".build/init-adapter-skeletons/swift")
+    static let builtAdapter = builtSkeleton.appendingPathComponent(".build/debug/MyRelyingPartyAdapter")
+
+    @Test("the Swift skeleton, built against this package, runs: every test case not verified",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: builtAdapter.path),
+                   "the Swift skeleton is not built; run Scripts/build-swift-skeleton.sh (.ci/run does)"))
     func swift() async throws {
-        let directory = PackagePaths.root.appendingPathComponent(".build/init-adapter-skeletons/swift")
-        let written = try await Binary.run(["init-adapter", "swift", "--out", directory.path, "--package-path", PackagePaths.root.path, "--force"])
+        let directory = try PackagePaths.temporaryDirectory("init-adapter-swift")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = try await Binary.run(["init-adapter", "swift", "--out", directory.path, "--package-path", PackagePaths.root.path])
         #expect(written.status == 0, "\(written)")
-        let build = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "build", "--package-path", directory.path],
-                                                timeout: .seconds(900))
-        try #require(build.status == 0, "the skeleton did not build: \(build)")
-        let executable = directory.appendingPathComponent(".build/debug/MyRelyingPartyAdapter")
-        Self.expectAllNotVerified(try await Self.runSuite(adapter: "'\(executable.path)'"))
+        for file in ["Package.swift", "Sources/MyRelyingPartyAdapter/main.swift"] {
+            let now = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            let built = try String(contentsOf: Self.builtSkeleton.appendingPathComponent(file), encoding: .utf8)
+            #expect(now == built, "the built skeleton's \(file) is not what init-adapter writes now; run Scripts/build-swift-skeleton.sh")
+        }
+        Self.expectAllNotVerified(try await Self.runSuite(adapter: "'\(Self.builtAdapter.path)'"))
     }
 
     @Test("an unknown language is a usage error")

@@ -1,3 +1,4 @@
+import ConformanceTestSupport
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ enum PythonWebAuthnExample {
     ]
 
     /// How long one whole run may take before it is stopped.
-    static let timeout: TimeInterval = 180
+    static let timeout: Duration = .seconds(300)
 
     static let isAvailable: Bool = FileManager.default.isExecutableFile(atPath: harness.path) && librariesAreInstalled
     static let skipNote: Comment = """
@@ -25,16 +26,19 @@ enum PythonWebAuthnExample {
         webauthn and fido2 (python3 -m pip install webauthn fido2; .ci/run installs them)
         """
 
-    static var librariesAreInstalled: Bool {
+    /// Checked once, when the suite is planned (not on the cooperative pool of a running test).
+    static let librariesAreInstalled: Bool = {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sys, webauthn, fido2; sys.exit(sys.version_info < (3, 9))"]
+        // find_spec locates the packages without importing them (importing takes a second or more).
+        process.arguments = ["python3", "-c", "import sys, importlib.util as u; "
+                             + "sys.exit(sys.version_info < (3, 9) or not (u.find_spec('webauthn') and u.find_spec('fido2')))"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
-    }
+    }()
 
     /// The members of `report.json` the tests read.
     struct Report: Decodable {
@@ -55,35 +59,19 @@ enum PythonWebAuthnExample {
     }
 
     /// Runs the whole suite against one configuration; returns the exit status, the report and the
-    /// terminal output (for failure messages).
-    static func run(_ arguments: String) throws -> (status: Int32, report: Report, output: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("python-webauthn-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    /// terminal output (for failure messages). Waits without blocking a thread of the cooperative
+    /// pool, which other tests need.
+    static func run(_ arguments: String) async throws -> (status: Int32, report: Report, output: String) {
+        let directory = try PackagePaths.temporaryDirectory("python-webauthn")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outputFile = directory.appendingPathComponent("output.txt")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputFile)
-        defer { try? output.close() }
-
-        let process = Process()
-        process.executableURL = harness
-        process.currentDirectoryURL = packageRoot
-        process.arguments = ["run", "--adapter-command", "python3 '\(adapter.path)' \(arguments)",
-                             "--criteria", packageRoot.appendingPathComponent("Criteria").path,
-                             "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet"]
-        process.standardOutput = output
-        process.standardError = output
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            exited.wait()
-            Issue.record("the run did not finish within \(Int(timeout)) s and was stopped")
-        }
-        let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        let result = try await ProcessRunner.run(harness, [
+            "run", "--adapter-command", "python3 '\(adapter.path)' \(arguments)",
+            "--criteria", packageRoot.appendingPathComponent("Criteria").path,
+            "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet",
+        ], in: packageRoot, timeout: timeout)
+        #expect(!result.timedOut, "the run did not finish within \(timeout) and was stopped")
         let data = try Data(contentsOf: directory.appendingPathComponent("report/report.json"))
-        return (process.terminationStatus, try JSONDecoder().decode(Report.self, from: data), text)
+        return (result.status, try JSONDecoder().decode(Report.self, from: data), result.stdout + result.stderr)
     }
 
     static func list(_ cases: [Report.TestCase]) -> String {
@@ -96,8 +84,8 @@ struct PythonWebAuthnExampleTests {
     /// The careful configuration passes every criterion it declares: no test case fails, errs or is
     /// undefined, and nothing is left unverified (it declares every capability the criteria use).
     @Test(.enabled(if: PythonWebAuthnExample.isAvailable, PythonWebAuthnExample.skipNote))
-    func carefulConfigurationConforms() throws {
-        let (status, report, output) = try PythonWebAuthnExample.run("")
+    func carefulConfigurationConforms() async throws {
+        let (status, report, output) = try await PythonWebAuthnExample.run("")
         #expect(!report.testCases.isEmpty)
         let broken = report.testCases.filter { ["failed", "error", "undefined"].contains($0.verdict) }
         #expect(broken.isEmpty, "\(broken.count) test case(s) did not pass: \(PythonWebAuthnExample.list(broken))")
@@ -112,9 +100,9 @@ struct PythonWebAuthnExampleTests {
     /// N2.6-X01 fails on every test case, with evidence that names the user-presence flag; every
     /// other failure is a consequence of the same rejection.
     @Test(.enabled(if: PythonWebAuthnExample.isAvailable, PythonWebAuthnExample.skipNote), arguments: ["library-defaults", "fido2"])
-    func strictVerifiersFailTheUpgrade(configuration: String) throws {
+    func strictVerifiersFailTheUpgrade(configuration: String) async throws {
         let arguments = try #require(PythonWebAuthnExample.configurations.first { $0.name == configuration }).arguments
-        let (status, report, _) = try PythonWebAuthnExample.run(arguments)
+        let (status, report, _) = try await PythonWebAuthnExample.run(arguments)
         #expect(status != 0, "a run with failures must not exit 0")
         #expect(report.verdict(of: "N2.6-X01") == "failed")
 
@@ -136,16 +124,10 @@ struct PythonWebAuthnExampleTests {
     /// The README's section "What it finds in real libraries" shows what the three runs give now
     /// (`Scripts/real-library-verdicts.py --check`; library versions may differ, verdicts may not).
     @Test(.enabled(if: PythonWebAuthnExample.isAvailable, PythonWebAuthnExample.skipNote))
-    func readmeTableIsCurrent() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", PythonWebAuthnExample.packageRoot.appendingPathComponent("Scripts/real-library-verdicts.py").path, "--check"]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(message)")
+    func readmeTableIsCurrent() async throws {
+        let script = PythonWebAuthnExample.packageRoot.appendingPathComponent("Scripts/real-library-verdicts.py")
+        let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, "--check"],
+                                                 in: PythonWebAuthnExample.packageRoot, timeout: .seconds(600))
+        #expect(result.status == 0, "\(result.stderr)")
     }
 }

@@ -40,7 +40,16 @@ struct ReferenceRPTests {
     static let seedOne = Task { try await recordedRun(seed: 1) }
     static let seedTwo = Task { try await recordedRun(seed: 2) }
     static let selfTest = Task {
-        try await SelfTest.run(criteria: loaded.criteria, digest: loaded.digest, mutations: applicableMutations, seed: 1)
+        try await SelfTest.run(criteria: loaded.criteria, digest: loaded.digest, mutations: applicableMutations, designs: [.reference], seed: 1)
+    }
+
+    @Test("no false alarm: every conforming design passes every criterion", arguments: ReferenceDesign.variants)
+    func conformingDesignPasses(_ design: ReferenceDesign) async throws {
+        let run = try await Suite.run(criteria: Self.loaded.criteria, digest: Self.loaded.digest, adapter: ReferenceRP(design: design), transport: "in-process", seed: 1)
+        let problems = run.testCases.filter { $0.verdict != .passed }
+        #expect(!run.testCases.isEmpty)
+        #expect(problems.isEmpty, "\(design.id): \(problems.prefix(5).map { "\($0.id): \($0.message ?? "")" }.joined(separator: "\n"))")
+        #expect(run.metadata.adapter.name == "reference-rp+\(design.id)")
     }
 
     @Test("the package's criteria load without defects")
@@ -76,6 +85,7 @@ struct ReferenceRPTests {
         let matrix = report.text(quiet: false)
         #expect(report.referenceProblems.isEmpty, "\(matrix)")
         #expect(report.mutants.map(\.mutation) == mutations)
+        #expect(report.mutants.allSatisfy { $0.design == .reference })
         for mutant in report.mutants {
             #expect(mutant.killed, "\(mutant.mutation.id) survived\n\(matrix)")
             #expect(mutant.verdict == .failed, "\(mutant.mutation.id)")

@@ -85,11 +85,18 @@ extension CriteriaLoader {
                 error("scenario \"\(pickle.name)\" applies to no target: its @platform and @requires tags exclude every target")
             }
             var steps: [CriterionScenario.Step] = []
+            var role = CriterionScenario.Step.Role.context
             for pickleStep in pickle.steps {
                 let astStep = pickleStep.astNodeIds.first.flatMap { astSteps[$0] }
                 let stepLine = astStep?.location.line ?? line
                 let column = astStep?.location.column ?? 1
-                steps.append(.init(keyword: astStep?.keyword ?? "* ", text: pickleStep.text, line: stepLine, column: column))
+                switch astStep?.keywordType {
+                case .context?: role = .context
+                case .action?: role = .action
+                case .outcome?: role = .outcome
+                default: break
+                }
+                steps.append(.init(keyword: astStep?.keyword ?? "* ", text: pickleStep.text, line: stepLine, column: column, role: role))
                 let quoted = StepLibrary.excerpt(pickleStep.text)
                 switch library.match(pickleStep.text) {
                 case .found(let definition, let arguments):

@@ -186,7 +186,8 @@ public struct CriteriaLoader: Sendable {
         if title.hasPrefix(id + " ") { title = String(title.dropFirst(id.count + 1)) }
         let info = CriterionInfo(id: id, title: title, level: level, group: group, derived: featureTags.contains { $0.name == "@derived" },
                                  statement: (sections["Statement"] ?? []).joined(separator: " "),
-                                 verification: (sections["Verification"] ?? []).joined(separator: " "),
+                                 verification: ((sections["Verification"] ?? []) + (sections["Harness choices"].map { ["Harness choices:"] + $0 } ?? []))
+                                    .joined(separator: " "),
                                  verifyItems: items, source: (sections["Source"] ?? []).joined(separator: " "),
                                  references: sections["References"] ?? [], file: display)
         // Scenarios.
@@ -216,7 +217,7 @@ public struct CriteriaLoader: Sendable {
         for raw in description.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
-            if let colon = line.firstIndex(of: ":"), ["Statement", "Verification", "Items", "Source", "References"].contains(String(line[..<colon])) {
+            if let colon = line.firstIndex(of: ":"), ["Statement", "Verification", "Harness choices", "Items", "Source", "References"].contains(String(line[..<colon])) {
                 current = String(line[..<colon])
                 let rest = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 sections[current!, default: []] += rest.isEmpty ? [] : [rest]

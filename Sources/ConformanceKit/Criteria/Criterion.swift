@@ -14,6 +14,16 @@ public struct Criterion: Sendable {
 public struct CriterionScenario: Sendable {
     /// A step with the keyword and line it has in the file.
     public struct Step: Sendable, Hashable {
+        /// What a step does in its scenario: `Given` sets up, `When` is the trigger the checks are
+        /// about, `Then` checks. `And`, `But` and `*` continue the role of the step before them.
+        public enum Role: String, Sendable, Hashable {
+            /// A `Given` step: the situation before the trigger.
+            case context
+            /// A `When` step: the action the scenario's checks are about.
+            case action
+            /// A `Then` step: a check.
+            case outcome
+        }
         /// The Gherkin keyword as written, with its trailing space (`Given `, `And `, `* `).
         public var keyword: String
         /// The step text after the keyword, with outline values substituted.
@@ -22,6 +32,8 @@ public struct CriterionScenario: Sendable {
         public var line: Int
         /// The 1-based column of the step's keyword.
         public var column: Int
+        /// The step's role, with `And`/`But`/`*` resolved to the role before them.
+        public var role: Role = .context
     }
 
     /// The scenario's name; for outline rows, with the row's values substituted.

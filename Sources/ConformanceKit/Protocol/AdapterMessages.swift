@@ -377,8 +377,13 @@ public struct Fault: Sendable, Codable, Hashable {
         case credentialListTimeout = "credential-list-timeout"
         /// The credential list comes from a stale cache that misses recent changes.
         case staleCache = "stale-cache"
-        /// The app's next request to its server fails with a network error.
+        /// The app's next request that submits a platform response (a sign-in assertion or a
+        /// registration) to its server for verification fails with a network error. Option
+        /// fetches are not affected.
         case networkFailure = "network-failure"
+        /// The server's lookup of the credential id presented in a sign-in fails (a database
+        /// error or time-out), so the server cannot tell whether it holds that id.
+        case credentialLookupFailure = "credential-lookup-failure"
     }
     /// What goes wrong.
     public var kind: Kind

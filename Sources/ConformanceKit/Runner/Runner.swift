@@ -85,26 +85,22 @@ public struct Runner: Sendable {
             return finish(.notVerified, "the adapter does not declare the capabilit\(missing.count == 1 ? "y" : "ies") " + missing.joined(separator: ", "))
         }
         let caseSeed = Self.caseSeed(seed, testCase.id)
-        let host: SimulationHost
-        do {
-            host = SimulationHost(simulator: try PlatformSimulator(target: testCase.target, associatedRPIDs: description.relyingPartyIDs, seed: caseSeed))
-        } catch {
-            return finish(.error, "the simulated platform could not start: \(error)")
+        let world: World
+        switch await openWorld(testCase, description: description, seed: caseSeed) {
+        case .success(let opened): world = opened
+        case .failure(let failure): return finish(.error, failure.message, evidence: failure.transcript)
         }
-        let context = SessionContext(testCase: testCase.id, target: testCase.target.id, device: testCase.target.device, seed: caseSeed)
-        host.record(.harnessToRP, "session.open", "\(testCase.target.id): \(testCase.target.title)", payload: Wire.jsonValue(context))
-        let session: any RelyingPartySession
-        do {
-            session = try await adapter.openSession(context, host: host)
-        } catch {
-            return finish(.error, "the adapter could not open a session: \(error)", evidence: host.snapshot.transcript)
+        let host = world.host
+        let session = world.session
+        world.counterfactual = { [self] in
+            try await replayContext(testCase, description: description, seed: caseSeed, bound: bound)
         }
-        let world = World(target: testCase.target, adapter: description, host: host, session: session, seed: caseSeed)
         var verdict = Verdict.passed
         var message: String?
         for (index, (definition, arguments)) in bound.enumerated() {
             let step = scenario.steps[index]
-            host.record(.step, "step", "\(step.keyword)\(step.text) (line \(step.line))")
+            let sequence = host.record(.step, "step", "\(step.keyword)\(step.text) (line \(step.line))")
+            if step.role == .action, world.triggerSequence == nil { world.triggerSequence = sequence }
             do {
                 switch try await definition.body(world, arguments) {
                 case .passed:
@@ -121,6 +117,11 @@ public struct Runner: Sendable {
                     verdict = .notVerified
                     message = why
                 }
+            } catch let failure as RelyingPartyFailure {
+                steps[index].status = .failed
+                steps[index].message = failure.message
+                verdict = .failed
+                message = "line \(step.line): \(step.keyword)\(step.text): \(failure.message)"
             } catch {
                 steps[index].status = .error
                 steps[index].message = "\(error)"
@@ -133,5 +134,53 @@ public struct Runner: Sendable {
         await session.close()
         let snapshot = host.snapshot
         return finish(verdict, message, evidence: verdict == .passed ? [] : snapshot.transcript, virtualMillis: snapshot.nowMillis)
+    }
+
+    /// Why a test case's world could not be opened, with what was recorded until then.
+    struct OpenFailure: Error {
+        var message: String
+        var transcript: [TranscriptEntry]
+    }
+
+    /// Starts the simulated platform and opens a fresh relying-party session for a test case.
+    func openWorld(_ testCase: TestPlan.Case, description: AdapterDescription, seed caseSeed: UInt64) async -> Result<World, OpenFailure> {
+        let host: SimulationHost
+        do {
+            host = SimulationHost(simulator: try PlatformSimulator(target: testCase.target, associatedRPIDs: description.relyingPartyIDs, seed: caseSeed))
+        } catch {
+            return .failure(OpenFailure(message: "the simulated platform could not start: \(error)", transcript: []))
+        }
+        let context = SessionContext(testCase: testCase.id, target: testCase.target.id, device: testCase.target.device, seed: caseSeed)
+        host.record(.harnessToRP, "session.open", "\(testCase.target.id): \(testCase.target.title)", payload: Wire.jsonValue(context))
+        do {
+            let session = try await adapter.openSession(context, host: host)
+            return .success(World(target: testCase.target, adapter: description, host: host, session: session, seed: caseSeed))
+        } catch {
+            return .failure(OpenFailure(message: "the adapter could not open a session: \(error)", transcript: host.snapshot.transcript))
+        }
+    }
+
+    /// The same test case in a fresh session with only its `Given` steps, observed to quiescence:
+    /// what the relying party does without the scenario's trigger. The caller closes its session.
+    func replayContext(_ testCase: TestPlan.Case, description: AdapterDescription, seed caseSeed: UInt64,
+                       bound: [(StepDefinition, [String])]) async throws -> World {
+        let world: World
+        switch await openWorld(testCase, description: description, seed: caseSeed) {
+        case .success(let opened): world = opened
+        case .failure(let failure): throw SystemIssue("the replay without the When steps could not start: \(failure.message)")
+        }
+        for (index, (definition, arguments)) in bound.enumerated() where testCase.scenario.steps[index].role == .context {
+            let step = testCase.scenario.steps[index]
+            world.host.record(.step, "step", "\(step.keyword)\(step.text) (line \(step.line))")
+            switch try await definition.body(world, arguments) {
+            case .passed: continue
+            case .failed(let why), .notVerified(let why):
+                await world.session.close()
+                throw RelyingPartyFailure("line \(step.line) did not pass when replayed without the When steps: \(why)")
+            }
+        }
+        world.triggerSequence = world.host.record(.step, "trigger", "the When steps are left out here")
+        try await world.quiesce()
+        return world
     }
 }

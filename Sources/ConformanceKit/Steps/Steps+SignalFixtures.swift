@@ -106,12 +106,28 @@ extension StepLibrary {
             default: throw SystemIssue("unknown fault \"\(arguments[0])\" (partial data, a pagination failure, a time-out, a stale cache)")
             }
             world.host.record(.harnessToRP, "session.injectFault", kind.rawValue)
-            try await world.session.injectFault(Fault(kind))
+            try await world.session.injectFault(Fault(kind, count: 1))
             return .passed
         },
-        StepDefinition("the next request to the server fails with a network error", needs: [.faultInjection]) { world, _ in
+        StepDefinition("the server cannot be reached when the app submits the next passkey response", needs: [.faultInjection]) { world, _ in
             world.host.record(.harnessToRP, "session.injectFault", Fault.Kind.networkFailure.rawValue)
             try await world.session.injectFault(Fault(.networkFailure, count: 1))
+            return .passed
+        },
+        StepDefinition("the server's lookup of the presented credential fails", needs: [.faultInjection]) { world, _ in
+            world.host.record(.harnessToRP, "session.injectFault", Fault.Kind.credentialLookupFailure.rawValue)
+            try await world.session.injectFault(Fault(.credentialLookupFailure, count: 1))
+            return .passed
+        },
+        StepDefinition("the user signs in with {int} passkeys of {string} the server does not know, {int} seconds apart", needs: [.passkeySignIn]) { world, arguments in
+            let times = try StepSupport.int(arguments[0])
+            let snapshot = try await world.inspect(arguments[1])
+            let gap = Int64(try StepSupport.int(arguments[2])) * 1000
+            for index in 0..<times {
+                if index > 0 { try await world.advance(byMillis: gap) }
+                let made = try world.host.makeProviderPasskey(rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
+                try await world.passkeySignIn(.use(made.id), hint: nil)
+            }
             return .passed
         },
         StepDefinition("the user signs in with the passkey the server does not know", needs: [.passkeySignIn]) { world, _ in
@@ -124,13 +140,13 @@ extension StepLibrary {
         },
         StepDefinition("the user signs in with a passkey of {string}", needs: [.passkeySignIn]) { world, arguments in
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
-            guard let id = active.first?.credentialID else { throw SystemIssue("\(arguments[0]) has no active passkey to sign in with") }
+            guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
             try await world.passkeySignIn(.use(id), hint: nil)
             return .passed
         },
         StepDefinition("the user signs in with a passkey of {string} whose signature is invalid", needs: [.passkeySignIn]) { world, arguments in
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
-            guard let id = active.first?.credentialID else { throw SystemIssue("\(arguments[0]) has no active passkey to sign in with") }
+            guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
             try await world.passkeySignIn(.invalidSignature(id), hint: nil)
             return .passed
         },
@@ -150,7 +166,7 @@ extension StepLibrary {
         },
         StepDefinition("the user revokes a passkey of {string}", needs: [.revocation]) { world, arguments in
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
-            guard let id = active.first?.credentialID else { throw SystemIssue("\(arguments[0]) has no active passkey to revoke") }
+            guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to revoke") }
             try await world.perform(UserAction(.revokePasskey, credentialID: id))
             return .passed
         },
@@ -176,6 +192,15 @@ extension StepLibrary {
         StepDefinition("the user changes the account's name to {string} and its display name to {string}", needs: [.rename]) { world, arguments in
             try await world.perform(UserAction(.rename, newName: arguments[0] == "-" ? nil : arguments[0],
                                                newDisplayName: arguments[1] == "-" ? nil : arguments[1], confirmed: true))
+            return .passed
+        },
+        StepDefinition("the user changes the account's name {int} times, {int} seconds apart", needs: [.rename]) { world, arguments in
+            let times = try StepSupport.int(arguments[0])
+            let gap = Int64(try StepSupport.int(arguments[1])) * 1000
+            for index in 0..<times {
+                if index > 0 { try await world.advance(byMillis: gap) }
+                try await world.perform(UserAction(.rename, newName: "renamed-\(index + 1)@example.com", confirmed: true))
+            }
             return .passed
         },
         StepDefinition("the user's change of the account's name to {string} is not confirmed", needs: [.rename]) { world, arguments in

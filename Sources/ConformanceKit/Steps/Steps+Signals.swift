@@ -35,13 +35,60 @@ struct SignalCall {
 }
 
 extension World {
+    /// Every signal call of the test case.
     var signalCalls: [SignalCall] { host.snapshot.operations.filter { $0.kind == .signal }.map(SignalCall.init) }
 
-    /// Accepted-list signals for an account (matched by its user handle).
+    /// Signal calls made after the trigger, once the app has nothing left scheduled.
+    func signalsSinceTrigger() async throws -> [SignalCall] {
+        try await quiesce()
+        return operationsSinceTrigger.filter { $0.kind == .signal }.map(SignalCall.init)
+    }
+
+    /// Accepted-list signals for an account (matched by its user handle) made after the trigger,
+    /// once the app has nothing left scheduled.
     func acceptedListSignals(_ alias: String) async throws -> (calls: [SignalCall], account: AccountSnapshot) {
+        let calls = try await signalsSinceTrigger()
         let account = try await inspect(alias)
-        let calls = signalCalls.filter { $0.kind == .allAcceptedCredentials && $0.operation.signal?.userHandle == account.userHandle }
-        return (calls, account)
+        return (calls.filter { $0.kind == .allAcceptedCredentials && $0.operation.signal?.userHandle == account.userHandle }, account)
+    }
+
+    /// The signal calls of this run and of the same scenario without its `When` steps, each as
+    /// digests, with the replay's transcript copied into this one as evidence.
+    func signalsWithAndWithoutTrigger() async throws -> (with: [SignalDigest], without: [SignalDigest]) {
+        let calls = try await signalsSinceTrigger()
+        let names = try await SignalDigest.Names(self)
+        let with = calls.map { SignalDigest($0, names: names) }
+        let replay = try await withoutTrigger()
+        let replayNames = try await SignalDigest.Names(replay)
+        let without = replay.operationsSinceTrigger.filter { $0.kind == .signal }.map { SignalDigest(SignalCall($0), names: replayNames) }
+        host.record(.step, "replay.begin", "the same scenario in a fresh session without its When steps, to quiescence:")
+        for entry in replay.host.snapshot.transcript {
+            host.record(entry.channel, "replay." + entry.name, "[replay at \(entry.atMillis) ms] " + entry.summary, payload: entry.payload)
+        }
+        host.record(.step, "replay.end", "without the When steps the app made \(without.count) signal call(s) after the Given steps")
+        await replay.session.close()
+        return (with, without)
+    }
+}
+
+extension SignalCall {
+    /// The accepted ids of an accepted-list signal, as base64url text, sorted.
+    var acceptedIDTexts: [String] { (operation.signal?.acceptedCredentialIDs ?? []).map(Base64URL.encode).sorted() }
+
+    /// Whether the platform took the call (it was not refused, by a rate limit or otherwise).
+    var accepted: Bool { operation.outcome.error == nil }
+
+    /// How an accepted-list signal's ids differ from the server's accepted ids, or `nil` if they are the same.
+    func listProblem(against account: AccountSnapshot) -> String? {
+        let accepted = Set(account.credentials.filter { $0.state == .active }.map(\.credentialID))
+        let listed = operation.signal?.acceptedCredentialIDs ?? []
+        let missing = accepted.subtracting(listed)
+        let extra = Set(listed).subtracting(accepted)
+        var problems: [String] = []
+        if !missing.isEmpty { problems.append("missing \(missing.count) accepted id(s): " + missing.map(Base64URL.encode).sorted().joined(separator: ", ")) }
+        if !extra.isEmpty { problems.append("\(extra.count) id(s) the server does not accept: " + extra.map(Base64URL.encode).sorted().joined(separator: ", ")) }
+        if listed.count != Set(listed).count { problems.append("duplicate ids") }
+        return problems.isEmpty ? nil : "\(cite) lists \(listed.count) id(s), the server accepts \(accepted.count): " + problems.joined(separator: "; ")
     }
 }
 
@@ -49,58 +96,70 @@ extension StepLibrary {
     /// Assertions over the signals the app sent (N3.2).
     static let signalAssertionSteps: [StepDefinition] = [
         StepDefinition("no unknown-credential signal has been sent") { world, _ in
-            let sent = world.signalCalls.filter { $0.kind == .unknownCredential }
+            let sent = try await world.signalsSinceTrigger().filter { $0.kind == .unknownCredential }
             return StepSupport.expect(sent.isEmpty, "unknown-credential signal(s): " + sent.map(\.cite).joined(separator: ", "))
         },
         StepDefinition("exactly {int} unknown-credential signal(s) {word} been sent for the passkey the server does not know") { world, arguments in
             let expected = try StepSupport.int(arguments[0])
             let id = try world.storedID("unknown passkey")
-            let sent = world.signalCalls.filter { $0.kind == .unknownCredential }
+            let sent = try await world.signalsSinceTrigger().filter { $0.kind == .unknownCredential }
             let matching = sent.filter { $0.operation.signal?.credentialID == id }
             return StepSupport.expect(matching.count == expected && sent.count == expected,
                                       "expected \(expected) unknown-credential signal(s) for \(Base64URL.encode(id)); the app sent \(sent.count), \(matching.count) with that exact id" + (sent.isEmpty ? "" : ": " + sent.map(\.cite).joined(separator: ", ")))
         },
         StepDefinition("no accepted-credentials signal has been sent") { world, _ in
-            let sent = world.signalCalls.filter { $0.kind == .allAcceptedCredentials }
+            let sent = try await world.signalsSinceTrigger().filter { $0.kind == .allAcceptedCredentials }
             return StepSupport.expect(sent.isEmpty, "accepted-credentials signal(s): " + sent.map { "\($0.cite) listing \($0.operation.signal?.acceptedCredentialIDs?.count ?? -1) id(s)" }.joined(separator: ", "))
         },
         StepDefinition("exactly {int} accepted-credentials signal(s) {word} been sent for {string}") { world, arguments in
             let expected = try StepSupport.int(arguments[0])
             let (calls, account) = try await world.acceptedListSignals(arguments[2])
-            let all = world.signalCalls.filter { $0.kind == .allAcceptedCredentials }
+            let all = try await world.signalsSinceTrigger().filter { $0.kind == .allAcceptedCredentials }
             return StepSupport.expect(calls.count == expected,
                                       "expected \(expected) accepted-credentials signal(s) for \(account.username), the app sent \(calls.count) (\(all.count) in all)" + (all.isEmpty ? "" : ": " + all.map(\.cite).joined(separator: ", ")))
         },
+        // The last list the platform took: a call it refused (a rate limit) changed nothing.
         StepDefinition("the last accepted-credentials signal for {string} lists exactly the server's accepted passkeys") { world, arguments in
             let (calls, account) = try await world.acceptedListSignals(arguments[0])
-            guard let last = calls.last else { return .failed("the app sent no accepted-credentials signal for \(account.username)") }
-            let accepted = Set(account.credentials.filter { $0.state == .active }.map(\.credentialID))
-            let listed = last.operation.signal?.acceptedCredentialIDs ?? []
-            let missing = accepted.subtracting(listed)
-            let extra = Set(listed).subtracting(accepted)
-            var problems: [String] = []
-            if !missing.isEmpty { problems.append("missing \(missing.count) accepted id(s): " + missing.map(Base64URL.encode).sorted().joined(separator: ", ")) }
-            if !extra.isEmpty { problems.append("\(extra.count) id(s) the server does not accept: " + extra.map(Base64URL.encode).sorted().joined(separator: ", ")) }
-            if listed.count != Set(listed).count { problems.append("duplicate ids") }
-            return StepSupport.expect(problems.isEmpty, "\(last.cite) lists \(listed.count) id(s), the server accepts \(accepted.count): " + problems.joined(separator: "; "))
+            guard let last = calls.last(where: \.accepted) else {
+                return .failed("the platform took no accepted-credentials signal for \(account.username) after the trigger"
+                               + (calls.isEmpty ? "" : " (it refused " + calls.map(\.cite).joined(separator: ", ") + ")"))
+            }
+            return last.listProblem(against: account).map { .failed($0) } ?? .passed
+        },
+        // Sending nothing conforms; what the platform took must agree with the server's current
+        // records (a call it refused with a rate limit changed nothing).
+        StepDefinition("every accepted-credentials signal for {string} lists exactly the server's accepted passkeys") { world, arguments in
+            let (calls, account) = try await world.acceptedListSignals(arguments[0])
+            let problems = calls.filter(\.accepted).compactMap { $0.listProblem(against: account) }
+            return StepSupport.expect(problems.isEmpty, problems.joined(separator: "; "))
+        },
+        StepDefinition("the app sent the same signals as it does without the When steps") { world, _ in
+            let (with, without) = try await world.signalsWithAndWithoutTrigger()
+            guard with != without else { return .passed }
+            func list(_ digests: [SignalDigest]) -> String { digests.isEmpty ? "none" : digests.map(\.text).joined(separator: " | ") }
+            return .failed("with the When steps the app sent \(with.count) signal(s) after them: \(list(with)); without them, \(without.count): \(list(without))")
         },
         StepDefinition("an empty accepted-credentials signal has been sent for {string}") { world, arguments in
             let (calls, account) = try await world.acceptedListSignals(arguments[0])
-            let empty = calls.filter { $0.operation.signal?.acceptedCredentialIDs?.isEmpty == true }
+            let empty = calls.filter { $0.accepted && $0.operation.signal?.acceptedCredentialIDs?.isEmpty == true }
             return StepSupport.expect(!empty.isEmpty, "no empty accepted-credentials signal for \(account.username); sent: " + calls.map { "\($0.cite) with \($0.operation.signal?.acceptedCredentialIDs?.count ?? -1) id(s)" }.joined(separator: ", "))
         },
         StepDefinition("the platform accepted every signal") { world, _ in
+            try await world.quiesce()
             let refused = world.signalCalls.filter { $0.operation.outcome.error != nil && $0.operation.outcome.error?.retryMillis == nil }
             return StepSupport.expect(refused.isEmpty, "the platform refused: " + refused.map { "\($0.cite) \($0.operation.outcome.error!.name): \($0.operation.outcome.error!.message)" }.joined(separator: "; "))
         },
         StepDefinition("no signal has been sent") { world, _ in
-            let sent = world.signalCalls
+            let sent = try await world.signalsSinceTrigger()
             return StepSupport.expect(sent.isEmpty, "signal(s): " + sent.map { "\($0.cite) \($0.kind?.rawValue ?? "?") via \($0.interface)" }.joined(separator: ", "))
         },
         StepDefinition("at least one signal has been sent") { world, _ in
-            StepSupport.expect(!world.signalCalls.isEmpty, "the app sent no signal")
+            try await world.quiesce()
+            return StepSupport.expect(!world.signalCalls.isEmpty, "the app sent no signal")
         },
         StepDefinition("the app never made more than {int} signal calls in any {int}-second window") { world, arguments in
+            try await world.quiesce()
             let limit = try StepSupport.int(arguments[0])
             let window = Int64(try StepSupport.int(arguments[1])) * 1000
             let times = world.signalCalls.filter { $0.interface == "signalCredentialState" }.map(\.operation.issuedAtMillis).sorted()
@@ -115,6 +174,7 @@ extension StepLibrary {
         // retryMillis is the platform's answer to the app, not to one payload: any signal call before it
         // has passed (a retry or a new signal) comes too early.
         StepDefinition("every rate-limited signal was retried no earlier than the platform asked") { world, _ in
+            try await world.quiesce()
             let calls = world.signalCalls
             for (index, call) in calls.enumerated() {
                 guard let retry = call.operation.outcome.error?.retryMillis else { continue }
@@ -127,12 +187,14 @@ extension StepLibrary {
         },
         StepDefinition("every signal goes through {word}",
                        check: StepDefinition.oneOf(["signalCredentialState", "ASCredentialDataManager", "ASCredentialUpdater"])) { world, arguments in
+            try await world.quiesce()
             let calls = world.signalCalls
             let wrong = calls.filter { $0.interface != arguments[0] }
             return StepSupport.expect(!calls.isEmpty && wrong.isEmpty, calls.isEmpty ? "the app sent no signal" :
                                         "signal(s) through another interface: " + wrong.map { "\($0.cite) via \($0.interface)" }.joined(separator: ", "))
         },
         StepDefinition("every signal names the RP ID of its account") { world, _ in
+            try await world.quiesce()
             var handles: [Data: AccountSnapshot] = [:]
             for alias in world.accounts.keys.sorted() {
                 let account = try await world.inspect(alias)
@@ -149,13 +211,16 @@ extension StepLibrary {
             }
             return StepSupport.expect(!calls.isEmpty && problems.isEmpty, calls.isEmpty ? "the app sent no signal" : problems.joined(separator: "; "))
         },
+        // Everything the app shows after the first signal, of any kind, judged by what it claims.
         StepDefinition("the app claimed nothing about the credential manager's passkeys") { world, _ in
+            try await world.quiesce()
             let snapshot = world.host.snapshot
             guard let first = snapshot.operations.first(where: { $0.kind == .signal }) else { return .failed("the app sent no signal") }
-            let claims = snapshot.uiEvents.filter { $0.sequence > first.sequence && ($0.value.kind == .message || $0.value.kind == .confirmation) }
-            return StepSupport.expect(claims.isEmpty, "after \(StepSupport.cite(first)) the app told the user: " + claims.map { "#\($0.sequence) \"\($0.value.text)\"" }.joined(separator: ", "))
+            let claims = snapshot.uiEvents.filter { $0.sequence > first.sequence && ProviderClaim.claims($0.value.text) }
+            return StepSupport.expect(claims.isEmpty, "after \(StepSupport.cite(first)) the app showed: " + claims.map { "#\($0.sequence) \($0.value.kind.rawValue) \"\($0.value.text)\"" }.joined(separator: ", "))
         },
         StepDefinition("every signal carries the user handle and passkey ids of {string} exactly") { world, arguments in
+            try await world.quiesce()
             let account = try await world.inspect(arguments[0])
             let accepted = account.credentials.filter { $0.state == .active }.map(\.credentialID)
             var problems: [String] = []
@@ -188,6 +253,7 @@ extension StepLibrary {
             return StepSupport.expect(!calls.isEmpty && problems.isEmpty, calls.isEmpty ? "the app sent no signal carrying a user handle" : problems.joined(separator: "; "))
         },
         StepDefinition("no signal carries a product account id as its user handle") { world, _ in
+            try await world.quiesce()
             var accountIDs: Set<Data> = []
             for alias in world.accounts.keys.sorted() { accountIDs.insert(Data(try await world.inspect(alias).accountID.utf8)) }
             let offending = world.signalCalls.filter { call in
@@ -200,6 +266,7 @@ extension StepLibrary {
             return StepSupport.expect(offending.isEmpty, "product account id as user handle in " + offending.map(\.cite).joined(separator: ", "))
         },
         StepDefinition("the last user-details signal carries the name {string} and the display name {string}") { world, arguments in
+            try await world.quiesce()
             guard let last = world.signalCalls.last(where: { $0.kind == .currentUserDetails }) else { return .failed("the app sent no user-details signal") }
             let name = last.androidJSON?["name"]?.stringValue ?? last.operation.signal?.name
             let displayName = last.androidJSON?["displayName"]?.stringValue ?? last.operation.signal?.displayName
@@ -207,12 +274,13 @@ extension StepLibrary {
                                       "\(last.cite) carries name \"\(name ?? "-")\" and display name \"\(displayName ?? "-")\"")
         },
         StepDefinition("the last user-details signal carries the new name {string}") { world, arguments in
+            try await world.quiesce()
             guard let last = world.signalCalls.last(where: { $0.kind == .currentUserDetails }) else { return .failed("the app sent no user-details signal") }
             let name = last.operation.signalRequest?.apple?.newName ?? last.androidJSON?["name"]?.stringValue
             return StepSupport.expect(name == arguments[0], "\(last.cite) carries the name \"\(name ?? "-")\"")
         },
         StepDefinition("no user-details signal has been sent") { world, _ in
-            let sent = world.signalCalls.filter { $0.kind == .currentUserDetails }
+            let sent = try await world.signalsSinceTrigger().filter { $0.kind == .currentUserDetails }
             return StepSupport.expect(sent.isEmpty, "user-details signal(s): " + sent.map(\.cite).joined(separator: ", "))
         },
         StepDefinition("the credential inventory of {string} is as noted") { world, arguments in

@@ -211,6 +211,9 @@ public final class SimulationHost: PlatformHost, Sendable {
         }
     }
 
+    /// The number of transcript entries so far (the sequence of the last one).
+    public var transcriptCount: Int { state.withLock { $0.transcript.entries.count } }
+
     /// The next timer due at or before `limit`, with the clock moved to it.
     public func popDueTimer(notAfter limit: Int64) -> VirtualClock.Timer? {
         state.withLock { $0.clock.popDue(notAfter: limit) }

@@ -23,6 +23,14 @@ public final class World {
     public internal(set) var lastSignIn: (sequence: Int, atMillis: Int64)?
     /// Accounts' server credentials just before and just after the last release of a held response.
     public internal(set) var releaseComparison: (before: [String: [CredentialSnapshot]], after: [String: [CredentialSnapshot]])?
+    /// Transcript sequence of the scenario's first `When` step: counts and "nothing happened"
+    /// checks look only at what came after it. `nil` until that step runs.
+    public internal(set) var triggerSequence: Int?
+    /// Transcript sequence of the last entry a wait for quiescence recorded.
+    var lastQuiescenceSequence = 0
+    /// Replays the scenario's `Given` steps in a fresh session, without its `When` steps, to
+    /// quiescence; set by the runner.
+    public var counterfactual: (() async throws -> World)?
     /// Named values steps leave for later steps.
     public var notes: [String: String] = [:]
     /// Credential inventories noted by a step, by alias.
@@ -114,7 +122,7 @@ public final class World {
         while let operation = host.takeDeliverable() {
             deliveries += 1
             if deliveries > Self.deliveryLimit {
-                throw SystemIssue("the relying party started more than \(Self.deliveryLimit) platform operations in one step")
+                throw RelyingPartyFailure("the relying party started more than \(Self.deliveryLimit) platform operations in one step")
             }
             let summary = operation.outcome.error.map { "\(operation.id) failed: \($0.name): \($0.message)" } ?? "\(operation.id) succeeded"
             host.record(.harnessToRP, "session.platformCompleted", summary, payload: Self.transcriptPayload(operation.outcome))
@@ -151,7 +159,7 @@ public final class World {
         var fired = 0
         while let timer = host.popDueTimer(notAfter: limit) {
             fired += 1
-            if fired > 10_000 { throw SystemIssue("the relying party's timers fired more than 10000 times in \(millis) ms") }
+            if fired > 10_000 { throw RelyingPartyFailure("the relying party's timers fired more than 10000 times in \(millis) ms") }
             host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
             try await session.timerFired(timer.id)
             try await settle()

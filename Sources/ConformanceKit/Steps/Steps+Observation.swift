@@ -1,0 +1,100 @@
+import Foundation
+import WebAuthn
+
+extension StepLibrary {
+    /// Steps that wait for the app to settle and that prove a negative scenario reached its path.
+    static let observationSteps: [StepDefinition] = [
+        // A timer still pending at the horizon is the RP's choice, not a fault: the checks that
+        // follow see everything up to the horizon, and the transcript names the pending timers.
+        StepDefinition("the app has nothing left scheduled") { world, _ in
+            try await world.quiesce()
+            return .passed
+        },
+        // Lets the app's timers run one by one until the platform has refused one of its signals
+        // with a rate limit, so that what changes next happens between the refusal and any retry.
+        StepDefinition("the platform has rate-limited one of the app's signals") { world, _ in
+            let horizon = world.host.now() + World.quiescenceHorizonMillis
+            var fired = 0
+            while !world.operationsSinceTrigger.contains(where: { $0.kind == .signal && $0.outcome.error?.retryMillis != nil }) {
+                guard fired < World.quiescenceTimerLimit, let timer = world.host.popDueTimer(notAfter: horizon) else {
+                    return .failed("the app sent no signal the platform could rate-limit (\(fired) timer(s) fired)")
+                }
+                fired += 1
+                world.host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
+                try await world.session.timerFired(timer.id)
+                try await world.settle()
+            }
+            return .passed
+        },
+        StepDefinition("the platform took at most {int} accepted-credentials signal(s) for {string}") { world, arguments in
+            let limit = try StepSupport.int(arguments[0])
+            let (calls, account) = try await world.acceptedListSignals(arguments[1])
+            let taken = calls.filter(\.accepted)
+            return StepSupport.expect(taken.count <= limit, "the platform took \(taken.count) accepted-credentials signals for \(account.username) after the trigger, "
+                                      + "more than the \(limit) the triggers call for: " + taken.map(\.cite).joined(separator: ", "))
+        },
+        StepDefinition("the platform returned the assertion and the app refused the sign-in") { world, _ in
+            try await world.quiesce()
+            guard let signIn = world.operationsSinceTrigger.last(where: { $0.kind == .get }) else {
+                return .failed("the app started no passkey sign-in after the trigger")
+            }
+            guard signIn.outcome.error == nil else {
+                return .failed("\(StepSupport.cite(signIn)): the platform answered \(signIn.outcome.error!.name), not the assertion the scenario chose")
+            }
+            guard signIn.status == .delivered else {
+                return .failed("\(StepSupport.cite(signIn)): the assertion was never delivered to the app (\(signIn.status.rawValue))")
+            }
+            let session = try await world.inspectSession()
+            return StepSupport.expect(session.stage != .signedIn,
+                                      "the app accepted the sign-in of \(StepSupport.cite(signIn)): its session is signed in as \(session.username ?? "?")")
+        },
+        StepDefinition("the platform reported the cancellation and the app is not signed in") { world, _ in
+            try await world.quiesce()
+            guard let signIn = world.operationsSinceTrigger.last(where: { $0.kind == .get }) else {
+                return .failed("the app started no passkey sign-in after the trigger")
+            }
+            guard signIn.outcome.error != nil, signIn.status == .delivered else {
+                return .failed("\(StepSupport.cite(signIn)) did not end in a cancellation the app received")
+            }
+            let session = try await world.inspectSession()
+            return StepSupport.expect(session.stage != .signedIn, "the app is signed in as \(session.username ?? "?") after a cancelled sign-in")
+        },
+        StepDefinition("the app sent a signal of every type for {string}") { world, arguments in
+            let calls = try await world.signalsSinceTrigger()
+            let account = try await world.inspect(arguments[0])
+            let held = Set(world.host.snapshot.provider.passkeys.filter { $0.userHandle == account.userHandle }.map(\.credentialID))
+            let mine = calls.filter { call in
+                if let handle = call.operation.signal?.userHandle { return handle == account.userHandle }
+                if let id = call.operation.signal?.credentialID { return held.contains(id) }
+                return false
+            }
+            let sent = Set(mine.compactMap(\.kind))
+            let missing = [SignalView.Kind.unknownCredential, .allAcceptedCredentials, .currentUserDetails].filter { !sent.contains($0) }
+            return StepSupport.expect(missing.isEmpty, "no \(missing.map(\.rawValue).joined(separator: ", ")) signal for \(account.username) after the trigger"
+                                      + (calls.isEmpty ? "" : "; sent: " + calls.map { "\($0.cite) \($0.kind?.rawValue ?? "?")" }.joined(separator: ", ")))
+        },
+        StepDefinition("every user-details signal for {string} carries its current name") { world, arguments in
+            let calls = try await world.signalsSinceTrigger().filter { $0.kind == .currentUserDetails }
+            let account = try await world.inspect(arguments[0])
+            let wrong = calls.filter { call in
+                let name = call.operation.signalRequest?.apple?.newName ?? call.androidJSON?["name"]?.stringValue ?? call.operation.signal?.name
+                return call.operation.signal?.userHandle != account.userHandle || name != account.name
+            }
+            return StepSupport.expect(wrong.isEmpty, "user-details signal(s) not carrying the current name \"\(account.name)\" of \(account.username): "
+                                      + wrong.map(\.cite).joined(separator: ", "))
+        },
+    ]
+}
+
+/// How AC08 judges what the app shows: a text claims a provider-side result when it names the
+/// device or a credential manager together with something done to a passkey there.
+enum ProviderClaim {
+    static let places = ["device", "credential manager", "password manager", "keychain", "passkey provider", "provider", "phone", "icloud", "google"]
+    static let results = ["removed", "deleted", "hidden", "hid ", "updated", "restored", "synced", "synchronized", "cleaned", "cleared", "renamed"]
+
+    /// Whether the text claims that a credential manager acted.
+    static func claims(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return places.contains(where: lower.contains) && results.contains(where: lower.contains)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import WebAuthn
+
+/// How the checks of a scenario observe the relying party: to quiescence, from the trigger, and
+/// against the same scenario without its trigger.
+///
+/// A criterion says what must and must not happen, never when the RP reconciles or how long it
+/// coalesces, so a check that something did not happen (or happened exactly N times) first lets
+/// virtual time run through every timer the RP scheduled, and counts only what followed the
+/// scenario's first `When` step.
+extension World {
+    /// How much virtual time the harness lets run while it waits for the app to have nothing left
+    /// scheduled: 24 hours. The harness's own choice: no criterion names one; it is longer than
+    /// any coalescing window, retry delay or rate window a conforming design has a reason to use.
+    public static let quiescenceHorizonMillis: Int64 = 24 * 3_600_000
+
+    /// The most timers one wait for quiescence fires before it stops as if at the horizon.
+    public static let quiescenceTimerLimit = 10_000
+
+    /// What one wait for quiescence found.
+    public struct Quiescence: Sendable, Hashable {
+        /// Timers that fired while waiting.
+        public var timersFired: Int
+        /// Virtual time that passed while waiting, in milliseconds.
+        public var elapsedMillis: Int64
+        /// Labels of the timers still scheduled when the wait stopped (empty: the app is quiescent).
+        public var pendingTimers: [String]
+    }
+
+    /// Lets virtual time run through every timer the app has scheduled, in due order, until none is
+    /// left or the horizon (`quiescenceHorizonMillis` from now) is reached.
+    ///
+    /// A wait that finds nothing new to do records nothing, so several checks in a row cost one entry.
+    @discardableResult
+    public func quiesce() async throws -> Quiescence {
+        let start = host.now()
+        let horizon = start.addingReportingOverflow(Self.quiescenceHorizonMillis).overflow ? Int64.max : start + Self.quiescenceHorizonMillis
+        try await settle()
+        var fired = 0
+        while fired < Self.quiescenceTimerLimit, let timer = host.popDueTimer(notAfter: horizon) {
+            fired += 1
+            host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
+            try await session.timerFired(timer.id)
+            try await settle()
+        }
+        let pending = host.snapshot.pendingTimers.sorted { ($0.dueMillis, $0.id) < ($1.dueMillis, $1.id) }
+        let result = Quiescence(timersFired: fired, elapsedMillis: host.now() - start, pendingTimers: pending.map { "\($0.id): \($0.label) (due at \($0.dueMillis) ms)" })
+        if pending.isEmpty {
+            if fired > 0 || lastQuiescenceSequence != host.transcriptCount {
+                lastQuiescenceSequence = host.record(.step, "clock.quiescent",
+                                                     "the app has nothing left scheduled (\(fired) timer(s) fired, \(result.elapsedMillis / 1000) s of virtual time)")
+            }
+        } else {
+            lastQuiescenceSequence = host.record(.step, "clock.horizon",
+                                                 "stopped waiting after \(fired) timer(s) and \(result.elapsedMillis / 1000) s of virtual time with \(pending.count) timer(s) still scheduled: "
+                                                 + result.pendingTimers.prefix(5).joined(separator: "; "))
+        }
+        return result
+    }
+
+    /// Platform operations that followed the trigger (the scenario's first `When` step), or all of
+    /// them when the scenario has no `When` step.
+    public var operationsSinceTrigger: [PlatformOperation] {
+        let from = triggerSequence ?? 0
+        return host.snapshot.operations.filter { $0.sequence > from }
+    }
+
+    /// Runs the scenario's `Given` steps again in a fresh session, without its `When` steps, lets it
+    /// reach quiescence, and returns that world; the runner provides it.
+    public func withoutTrigger() async throws -> World {
+        guard let counterfactual else { throw SystemIssue("this runner cannot replay a scenario without its When steps") }
+        return try await counterfactual()
+    }
+}
+
+/// A signal call with every value the relying party chose replaced by what it stands for (the
+/// account alias for a user handle, `alias#n` for a credential id), so that two runs of the same
+/// scenario compare equal when they signal the same things, even if the RP's ids are random.
+struct SignalDigest: Hashable, CustomStringConvertible {
+    var text: String
+    var description: String { text }
+
+    /// The names each world gives its accounts' user handles and credential ids.
+    struct Names {
+        var handles: [Data: String] = [:]
+        var credentials: [Data: String] = [:]
+
+        init(_ world: World) async throws {
+            for alias in world.accounts.keys.sorted() {
+                let account = try await world.inspect(alias)
+                handles[account.userHandle] = alias
+                for (index, credential) in account.credentials.enumerated() { credentials[credential.credentialID] = "\(alias)#\(index + 1)" }
+            }
+            var unknown = 0
+            for passkey in world.host.snapshot.provider.passkeys where credentials[passkey.credentialID] == nil {
+                unknown += 1
+                credentials[passkey.credentialID] = "provider-only#\(unknown)"
+            }
+        }
+
+        func handle(_ data: Data?) -> String { data.map { handles[$0] ?? "unknown-handle(\($0.count) bytes)" } ?? "-" }
+        func credential(_ data: Data) -> String { credentials[data] ?? "unknown-id(\(data.count) bytes)" }
+    }
+
+    init(_ call: SignalCall, names: Names) {
+        var parts = ["\(call.kind?.rawValue ?? "unreadable") via \(call.interface)", "rp \(call.rpID ?? "-")"]
+        if let signal = call.operation.signal {
+            parts.append("user \(names.handle(signal.userHandle))")
+            if let id = signal.credentialID { parts.append("credential \(names.credential(id))") }
+            if let ids = signal.acceptedCredentialIDs { parts.append("accepted [" + ids.map(names.credential).sorted().joined(separator: ", ") + "]") }
+            if let name = signal.name { parts.append("name \"\(name)\"") }
+            if let displayName = signal.displayName { parts.append("display name \"\(displayName)\"") }
+        }
+        if call.operation.outcome.error != nil { parts.append("refused by the platform") }
+        text = parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,87 @@
+/// One equally conforming way to build the reference relying party: the converse of a mutation.
+///
+/// The criteria say what must and must not happen, not when an RP reconciles, how long it
+/// coalesces or what it does instead of a refused action. Each design below makes another such
+/// choice; `selftest` runs every criterion against every design, and a criterion that fails one is
+/// a false alarm of the harness.
+public struct ReferenceDesign: Sendable, Hashable, Identifiable {
+    /// What the app does with a signal the platform refused with a rate limit.
+    public enum RateLimitedSignal: String, Sendable, Hashable {
+        /// Holds it and sends it, rebuilt from current state, once `retryMillis` has passed.
+        case retry
+        /// Drops it; later triggers still wait until `retryMillis` has passed.
+        case drop
+    }
+
+    /// What the app does when the store answers a stale or partial credential list.
+    public enum UnusableList: String, Sendable, Hashable {
+        /// Reads the store again (the authoritative store for a stale cache), and sends only a complete list.
+        case refetch
+        /// Sends nothing for this trigger.
+        case skip
+    }
+
+    /// What an Apple app signals for a change of the display name alone, which Apple cannot carry.
+    public enum AppleDisplayNameOnly: String, Sendable, Hashable {
+        /// Nothing: the name did not change.
+        case sendNothing
+        /// The current, unchanged name.
+        case reReportName
+    }
+
+    /// The design's stable name, as `selftest` shows it.
+    public let id: String
+    /// The choice the design makes, in one sentence.
+    public let summary: String
+    /// Reconciles the account's list after every successful sign-in, besides the other triggers.
+    public var reconcileAtEverySignIn = false
+    /// Triggers of one account within this many milliseconds share one reconciliation; 0 sends at once.
+    public var coalesceMillis: Int64 = 1_000
+    /// When set, reconciliations wait for the app's next scheduled refresh, this long after the
+    /// first pending trigger, or for the next refresh point, whichever comes first.
+    public var batchToRefreshMillis: Int64?
+    /// What happens to a rate-limited signal.
+    public var rateLimited = RateLimitedSignal.retry
+    /// What happens when the store answers a stale or partial list.
+    public var unusableList = UnusableList.refetch
+    /// What an Apple app sends for a display-name change alone.
+    public var appleDisplayNameOnly = AppleDisplayNameOnly.sendNothing
+    /// How long a sign-in or registration challenge stays valid.
+    public var challengeLifetimeMillis: Int64 = 5 * 60_000
+
+    /// Creates a design; every choice not given is the reference's.
+    public init(id: String, summary: String, _ configure: (inout ReferenceDesign) -> Void = { _ in }) {
+        self.id = id
+        self.summary = summary
+        configure(&self)
+    }
+
+    /// The reference RP's own choices.
+    public static let reference = ReferenceDesign(id: "reference", summary: "coalesces reconciliations for 1 s, retries rate-limited signals, refetches stale or partial lists")
+
+    /// Every other conforming design `selftest` proves the criteria against.
+    public static let variants: [ReferenceDesign] = [
+        ReferenceDesign(id: "reconcile-at-every-sign-in", summary: "also reconciles after every successful sign-in") { $0.reconcileAtEverySignIn = true },
+        ReferenceDesign(id: "coalesce-0s", summary: "sends every reconciliation at once; coalesces only work held by a rate limit") { $0.coalesceMillis = 0 },
+        ReferenceDesign(id: "coalesce-30s", summary: "coalesces reconciliations for 30 s") { $0.coalesceMillis = 30_000 },
+        ReferenceDesign(id: "coalesce-90s", summary: "coalesces reconciliations for 90 s") { $0.coalesceMillis = 90_000 },
+        ReferenceDesign(id: "batch-to-next-refresh", summary: "holds reconciliations for the next refresh point or the scheduled refresh 15 minutes later") {
+            $0.batchToRefreshMillis = 15 * 60_000
+        },
+        ReferenceDesign(id: "drop-rate-limited", summary: "drops a rate-limited signal instead of retrying it") { $0.rateLimited = .drop },
+        ReferenceDesign(id: "skip-unusable-list", summary: "sends nothing when the store answers a stale or partial list") { $0.unusableList = .skip },
+        ReferenceDesign(id: "apple-re-report-name", summary: "on Apple, re-reports the current name after a display-name change alone") {
+            $0.appleDisplayNameOnly = .reReportName
+        },
+        ReferenceDesign(id: "challenge-2min", summary: "challenges expire after 2 minutes") { $0.challengeLifetimeMillis = 2 * 60_000 },
+        ReferenceDesign(id: "challenge-10min", summary: "challenges expire after 10 minutes") { $0.challengeLifetimeMillis = 10 * 60_000 },
+    ]
+
+    /// The reference and every variant.
+    public static var all: [ReferenceDesign] { [reference] + variants }
+
+    /// Compares designs by their choices and name.
+    public static func == (lhs: ReferenceDesign, rhs: ReferenceDesign) -> Bool { lhs.id == rhs.id }
+    /// Hashes a design by its name.
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}

@@ -1,0 +1,132 @@
+import ConformanceKit
+import ConformanceTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// How checks observe the relying party: to quiescence, from the trigger, and against the same
+/// scenario without its trigger.
+@Suite("Observation: settle, from the trigger, differential")
+struct ObservationTests {
+    /// An app whose every refresh schedules one signal `delayMillis` later, plus one more timer
+    /// per refresh at `straggler` if given (to test the horizon).
+    struct TimerApp: RelyingPartyAdapter {
+        var delayMillis: Int64
+        var stragglerMillis: Int64?
+        var runaway = false
+        let log = FakeAdapter.CallLog()
+
+        func describe() async throws -> AdapterDescription {
+            AdapterDescription(name: "timer-app", version: "1", targets: ["android-15-gpm"], capabilities: Capability.allCases, relyingPartyIDs: ["fake.example.com"])
+        }
+        func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
+            log.append("open")
+            return Session(app: self, host: host)
+        }
+        func shutdown() async {}
+
+        final class Session: RelyingPartySession {
+            let app: TimerApp
+            let host: any PlatformHost
+            let timers = Mutex<Set<TimerID>>([])
+            init(app: TimerApp, host: any PlatformHost) {
+                self.app = app
+                self.host = host
+            }
+            func setUp(accounts: [AccountFixture]) async throws {}
+            func addCredential(_ credential: CredentialFixture) async throws {}
+            func perform(_ action: UserAction) async throws -> ActionOutcome {
+                let timer = host.scheduleTimer(afterMillis: app.delayMillis, label: "send a signal")
+                timers.withLock { _ = $0.insert(timer) }
+                if let straggler = app.stragglerMillis { _ = host.scheduleTimer(afterMillis: straggler, label: "straggler") }
+                return ActionOutcome(.done)
+            }
+            func inspectAccount(username: String) async throws -> AccountSnapshot {
+                AccountSnapshot(username: username, accountID: "a", userHandle: Data(username.utf8), rpID: "fake.example.com", name: username, displayName: username, credentials: [])
+            }
+            func inspectSession() async throws -> SessionSnapshot { SessionSnapshot(stage: .signedOut) }
+            func injectFault(_ fault: Fault) async throws {}
+            func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {}
+            func timerFired(_ timer: TimerID) async throws {
+                guard timers.withLock({ $0.remove(timer) }) != nil else { return }
+                let json = #"{"rpId":"fake.example.com","credentialId":"AAAA"}"#
+                _ = host.signal(SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: json)))
+                if app.runaway {
+                    for _ in 0...World.deliveryLimit {
+                        _ = host.signal(SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: json)))
+                    }
+                }
+            }
+            func close() async {}
+        }
+    }
+
+    static let counting: [StepDefinition] = [
+        StepDefinition("the app refreshes") { world, _ in
+            try await world.perform(UserAction(.refresh))
+            return .passed
+        },
+        StepDefinition("the app has nothing left scheduled") { world, _ in
+            try await world.quiesce()
+            return .passed
+        },
+        StepDefinition("{int} signal(s) followed the trigger") { world, arguments in
+            let count = world.operationsSinceTrigger.filter { $0.kind == .signal }.count
+            return count == Int(arguments[0]) ? .passed : .failed("\(count) signal(s) followed the trigger")
+        },
+        StepDefinition("without the When steps {int} signal(s) follow(s)") { world, arguments in
+            let replay = try await world.withoutTrigger()
+            let count = replay.operationsSinceTrigger.filter { $0.kind == .signal }.count
+            await replay.session.close()
+            return count == Int(arguments[0]) ? .passed : .failed("without the When steps \(count) signal(s) followed")
+        },
+    ]
+
+    static func run(_ steps: [String], app: TimerApp) async throws -> TestCaseResult {
+        let library = StepLibrary(counting)
+        let text = CriterionText.criterion(scenarios: [.init("Observed", steps: steps)])
+        let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)], library: library)
+        try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        let plan = TestPlan.make(loaded.criteria, filter: .init(targets: ["android-15-gpm"]))
+        let results = await Runner(adapter: app, library: library).run(plan, description: try await app.describe())
+        return try #require(results.first)
+    }
+
+    @Test("waiting for quiescence fires every timer, however late, and the trigger excludes what the Given steps caused",
+          arguments: [0, 30_000, 90_000, 5 * 3_600_000] as [Int64])
+    func quiescenceAndTrigger(delay: Int64) async throws {
+        let result = try await Self.run(["Given the app refreshes", "And the app has nothing left scheduled", "When the app refreshes",
+                                         "And the app has nothing left scheduled", "Then 1 signal followed the trigger"], app: TimerApp(delayMillis: delay))
+        #expect(result.verdict == .passed, "\(result.message ?? "")")
+        #expect(result.virtualMillis == 2 * delay)
+    }
+
+    @Test("a timer beyond the 24-hour horizon stays pending, and the transcript names it")
+    func horizon() async throws {
+        let result = try await Self.run(["When the app refreshes", "And the app has nothing left scheduled", "Then 2 signals followed the trigger"],
+                                        app: TimerApp(delayMillis: 1_000, stragglerMillis: 25 * 3_600_000))
+        #expect(result.verdict == .failed)
+        let horizon = result.evidence.first { $0.name == "clock.horizon" }
+        #expect(horizon?.summary.contains("straggler") == true, "\(result.evidence.map(\.summary))")
+        #expect(result.virtualMillis == 1_000)
+    }
+
+    @Test("the differential replay runs only the Given steps, in a fresh session, to quiescence")
+    func differential() async throws {
+        let app = TimerApp(delayMillis: 60_000)
+        let result = try await Self.run(["Given the app refreshes", "When the app refreshes", "And the app has nothing left scheduled", "Then 2 signals followed the trigger",
+                                         "And without the When steps 1 signal follows"], app: app)
+        #expect(result.verdict == .passed, "\(result.message ?? "")")
+        #expect(app.log.all == ["open", "open"])
+        let failing = try await Self.run(["Given the app refreshes", "When the app refreshes", "Then without the When steps 2 signals follow"], app: TimerApp(delayMillis: 0))
+        #expect(failing.verdict == .failed)
+    }
+
+    @Test("a relying party that runs away fails its test case with the evidence; it is not a harness error")
+    func runawayIsFailed() async throws {
+        let result = try await Self.run(["When the app refreshes", "And the app has nothing left scheduled"], app: TimerApp(delayMillis: 1_000, runaway: true))
+        #expect(result.verdict == .failed)
+        #expect(result.message?.contains("more than \(World.deliveryLimit) platform operations") == true, "\(result.message ?? "")")
+        #expect(!result.evidence.isEmpty)
+    }
+}
