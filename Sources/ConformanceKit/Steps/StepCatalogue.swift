@@ -144,5 +144,6 @@ extension StepLibrary {
         "Steps+Registration.swift": "Registration requests and the server's passkeys",
         "Steps+SignalFixtures.swift": "Signal scenarios: passkeys, passkey sign-ins, faults and profile changes",
         "Steps+Signals.swift": "Signal checks",
+        "Steps+Observation.swift": "Observation: settling, proving the path, comparing without the trigger",
     ]
 }
