@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "reference-rp-adapter", targets: ["reference-rp-adapter"]),
         .library(name: "Gherkin", targets: ["Gherkin"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
+        // For adapters written in Swift (`passkey-conformance init-adapter swift`).
+        .library(name: "ConformanceJSONRPC", targets: ["ConformanceJSONRPC"]),
     ],
     targets: [
         // Gherkin: scanner, parser, AST, pickle compiler (no dependencies).

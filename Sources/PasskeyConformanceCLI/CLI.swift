@@ -2,7 +2,7 @@ import ConformanceKit
 import ConformanceReports
 import Foundation
 
-/// The `passkey-conformance` command line: `run`, `list`, `validate`, `selftest`, `gherkin`.
+/// The `passkey-conformance` command line: `run`, `list`, `validate`, `selftest`, `gherkin`, `init-adapter`.
 ///
 /// Exit status: 0 conformant (or nothing wrong), 1 non-conformant or waiver problems (for
 /// `validate`: defects found), 2 a harness or adapter error, 64 bad usage.
@@ -19,7 +19,8 @@ public enum CLI {
         public static let usage: Int32 = 64
     }
 
-    static let commands: [CommandSpec] = [RunCommand.spec, ListCommand.spec, ValidateCommand.spec, SelfTestCommand.spec, GherkinCommand.spec]
+    static let commands: [CommandSpec] = [RunCommand.spec, ListCommand.spec, ValidateCommand.spec, SelfTestCommand.spec, GherkinCommand.spec,
+                                          InitAdapterCommand.spec]
 
     static var overview: String {
         var lines = [
@@ -29,7 +30,7 @@ public enum CLI {
             "",
             "COMMANDS:",
         ]
-        for command in commands { lines.append("  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary) }
+        for command in commands { lines.append("  " + command.name.padding(toLength: 14, withPad: " ", startingAt: 0) + command.summary) }
         lines += ["", "See 'passkey-conformance <command> --help' for a command's options.",
                   "Exit status: 0 conformant, 1 non-conformant, 2 harness or adapter error, 64 bad usage."]
         return lines.joined(separator: "\n")
@@ -64,6 +65,7 @@ public enum CLI {
             case ListCommand.spec.name: return try ListCommand.run(parsed)
             case ValidateCommand.spec.name: return try ValidateCommand.run(parsed)
             case SelfTestCommand.spec.name: return try await SelfTestCommand.run(parsed)
+            case InitAdapterCommand.spec.name: return try InitAdapterCommand.run(parsed)
             default: return try GherkinCommand.run(parsed)
             }
         } catch let error as UsageError {

@@ -1,20 +1,31 @@
 import Foundation
 import ConformanceKit
 
-/// `list`: criteria, their verify items and the scenarios covering each; the targets.
+/// `list`: criteria, their verify items and the scenarios covering each; the targets; the steps.
 enum ListCommand {
     static let spec = CommandSpec(
-        name: "list", summary: "List criteria, verify items with the scenarios covering them, and targets.",
-        usage: "list [--criteria <path>] [--criterion <id>] [--target <id>] [--tags <expr>]",
+        name: "list", summary: "List criteria, verify items with the scenarios covering them, targets, or the step catalogue.",
+        usage: "list [--criteria <path>] [--criterion <id>] [--target <id>] [--tags <expr>] [--targets | --steps [--markdown]]",
         options: [Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption],
-        flags: [("targets", "List only the targets.")], positionals: (0, 0, ""))
+        flags: [("targets", "List only the targets."),
+                ("steps", "List every step sentence: parameter types and ranges, the capability and target features it needs, the criteria that use it."),
+                ("markdown", "With --steps: print the catalogue section of Documentation/criterion-files.md.")],
+        positionals: (0, 0, ""))
 
     static func run(_ parsed: ParsedArguments) throws -> Int32 {
         if parsed.flags.contains("targets") {
             Output.out(targets())
             return CLI.Status.ok
         }
+        if parsed.flags.contains("markdown"), !parsed.flags.contains("steps") {
+            throw UsageError("--markdown goes with --steps", command: spec.name)
+        }
         let loaded = try Common.loadCriteria(parsed)
+        if parsed.flags.contains("steps") {
+            let catalogue = StepCatalogue.standard(criteria: loaded.criteria)
+            Output.out(parsed.flags.contains("markdown") ? catalogue.markdown() : catalogue.text())
+            return CLI.Status.ok
+        }
         let filter = try Common.filter(parsed, criteria: loaded.criteria, command: spec.name)
         let plan = TestPlan.make(loaded.criteria, filter: filter)
         var lines: [String] = []

@@ -23,7 +23,8 @@ struct SpecificationTests {
         let text = try String(contentsOf: document, encoding: .utf8)
         var blocks: [[Example]] = []
         var current: [Example]?
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.drop { $0 == " " }  // blocks may be indented inside a list
             if line.hasPrefix("```jsonrpc") {
                 current = []
             } else if line.hasPrefix("```"), let block = current {
@@ -79,25 +80,27 @@ struct SpecificationTests {
         typealias P = JSONRPCParams
         do {
             switch method {
-            case .hello: _ = try message.decodePayload(P.Hello.self)
-            case .shutdown: _ = try message.decodePayload(P.Empty.self)
-            case .sessionOpen: _ = try message.decodePayload(P.Open.self)
-            case .sessionSetUp: _ = try message.decodePayload(P.SetUp.self)
-            case .sessionAddCredential: _ = try message.decodePayload(P.AddCredential.self)
-            case .sessionPerform: _ = try message.decodePayload(P.Perform.self)
-            case .sessionInspectAccount: _ = try message.decodePayload(P.InspectAccount.self)
-            case .sessionInspectSession, .sessionClose, .clockNow: _ = try message.decodePayload(P.Session.self)
-            case .sessionInjectFault: _ = try message.decodePayload(P.InjectFault.self)
-            case .sessionPlatformCompleted: _ = try message.decodePayload(P.PlatformCompleted.self)
-            case .sessionTimerFired: _ = try message.decodePayload(P.TimerFired.self)
-            case .platformCreateCredential: _ = try message.decodePayload(P.CreateCredential.self)
-            case .platformGetCredential: _ = try message.decodePayload(P.GetCredential.self)
-            case .platformSignal: _ = try message.decodePayload(P.Signal.self)
-            case .clockSchedule: _ = try message.decodePayload(P.Schedule.self)
-            case .clockCancel: _ = try message.decodePayload(P.Cancel.self)
-            case .uiShow: _ = try message.decodePayload(P.Show.self)
-            case .telemetryRecord: _ = try message.decodePayload(P.Telemetry.self)
+            case .hello: try roundTrip(message, P.Hello.self)
+            case .shutdown: try roundTrip(message, P.Empty.self)
+            case .sessionOpen: try roundTrip(message, P.Open.self)
+            case .sessionSetUp: try roundTrip(message, P.SetUp.self)
+            case .sessionAddCredential: try roundTrip(message, P.AddCredential.self)
+            case .sessionPerform: try roundTrip(message, P.Perform.self)
+            case .sessionInspectAccount: try roundTrip(message, P.InspectAccount.self)
+            case .sessionInspectSession, .sessionClose, .clockNow: try roundTrip(message, P.Session.self)
+            case .sessionInjectFault: try roundTrip(message, P.InjectFault.self)
+            case .sessionPlatformCompleted: try roundTrip(message, P.PlatformCompleted.self)
+            case .sessionTimerFired: try roundTrip(message, P.TimerFired.self)
+            case .platformCreateCredential: try roundTrip(message, P.CreateCredential.self)
+            case .platformGetCredential: try roundTrip(message, P.GetCredential.self)
+            case .platformSignal: try roundTrip(message, P.Signal.self)
+            case .clockSchedule: try roundTrip(message, P.Schedule.self)
+            case .clockCancel: try roundTrip(message, P.Cancel.self)
+            case .uiShow: try roundTrip(message, P.Show.self)
+            case .telemetryRecord: try roundTrip(message, P.Telemetry.self)
             }
+        } catch let error as Mismatch {
+            Issue.record("line \(line): params of \(method.rawValue): \(error)")
         } catch {
             Issue.record("line \(line): params of \(method.rawValue): \(DecodingErrorText(error))")
         }
@@ -107,18 +110,52 @@ struct SpecificationTests {
         typealias P = JSONRPCParams
         do {
             switch method {
-            case .hello: _ = try message.decodePayload(AdapterDescription.self)
-            case .sessionOpen: _ = try message.decodePayload(P.Session.self)
-            case .sessionPerform: _ = try message.decodePayload(ActionOutcome.self)
-            case .sessionInspectAccount: _ = try message.decodePayload(AccountSnapshot.self)
-            case .sessionInspectSession: _ = try message.decodePayload(SessionSnapshot.self)
-            case .platformCreateCredential, .platformGetCredential, .platformSignal: _ = try message.decodePayload(P.Operation.self)
-            case .clockNow: _ = try message.decodePayload(P.Now.self)
-            case .clockSchedule: _ = try message.decodePayload(P.Timer.self)
-            default: _ = try message.decodePayload(P.Empty.self)
+            case .hello: try roundTrip(message, AdapterDescription.self)
+            case .sessionOpen: try roundTrip(message, P.Session.self)
+            case .sessionPerform: try roundTrip(message, ActionOutcome.self)
+            case .sessionInspectAccount: try roundTrip(message, AccountSnapshot.self)
+            case .sessionInspectSession: try roundTrip(message, SessionSnapshot.self)
+            case .platformCreateCredential, .platformGetCredential, .platformSignal: try roundTrip(message, P.Operation.self)
+            case .clockNow: try roundTrip(message, P.Now.self)
+            case .clockSchedule: try roundTrip(message, P.Timer.self)
+            default: try roundTrip(message, P.Empty.self)
             }
+        } catch let error as Mismatch {
+            Issue.record("line \(line): result of \(method.rawValue): \(error)")
         } catch {
             Issue.record("line \(line): result of \(method.rawValue): \(DecodingErrorText(error))")
+        }
+    }
+
+    /// A documented member the harness's decoder does not read (a misspelt or invented member), or
+    /// a value it reads differently (a non-canonical base64url string): the document has drifted.
+    struct Mismatch: Error, CustomStringConvertible {
+        var documented: JSONValue
+        var decoded: JSONValue
+        var description: String { "the decoder reads \(Wire.jsonString(decoded)) where the document writes \(Wire.jsonString(documented))" }
+    }
+
+    /// Decodes a payload as `T` (members, enum values and base64url are checked by the decoder) and
+    /// encodes it again: every documented member must survive, with the same value. For results the
+    /// protocol allows any value in place of `{}`, so an empty payload is compared as an object.
+    static func roundTrip<T: Codable>(_ message: JSONRPCMessage, _ type: T.Type) throws {
+        let decoded = try message.decodePayload(T.self)
+        let documented = try message.decodePayload(JSONValue.self)
+        let again = Wire.jsonValue(decoded)
+        if again != documented, !(T.self == JSONRPCParams.Empty.self) {
+            throw Mismatch(documented: documented, decoded: again)
+        }
+    }
+
+    @Test("every JSON-RPC example line of the document is in a checked block")
+    func noUncheckedExamples() throws {
+        let text = try String(contentsOf: Self.document, encoding: .utf8)
+        var inChecked = false
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.drop { $0 == " " }
+            if line.hasPrefix("```") { inChecked = line.hasPrefix("```jsonrpc") ? true : false; continue }
+            let looksLikeMessage = line.hasPrefix("→ {") || line.hasPrefix("← {") || line.hasPrefix("{\"id\"") || line.hasPrefix("{\"jsonrpc\"")
+            #expect(!looksLikeMessage || inChecked, "line \(number + 1): a message outside a ```jsonrpc block is not checked")
         }
     }
 

@@ -153,10 +153,11 @@ struct HelpTests {
     static let commands: [(String, [String])] = [
         ("run", ["--criteria", "--criterion", "--target", "--tags", "--scenario", "--adapter-command", "--mutant", "--seed", "--out",
                  "--format", "--waivers", "--today", "--quiet", "--no-reports", "--help"]),
-        ("list", ["--criteria", "--criterion", "--target", "--tags", "--scenario", "--targets", "--help"]),
+        ("list", ["--criteria", "--criterion", "--target", "--tags", "--scenario", "--targets", "--steps", "--markdown", "--help"]),
         ("validate", ["<path>"]),
         ("selftest", ["--criteria", "--mutant", "--seed", "--list-mutants", "--quiet", "--help"]),
         ("gherkin", ["tokens", "ast", "pickles", "errors", "<file>"]),
+        ("init-adapter", ["python", "swift", "--out", "--package-path", "--force", "--help"]),
     ]
 
     @Test("--help for every command exits 0 and mentions its options", arguments: commands)

@@ -97,15 +97,16 @@ extension CriteriaLoader {
                 default: break
                 }
                 steps.append(.init(keyword: astStep?.keyword ?? "* ", text: pickleStep.text, line: stepLine, column: column, role: role))
+                let quoted = StepLibrary.excerpt(pickleStep.text)
                 switch library.match(pickleStep.text) {
                 case .found(let definition, let arguments):
-                    if let problem = definition.check?(arguments) {
-                        error("step \"\(pickleStep.text)\": \(problem)", line: stepLine, column: column)
+                    if let problem = definition.problem(with: arguments) {
+                        error("step \"\(quoted)\": \(problem)", line: stepLine, column: column)
                     }
                 case .undefined:
-                    error("no step definition matches \"\(pickleStep.text)\"", line: stepLine, column: column)
+                    error("no step definition matches \"\(quoted)\"", line: stepLine, column: column)
                 case .ambiguous(let patterns):
-                    error("\(patterns.count) step definitions match \"\(pickleStep.text)\": " + patterns.map { "\"\($0)\"" }.joined(separator: ", "), line: stepLine, column: column)
+                    error("\(patterns.count) step definitions match \"\(quoted)\": " + patterns.map { "\"\($0)\"" }.joined(separator: ", "), line: stepLine, column: column)
                 }
             }
             var slug = pickle.name

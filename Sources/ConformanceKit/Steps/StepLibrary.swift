@@ -24,11 +24,17 @@ public struct StepLibrary: Sendable {
         case ambiguous([String])
     }
 
+    /// A step's text for a diagnostic: at most 120 characters, the rest elided with its length.
+    public static func excerpt(_ text: String) -> String {
+        text.count <= 120 ? text : "\(text.prefix(100))… (\(text.count) characters)"
+    }
+
     /// Finds the one definition whose pattern matches `text`.
     public func match(_ text: String) -> Match {
         var found: [(StepDefinition, [String])] = []
+        let characters = Array(text)
         for definition in definitions {
-            if let arguments = definition.pattern.match(text) { found.append((definition, arguments)) }
+            if let arguments = definition.pattern.match(characters: characters) { found.append((definition, arguments)) }
         }
         switch found.count {
         case 0: return .undefined

@@ -1,8 +1,13 @@
 /// A step sentence with typed parameters: `the user signs in as {string} with the autofilled password`.
 ///
-/// Parameter types: `{string}` (text in double quotes), `{int}` (an integer), `{word}` (a run of
-/// characters without white space). Everything else is literal text; `(s)` after a word makes the
-/// `s` optional, so one pattern reads well for one and for many.
+/// Parameter types: `{string}` (text in double quotes), `{int}` (an optionally negative whole
+/// number), `{word}` (a run of characters without white space). Everything else is literal text;
+/// `(s)` after a word makes the `s` optional, so one pattern reads well for one and for many.
+///
+/// Matching takes time linear in the length of the text: the pattern compiles to a small
+/// nondeterministic automaton that runs over the text once, keeping at most one thread per
+/// instruction (a Pike VM). Where several readings match, the one a backtracking matcher would find
+/// first wins: the longest `{word}` and the `s` of `(s)` before shorter words and no `s`.
 public struct StepPattern: Sendable, Hashable, CustomStringConvertible {
     enum Segment: Sendable, Hashable {
         case literal(String)
@@ -10,12 +15,38 @@ public struct StepPattern: Sendable, Hashable, CustomStringConvertible {
         case string, int, word
     }
 
+    /// The type of a parameter.
+    public enum ParameterKind: String, Sendable, Hashable, CaseIterable {
+        /// `{string}`: any text between double quotes (none inside).
+        case string
+        /// `{int}`: an optionally negative whole number, in decimal digits.
+        case int
+        /// `{word}`: a run of characters without white space.
+        case word
+
+        /// The placeholder as a pattern writes it.
+        public var placeholder: String { "{\(rawValue)}" }
+    }
+
     /// The pattern as written, with its `{…}` placeholders.
     public let source: String
     let segments: [Segment]
+    private let program: [Instruction]
 
     /// The pattern as written.
     public var description: String { source }
+
+    /// The types of the pattern's parameters, in the order their arguments are read.
+    public var parameters: [ParameterKind] {
+        segments.compactMap { segment in
+            switch segment {
+            case .string: .string
+            case .int: .int
+            case .word: .word
+            case .literal, .optionalLiteral: nil
+            }
+        }
+    }
 
     /// Compiles a pattern from its source text.
     public init(_ source: String) {
@@ -36,55 +67,144 @@ public struct StepPattern: Sendable, Hashable, CustomStringConvertible {
         }
         flush()
         self.segments = segments
+        self.program = Self.compile(segments)
     }
+
+    /// Two patterns are the same when their sources are.
+    public static func == (lhs: StepPattern, rhs: StepPattern) -> Bool { lhs.source == rhs.source }
+
+    /// Hashes the source.
+    public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 
     /// The arguments if `text` matches the whole pattern, else `nil`.
     public func match(_ text: String) -> [String]? {
-        var arguments: [String] = []
-        return Self.match(segments[...], Substring(text), &arguments) ? arguments : nil
+        match(characters: Array(text))
     }
 
-    private static func match(_ segments: ArraySlice<Segment>, _ text: Substring, _ arguments: inout [String]) -> Bool {
-        guard let segment = segments.first else { return text.isEmpty }
-        let rest = segments.dropFirst()
-        switch segment {
-        case .literal(let literal):
-            guard text.hasPrefix(literal) else { return false }
-            return match(rest, text.dropFirst(literal.count), &arguments)
-        case .optionalLiteral(let literal):
-            if text.hasPrefix(literal), match(rest, text.dropFirst(literal.count), &arguments) { return true }
-            return match(rest, text, &arguments)
-        case .string:
-            guard text.first == "\"" else { return false }
-            let body = text.dropFirst()
-            guard let end = body.firstIndex(of: "\"") else { return false }
-            arguments.append(String(body[..<end]))
-            if match(rest, body[body.index(after: end)...], &arguments) { return true }
-            arguments.removeLast()
-            return false
-        case .int:
-            var end = text.startIndex
-            if end < text.endIndex, text[end] == "-" { end = text.index(after: end) }
-            let digitsStart = end
-            while end < text.endIndex, text[end].isASCII, text[end].isNumber { end = text.index(after: end) }
-            guard end > digitsStart else { return false }
-            arguments.append(String(text[..<end]))
-            if match(rest, text[end...], &arguments) { return true }
-            arguments.removeLast()
-            return false
-        case .word:
-            var end = text.startIndex
-            while end < text.endIndex, !text[end].isWhitespace { end = text.index(after: end) }
-            guard end > text.startIndex else { return false }
-            // Try the longest word first, then shorter ones, so a literal after it can still match.
-            var candidate = end
-            while candidate > text.startIndex {
-                arguments.append(String(text[..<candidate]))
-                if match(rest, text[candidate...], &arguments) { return true }
-                arguments.removeLast()
-                candidate = text.index(before: candidate)
+    /// The arguments if the text, as characters, matches the whole pattern, else `nil`.
+    func match(characters: [Character]) -> [String]? {
+        guard let bounds = run(characters) else { return nil }
+        return stride(from: 0, to: bounds.count, by: 2).map { String(characters[bounds[$0]..<bounds[$0 + 1]]) }
+    }
+
+    // MARK: The automaton
+
+    enum Instruction: Sendable, Hashable {
+        case character(Character)
+        case notQuote
+        case digit
+        case nonSpace
+        /// Continue at both targets; the first has priority.
+        case split(Int, Int)
+        case jump(Int)
+        /// Records the current position as bound `n` of the arguments (start 2k, end 2k+1).
+        case save(Int)
+        case accept
+    }
+
+    static func compile(_ segments: [Segment]) -> [Instruction] {
+        var program: [Instruction] = []
+        var slot = 0
+        /// `x+` (greedy): one `x`, then a loop that prefers another `x`.
+        func oneOrMore(_ instruction: Instruction) {
+            program.append(instruction)
+            let loop = program.count
+            program.append(.split(loop + 1, loop + 3))
+            program.append(instruction)
+            program.append(.jump(loop))
+        }
+        for segment in segments {
+            switch segment {
+            case .literal(let text):
+                program += text.map(Instruction.character)
+            case .optionalLiteral(let text):
+                let split = program.count
+                program.append(.split(split + 1, split + 1 + text.count))
+                program += text.map(Instruction.character)
+            case .string:
+                program.append(.character("\""))
+                program.append(.save(slot))
+                let loop = program.count
+                program.append(.split(loop + 1, loop + 3))
+                program.append(.notQuote)
+                program.append(.jump(loop))
+                program.append(.save(slot + 1))
+                program.append(.character("\""))
+                slot += 2
+            case .int:
+                program.append(.save(slot))
+                let split = program.count
+                program.append(.split(split + 1, split + 2))
+                program.append(.character("-"))
+                oneOrMore(.digit)
+                program.append(.save(slot + 1))
+                slot += 2
+            case .word:
+                program.append(.save(slot))
+                oneOrMore(.nonSpace)
+                program.append(.save(slot + 1))
+                slot += 2
             }
-            return false
+        }
+        program.append(.accept)
+        return program
+    }
+
+    private struct Thread {
+        var pc: Int
+        var bounds: [Int]
+    }
+
+    /// Runs the automaton over the whole text; the argument bounds of the preferred match, or `nil`.
+    private func run(_ text: [Character]) -> [Int]? {
+        var seen = [Int](repeating: -1, count: program.count)
+        var pending: [Thread] = []
+        var current: [Thread] = []
+        var next: [Thread] = []
+        add(Thread(pc: 0, bounds: [Int](repeating: 0, count: parameters.count * 2)), at: 0, to: &current, seen: &seen, pending: &pending)
+        for position in 0..<text.count {
+            if current.isEmpty { return nil }
+            let character = text[position]
+            next.removeAll(keepingCapacity: true)
+            for thread in current {
+                let matches: Bool
+                switch program[thread.pc] {
+                case .character(let expected): matches = character == expected
+                case .notQuote: matches = character != "\""
+                case .digit: matches = character.isASCII && character.isNumber
+                case .nonSpace: matches = !character.isWhitespace
+                case .accept, .split, .jump, .save: matches = false
+                }
+                if matches {
+                    add(Thread(pc: thread.pc + 1, bounds: thread.bounds), at: position + 1, to: &next, seen: &seen, pending: &pending)
+                }
+            }
+            swap(&current, &next)
+        }
+        return current.first { program[$0.pc] == .accept }?.bounds
+    }
+
+    /// Adds a thread, and every thread reachable from it without reading a character, to `list` in
+    /// priority order (depth first, the first target of a split before the second). An instruction
+    /// already reached at this position keeps its earlier, preferred thread. `pending` is scratch space.
+    private func add(_ start: Thread, at position: Int, to list: inout [Thread], seen: inout [Int], pending: inout [Thread]) {
+        pending.append(start)
+        while let thread = pending.popLast() {
+            guard seen[thread.pc] != position else { continue }
+            seen[thread.pc] = position
+            switch program[thread.pc] {
+            case .split(let first, let second):
+                pending.append(Thread(pc: second, bounds: thread.bounds))
+                pending.append(Thread(pc: first, bounds: thread.bounds))
+            case .jump(let target):
+                pending.append(Thread(pc: target, bounds: thread.bounds))
+            case .save(let slot):
+                var bounds = thread.bounds
+                bounds[slot] = position
+                pending.append(Thread(pc: thread.pc + 1, bounds: bounds))
+            default:
+                list.append(thread)
+            }
         }
     }
 }
@@ -124,23 +244,90 @@ public struct RelyingPartyFailure: Error, Sendable, Hashable, CustomStringConver
 
 /// Binds a sentence pattern to what the harness does for it.
 public struct StepDefinition: Sendable {
+    /// The values an `{int}` parameter accepts unless its definition says otherwise: counts,
+    /// seconds and minutes in criterion files are small, and a value outside is an authoring slip.
+    public static let defaultIntRange: ClosedRange<Int> = 0...10_000
+    /// The longest argument (in characters) any parameter accepts. The longest in the package's
+    /// criteria is a few dozen characters; anything near this bound is a mistake, not a name.
+    public static let maximumArgumentLength = 256
+
     /// The sentence the step's text must match.
     public let pattern: StepPattern
     /// Capabilities the adapter must declare for the step to run.
     public let needs: Set<Capability>
     /// What the step does, given the test case's world and the arguments read from the text.
     public let body: @Sendable (World, [String]) async throws -> StepOutcome
-    /// Checks the arguments when the criterion files load: a message for a value the step cannot
-    /// use (an unknown policy, flag or fault), so `validate` reports it with its location.
+    /// A check of the arguments' meaning when the criterion files load: a message for a value the
+    /// step cannot use (an unknown policy, flag or fault). Ranges and lengths are checked apart
+    /// from it (``problem(with:)``).
     public let check: (@Sendable ([String]) -> String?)?
+    /// The range of each `{int}` argument that does not take ``defaultIntRange``, by its index among
+    /// all the pattern's arguments (as in the body's `arguments[index]`).
+    public let ranges: [Int: ClosedRange<Int>]
+    /// The file that defines the step (`ConformanceKit/Steps+Fixtures.swift`): the step catalogue
+    /// groups definitions by it.
+    public let sourceFile: String
 
-    /// Creates a definition from its pattern source, its capabilities, an argument check and its body.
-    public init(_ pattern: String, needs: Set<Capability> = [], check: (@Sendable ([String]) -> String?)? = nil,
+    /// Creates a definition from its pattern source, its capabilities, the ranges of `{int}`
+    /// arguments that differ from the default, an argument check and its body.
+    public init(_ pattern: String, needs: Set<Capability> = [], ranges: [Int: ClosedRange<Int>] = [:],
+                check: (@Sendable ([String]) -> String?)? = nil, sourceFile: String = #fileID,
                 body: @escaping @Sendable (World, [String]) async throws -> StepOutcome) {
         self.pattern = StepPattern(pattern)
         self.needs = needs
+        self.ranges = ranges
         self.check = check
+        self.sourceFile = sourceFile
         self.body = body
+    }
+
+    /// The parameters with their types and, for `{int}`, the values they accept.
+    public var parameters: [Parameter] {
+        pattern.parameters.enumerated().map { index, kind in
+            Parameter(index: index, kind: kind, range: kind == .int ? ranges[index] ?? Self.defaultIntRange : nil)
+        }
+    }
+
+    /// One parameter of a definition.
+    public struct Parameter: Sendable, Hashable {
+        /// Its index among the pattern's arguments.
+        public var index: Int
+        /// Its type.
+        public var kind: StepPattern.ParameterKind
+        /// The values an `{int}` accepts; `nil` for the other types.
+        public var range: ClosedRange<Int>?
+    }
+
+    /// What is wrong with arguments read from a step's text, or `nil`: an argument longer than
+    /// ``maximumArgumentLength``, an `{int}` outside its range, or what ``check`` says.
+    public func problem(with arguments: [String]) -> String? {
+        for parameter in parameters where parameter.index < arguments.count {
+            let argument = arguments[parameter.index]
+            if argument.count > Self.maximumArgumentLength {
+                return "argument \(parameter.index + 1) (\(parameter.kind.placeholder)) is \(argument.count) characters long; at most \(Self.maximumArgumentLength) are allowed"
+            }
+            if let range = parameter.range {
+                guard let value = Int(argument), range.contains(value) else {
+                    return "\(argument) is out of range for argument \(parameter.index + 1) ({int}) of \"\(pattern.source)\": \(Self.describe(range))"
+                }
+            }
+        }
+        return check?(arguments)
+    }
+
+    /// A range as the catalogue and diagnostics write it: `0…10,000`.
+    public static func describe(_ range: ClosedRange<Int>) -> String {
+        "\(grouped(range.lowerBound))…\(grouped(range.upperBound))"
+    }
+
+    private static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return value < 0 ? "-" + result : result
     }
 
     /// An argument check: the argument at `index` must be one of `values`.

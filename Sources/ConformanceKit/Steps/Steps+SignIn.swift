@@ -76,7 +76,7 @@ extension StepLibrary {
 extension StepLibrary {
     /// A step that lets `{int}` units of virtual time pass.
     static func timePasses(_ pattern: String, unitMillis: Int64) -> StepDefinition {
-        StepDefinition(pattern) { world, arguments in
+        StepDefinition(pattern, ranges: [0: 0...Int(86_400_000 / unitMillis)]) { world, arguments in  // up to a day
             try await world.advance(byMillis: Int64(try StepSupport.int(arguments[0])) * unitMillis)
             return .passed
         }
