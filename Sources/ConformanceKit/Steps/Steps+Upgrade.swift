@@ -159,7 +159,9 @@ extension StepLibrary {
             let before = comparison.before[arguments[0]] ?? []
             let after = comparison.after[arguments[0]] ?? []
             let added = after.filter { new in !before.contains { $0.credentialID == new.credentialID } }
-            return StepSupport.expect(added.count == 1, "releasing the held response without a context change added \(added.count) passkey(s) to \(World.username(arguments[0])), expected 1")
+            let telemetry = world.host.snapshot.telemetry.map { "\($0.value.name) \($0.value.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))" }
+            return StepSupport.expect(added.count == 1, "releasing the held response without a context change added \(added.count) passkey(s) to \(World.username(arguments[0])), expected 1"
+                                      + (telemetry.isEmpty ? "" : "; the app's telemetry: " + telemetry.joined(separator: "; ")))
         },
     ]
 }
