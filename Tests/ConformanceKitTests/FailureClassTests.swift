@@ -1,0 +1,50 @@
+@testable import ConformanceKit
+import ConformanceTestSupport
+import Foundation
+import Testing
+
+/// The failure classes of a conditional registration and the checks that read them.
+@Suite("Failure classes and opaque user handles")
+struct FailureClassTests {
+    @Test("every failure class is documented with its handling, and the expected no-ops are the silent ones")
+    func documented() throws {
+        let text = try String(contentsOf: PackagePaths.root.appendingPathComponent("Documentation/platform-failures.md"), encoding: .utf8)
+        for failure in CreateFailureClass.all {
+            #expect(text.contains("| `\(failure.id)` |"), "\(failure.id) is not documented")
+            #expect(text.contains(failure.handling == .silent ? "silent" : "recorded"))
+        }
+        let silent = CreateFailureClass.all.filter { $0.handling == .silent }.map(\.id)
+        #expect(silent == ["CreateCredentialNoCreateOptionException", "ASAuthorizationError.canceled",
+                           "ASAuthorizationError.matchedExcludedCredential", "ASAuthorizationError.deviceNotConfiguredForPasskeyCreation"])
+        #expect(Set(CreateFailureClass.all.map(\.id)).count == CreateFailureClass.all.count)
+    }
+
+    @Test("a telemetry record names a class only with its exception (and DOM error) or code")
+    func telemetryNaming() throws {
+        let dom = try #require(CreateFailureClass.named("CreatePublicKeyCredentialDomException NotAllowedError"))
+        #expect(World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException", "dom": "NotAllowedError"]), dom.telemetryNames))
+        #expect(World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException", "type": dom.error.type!]), dom.telemetryNames))
+        #expect(!World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException"]), dom.telemetryNames))
+        #expect(!World.names(TelemetryEvent("conditional-create-ineligible", [:]), dom.telemetryNames))
+        let apple = try #require(CreateFailureClass.named("ASAuthorizationError.failed"))
+        #expect(World.names(TelemetryEvent("failed", ["code": "1004"]), apple.telemetryNames))
+        #expect(World.names(TelemetryEvent("failed", ["error": "ASAuthorizationError.failed"]), apple.telemetryNames))
+        #expect(!World.names(TelemetryEvent("failed", ["code": "1001"]), apple.telemetryNames))
+        #expect(World.failureClass(of: apple.error) == apple)
+    }
+
+    @Test("a user handle carrying a name or id in any encoding is not opaque; random bytes are")
+    func opaqueHandles() {
+        let values: [(label: String, value: String)] = [("username", "alice@example.com"), ("product account id", "acct-000001")]
+        let email = Data("alice@example.com".utf8)
+        let hexID = Data(Data("acct-000001".utf8).map { String(format: "%02x", $0) }.joined().utf8)
+        let base64 = Data(Data("alice@example.com".utf8).base64EncodedString().utf8)
+        let prefixed = Data("user:".utf8) + Data("acct-000001".utf8)
+        for leaking in [email, hexID, base64, prefixed] {
+            #expect(OpaqueHandle.leak(in: leaking, values: values) != nil, "\(String(decoding: leaking, as: UTF8.self))")
+        }
+        let random = Data((0..<32).map { UInt8(($0 * 37 + 11) % 256) })
+        #expect(OpaqueHandle.leak(in: random, values: values) == nil)
+        #expect(OpaqueHandle.uuidText(Data(repeating: 0xAB, count: 16)) == "abababab-abab-abab-abab-abababababab")
+    }
+}
