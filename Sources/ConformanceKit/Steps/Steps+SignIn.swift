@@ -10,10 +10,7 @@ extension StepLibrary {
             return .passed
         },
         StepDefinition("the user signs in as {string} typing the password by hand", needs: [.conditionalCreate]) { world, arguments in
-            let account = try world.account(arguments[0])
-            world.host.withProvider { $0.lastAutofill = nil }
-            world.host.record(.step, "provider.autofill", "the user types the password of \(account.username) by hand; nothing is autofilled")
-            try await world.perform(UserAction(.passwordSignIn, username: account.username, password: account.password))
+            try await world.typePassword(.passwordSignIn, of: try world.account(arguments[0]))
             return .passed
         },
         StepDefinition("the user signs in as {string} with the password saved for {string}", needs: [.conditionalCreate]) { world, arguments in
@@ -84,6 +81,13 @@ extension StepLibrary {
 }
 
 extension World {
+    /// Signs in (or switches) with a password the user types by hand: nothing is autofilled.
+    func typePassword(_ kind: UserAction.Kind, of account: AccountFixture) async throws {
+        host.withProvider { $0.lastAutofill = nil }
+        host.record(.step, "provider.autofill", "the user types the password of \(account.username) by hand; nothing is autofilled")
+        try await perform(UserAction(kind, username: account.username, password: account.password))
+    }
+
     /// Records that the credential manager autofilled the saved password of `username`.
     func autofill(savedFor username: String, rpID: String) throws {
         let now = host.now()

@@ -114,10 +114,7 @@ extension StepLibrary {
             return .passed
         },
         StepDefinition("the user switches to {string} typing the password by hand", needs: [.accountSwitch]) { world, arguments in
-            let account = try world.account(arguments[0])
-            world.host.withProvider { $0.lastAutofill = nil }
-            world.host.record(.step, "provider.autofill", "the user types the password of \(account.username) by hand; nothing is autofilled")
-            try await world.perform(UserAction(.switchAccount, username: account.username, password: account.password))
+            try await world.typePassword(.switchAccount, of: try world.account(arguments[0]))
             return .passed
         },
         StepDefinition("{string} is signed in with limited assurance") { world, arguments in
