@@ -26,6 +26,8 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     "Promptly" is checked as: before any further user action, and within the 5 minutes the
     simulated credential manager treats an autofill as recent (no platform documents a window; a
     request later than that would meet a provider whose autofill context no longer applies).
+    The later qualifying sign-in of V4 comes 1 minute after the sign-out: any gap would do, and
+    one minute keeps the first sign-in's autofill out of the second one's window check.
   Source: N2.6-AC05, "Passkey Creation: Automatic Upgrade (conditional create)", Core
   References:
     androidx.credentials CreateCredentialNoCreateOptionException

@@ -17,6 +17,10 @@ Feature: N2.6-AC06 A late registration response is not attached to a changed con
     V2: past an account switch: neither account's list changes
     V3: past a superseding sign-in of the same account: no list changes
     V4: the same response released without a context change is stored (control: proves the release is live)
+  Harness choices:
+    The control releases the held response 1 minute after the sign-in: later than an immediate
+    answer, well within any challenge lifetime WebAuthn suggests (its default timeouts are a few
+    minutes), so a response that is stored then proves the release reaches the server.
   Source: N2.6-AC06, "Passkey Creation: Automatic Upgrade (conditional create)", Core
   References:
     WebAuthn Level 3, registration ceremony: the challenge binds the response to its options

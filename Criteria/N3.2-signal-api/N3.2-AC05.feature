@@ -21,6 +21,9 @@ Feature: N3.2-AC05 Android signals keep within ten calls per 120 seconds
   Harness choices:
     Renames and unknown-credential sign-ins are the eligible triggers because each calls for its
     own signal; triggers of one account's list may be coalesced and would not reach the limit.
+    Fourteen renames 5 seconds apart (and eight renames with four unknown-credential sign-ins) put
+    more than ten eligible triggers inside one 120-second window. The forced rate limit asks for a
+    retryMillis of 60 seconds; any value would do.
   Source: N3.2-AC05, "WebAuthn Signal API", Core
   References:
     androidx.credentials SignalCredentialRateLimitExceededException.retryMillis
