@@ -86,6 +86,22 @@ enum Output {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// Text that came from an adapter or a criterion file, safe for a terminal: control characters
+    /// (C0 but line feed and tab, DEL, C1) are shown as `\u{1B}` and the like, so that no escape
+    /// sequence, bell or carriage return reaches the terminal.
+    static func visible(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A, 0x09: result.unicodeScalars.append(scalar)
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     /// Whether standard error is a terminal (progress is shown only then).
     static var errorIsTerminal: Bool { isatty(2) != 0 }
 }

@@ -45,6 +45,18 @@ enum PythonExample {
             var verdict: String
             var message: String?
         }
+        struct Metadata: Decodable {
+            var allowNotVerified: Bool
+        }
+        struct Summary: Decodable {
+            struct Gap: Decodable {
+                var kind: String
+                var criterion: String?
+            }
+            var gaps: [Gap]
+        }
+        var metadata: Metadata
+        var summary: Summary
         var criteria: [Criterion]
         var testCases: [TestCase]
     }
@@ -64,7 +76,12 @@ enum PythonExample {
         process.executableURL = harness
         process.currentDirectoryURL = packageRoot
         process.arguments = ["run", "--adapter-command", "python3 '\(adapter.path)'", "--criteria", packageRoot.appendingPathComponent("Criteria").path,
-                             "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet"]
+                             "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet",
+                             // The example declares only some capabilities on purpose, as an RP in
+                             // gradual adoption does, so whole criteria stay unverified: without the
+                             // flag the run is *incomplete* (exit 3, tested with the CLI); with it the
+                             // gate accepts the gaps and the report records that it did.
+                             "--allow-not-verified"]
         process.standardOutput = output
         process.standardError = output
         let exited = DispatchSemaphore(value: 0)
@@ -100,6 +117,11 @@ struct PythonExampleTests {
         let (status, report, output) = try PythonExample.run()
         #expect(status == 0, "the harness exited with \(status): \(output.suffix(2000))")
         #expect(!report.testCases.isEmpty)
+        #expect(report.metadata.allowNotVerified)
+        // The gaps the flag accepted are exactly the criteria with no verified test case.
+        let verified = Set(report.testCases.filter { ["passed", "failed"].contains($0.verdict) }.map { $0.id.split(separator: "/")[0] }.map(String.init))
+        let unverified = report.criteria.map(\.id).filter { !verified.contains($0) }
+        #expect(report.summary.gaps.filter { $0.kind == "criterionNotVerified" }.compactMap(\.criterion) == unverified)
 
         let broken = report.testCases.filter { ["failed", "error", "undefined"].contains($0.verdict) }
         let brokenList = broken.prefix(10).map { "\($0.verdict) \($0.id): \($0.message ?? "")" }.joined(separator: "; ")

@@ -212,6 +212,23 @@ public struct RunMetadata: Sendable, Codable, Hashable {
     public var startedAt: String
     /// The filters the run was given (tag expression, criteria, targets), as given.
     public var filters: [String: String]
+    /// Whether the user allowed criteria that no test case verified (`--allow-not-verified`):
+    /// an incomplete run then exits 0 instead of with the *incomplete* status. Recorded so that a
+    /// report never hides that its gate was relaxed.
+    public var allowNotVerified: Bool
+    /// The signal that stopped the run before it ended, when one did; the report is then partial.
+    public var interruption: Interruption?
+    /// A fault that kept the whole run from starting (the adapter failed at launch or during
+    /// `adapter.hello`); every planned test case then ends `error` with this fault.
+    public var fault: RunFault?
+
+    /// The signal that interrupted a run.
+    public enum Interruption: String, Sendable, Codable, Hashable, CaseIterable {
+        /// `SIGINT` (Ctrl-C): exit status 130.
+        case sigint = "SIGINT"
+        /// `SIGTERM` (a CI job cancelled): exit status 143.
+        case sigterm = "SIGTERM"
+    }
 
     /// The adapter as the run knew it.
     public struct AdapterInfo: Sendable, Codable, Hashable {
@@ -223,18 +240,29 @@ public struct RunMetadata: Sendable, Codable, Hashable {
         public var transport: String
         /// The command line of an out-of-process adapter.
         public var command: String?
+        /// The target ids the adapter declared, as declared; `nil` when it did not describe itself.
+        public var declaredTargets: [String]?
+        /// The capabilities the adapter declared, as declared; `nil` when it did not describe itself.
+        public var capabilities: [String]?
+        /// The declared target ids that the harness does not know (ignored for the run, warned about).
+        public var unknownTargets: [String]
         /// Creates the adapter's description for the metadata.
-        public init(name: String, version: String, transport: String, command: String? = nil) {
+        public init(name: String, version: String, transport: String, command: String? = nil, declaredTargets: [String]? = nil,
+                    capabilities: [String]? = nil, unknownTargets: [String] = []) {
             self.name = name
             self.version = version
             self.transport = transport
             self.command = command
+            self.declaredTargets = declaredTargets
+            self.capabilities = capabilities
+            self.unknownTargets = unknownTargets
         }
     }
 
     /// Creates run metadata.
     public init(harnessVersion: String, criteriaDigest: String, adapter: AdapterInfo, targets: [String], seed: UInt64,
-                startedAt: String, filters: [String: String]) {
+                startedAt: String, filters: [String: String], allowNotVerified: Bool = false, interruption: Interruption? = nil,
+                fault: RunFault? = nil) {
         self.harnessVersion = harnessVersion
         self.criteriaDigest = criteriaDigest
         self.adapter = adapter
@@ -242,6 +270,39 @@ public struct RunMetadata: Sendable, Codable, Hashable {
         self.seed = seed
         self.startedAt = startedAt
         self.filters = filters
+        self.allowNotVerified = allowNotVerified
+        self.interruption = interruption
+        self.fault = fault
+    }
+}
+
+/// A fault of the adapter or its transport, as a typed value for the reports.
+public struct RunFault: Sendable, Codable, Hashable, CustomStringConvertible {
+    /// The fault's kind, e.g. `process-exited`, `timeout`, `launch-failed` (the adapter protocol's
+    /// fault kinds), or `harness` for a fault of the harness itself.
+    public var kind: String
+    /// What happened, for a human.
+    public var message: String
+    /// The method of the call that failed, when one did.
+    public var method: String?
+    /// The offending bytes or the tail of the adapter's standard error, when there is one.
+    public var excerpt: String?
+
+    /// Creates a fault.
+    public init(kind: String, message: String, method: String? = nil, excerpt: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.method = method
+        self.excerpt = excerpt
+    }
+
+    /// `<kind> in <method>: <message> [<excerpt>]`, leaving out the parts that are absent.
+    public var description: String {
+        var text = kind
+        if let method { text += " in \(method)" }
+        text += ": \(message)"
+        if let excerpt, !excerpt.isEmpty { text += " [\(excerpt)]" }
+        return text
     }
 }
 

@@ -25,7 +25,8 @@ public struct Runner: Sendable {
         self.seed = seed
     }
 
-    /// Runs every case of the plan in order and returns their results.
+    /// Runs every case of the plan in order and returns their results; when the task is cancelled,
+    /// stops before the next test case and returns those that ran.
     public func run(_ plan: TestPlan, description: AdapterDescription, onEvent: @Sendable (Event) -> Void = { _ in }) async -> [TestCaseResult] {
         onEvent(.started(total: plan.cases.count))
         var results: [TestCaseResult] = []
@@ -34,6 +35,8 @@ public struct Runner: Sendable {
             // Test cases run back to back without suspending; yield between them so that a long run
             // does not starve other tasks of the (small) cooperative thread pool.
             await Task.yield()
+            // A cancelled run (the harness was interrupted) stops between test cases.
+            if Task.isCancelled { break }
             let result = await run(testCase, description: description)
             results.append(result)
             onEvent(.finished(result, index: index + 1, total: plan.cases.count))

@@ -132,11 +132,26 @@ def check_report(path, schema_dir, problems):
     for problem in document["waivers"]["problems"]:
         problems.check(problem["waiver"] in waiver_ids, path, f"waiver problem names unknown waiver {problem['waiver']}")
 
+    # Gaps (schema 1.1.0): every criterion without a test case that passed or failed (waived
+    # failures count as verified) is listed, and nothing else of that kind.
+    metadata = document["metadata"]
+    gaps = summary.get("gaps", [])
+    verified = {case["criterionID"] for case in cases if case["verdict"] in ("passed", "failed")}
+    unverified = sorted(c["id"] for c in document["criteria"] if c["described"] and c["id"] not in verified)
+    listed_gaps = sorted(g["criterion"] for g in gaps if g["kind"] == "criterionNotVerified")
+    problems.check(listed_gaps == unverified, path, f"summary.gaps lists {listed_gaps} as not verified, expected {unverified}")
+    problems.check(any(g["kind"] == "noTestCase" for g in gaps) == (not cases), path, "summary.gaps and the test cases disagree on noTestCase")
+
     outcomes = {case["outcome"] for case in cases} | {c["outcome"] for c in document["criteria"]}
-    if "error" in outcomes or summary["verdict"] == "error":
+    interruption = metadata.get("interruption")
+    if interruption:
+        expected = 130 if interruption == "SIGINT" else 143
+    elif outcomes & {"error", "undefined"} or summary["verdict"] in ("error", "undefined") or metadata.get("fault"):
         expected = 2
-    elif outcomes & {"failed", "undefined"} or document["waivers"]["problems"]:
+    elif "failed" in outcomes or document["waivers"]["problems"]:
         expected = 1
+    elif gaps and not metadata.get("allowNotVerified", False):
+        expected = 3
     else:
         expected = 0
     problems.check(summary["exitStatus"] == expected, path, f"exitStatus {summary['exitStatus']}, expected {expected}")
