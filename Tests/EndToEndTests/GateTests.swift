@@ -146,6 +146,17 @@ struct GateTests {
     }
 }
 
+@Suite("The gate: bounded input", binaryBuilt)
+struct BoundedInputTests {
+    @Test("--tags with 20,000 nested parentheses is a usage error (exit 64), not a crash")
+    func deepTags() async throws {
+        let tags = String(repeating: "(", count: 20_000) + "@core" + String(repeating: ")", count: 20_000)
+        let result = try await Binary.run(["run"] + Binary.criteria + ["--tags", tags, "--no-reports"])
+        #expect(result.status == 64, "\(result.status) \(result.stderr.prefix(300))")
+        #expect(result.stderr.contains("at most 4096 are accepted"))
+    }
+}
+
 @Suite("The gate: interrupted runs", binaryBuilt, .enabled(if: GateAdapter.hasPython, "needs python3"))
 struct InterruptionTests {
     /// The processes of group `pgid` that are still alive (zombies excluded), from `/proc`.

@@ -61,10 +61,15 @@ public struct Runner: Sendable {
         func finish(_ verdict: Verdict, _ message: String?, evidence: [TranscriptEntry] = [], virtualMillis: Int64 = 0) -> TestCaseResult {
             let elapsed = clock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let cappedSteps = steps.map { step in
+                var step = step
+                step.message = step.message.map { Caps.text($0) }
+                return step
+            }
             return TestCaseResult(id: testCase.id, criterionID: testCase.criterion.id, scenario: scenario.name, file: scenario.file,
                                   line: scenario.line, verifyItems: scenario.verifyItems, tags: scenario.tags, target: testCase.target.id,
-                                  verdict: verdict, message: message, steps: steps, evidence: evidence, virtualMillis: virtualMillis,
-                                  wallSeconds: seconds)
+                                  verdict: verdict, message: message.map { Caps.text($0) }, steps: cappedSteps, evidence: Caps.evidence(evidence),
+                                  virtualMillis: virtualMillis, wallSeconds: seconds)
         }
         // Bind every step first: an undefined or ambiguous step is an authoring defect, decided before running.
         var bound: [(StepDefinition, [String])] = []
@@ -132,6 +137,13 @@ public struct Runner: Sendable {
             }
             host.record(.step, "step.\(steps[index].status.rawValue)", steps[index].message ?? "")
             break
+        }
+        // The in-process budget of interactions, as the JSON-RPC transport has its flood limit: a
+        // relying party that floods the transcript ends the test case as `error`, not the harness.
+        let interactions = host.snapshot.transcript.count
+        if interactions > Caps.interactionBudget, verdict != .error {
+            verdict = .error
+            message = "the test case exceeded its budget of \(Caps.interactionBudget) interactions (\(interactions) recorded)"
         }
         await session.close()
         let snapshot = host.snapshot
