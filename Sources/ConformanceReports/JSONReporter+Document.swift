@@ -44,6 +44,13 @@ extension JSONReporter {
             var message: String
             var method: Nullable<String>
             var excerpt: Nullable<String>
+
+            init(_ fault: RunFault) {
+                kind = fault.kind
+                message = fault.message
+                method = .init(fault.method)
+                excerpt = .init(fault.excerpt)
+            }
         }
         var harnessVersion: String
         var criteriaDigest: String
@@ -156,6 +163,8 @@ extension JSONReporter {
         var rerun: String
         var virtualMillis: Int64
         var wallSeconds: Double
+        var fault: Nullable<Metadata.Fault>
+        var notVerified: Nullable<NotVerifiedReason>
     }
 
     struct Waiver: Encodable {
@@ -197,7 +206,7 @@ extension JSONReporter.Document {
                            capabilities: .init(metadata.adapter.capabilities), unknownTargets: metadata.adapter.unknownTargets),
             targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters,
             allowNotVerified: metadata.allowNotVerified, interruption: .init(metadata.interruption),
-            fault: .init(metadata.fault.map { R.Metadata.Fault(kind: $0.kind, message: $0.message, method: .init($0.method), excerpt: .init($0.excerpt)) }))
+            fault: .init(metadata.fault.map(R.Metadata.Fault.init)))
         summary = R.Summary(
             verdict: run.verdict, outcome: model.outcome, status: model.exitStatus.name, exitStatus: model.exitStatus.rawValue,
             criteria: .init(model.criterionCounts), testCases: .init(model.caseCounts), waiverProblems: model.waivers.problems.count,
@@ -229,7 +238,8 @@ extension JSONReporter.Document {
                             payload: .init($0.payload))
                 },
                 rerun: RerunCommand.line(for: result, metadata: model.run.metadata),
-                virtualMillis: result.virtualMillis, wallSeconds: ReportModel.finite(result.wallSeconds))
+                virtualMillis: result.virtualMillis, wallSeconds: ReportModel.finite(result.wallSeconds),
+                fault: .init(result.fault.map(R.Metadata.Fault.init)), notVerified: .init(result.notVerifiedReason))
         }
         let evaluation = model.waivers
         waivers = R.Waivers(

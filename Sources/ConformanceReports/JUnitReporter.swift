@@ -129,6 +129,12 @@ public enum JUnitReporter {
         let result = item.result
         var lines: [String] = []
         if let message = result.message, !message.isEmpty { lines.append(message) }
+        if let fault = result.fault {
+            lines.append("Fault kind: \(fault.kind)")
+            if let method = fault.method { lines.append("Fault method: \(method)") }
+            if let excerpt = fault.excerpt, !excerpt.isEmpty { lines.append("Fault excerpt: \(excerpt)") }
+        }
+        if let reason = result.notVerifiedReason { lines.append("Not verified (\(reason.kind.rawValue)): \(reason.detail)") }
         lines.append("Test case: \(result.id)")
         lines.append("Scenario: \(result.file):\(result.line)")
         if !result.verifyItems.isEmpty { lines.append("Verify items: \(result.verifyItems.joined(separator: ", "))") }

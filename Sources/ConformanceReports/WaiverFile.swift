@@ -214,7 +214,9 @@ extension WaiverFile {
                 }
             }
             guard let criterion, let target, let reason, let owner, let expires else { return nil }
-            return Waiver(criterion: criterion, target: .init(target), reason: reason, owner: owner, expires: expires)
+            // A reason is repeated into every report that shows the waiver: kept to 1,000 characters, the cut marked.
+            return Waiver(criterion: criterion, target: .init(target), reason: Caps.text(reason, limit: 1_000),
+                          owner: Caps.text(owner, limit: 200), expires: expires)
         }
 
         /// A required, non-blank string member.

@@ -130,6 +130,30 @@ struct BrokenAdapterTests {
         await adapter.shutdown()
     }
 
+    @Test("a platform request carrying both android and apple is a protocol violation (error), never judged as a wrong-platform call")
+    func bothPlatforms() async throws {
+        let adapter = Fixture.adapter(mode: "both-platforms", configuration: Self.quick)
+        let host = RecordingHost()
+        let session = try await adapter.openSession(.sample(), host: host)
+        await #expect { _ = try await session.perform(UserAction(.passwordSignIn)) } throws: { error in
+            (error as? AdapterFault)?.kind == .protocolViolation && "\(error)".contains(#"both "android" and "apple""#)
+        }
+        #expect(!host.calls.withLock { $0 }.contains { if case .create = $0 { true } else { false } }, "the simulator never sees the request")
+        await adapter.shutdown()
+    }
+
+    @Test("a session.close answered with an error is reported as a typed fault, not swallowed")
+    func closeError() async throws {
+        let adapter = Fixture.adapter(mode: "close-error", configuration: Self.quick)
+        let session = try await adapter.openSession(.sample(), host: RecordingHost())
+        let fault = try #require(await session.closeReportingFault())
+        #expect(fault.kind == "adapter-error")
+        #expect(fault.method == "session.close")
+        let fine = try await Fixture.adapter(mode: "ok", configuration: Self.quick).openSession(.sample("fine"), host: RecordingHost())
+        #expect(await fine.closeReportingFault() == nil)
+        await adapter.shutdown()
+    }
+
     @Test("version mismatches are faults at launch", arguments: ["bad-version", "reject-version"])
     func versionMismatch(mode: String) async throws {
         let adapter = Fixture.adapter(mode: mode, configuration: Self.quick)

@@ -101,3 +101,83 @@ struct BoundsTests {
         #expect(RunResult.assemble(plan: plan, results: cases, metadata: metadata, wallSeconds: 0).virtualMillis == .max)
     }
 }
+
+/// Outcomes carry their kind as data: faults with kind and method, not-verified reasons with a kind.
+@Suite("Structured outcomes")
+struct StructuredOutcomeTests {
+    /// A session whose close fails, around the fake's own.
+    struct ClosingBadly: RelyingPartyAdapter {
+        let inner = FakeAdapter()
+        func describe() async throws -> AdapterDescription { try await inner.describe() }
+        func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
+            Session(inner: try await inner.openSession(context, host: host))
+        }
+        func shutdown() async {}
+
+        struct Session: RelyingPartySession {
+            let inner: any RelyingPartySession
+            func setUp(accounts: [AccountFixture]) async throws { try await inner.setUp(accounts: accounts) }
+            func addCredential(_ credential: CredentialFixture) async throws { try await inner.addCredential(credential) }
+            func perform(_ action: UserAction) async throws -> ActionOutcome { try await inner.perform(action) }
+            func inspectAccount(username: String) async throws -> AccountSnapshot { try await inner.inspectAccount(username: username) }
+            func inspectSession() async throws -> SessionSnapshot { try await inner.inspectSession() }
+            func injectFault(_ fault: Fault) async throws { try await inner.injectFault(fault) }
+            func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {
+                try await inner.platformCompleted(operation: operation, outcome: outcome)
+            }
+            func timerFired(_ timer: TimerID) async throws { try await inner.timerFired(timer) }
+            func close() async { await inner.close() }
+            func closeReportingFault() async -> RunFault? {
+                await inner.close()
+                return RunFault(kind: "timeout", message: "no answer within 5 s", method: "session.close")
+            }
+        }
+    }
+
+    static func plan(_ steps: [String], targets: [String] = ["apple-18"]) throws -> TestPlan {
+        let text = CriterionText.criterion(scenarios: [CriterionText.Scenario("Outcome", steps: steps)])
+        let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)], library: TestSteps.library)
+        try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        return TestPlan.make(loaded.criteria, filter: .init(targets: targets))
+    }
+
+    @Test("a failing session.close turns a pass into error, with the fault's kind and method")
+    func closeFault() async throws {
+        let adapter = ClosingBadly()
+        let result = try #require(await Runner(adapter: adapter, library: TestSteps.library)
+            .run(try Self.plan(["Then the step passes"]), description: adapter.inner.description).first)
+        #expect(result.verdict == .error)
+        #expect(result.fault == RunFault(kind: "timeout", message: "no answer within 5 s", method: "session.close"))
+        #expect(result.message?.contains("session.close failed") == true)
+    }
+
+    @Test("not verified carries its kind: undeclared target, missing capability, or a step's reason")
+    func notVerifiedKinds() async throws {
+        let undeclared = FakeAdapter(targets: ["android-15-gpm"])
+        let first = try #require(await Runner(adapter: undeclared, library: TestSteps.library)
+            .run(try Self.plan(["Then the step passes"]), description: undeclared.description).first)
+        #expect(first.notVerifiedReason == NotVerifiedReason(kind: .undeclaredTarget, detail: "apple-18"))
+
+        let lacking = FakeAdapter(capabilities: [])
+        let second = try #require(await Runner(adapter: lacking, library: TestSteps.library)
+            .run(try Self.plan(["Then the step needs the signals capability"]), description: lacking.description).first)
+        #expect(second.notVerifiedReason == NotVerifiedReason(kind: .missingCapability, detail: "signals"))
+
+        let full = FakeAdapter()
+        let third = try #require(await Runner(adapter: full, library: TestSteps.library)
+            .run(try Self.plan([#"Then the step is not verified because "no such API""#]), description: full.description).first)
+        #expect(third.notVerifiedReason?.kind == .step)
+        #expect(third.notVerifiedReason?.detail.contains("no such API") == true)
+        #expect(third.fault == nil)
+    }
+
+    @Test("a step that throws records a typed system issue")
+    func thrownFault() async throws {
+        let adapter = FakeAdapter()
+        let result = try #require(await Runner(adapter: adapter, library: TestSteps.library)
+            .run(try Self.plan([#"Then the step throws "the world ended""#]), description: adapter.description).first)
+        #expect(result.verdict == .error)
+        #expect(result.fault?.kind == "system-issue")
+        #expect(result.fault?.message == "the world ended")
+    }
+}

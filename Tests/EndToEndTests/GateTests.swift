@@ -121,6 +121,7 @@ struct GateTests {
         #expect(fault["method"]?.stringValue == "adapter.hello", "\(fault)")
         let cases = try #require(json["testCases"]?.arrayValue)
         #expect(!cases.isEmpty && cases.allSatisfy { $0["verdict"]?.stringValue == "error" })
+        #expect(cases.allSatisfy { $0["fault"] == fault }, "each test case carries the run's fault as fields")
         let junit = try ReportSet.text(out, "report.junit.xml")
         #expect(junit.contains(#"errors="\#(cases.count)""#))
         #expect(try ReportSet.text(out, "report.md").contains("Run fault"))

@@ -72,7 +72,7 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
     }
 }
 
-extension AdapterFault {
+extension AdapterFault: ReportableFault {
     /// The fault as the typed value the reports carry.
     public var runFault: RunFault {
         RunFault(kind: kind.rawValue, message: message, method: method, excerpt: excerpt)

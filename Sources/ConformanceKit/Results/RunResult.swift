@@ -100,11 +100,17 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
     public var virtualMillis: Int64
     /// Wall time in seconds (excluded from reproducibility comparisons).
     public var wallSeconds: Double
+    /// The fault behind an `error` verdict, typed (kind, method, excerpt), when there is one.
+    public var fault: RunFault?
+    /// Why the test case is `notVerified`, typed, when it is.
+    public var notVerifiedReason: NotVerifiedReason?
 
     /// Creates the result of one test case from all its parts.
     public init(id: String, criterionID: String, scenario: String, file: String, line: Int, verifyItems: [String], tags: [String],
                 target: String, verdict: Verdict, message: String?, steps: [StepResult], evidence: [TranscriptEntry],
-                virtualMillis: Int64, wallSeconds: Double) {
+                virtualMillis: Int64, wallSeconds: Double, fault: RunFault? = nil, notVerifiedReason: NotVerifiedReason? = nil) {
+        self.fault = fault
+        self.notVerifiedReason = notVerifiedReason
         self.id = id
         self.criterionID = criterionID
         self.scenario = scenario
@@ -119,6 +125,28 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
         self.evidence = evidence
         self.virtualMillis = virtualMillis
         self.wallSeconds = wallSeconds
+    }
+}
+
+/// Why a test case could not be verified: a kind for machines and a detail for people.
+public struct NotVerifiedReason: Sendable, Codable, Hashable {
+    /// The kinds of reason.
+    public enum Kind: String, Sendable, Codable, Hashable, CaseIterable {
+        /// The adapter does not declare the test case's target.
+        case undeclaredTarget
+        /// The adapter does not declare a capability the scenario needs (`detail` lists them).
+        case missingCapability
+        /// A step found that what it checks cannot be shown on this target or with this adapter.
+        case step
+    }
+    /// The kind of reason.
+    public var kind: Kind
+    /// The target id, the missing capabilities (comma-separated) or the step's sentence.
+    public var detail: String
+    /// Creates a reason.
+    public init(kind: Kind, detail: String) {
+        self.kind = kind
+        self.detail = detail
     }
 }
 

@@ -40,7 +40,7 @@ extension RunResult {
                            line: testCase.scenario.line, verifyItems: testCase.scenario.verifyItems, tags: testCase.scenario.tags,
                            target: testCase.target.id, verdict: .error, message: "not run: the adapter failed before the run: \(fault)",
                            steps: testCase.scenario.steps.map { StepResult(keyword: $0.keyword, text: $0.text, line: $0.line, status: .skipped) },
-                           evidence: [], virtualMillis: 0, wallSeconds: 0)
+                           evidence: [], virtualMillis: 0, wallSeconds: 0, fault: fault)
         }
         var run = assemble(plan: plan, results: results, metadata: metadata, wallSeconds: 0)
         // A run without a single planned case still does not read as anything but an error.

@@ -52,12 +52,32 @@ public struct Runner: Sendable {
         return SHA256.hash(input).prefix(8).reduce(0) { $0 << 8 | UInt64($1) } & ((1 << 53) - 1)
     }
 
+    /// The typed form of an error a step, or the adapter, threw.
+    static func fault(_ error: any Error, method: String?) -> RunFault {
+        if let reportable = error as? any ReportableFault {
+            var fault = reportable.runFault
+            if fault.method == nil { fault.method = method }
+            return fault
+        }
+        return RunFault(kind: error is SystemIssue ? "system-issue" : "adapter-error", message: "\(error)", method: method)
+    }
+
+    /// A fault with its message and excerpt cut to the report's caps.
+    static func capped(_ fault: RunFault) -> RunFault {
+        var fault = fault
+        fault.message = Caps.text(fault.message)
+        fault.excerpt = fault.excerpt.map { Caps.text($0, limit: 1_000) }
+        return fault
+    }
+
     /// Runs one test case.
     public func run(_ testCase: TestPlan.Case, description: AdapterDescription) async -> TestCaseResult {
         let clock = ContinuousClock()
         let started = clock.now
         let scenario = testCase.scenario
         var steps = scenario.steps.map { StepResult(keyword: $0.keyword, text: $0.text, line: $0.line, status: .skipped) }
+        var fault: RunFault?
+        var notVerifiedReason: NotVerifiedReason?
         func finish(_ verdict: Verdict, _ message: String?, evidence: [TranscriptEntry] = [], virtualMillis: Int64 = 0) -> TestCaseResult {
             let elapsed = clock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -69,7 +89,8 @@ public struct Runner: Sendable {
             return TestCaseResult(id: testCase.id, criterionID: testCase.criterion.id, scenario: scenario.name, file: scenario.file,
                                   line: scenario.line, verifyItems: scenario.verifyItems, tags: scenario.tags, target: testCase.target.id,
                                   verdict: verdict, message: message.map { Caps.text($0) }, steps: cappedSteps, evidence: Caps.evidence(evidence),
-                                  virtualMillis: virtualMillis, wallSeconds: seconds)
+                                  virtualMillis: virtualMillis, wallSeconds: seconds, fault: verdict == .error ? fault.map(Self.capped) : nil,
+                                  notVerifiedReason: verdict == .notVerified ? notVerifiedReason : nil)
         }
         // Bind every step first: an undefined or ambiguous step is an authoring defect, decided before running.
         var bound: [(StepDefinition, [String])] = []
@@ -85,11 +106,13 @@ public struct Runner: Sendable {
             }
         }
         guard description.targets.contains(testCase.target.id) else {
+            notVerifiedReason = NotVerifiedReason(kind: .undeclaredTarget, detail: testCase.target.id)
             return finish(.notVerified, "the adapter does not declare the target \(testCase.target.id)")
         }
         let needed = scenario.needs.union(bound.flatMap(\.0.needs))
         let missing = needed.subtracting(description.capabilities).map(\.rawValue).sorted()
         guard missing.isEmpty else {
+            notVerifiedReason = NotVerifiedReason(kind: .missingCapability, detail: missing.joined(separator: ", "))
             return finish(.notVerified, "the adapter does not declare the capabilit\(missing.count == 1 ? "y" : "ies") " + missing.joined(separator: ", "))
         }
         let caseSeed = Self.caseSeed(seed, testCase.id)
@@ -97,6 +120,7 @@ public struct Runner: Sendable {
         do {
             host = SimulationHost(simulator: try PlatformSimulator(target: testCase.target, associatedRPIDs: description.relyingPartyIDs, seed: caseSeed))
         } catch {
+            fault = RunFault(kind: "harness", message: "the simulated platform could not start: \(error)")
             return finish(.error, "the simulated platform could not start: \(error)")
         }
         let context = SessionContext(testCase: testCase.id, target: testCase.target.id, device: testCase.target.device, seed: caseSeed)
@@ -105,6 +129,7 @@ public struct Runner: Sendable {
         do {
             session = try await adapter.openSession(context, host: host)
         } catch {
+            fault = Self.fault(error, method: "session.open")
             return finish(.error, "the adapter could not open a session: \(error)", evidence: host.snapshot.transcript)
         }
         let world = World(target: testCase.target, adapter: description, host: host, session: session, seed: caseSeed)
@@ -128,8 +153,10 @@ public struct Runner: Sendable {
                     steps[index].message = why
                     verdict = .notVerified
                     message = why
+                    notVerifiedReason = NotVerifiedReason(kind: .step, detail: "line \(step.line): \(step.keyword)\(step.text): \(why)")
                 }
             } catch {
+                fault = Self.fault(error, method: nil)
                 steps[index].status = .error
                 steps[index].message = "\(error)"
                 verdict = .error
@@ -144,8 +171,17 @@ public struct Runner: Sendable {
         if interactions > Caps.interactionBudget, verdict != .error {
             verdict = .error
             message = "the test case exceeded its budget of \(Caps.interactionBudget) interactions (\(interactions) recorded)"
+            fault = RunFault(kind: "interaction-budget", message: message ?? "")
         }
-        await session.close()
+        // A failed close is the adapter's fault, recorded against this test case.
+        if let closeFault = await session.closeReportingFault() {
+            host.record(.harnessToRP, "session.close", "failed: \(closeFault)")
+            if verdict != .error {
+                message = (message.map { $0 + "; then " } ?? "") + "session.close failed: \(closeFault)"
+                verdict = .error
+                fault = closeFault
+            }
+        }
         let snapshot = host.snapshot
         return finish(verdict, message, evidence: verdict == .passed ? [] : snapshot.transcript, virtualMillis: snapshot.nowMillis)
     }
