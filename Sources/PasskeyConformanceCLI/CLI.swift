@@ -77,13 +77,17 @@ public enum CLI {
 }
 
 /// Where the CLI writes.
+///
+/// Everything printed through here is passed through `visible(_:)`: names, messages and diagnostics
+/// carry text from adapters and criterion files, and no escape sequence, bell or carriage return of
+/// theirs may reach the terminal. Only the progress line writes escape sequences, and only to a terminal.
 enum Output {
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((visible(text) + "\n").utf8))
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((visible(text) + "\n").utf8))
     }
 
     /// Text that came from an adapter or a criterion file, safe for a terminal: control characters

@@ -28,7 +28,7 @@ enum GateAdapter {
         m = json.loads(line)
         method, i = m.get("method"), m.get("id")
         if method == "adapter.hello":
-            send({"jsonrpc": "2.0", "id": i, "result": {"protocolVersion": "1.0", "name": "gate-adapter", "version": "1",
+            send({"jsonrpc": "2.0", "id": i, "result": {"protocolVersion": "1.0", "name": "gate-adapter\u001b[31m\u0007", "version": "1\r",
                   "targets": targets, "capabilities": ["conditional-create"], "relyingPartyIDs": ["example.com"]}})
         elif method == "session.open" and mode == "hang":
             time.sleep(3600)
@@ -95,6 +95,11 @@ struct GateTests {
         let command = try GateAdapter.command(in: directory, targets: targets)
         let result = try await Binary.run(["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--adapter-command", command, "--out", out.path])
         #expect(result.status == 3, "\(result)")
+        // The adapter's name and version carry ESC, BEL and CR: shown escaped, never raw.
+        let printed: String = result.stdout + result.stderr
+        let raw: Set<Unicode.Scalar> = ["\u{1B}", "\u{07}", "\r"]
+        #expect(!printed.unicodeScalars.contains(where: raw.contains))
+        #expect(result.stdout.contains(#"gate-adapter\u{1B}[31m\u{7} 1\u{D}"#), "\(result)")
         let json = try ReportSet.json(out)
         let kinds = json["summary"]?["gaps"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? []
         #expect(kinds.contains("noKnownTarget"), "\(kinds)")
