@@ -61,6 +61,7 @@ extension JSONReporter {
         var startedAt: String
         var filters: [String: String]
         var allowNotVerified: Bool
+        var criteria: Nullable<String>
         var interruption: Nullable<RunMetadata.Interruption>
         var fault: Nullable<Fault>
     }
@@ -205,7 +206,7 @@ extension JSONReporter.Document {
                            command: .init(metadata.adapter.command), declaredTargets: .init(metadata.adapter.declaredTargets),
                            capabilities: .init(metadata.adapter.capabilities), unknownTargets: metadata.adapter.unknownTargets),
             targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters,
-            allowNotVerified: metadata.allowNotVerified, interruption: .init(metadata.interruption),
+            allowNotVerified: metadata.allowNotVerified, criteria: .init(metadata.criteriaRoot), interruption: .init(metadata.interruption),
             fault: .init(metadata.fault.map(R.Metadata.Fault.init)))
         summary = R.Summary(
             verdict: run.verdict, outcome: model.outcome, status: model.exitStatus.name, exitStatus: model.exitStatus.rawValue,

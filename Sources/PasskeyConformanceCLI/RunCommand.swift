@@ -74,6 +74,7 @@ enum RunCommand {
                                           transport: transport, command: command, filterText: Common.filterText(parsed), seed: seed,
                                           startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
             metadata.interruption = interruptions.signal
+            metadata.criteriaRoot = parsed.value("criteria")
             return metadata
         }
         var run: RunResult

@@ -249,6 +249,10 @@ public struct RunMetadata: Sendable, Codable, Hashable {
     /// A fault that kept the whole run from starting (the adapter failed at launch or during
     /// `adapter.hello`); every planned test case then ends `error` with this fault.
     public var fault: RunFault?
+    /// The criteria root the user gave (`--criteria`), as given; `nil` for the default (the
+    /// working directory's `Criteria`, or the criteria shipped with the harness). Re-run commands
+    /// repeat it.
+    public var criteriaRoot: String?
 
     /// The signal that interrupted a run.
     public enum Interruption: String, Sendable, Codable, Hashable, CaseIterable {
@@ -290,7 +294,8 @@ public struct RunMetadata: Sendable, Codable, Hashable {
     /// Creates run metadata.
     public init(harnessVersion: String, criteriaDigest: String, adapter: AdapterInfo, targets: [String], seed: UInt64,
                 startedAt: String, filters: [String: String], allowNotVerified: Bool = false, interruption: Interruption? = nil,
-                fault: RunFault? = nil) {
+                fault: RunFault? = nil, criteriaRoot: String? = nil) {
+        self.criteriaRoot = criteriaRoot
         self.harnessVersion = harnessVersion
         self.criteriaDigest = criteriaDigest
         self.adapter = adapter
