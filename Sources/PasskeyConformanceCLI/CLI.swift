@@ -5,7 +5,9 @@ import Foundation
 /// The `passkey-conformance` command line: `run`, `list`, `validate`, `selftest`, `gherkin`.
 ///
 /// Exit status: 0 conformant (or nothing wrong), 1 non-conformant or waiver problems (for
-/// `validate`: defects found), 2 a harness or adapter error, 64 bad usage.
+/// `validate`: defects found), 2 a harness, adapter or criterion-file error (an undefined step
+/// included), 3 incomplete (`run` verified too little; see `ExitStatus`), 64 bad usage, 130 / 143
+/// interrupted by `SIGINT` / `SIGTERM`.
 public enum CLI {
     /// Exit statuses of every command.
     public enum Status {
@@ -13,8 +15,11 @@ public enum CLI {
         public static let ok: Int32 = 0
         /// 1: the relying party broke a criterion, a waiver has a problem, or `validate` found defects.
         public static let nonConformant: Int32 = 1
-        /// 2: the harness or the adapter failed, so the run could not decide.
+        /// 2: the harness, the adapter or a criterion file failed, so the run could not decide.
         public static let systemError: Int32 = 2
+        /// 3: `run` found nothing wrong but verified too little (no test case, no known target, a
+        /// criterion without a verified test case); `--allow-not-verified` accepts that.
+        public static let incomplete: Int32 = ExitStatus.incomplete.rawValue
         /// 64: bad usage of the command line.
         public static let usage: Int32 = 64
     }
@@ -31,7 +36,8 @@ public enum CLI {
         ]
         for command in commands { lines.append("  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary) }
         lines += ["", "See 'passkey-conformance <command> --help' for a command's options.",
-                  "Exit status: 0 conformant, 1 non-conformant, 2 harness or adapter error, 64 bad usage."]
+                  "Exit status: 0 conformant, 1 non-conformant, 2 harness, adapter or criterion-file error, 3 incomplete (too little verified),",
+                  "64 bad usage, 130/143 interrupted (SIGINT/SIGTERM)."]
         return lines.joined(separator: "\n")
     }
 

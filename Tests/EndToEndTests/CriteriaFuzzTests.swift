@@ -86,6 +86,9 @@ struct CriteriaFuzzTests {
         var iterations = 0, diagnosed = 0, ran = 0
         while iterations < 40 || (ContinuousClock.now < deadline && iterations < 2_000) {
             iterations += 1
+            // Loading is synchronous: yield between mutations so the (two-thread) cooperative pool
+            // stays available to the tests running beside this one.
+            await Task.yield()
             let (path, text) = originals.randomElement(using: &random)!
             let mutation = Mutation.allCases.randomElement(using: &random)!
             let bytes = Self.mutate(text, mutation, using: &random)

@@ -77,6 +77,7 @@ struct GateTests {
         #expect(json["summary"]?["status"]?.stringValue == "incomplete")
         #expect(json["summary"]?["exitStatus"]?.numberValue == 3)
         #expect(json["summary"]?["gaps"]?.arrayValue?.first?["kind"]?.stringValue == "noTestCase")
+        #expect(try ReportSet.text(out, "report.junit.xml").contains(#"<error message="incomplete: 1 gap(s); --allow-not-verified accepts them" type="incomplete">"#))
 
         let allowed = try await Binary.run(["run"] + Binary.criteria + ["--scenario", "no such scenario, a typo", "--out", out.path,
                                                                         "--allow-not-verified"])
@@ -129,6 +130,7 @@ struct GateTests {
         #expect(cases.allSatisfy { $0["fault"] == fault }, "each test case carries the run's fault as fields")
         let junit = try ReportSet.text(out, "report.junit.xml")
         #expect(junit.contains(#"errors="\#(cases.count)""#))
+        #expect(junit.contains(#"type="fault">"#), "the run suite says the adapter failed before the run")
         #expect(try ReportSet.text(out, "report.md").contains("Run fault"))
     }
 
@@ -223,6 +225,7 @@ struct InterruptionTests {
         #expect(json["metadata"]?["interruption"]?.stringValue == name)
         #expect(json["summary"]?["exitStatus"]?.numberValue == Double(status))
         #expect(try ReportSet.text(out, "report.md").contains("Interrupted"))
+        #expect(try ReportSet.text(out, "report.junit.xml").contains(#"type="\#(number == SIGINT ? "interrupted" : "terminated")">"#))
         #endif
     }
 }

@@ -158,12 +158,32 @@ def check_report(path, schema_dir, problems):
     return document
 
 
+RUN_SUITE = "passkey-conformance.run"
+
+
 def check_junit(path, document, problems):
     xml = junitparser.JUnitXml.fromfile(path)
     suites = [xml] if isinstance(xml, junitparser.TestSuite) else list(xml)
     seen = set()
     total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     by_case = []
+    run_suites = [suite for suite in suites if suite.name == RUN_SUITE]
+    for suite in run_suites:
+        cases_here = list(suite)
+        problems.check(len(cases_here) == 1 and cases_here[0].classname == RUN_SUITE + ".gate" and cases_here[0].name == "run",
+                       f"{path}: suite {suite.name}", "the run suite holds exactly one test case passkey-conformance.run.gate/run")
+        results = cases_here[0].result if cases_here else []
+        problems.check(len(results) == 1 and type(results[0]).__name__ == "Error"
+                       and results[0].type in ("interrupted", "terminated", "fault", "incomplete"),
+                       f"{path}: suite {suite.name}", "the run suite's test case has one <error> of a run type")
+        for name, value in {"tests": 1, "failures": 0, "errors": 1, "skipped": 0}.items():
+            total[name] += value
+    suites = [suite for suite in suites if suite.name != RUN_SUITE]
+    if document is not None:
+        exit_status = document["summary"]["exitStatus"]
+        expects_run_suite = exit_status in (3, 130, 143) or document["metadata"].get("fault") is not None
+        problems.check(bool(run_suites) == expects_run_suite, path,
+                       f"a {RUN_SUITE} suite {'is missing' if expects_run_suite else 'is there'} for exit status {exit_status}")
     for suite in suites:
         tally = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         for case in suite:
