@@ -77,6 +77,14 @@ final class InterruptionMonitor: Sendable {
         case graceExpired
     }
 
+    /// Gives `SIGINT` and `SIGTERM` their default meaning back. `guarding(_:)` leaves them ignored
+    /// when it returns, so that a second Ctrl-C cannot cut the report writing short; the caller
+    /// restores them once the reports are written.
+    static func restoreDefaultHandlers() {
+        Foundation.signal(SIGINT, SIG_DFL)
+        Foundation.signal(SIGTERM, SIG_DFL)
+    }
+
     /// Runs `execution` with `SIGINT` and `SIGTERM` handled, and returns how it ended.
     func guarding(_ execution: Execution) async -> Execution.Outcome {
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)

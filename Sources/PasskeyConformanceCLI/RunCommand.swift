@@ -66,6 +66,7 @@ enum RunCommand {
         let execution = Execution(plan: plan, adapter: adapter, seed: seed, onEvent: progress.handle)
         let interruptions = InterruptionMonitor()
         let outcome = await interruptions.guarding(execution)
+        defer { InterruptionMonitor.restoreDefaultHandlers() }
         await adapter.shutdown()
         progress.finish()
 
