@@ -19,6 +19,7 @@ MODE is `ok` (a small working adapter) or a fault, which strikes when the harnes
   error              answer with a JSON-RPC error (the next perform works)
   bad-result         answer with a result that is not an ActionOutcome
   bad-platform-call  call platform.createCredential with an invalid request
+  huge-timer         on perform, call clock.schedule with afterMillis 2^63-1 (then work)
   close-error        answer session.close with a JSON-RPC error -32000
   both-platforms     call platform.createCredential with a request carrying both android and apple
   exit-at-start      exit(2) before reading anything
@@ -106,6 +107,8 @@ def perform(request_id, params):
         return
     if MODE == "bad-platform-call":
         call_harness("platform.createCredential", {"session": session, "request": "not an object"})
+    if MODE == "huge-timer":
+        call_harness("clock.schedule", {"session": session, "afterMillis": 9223372036854775807, "label": "far away"})
     if MODE == "both-platforms":
         call_harness("platform.createCredential", {"session": session, "request": {
             "android": {"requestJson": "{}", "isConditional": True, "preferImmediatelyAvailableCredentials": False,
