@@ -30,12 +30,17 @@ struct InstallTests {
         #expect(differing.isEmpty, "differ between Criteria/ and the shipped copy: \(differing.sorted()); run Scripts/sync-criteria.sh")
     }
 
-    /// The binary to install: the release build when there is one (`swift build -c release`, as
-    /// `.ci/run` does), else the debug build (same layout).
+    /// The binary to install: the release build (`swift build -c release`, as `.ci/run` does) when
+    /// it is at least as new as the debug build the other tests use, else the debug build (same
+    /// layout), so that a release binary left from an older build is never tested by mistake.
     static var builtBinary: URL? {
         let release = PackagePaths.root.appendingPathComponent(".build/release/passkey-conformance")
-        if FileManager.default.isExecutableFile(atPath: release.path) { return release }
-        return Binary.url
+        guard FileManager.default.isExecutableFile(atPath: release.path) else { return Binary.url }
+        guard let debug = Binary.url else { return release }
+        func modified(_ url: URL) -> Date {
+            (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.modificationDate] as? Date) ?? .distantPast
+        }
+        return modified(release) >= modified(debug) ? release : debug
     }
 
     @Test("a binary copied with its resource bundles runs the whole suite from an empty directory, every criterion passing",
