@@ -71,7 +71,8 @@ enum RunCommand {
         progress.finish()
 
         func metadata(_ description: AdapterDescription?, fault: RunFault? = nil) -> RunMetadata {
-            var metadata = Suite.metadata(plan: plan, description: description, adapterName: command ?? "reference-rp", digest: loaded.digest,
+            let unnamed = command == nil ? "reference-rp" : "unknown (it did not describe itself)"
+            var metadata = Suite.metadata(plan: plan, description: description, adapterName: unnamed, digest: loaded.digest,
                                           transport: transport, command: command, filterText: Common.filterText(parsed), seed: seed,
                                           startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
             metadata.interruption = interruptions.signal
