@@ -202,3 +202,19 @@ struct StructuredOutcomeTests {
         #expect(result.fault?.message == "the world ended")
     }
 }
+
+/// Report paths never depend on where the criteria lie, and never end in a slash.
+@Suite("Criteria paths")
+struct CriteriaPathTests {
+    @Test("a single file given as the root is shown under its directory's name, as in a directory load")
+    func singleFileRoot() throws {
+        let file = PackagePaths.criteria.appendingPathComponent("N2.6-automatic-upgrade/N2.6-AC01.feature").path
+        let single = CriteriaLoader().load(root: file)
+        let whole = CriteriaLoader().load(root: PackagePaths.criteria.path)
+        let criterion = try #require(single.criteria.first)
+        #expect(criterion.info.file == "N2.6-automatic-upgrade/N2.6-AC01.feature")
+        #expect(criterion.scenarios.allSatisfy { $0.file == criterion.info.file })
+        let same = try #require(whole.criteria.first { $0.info.id == criterion.info.id })
+        #expect(same.info.file == "Criteria/N2.6-automatic-upgrade/N2.6-AC01.feature")
+    }
+}
