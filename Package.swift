@@ -40,9 +40,13 @@ let package = Package(
         // The adapter protocol as JSON-RPC 2.0 over stdio.
         .target(name: "ConformanceJSONRPC", dependencies: ["ConformanceKit"]),
         // Command-line logic; the executables are thin wrappers.
+        // The criteria ship inside it as a resource bundle (Resources/Criteria: a copy of the package's
+        // Criteria/, kept identical by Scripts/sync-criteria.sh and checked by a test), so that a
+        // release binary copied with its bundles runs from any directory.
         .target(
             name: "PasskeyConformanceCLI",
-            dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceReports", "ConformanceJSONRPC", "Gherkin"]
+            dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceReports", "ConformanceJSONRPC", "Gherkin"],
+            resources: [.copy("Resources/Criteria")]
         ),
         .executableTarget(name: "passkey-conformance", dependencies: ["PasskeyConformanceCLI"]),
         .executableTarget(name: "reference-rp-adapter", dependencies: ["ReferenceRP", "ConformanceJSONRPC"]),

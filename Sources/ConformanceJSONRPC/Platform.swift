@@ -125,6 +125,9 @@ enum Platform {
         _ = kill(isGroupLeader ? -pid : pid, signal)
     }
 
+    /// Whether a process group (or, for a process that leads none, the process) led by `pid` still exists.
+    static func processGroupExists(_ pid: Int32) -> Bool { kill(-pid, 0) == 0 || kill(pid, 0) == 0 }
+
     /// The process group of `pid`, or -1.
     static func processGroup(of pid: Int32) -> Int32 { getpgid(pid) }
 

@@ -35,6 +35,22 @@ extension JSONReporter {
             var version: String
             var transport: String
             var command: Nullable<String>
+            var declaredTargets: Nullable<[String]>
+            var capabilities: Nullable<[String]>
+            var unknownTargets: [String]
+        }
+        struct Fault: Encodable {
+            var kind: String
+            var message: String
+            var method: Nullable<String>
+            var excerpt: Nullable<String>
+
+            init(_ fault: RunFault) {
+                kind = fault.kind
+                message = fault.message
+                method = .init(fault.method)
+                excerpt = .init(fault.excerpt)
+            }
         }
         var harnessVersion: String
         var criteriaDigest: String
@@ -44,6 +60,10 @@ extension JSONReporter {
         var seed: String
         var startedAt: String
         var filters: [String: String]
+        var allowNotVerified: Bool
+        var criteria: Nullable<String>
+        var interruption: Nullable<RunMetadata.Interruption>
+        var fault: Nullable<Fault>
     }
 
     struct Counts: Encodable {
@@ -74,6 +94,7 @@ extension JSONReporter {
         var criteria: Counts
         var testCases: Counts
         var waiverProblems: Int
+        var gaps: [ExitStatus.Gap]
         var wallSeconds: Double
         var virtualMillis: Int64
     }
@@ -143,6 +164,8 @@ extension JSONReporter {
         var rerun: String
         var virtualMillis: Int64
         var wallSeconds: Double
+        var fault: Nullable<Metadata.Fault>
+        var notVerified: Nullable<NotVerifiedReason>
     }
 
     struct Waiver: Encodable {
@@ -180,11 +203,15 @@ extension JSONReporter.Document {
         self.metadata = R.Metadata(
             harnessVersion: metadata.harnessVersion, criteriaDigest: metadata.criteriaDigest,
             adapter: .init(name: metadata.adapter.name, version: metadata.adapter.version, transport: metadata.adapter.transport,
-                           command: .init(metadata.adapter.command)),
-            targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters)
+                           command: .init(metadata.adapter.command), declaredTargets: .init(metadata.adapter.declaredTargets),
+                           capabilities: .init(metadata.adapter.capabilities), unknownTargets: metadata.adapter.unknownTargets),
+            targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters,
+            allowNotVerified: metadata.allowNotVerified, criteria: .init(metadata.criteriaRoot), interruption: .init(metadata.interruption),
+            fault: .init(metadata.fault.map(R.Metadata.Fault.init)))
         summary = R.Summary(
             verdict: run.verdict, outcome: model.outcome, status: model.exitStatus.name, exitStatus: model.exitStatus.rawValue,
             criteria: .init(model.criterionCounts), testCases: .init(model.caseCounts), waiverProblems: model.waivers.problems.count,
+            gaps: ExitStatus.Gap.all(in: run),
             wallSeconds: ReportModel.finite(run.wallSeconds), virtualMillis: run.virtualMillis)
         criteria = model.sections.map { section in
             let info = section.info
@@ -212,7 +239,8 @@ extension JSONReporter.Document {
                             payload: .init($0.payload))
                 },
                 rerun: RerunCommand.line(for: result, metadata: model.run.metadata),
-                virtualMillis: result.virtualMillis, wallSeconds: ReportModel.finite(result.wallSeconds))
+                virtualMillis: result.virtualMillis, wallSeconds: ReportModel.finite(result.wallSeconds),
+                fault: .init(result.fault.map(R.Metadata.Fault.init)), notVerified: .init(result.notVerifiedReason))
         }
         let evaluation = model.waivers
         waivers = R.Waivers(

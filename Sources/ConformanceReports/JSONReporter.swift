@@ -13,8 +13,14 @@ import ConformanceKit
 /// runs give the same bytes and a consumer never has to test for a missing member.
 public enum JSONReporter {
     /// The version of the report format, following semantic versioning: a new major version
-    /// removes, renames or retypes members or adds enum values; a minor version adds members.
-    public static let schemaVersion = "1.0.0"
+    /// removes, renames or retypes members or adds values to an enum a consumer must understand
+    /// (verdicts, outcomes); a minor version adds members, or values of `summary.status` and
+    /// `summary.exitStatus` (a gate reads `exitStatus == 0`, so a new non-zero status stays safe).
+    ///
+    /// 1.1.0 added `summary.gaps`, the statuses `incomplete` (3), `interrupted` (130) and
+    /// `terminated` (143), `metadata.allowNotVerified`, `metadata.interruption`, `metadata.fault`
+    /// and the adapter's `declaredTargets`, `capabilities` and `unknownTargets`.
+    public static let schemaVersion = "1.1.0"
 
     /// The `$id` of the JSON Schema of major version 1, written as the report's `$schema` member.
     public static let schemaID = "urn:passkey-conformance:schema:run-report:v1"
@@ -45,6 +51,9 @@ extension ExitStatus {
         case .conformant: "conformant"
         case .nonConformant: "nonConformant"
         case .harnessError: "harnessError"
+        case .incomplete: "incomplete"
+        case .interrupted: "interrupted"
+        case .terminated: "terminated"
         }
     }
 }

@@ -18,6 +18,11 @@ import ConformanceKit
 ///
 /// Counts: `failures` counts failed, `errors` counts error and undefined, `skipped` counts not
 /// verified and waived. Times are wall seconds with three decimals.
+///
+/// When the run as a whole was interrupted, could not start (a fault at launch or `hello`) or is
+/// incomplete, a last suite `passkey-conformance.run` holds one test case `run` with an `<error>`
+/// of type `interrupted`, `terminated`, `fault` or `incomplete` saying so, so that a CI system that
+/// reads only JUnit sees it too.
 public enum JUnitReporter {
     /// The report as an XML 1.0 document in UTF-8, ending with a newline.
     public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
@@ -26,13 +31,52 @@ public enum JUnitReporter {
 
     static func render(_ model: ReportModel) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let all = Tally(model.cases)
+        var all = Tally(model.cases)
+        let issue = runIssue(model)
+        if issue != nil {
+            all.tests += 1
+            all.errors += 1
+        }
         xml += "<testsuites name=\"passkey-conformance\"\(all.attributes) time=\"\(ReportModel.seconds(model.run.wallSeconds))\">\n"
         for section in model.sections {
             suite(section, model: model, into: &xml)
         }
+        if let issue {
+            // What happened to the run as a whole, for a CI system that reads only JUnit: an
+            // interruption, a fault before any test case, or a run that verified too little.
+            xml += "  <testsuite name=\"\(runSuiteName)\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">\n"
+            xml += "    <testcase classname=\"\(runSuiteName).gate\" name=\"run\" time=\"0.000\">\n"
+            xml += "      <error message=\"\(attribute(issue.message))\" type=\"\(issue.type)\">\(TextEscaping.xmlText(issue.details))</error>\n"
+            xml += "    </testcase>\n"
+            xml += "  </testsuite>\n"
+        }
         xml += "</testsuites>\n"
         return xml
+    }
+
+    /// The name of the extra suite that reports what happened to the run as a whole.
+    static let runSuiteName = "passkey-conformance.run"
+
+    /// The run's own problem, when there is one: `interrupted`, `terminated`, `fault` or `incomplete`.
+    static func runIssue(_ model: ReportModel) -> (type: String, message: String, details: String)? {
+        let metadata = model.run.metadata
+        let exit = "exit status \(model.exitStatus.rawValue)"
+        if let signal = metadata.interruption {
+            let type = signal == .sigint ? "interrupted" : "terminated"
+            return (type, "\(type) by \(signal.rawValue): the report is partial (\(model.run.testCases.count) test cases ran)", exit)
+        }
+        if let fault = metadata.fault {
+            var details = [exit, "Fault kind: \(fault.kind)"]
+            if let method = fault.method { details.append("Fault method: \(method)") }
+            if let excerpt = fault.excerpt, !excerpt.isEmpty { details.append("Fault excerpt: \(excerpt)") }
+            return ("fault", "the adapter failed before the run: \(fault.message)", details.joined(separator: "\n"))
+        }
+        if model.exitStatus == .incomplete {
+            let gaps = ExitStatus.Gap.all(in: model.run)
+            return ("incomplete", "incomplete: \(gaps.count) gap(s); --allow-not-verified accepts them",
+                    ([exit] + gaps.map { "\($0.kind.rawValue): \($0.detail)" }).joined(separator: "\n"))
+        }
+        return nil
     }
 
     /// Test case counts in JUnit's terms.
@@ -129,6 +173,12 @@ public enum JUnitReporter {
         let result = item.result
         var lines: [String] = []
         if let message = result.message, !message.isEmpty { lines.append(message) }
+        if let fault = result.fault {
+            lines.append("Fault kind: \(fault.kind)")
+            if let method = fault.method { lines.append("Fault method: \(method)") }
+            if let excerpt = fault.excerpt, !excerpt.isEmpty { lines.append("Fault excerpt: \(excerpt)") }
+        }
+        if let reason = result.notVerifiedReason { lines.append("Not verified (\(reason.kind.rawValue)): \(reason.detail)") }
         lines.append("Test case: \(result.id)")
         lines.append("Scenario: \(result.file):\(result.line)")
         if !result.verifyItems.isEmpty { lines.append("Verify items: \(result.verifyItems.joined(separator: ", "))") }

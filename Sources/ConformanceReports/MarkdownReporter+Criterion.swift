@@ -120,7 +120,7 @@ extension MarkdownReporter.Document {
             "- **Scenario:** \(TextEscaping.markdownCode("\(result.file):\(result.line)"))",
             "- **Verify items:** " + (result.verifyItems.isEmpty ? "none" : result.verifyItems.map(TextEscaping.markdownInline).joined(separator: ", ")),
             "- **Virtual time:** \(result.virtualMillis) ms",
-        ])
+        ] + Self.typedOutcome(result))
         if let waiver = item.waiver {
             block("**Waived by** \(TextEscaping.markdownCode(waiver.id)) (owner \(TextEscaping.markdownInline(waiver.owner)), "
                   + "holds through \(waiver.expires)): \(TextEscaping.markdownInline(waiver.reason))")
@@ -135,6 +135,19 @@ extension MarkdownReporter.Document {
         if item.outcome != .notVerified {
             block("Re-run it alone:", TextEscaping.markdownFence(RerunCommand.line(for: result, metadata: metadata), info: "sh"))
         }
+    }
+
+    /// The fault's kind, method and excerpt, or the not-verified reason's kind, as list items.
+    static func typedOutcome(_ result: TestCaseResult) -> [String] {
+        var lines: [String] = []
+        if let fault = result.fault {
+            lines.append("- **Fault:** \(TextEscaping.markdownCode(fault.kind))" + (fault.method.map { " in \(TextEscaping.markdownCode($0))" } ?? ""))
+            if let excerpt = fault.excerpt, !excerpt.isEmpty { lines.append("- **Excerpt:** \(TextEscaping.markdownCode(excerpt))") }
+        }
+        if let reason = result.notVerifiedReason {
+            lines.append("- **Not verified:** \(TextEscaping.markdownCode(reason.kind.rawValue)): \(TextEscaping.markdownInline(reason.detail))")
+        }
+        return lines
     }
 
     static func meaning(_ item: ReportModel.Case) -> String {

@@ -85,6 +85,24 @@ extension MarkdownReporter {
             if let command = adapter.command {
                 lines.append("- **Adapter command:** \(TextEscaping.markdownCode(command))")
             }
+            if let declared = adapter.declaredTargets {
+                lines.append("- **Adapter declares targets:** " + (declared.isEmpty ? "none" : declared.map(TextEscaping.markdownInline).joined(separator: ", ")))
+            }
+            if !adapter.unknownTargets.isEmpty {
+                lines.append("- **Unknown targets declared (ignored):** " + adapter.unknownTargets.map(TextEscaping.markdownInline).joined(separator: ", "))
+            }
+            if let capabilities = adapter.capabilities {
+                lines.append("- **Adapter declares capabilities:** " + (capabilities.isEmpty ? "none" : capabilities.map(TextEscaping.markdownInline).joined(separator: ", ")))
+            }
+            if metadata.allowNotVerified {
+                lines.append("- **Gate relaxed:** `--allow-not-verified` (criteria left unverified do not make the run incomplete)")
+            }
+            if let interruption = metadata.interruption {
+                lines.append("- **Interrupted:** by \(interruption.rawValue); this report is partial (test cases not run are missing)")
+            }
+            if let fault = metadata.fault {
+                lines.append("- **Run fault:** \(TextEscaping.markdownInline(fault.description)); no test case ran")
+            }
             lines += [
                 "- **Targets:** " + (metadata.targets.isEmpty ? "none" : metadata.targets.map(TextEscaping.markdownInline).joined(separator: ", ")),
                 "- **Seed:** \(metadata.seed)",
@@ -108,7 +126,7 @@ extension MarkdownReporter {
         static func summary(_ model: ReportModel) -> [String] {
             let cases = model.caseCounts
             let status = model.exitStatus
-            var lines = ["**Result: \(status.headline(model.run))** (exit status \(status.rawValue)). "
+            var lines = ["**Result: \(TextEscaping.markdownInline(status.headline(model.run)))** (exit status \(status.rawValue)). "
                 + "\(TextEscaping.count(model.sections.count, "criterion", "criteria")): \(counted(model.criterionCounts)). "
                 + "\(TextEscaping.count(model.cases.count, "test case")): \(counted(cases)). "
                 + "Waiver problems: \(model.waivers.problems.count)."]
@@ -126,6 +144,11 @@ extension MarkdownReporter {
             }
             if let count = cases[.notVerified], count > 0 {
                 lines.append("Not verified: \(TextEscaping.count(count, "test case")). A capability or target was missing; not verified is not a pass.")
+            }
+            let gaps = ExitStatus.Gap.all(in: model.run)
+            if !gaps.isEmpty {
+                let relaxed = model.run.metadata.allowNotVerified ? " (accepted by --allow-not-verified)" : ""
+                lines.append("Gaps\(relaxed): " + gaps.map { TextEscaping.markdownInline($0.detail) }.joined(separator: "; ") + ".")
             }
             if !model.waivers.problems.isEmpty {
                 lines.append("Waiver problems: \(model.waivers.problems.count), from expired or stale waivers; each makes the run fail by itself (see Waivers).")

@@ -121,6 +121,20 @@ enum Platform {
         if result != 0 { throw Failure(code: errno) }
     }
 
+    /// Makes `link` a second name of the regular file `path` (a hard link), so that the current
+    /// content survives a rename over `path`; `false` when the system refuses.
+    static func hardLink(_ path: String, as link: String) -> Bool {
+        #if canImport(Darwin)
+        Darwin.link(path, link) == 0
+        #elseif canImport(Glibc)
+        Glibc.link(path, link) == 0
+        #elseif canImport(Musl)
+        Musl.link(path, link) == 0
+        #else
+        Android.link(path, link) == 0
+        #endif
+    }
+
     /// Removes a file, ignoring failure (used to clean up temporary files).
     static func removeFile(_ path: String) {
         _ = unlink(path)

@@ -6,7 +6,9 @@ import ConformanceKit
 /// (`.report.json.<pid>.<random>.tmp`), synced to disk, and then renamed over its final name; a
 /// rename within one directory replaces the old file atomically. All temporary files are written
 /// before the first rename, so a failure to render or write any of them leaves every report as it
-/// was. A failure is a `WriteError` naming the path and the reason; temporary files are removed.
+/// was; a failure of a later rename restores the reports already renamed, so the set is committed
+/// together or not at all. A failure is a `WriteError` naming the path and the reason; temporary
+/// files are removed.
 public enum ReportWriter {
     /// Why reports could not be written.
     public struct WriteError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -103,11 +105,28 @@ public enum ReportWriter {
             }
             temporaries.append((temporary, join(directory, file.name)))
         }
+        // The set is committed together or not at all: each existing report keeps a second name
+        // (a hard link) until every rename has succeeded; when one fails, the reports already
+        // renamed get their previous content back (or are removed if they did not exist), so a
+        // reader never finds a new JSON beside an old JUnit.
+        let backups: [String?] = temporaries.map { file in
+            guard Platform.kind(of: file.final) == .other else { return nil }
+            let backup = file.temporary + ".previous"
+            return Platform.hardLink(file.final, as: backup) ? backup : nil
+        }
+        defer { for backup in backups { if let backup { Platform.removeFile(backup) } } }
         for (index, file) in temporaries.enumerated() {
             do {
                 try Platform.rename(file.temporary, to: file.final)
             } catch {
                 for rest in temporaries[index...] { Platform.removeFile(rest.temporary) }
+                for undone in (0..<index).reversed() {
+                    if let backup = backups[undone] {
+                        try? Platform.rename(backup, to: temporaries[undone].final)
+                    } else {
+                        Platform.removeFile(temporaries[undone].final)
+                    }
+                }
                 throw WriteError(path: file.final, operation: .rename, reason: error.reason)
             }
         }

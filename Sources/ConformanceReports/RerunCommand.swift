@@ -3,14 +3,17 @@ import ConformanceKit
 /// The command that re-runs one test case alone, as the reports print it:
 /// `swift run passkey-conformance run --criterion <id> --target <target> --seed <seed> --scenario "<name>"`.
 enum RerunCommand {
-    /// The shell command line for a test case of a run: the same adapter (command or mutant), criterion,
-    /// target, seed and scenario.
+    /// The shell command line for a test case of a run: the same adapter (command or mutant), criteria
+    /// root (when `--criteria` was given), criterion, target, seed and scenario.
     static func line(for result: TestCaseResult, metadata: RunMetadata) -> String {
         var words = ["swift", "run", "passkey-conformance", "run"]
         if let command = metadata.adapter.command {
             words += ["--adapter-command", doubleQuoted(command)]
         } else if let plus = metadata.adapter.name.firstIndex(of: "+"), metadata.adapter.name.hasPrefix("reference-rp+") {
             words += ["--mutant", word(String(metadata.adapter.name[metadata.adapter.name.index(after: plus)...]))]
+        }
+        if let root = metadata.criteriaRoot {
+            words += ["--criteria", word(root)]
         }
         words += ["--criterion", word(result.criterionID), "--target", word(result.target), "--seed", String(metadata.seed)]
         if !result.scenario.isEmpty {

@@ -99,6 +99,22 @@ public struct WaiverFile: Sendable, Hashable {
         return try parse(bytes, path: path)
     }
 
+    /// The waivers that name a criterion or a target the suite does not have, one sentence each
+    /// (`N2.6-AC1@*: no criterion N2.6-AC1 …`): such a waiver would otherwise be silently "not
+    /// exercised" for ever.
+    public func unknownIDs(criteria: Set<String>, targets: Set<String>) -> [String] {
+        var problems: [String] = []
+        for waiver in waivers {
+            if !criteria.contains(waiver.criterion) {
+                problems.append("waiver \(waiver.id): no criterion \(waiver.criterion) in the loaded criteria (known: \(criteria.sorted().joined(separator: ", ")))")
+            }
+            if case .exactly(let target) = waiver.target, !targets.contains(target) {
+                problems.append("waiver \(waiver.id): no target \(target) (known: \(targets.sorted().joined(separator: ", ")), or * for every target)")
+            }
+        }
+        return problems
+    }
+
     /// Validates the bytes of a waiver file; `path` names it in errors.
     public static func parse(_ bytes: [UInt8], path: String) throws(LoadError) -> WaiverFile {
         var parser = Parser()
@@ -127,6 +143,15 @@ extension WaiverFile {
                 document = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
             } catch {
                 problem(nil, nil, "not valid JSON: \(Self.locateSyntaxError(bytes) ?? Self.describe(error))")
+                return []
+            }
+            // A member given twice would silently take one of its values (an `expires` in 2099
+            // followed by one in 2020): an error, located.
+            do {
+                _ = try JSONValue.parse(Data(bytes), rejectingDuplicateKeys: true)
+            } catch {
+                let (line, column) = Self.lineAndColumn(of: error.offset, in: bytes)
+                problem(nil, nil, "\(error.message) (line \(line), column \(column)); give each member once")
                 return []
             }
             guard case .object(let members) = document else {
@@ -189,7 +214,9 @@ extension WaiverFile {
                 }
             }
             guard let criterion, let target, let reason, let owner, let expires else { return nil }
-            return Waiver(criterion: criterion, target: .init(target), reason: reason, owner: owner, expires: expires)
+            // A reason is repeated into every report that shows the waiver: kept to 1,000 characters, the cut marked.
+            return Waiver(criterion: criterion, target: .init(target), reason: Caps.text(reason, limit: 1_000),
+                          owner: Caps.text(owner, limit: 200), expires: expires)
         }
 
         /// A required, non-blank string member.
@@ -263,6 +290,21 @@ extension WaiverFile {
                 let sentence = text.hasSuffix(".") ? String(text.dropLast()) : text
                 return "\(sentence) (line \(line), column \(column))"
             }
+        }
+
+        /// The 1-based line and column (in characters) of a byte offset.
+        static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+            var line = 1
+            var column = 1
+            for byte in bytes[..<min(max(offset, 0), bytes.count)] {
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+            }
+            return (line, column)
         }
 
         /// The decoder's account of a syntax error, with its position when it gives one.

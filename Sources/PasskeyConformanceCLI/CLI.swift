@@ -5,7 +5,9 @@ import Foundation
 /// The `passkey-conformance` command line: `run`, `list`, `validate`, `selftest`, `gherkin`, `init-adapter`.
 ///
 /// Exit status: 0 conformant (or nothing wrong), 1 non-conformant or waiver problems (for
-/// `validate`: defects found), 2 a harness or adapter error, 64 bad usage.
+/// `validate`: defects found), 2 a harness, adapter or criterion-file error (an undefined step
+/// included), 3 incomplete (`run` verified too little; see `ExitStatus`), 64 bad usage, 130 / 143
+/// interrupted by `SIGINT` / `SIGTERM`.
 public enum CLI {
     /// Exit statuses of every command.
     public enum Status {
@@ -13,8 +15,11 @@ public enum CLI {
         public static let ok: Int32 = 0
         /// 1: the relying party broke a criterion, a waiver has a problem, or `validate` found defects.
         public static let nonConformant: Int32 = 1
-        /// 2: the harness or the adapter failed, so the run could not decide.
+        /// 2: the harness, the adapter or a criterion file failed, so the run could not decide.
         public static let systemError: Int32 = 2
+        /// 3: `run` found nothing wrong but verified too little (no test case, no known target, a
+        /// criterion without a verified test case); `--allow-not-verified` accepts that.
+        public static let incomplete: Int32 = ExitStatus.incomplete.rawValue
         /// 64: bad usage of the command line.
         public static let usage: Int32 = 64
     }
@@ -32,7 +37,8 @@ public enum CLI {
         ]
         for command in commands { lines.append("  " + command.name.padding(toLength: 14, withPad: " ", startingAt: 0) + command.summary) }
         lines += ["", "See 'passkey-conformance <command> --help' for a command's options.",
-                  "Exit status: 0 conformant, 1 non-conformant, 2 harness or adapter error, 64 bad usage."]
+                  "Exit status: 0 conformant, 1 non-conformant, 2 harness, adapter or criterion-file error, 3 incomplete (too little verified),",
+                  "64 bad usage, 130/143 interrupted (SIGINT/SIGTERM)."]
         return lines.joined(separator: "\n")
     }
 
@@ -79,13 +85,33 @@ public enum CLI {
 }
 
 /// Where the CLI writes.
+///
+/// Everything printed through here is passed through `visible(_:)`: names, messages and diagnostics
+/// carry text from adapters and criterion files, and no escape sequence, bell or carriage return of
+/// theirs may reach the terminal. Only the progress line writes escape sequences, and only to a terminal.
 enum Output {
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((visible(text) + "\n").utf8))
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((visible(text) + "\n").utf8))
+    }
+
+    /// Text that came from an adapter or a criterion file, safe for a terminal: control characters
+    /// (C0 but line feed and tab, DEL, C1) are shown as `\u{1B}` and the like, so that no escape
+    /// sequence, bell or carriage return reaches the terminal.
+    static func visible(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A, 0x09: result.unicodeScalars.append(scalar)
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// Whether standard error is a terminal (progress is shown only then).

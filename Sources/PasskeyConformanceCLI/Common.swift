@@ -11,7 +11,7 @@ enum Common {
 
     /// Loads the criteria; defects are printed and turned into an error.
     static func loadCriteria(_ parsed: ParsedArguments) throws -> CriteriaLoader.Result {
-        let root = parsed.value("criteria") ?? Suite.defaultCriteriaRoot()
+        let root = try parsed.value("criteria") ?? CriteriaLocation.defaultRoot()
         let result = CriteriaLoader().load(root: root)
         for diagnostic in result.diagnostics { Output.error(diagnostic.description) }
         if result.hasErrors {

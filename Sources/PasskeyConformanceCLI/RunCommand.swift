@@ -22,44 +22,20 @@ enum RunCommand {
             .init(name: "timestamp", value: "ISO 8601", help: "Record this start time instead of the clock's (reproducible reports)."),
         ],
         flags: [("quiet", "No progress and no summary on the terminal."), ("no-reports", "Write no report files."),
+                ("allow-not-verified", "Exit 0 even when criteria were left unverified (gradual adoption); recorded in the report."),
                 ("no-timings", "Record zero wall-clock durations (reproducible reports; virtual time is kept).")],
         positionals: (0, 0, "")
     )
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        // Everything that can reject the command line comes first: a rejected command line
+        // (exit 64) leaves no report directory behind.
         let formats = try reportFormats(parsed)
         let today = try date(parsed)
-        let waivers: WaiverFile?
-        if let path = parsed.value("waivers") {
-            do {
-                waivers = try WaiverFile.load(path)
-            } catch {
-                throw UsageError("the waiver file cannot be used:\n" + error.problems.map { "  \(error.path): \($0)" }.joined(separator: "\n"), command: spec.name)
-            }
-        } else {
-            waivers = nil
-        }
-        // Fail before the run, not after it, when the reports cannot be written.
-        let directory = parsed.value("out") ?? "conformance-report"
-        if !parsed.flags.contains("no-reports") {
-            do {
-                try ReportWriter.prepare(directory: directory)
-            } catch {
-                Output.error("error: \(error)")
-                return CLI.Status.systemError
-            }
-            guard FileManager.default.isWritableFile(atPath: directory) else {
-                Output.error("error: the report directory \(directory) is not writable")
-                return CLI.Status.systemError
-            }
-        }
         let loaded = try Common.loadCriteria(parsed)
+        let waivers = try loadWaivers(parsed, criteria: loaded.criteria)
         let filter = try Common.filter(parsed, criteria: loaded.criteria, command: spec.name)
         let seed = try Common.seed(parsed, command: spec.name)
-        let (adapter, transport, command) = try Adapters.make(parsed, command: spec.name)
-        defer { Task { await adapter.shutdown() } }
-        let quiet = parsed.flags.contains("quiet")
-        let progress = Progress(enabled: !quiet && Output.errorIsTerminal)
         var startedAt = Date()
         if let text = parsed.value("timestamp") {
             guard let date = ISO8601DateFormatter().date(from: text) else {
@@ -67,26 +43,95 @@ enum RunCommand {
             }
             startedAt = date
         }
-        var run = try await Suite.run(criteria: loaded.criteria, digest: loaded.digest, adapter: adapter, transport: transport, command: command,
-                                      filter: filter, filterText: Common.filterText(parsed), seed: seed, startedAt: startedAt, onEvent: progress.handle)
-        if parsed.flags.contains("no-timings") { run = run.withoutWallTimes() }
-        await adapter.shutdown()
-        progress.finish()
-        let evaluation = waivers.map { $0.evaluate(against: run, today: today) } ?? .none
-        if !quiet { Output.out(Summary.text(run, waivers: evaluation)) }
-        if !parsed.flags.contains("no-reports") {
+        let (adapter, transport, command) = try Adapters.make(parsed, command: spec.name)
+        // Fail before the run, not after it, when the reports cannot be written.
+        let directory = parsed.value("out") ?? "conformance-report"
+        let writesReports = !parsed.flags.contains("no-reports")
+        if writesReports {
             do {
-                let written = try ReportWriter.write(run, waivers: evaluation, formats: formats, to: directory)
-                if !quiet { Output.out("Reports: " + written.joined(separator: ", ")) }
+                try ReportWriter.prepare(directory: directory)
             } catch {
                 Output.error("error: \(error)")
                 return CLI.Status.systemError
+            }
+            guard FileManager.default.isWritableFile(atPath: directory) else {
+                Output.error("error: the report directory \(Output.visible(directory)) is not writable")
+                return CLI.Status.systemError
+            }
+        }
+        let quiet = parsed.flags.contains("quiet")
+        let allowNotVerified = parsed.flags.contains("allow-not-verified")
+        let progress = Progress(enabled: !quiet && Output.errorIsTerminal)
+        let plan = TestPlan.make(loaded.criteria, filter: filter)
+        let execution = Execution(plan: plan, adapter: adapter, seed: seed, onEvent: progress.handle)
+        let interruptions = InterruptionMonitor()
+        let outcome = await interruptions.guarding(execution)
+        defer { InterruptionMonitor.restoreDefaultHandlers() }
+        await adapter.shutdown()
+        progress.finish()
+
+        func metadata(_ description: AdapterDescription?, fault: RunFault? = nil) -> RunMetadata {
+            let unnamed = command == nil ? "reference-rp" : "unknown (it did not describe itself)"
+            var metadata = Suite.metadata(plan: plan, description: description, adapterName: unnamed, digest: loaded.digest,
+                                          transport: transport, command: command, filterText: Common.filterText(parsed), seed: seed,
+                                          startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
+            metadata.interruption = interruptions.signal
+            metadata.criteriaRoot = parsed.value("criteria")
+            return metadata
+        }
+        var run: RunResult
+        switch outcome {
+        case .finished(let description, let results, let wallSeconds):
+            run = RunResult.assemble(plan: plan, results: results, metadata: metadata(description), wallSeconds: wallSeconds)
+        case .unstarted(let fault):
+            Output.error("error: the adapter failed before the run: \(Output.visible(fault.description))")
+            run = RunResult.unstarted(plan: plan, metadata: metadata(nil), fault: fault)
+        case .abandoned(let description, let results, let wallSeconds):
+            Output.error("error: the run did not stop within \(InterruptionMonitor.grace) of \(interruptions.signal?.rawValue ?? "the signal"); writing what it finished")
+            run = description.map { RunResult.assemble(plan: plan, results: results, metadata: metadata($0), wallSeconds: wallSeconds) }
+                ?? RunResult.unstarted(plan: plan, metadata: metadata(nil),
+                                       fault: RunFault(kind: "interrupted", message: "interrupted before the adapter described itself"))
+        }
+        if let signal = run.metadata.interruption {
+            Output.error("warning: interrupted by \(signal.rawValue): the report is partial (\(run.testCases.count) of \(plan.cases.count) test cases)")
+        }
+        if !run.metadata.adapter.unknownTargets.isEmpty {
+            Output.error("warning: the adapter declares unknown target(s), ignored: "
+                         + run.metadata.adapter.unknownTargets.map(Output.visible).joined(separator: ", "))
+        }
+        if parsed.flags.contains("no-timings") { run = run.withoutWallTimes() }
+        let evaluation = waivers.map { $0.evaluate(against: run, today: today) } ?? .none
+        if !quiet { Output.out(Summary.text(run, waivers: evaluation)) }
+        if writesReports {
+            do {
+                let written = try ReportWriter.write(run, waivers: evaluation, formats: formats, to: directory)
+                if !quiet { Output.out("Reports: " + written.map(Output.visible).joined(separator: ", ")) }
+            } catch {
+                Output.error("error: \(error)")
+                return run.metadata.interruption == nil ? CLI.Status.systemError : ExitStatus.for(run, evaluation).rawValue
             }
         }
         if run.testCases.isEmpty {
             Output.error("warning: the filters selected no test case")
         }
         return ExitStatus.for(run, evaluation).rawValue
+    }
+
+    /// The waiver file, checked against the loaded criteria and the target catalogue.
+    static func loadWaivers(_ parsed: ParsedArguments, criteria: [Criterion]) throws -> WaiverFile? {
+        guard let path = parsed.value("waivers") else { return nil }
+        do {
+            let file = try WaiverFile.load(path)
+            let problems = file.unknownIDs(criteria: Set(criteria.map(\.info.id)), targets: Set(TargetCatalog.all.map(\.id)))
+            guard problems.isEmpty else {
+                throw UsageError("the waiver file cannot be used:\n" + problems.map { "  \(Output.visible(path)): \(Output.visible($0))" }.joined(separator: "\n"),
+                                 command: spec.name)
+            }
+            return file
+        } catch let error as WaiverFile.LoadError {
+            throw UsageError("the waiver file cannot be used:\n" + error.problems.map { "  \(Output.visible(error.path)): \(Output.visible($0.description))" }.joined(separator: "\n"),
+                             command: spec.name)
+        }
     }
 
     static func reportFormats(_ parsed: ParsedArguments) throws -> [ReportFormat] {

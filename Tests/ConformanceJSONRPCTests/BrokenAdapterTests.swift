@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ConformanceKit
+import ConformanceTestSupport
 @testable import ConformanceJSONRPC
 
 /// Deliberately broken adapters (`Fixtures/fixture_adapter.py` and shell one-liners): each fault is
@@ -127,6 +128,52 @@ struct BrokenAdapterTests {
         // Another session of the same process is not affected.
         let other = try await adapter.openSession(.sample("other"), host: RecordingHost())
         #expect(try await other.inspectSession().stage == .signedOut)
+        await adapter.shutdown()
+    }
+
+    @Test("a platform request carrying both android and apple is a protocol violation (error), never judged as a wrong-platform call")
+    func bothPlatforms() async throws {
+        let adapter = Fixture.adapter(mode: "both-platforms", configuration: Self.quick)
+        let host = RecordingHost()
+        let session = try await adapter.openSession(.sample(), host: host)
+        await #expect { _ = try await session.perform(UserAction(.passwordSignIn)) } throws: { error in
+            (error as? AdapterFault)?.kind == .protocolViolation && "\(error)".contains(#"both "android" and "apple""#)
+        }
+        #expect(!host.calls.withLock { $0 }.contains { if case .create = $0 { true } else { false } }, "the simulator never sees the request")
+        await adapter.shutdown()
+    }
+
+    @Test("clock.schedule with afterMillis 2^63-1 once virtual time is above 0 saturates: no crash, the test case goes on")
+    func hugeTimer() async throws {
+        let library = StepLibrary(TestSteps.definitions + [
+            StepDefinition("{word} ms pass") { world, arguments in
+                try await world.advance(byMillis: Int64(arguments[0]) ?? 0)
+                return .passed
+            },
+        ])
+        let text = CriterionText.criterion(scenarios: [CriterionText.Scenario("Far timer", steps: [
+            "Given 1000 ms pass", "When the user refreshes as alice", "And 60000 ms pass", "Then the step passes",
+        ])])
+        let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)], library: library)
+        try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        let adapter = Fixture.adapter(mode: "huge-timer", configuration: Self.quick)
+        let description = try await adapter.describe()
+        let plan = TestPlan.make(loaded.criteria, filter: .init(targets: ["apple-18"]))
+        let result = try #require(await Runner(adapter: adapter, library: library).run(plan, description: description).first)
+        await adapter.shutdown()
+        #expect(result.verdict == .passed, "\(result.message ?? "")")
+        #expect(result.virtualMillis == 61_000)
+    }
+
+    @Test("a session.close answered with an error is reported as a typed fault, not swallowed")
+    func closeError() async throws {
+        let adapter = Fixture.adapter(mode: "close-error", configuration: Self.quick)
+        let session = try await adapter.openSession(.sample(), host: RecordingHost())
+        let fault = try #require(await session.closeReportingFault())
+        #expect(fault.kind == "adapter-error")
+        #expect(fault.method == "session.close")
+        let fine = try await Fixture.adapter(mode: "ok", configuration: Self.quick).openSession(.sample("fine"), host: RecordingHost())
+        #expect(await fine.closeReportingFault() == nil)
         await adapter.shutdown()
     }
 

@@ -114,4 +114,30 @@ struct TagExpressionTests {
             #expect(error.description == #"tag expression "@a and", column 7: the expression ends where a tag or "(" is expected"#)
         }
     }
+
+    @Test("expressions are bounded: too long or too deep is a clear syntax error, never a crash")
+    func bounds() throws {
+        let nested = String(repeating: "(", count: 20_000) + "@a" + String(repeating: ")", count: 20_000)
+        #expect(throws: TagExpression.SyntaxError.self) { try TagExpression.parse(nested) }
+        do {
+            _ = try TagExpression.parse(nested)
+        } catch {
+            #expect(error.message == "the expression has 40002 characters; at most 4096 are accepted")
+        }
+        let deep = String(repeating: "(", count: 65) + "@a" + String(repeating: ")", count: 65)
+        do {
+            _ = try TagExpression.parse(deep)
+            Issue.record("65 levels parsed")
+        } catch {
+            #expect(error.column == 65)
+            #expect(error.message == #"nested deeper than 64 levels of parentheses and "not""#)
+        }
+        #expect(throws: TagExpression.SyntaxError.self) { try TagExpression.parse(String(repeating: "not ", count: 65) + "@a") }
+        // The deepest accepted nesting and the longest accepted chain parse and match.
+        let deepest = try TagExpression.parse(String(repeating: "(", count: 64) + "@a" + String(repeating: ")", count: 64))
+        #expect(deepest.matches(["@a"]))
+        let chain = Array(repeating: "@a", count: 500).joined(separator: " and ")
+        #expect(chain.count <= TagExpression.maximumLength)
+        #expect(try TagExpression.parse(chain).matches(["@a"]))
+    }
 }

@@ -92,3 +92,53 @@ struct DocumentationExampleTests {
         #endif
     }
 }
+
+/// README's exit-status table, report-format.md's and the schema say what the code does.
+@Suite("Exit status documentation")
+struct ExitStatusDocumentationTests {
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The rows of the Markdown table that follows `heading`, as cells.
+    static func table(in text: String, after heading: String) throws -> [[String]] {
+        let start = try #require(text.range(of: heading), "no \(heading)")
+        var rows: [[String]] = []
+        var inTable = false
+        for line in text[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("|") {
+                inTable = true
+                rows.append(line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })
+            } else if inTable {
+                break
+            }
+        }
+        return Array(rows.dropFirst(2))
+    }
+
+    @Test("report-format.md lists every exit status with its number and name, and undefined under 2")
+    func reportFormat() throws {
+        let rows = try Self.table(in: Self.text("Documentation/report-format.md"), after: "## Exit status\n")
+        #expect(rows.map { $0[0] } == ExitStatus.allCases.map { String($0.rawValue) })
+        #expect(rows.map { $0[1] } == ExitStatus.allCases.map { "`\($0.name)`" })
+        #expect(rows.first { $0[0] == "2" }?[2].contains("undefined") == true)
+        #expect(rows.first { $0[0] == "1" }?[2].contains("undefined") == false)
+    }
+
+    @Test("README's table lists every exit status of run (and 64), and undefined under 2")
+    func readme() throws {
+        let rows = try Self.table(in: Self.text("README.md"), after: "Exit status (`run`")
+        let numbers = rows.map { $0[0].replacingOccurrences(of: "*", with: "") }
+        #expect(numbers == ["0", "1", "2", "3", "64", "130 / 143"])
+        #expect(rows.first { $0[0] == "**2**" }?[1].contains("`undefined`") == true)
+        #expect(rows.first { $0[0] == "**1**" }?[1].contains("undefined") == false)
+    }
+
+    @Test("the schema's status and exitStatus enumerations are the code's")
+    func schema() throws {
+        let schema = try JSONDecoder().decode(JSONValue.self, from: Data(Self.text("Reports/schema/run-report.v1.schema.json").utf8))
+        let summary = try #require(schema["$defs"]?["summary"]?["properties"])
+        #expect(summary["status"]?["enum"] == .array(ExitStatus.allCases.map { .string($0.name) }))
+        #expect(summary["exitStatus"]?["enum"] == .array(ExitStatus.allCases.map { .number(Double($0.rawValue)) }))
+    }
+}

@@ -63,7 +63,31 @@ struct IndependentValidationTests {
         ("expired waiver", Fixtures.run, WaiverFile(path: "w.json", waivers: [Fixtures.waiver("N2.6-AC04", "*", expires: "2025-01-01")])
             .evaluate(against: Fixtures.run, today: Fixtures.today)),
         ("empty", Fixtures.makeRun(criteria: [], cases: []), .none),
+        ("typed outcomes, a run fault", Self.typed(interruption: nil, fault: RunFault(kind: "process-exited", message: "exited with status 3",
+                                                                                        method: "adapter.hello", excerpt: "stderr: boom")), .none),
+        ("typed outcomes, interrupted", Self.typed(interruption: .sigterm, fault: nil), .none),
     ]
+
+    /// The mixed run with typed faults and not-verified reasons, the adapter's declarations, and a
+    /// run fault or an interruption: every member schema 1.1.0 added, with values.
+    static func typed(interruption: RunMetadata.Interruption?, fault: RunFault?) -> RunResult {
+        var run = Fixtures.run
+        run.metadata.interruption = interruption
+        run.metadata.fault = fault
+        run.metadata.allowNotVerified = true
+        run.metadata.criteriaRoot = "ci/criteria"
+        run.metadata.adapter.declaredTargets = ["apple-18", "windows-11"]
+        run.metadata.adapter.capabilities = ["conditional-create"]
+        run.metadata.adapter.unknownTargets = ["windows-11"]
+        for index in run.testCases.indices {
+            switch run.testCases[index].verdict {
+            case .error: run.testCases[index].fault = RunFault(kind: "timeout", message: "no answer", method: "session.perform", excerpt: nil)
+            case .notVerified: run.testCases[index].notVerifiedReason = NotVerifiedReason(kind: .missingCapability, detail: "signals")
+            default: break
+            }
+        }
+        return run
+    }
 
     @Test("the JSON report is valid against the schema and the JUnit XML agrees with it", arguments: 0..<runs.count)
     func valid(index: Int) throws {

@@ -16,7 +16,8 @@ struct JSONReporterTests {
         guard case .object(let members) = value else { Issue.record("not an object"); return }
         #expect(members.keys.sorted() == ["$schema", "criteria", "metadata", "schemaVersion", "summary", "testCases", "waivers"])
         #expect(value["$schema"] == .string("urn:passkey-conformance:schema:run-report:v1"))
-        #expect(value["schemaVersion"] == .string("1.0.0"))
+        #expect(value["schemaVersion"] == .string(JSONReporter.schemaVersion))
+        #expect(JSONReporter.schemaVersion == "1.1.0")
         let topKeys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: "\"")[1] }
         #expect(topKeys == ["$schema", "criteria", "metadata", "schemaVersion", "summary", "testCases", "waivers"])
         #expect(text.hasSuffix("}\n"))
@@ -28,7 +29,11 @@ struct JSONReporterTests {
         #expect(metadata["seed"] == .string("18446744073709551557"))
         #expect(metadata["harnessVersion"] == .string("0.9.0-test"))
         #expect(metadata["adapter"] == .object(["name": .string("reference-rp"), "version": .string("1.2.0"),
-                                                "transport": .string("in-process"), "command": .null]))
+                                                "transport": .string("in-process"), "command": .null, "declaredTargets": .null,
+                                                "capabilities": .null, "unknownTargets": .array([])]))
+        #expect(metadata["allowNotVerified"] == .bool(false))
+        #expect(metadata["interruption"] == .null)
+        #expect(metadata["fault"] == .null)
         #expect(metadata["targets"] == .array(Fixtures.targets.map(JSONValue.string)))
         #expect(metadata["filters"] == .object(["tags": .string("not @wip"), "criterion": .string("N2.6-*")]))
         #expect(metadata["startedAt"] == .string("2026-01-15T09:30:00Z"))

@@ -40,12 +40,13 @@ struct MarkdownReporterTests {
     @Test("the summary says plainly what did not pass")
     func summary() {
         #expect(section("# Passkey conformance report").contains("""
-            **Result: not decided (harness or adapter error)** (exit status 2). 5 criteria: 1 passed, 1 failed, 1 waived, 1 error, 0 not verified, 1 undefined. 14 test cases: 9 passed, 1 failed, 1 waived, 1 error, 1 not verified, 1 undefined. Waiver problems: 1.\\
+            **Result: not decided (harness, adapter or criterion-file error)** (exit status 2). 5 criteria: 1 passed, 1 failed, 1 waived, 1 error, 0 not verified, 1 undefined. 14 test cases: 9 passed, 1 failed, 1 waived, 1 error, 1 not verified, 1 undefined. Waiver problems: 1.\\
             Failed: 1 test case. The relying party broke the criterion and no live waiver accepts it.\\
             Waived: 1 failed test case. The failure is known and accepted until its waiver expires.\\
             Error: 1 test case. The harness, the adapter or the transport failed, so nothing was decided there.\\
             Undefined: 1 test case. A step matches no step definition: a defect in the criterion file.\\
             Not verified: 1 test case. A capability or target was missing; not verified is not a pass.\\
+            Gaps: N3.2-AC01 has no verified test case; N3.2-AC02 has no verified test case.\\
             Waiver problems: 1, from expired or stale waivers; each makes the run fail by itself (see Waivers).
 
             ## Criterion × target matrix

@@ -106,8 +106,31 @@ struct ReportWriterTests {
         #expect(error.operation == .rename)
         #expect(error.path == directory.path + "/report.md")
         #expect(error.reason == "Is a directory")
-        #expect(try contents(directory) == ["report.json", "report.md"], "report.json complete, report.md untouched, no temporary files")
+        #expect(try contents(directory) == ["report.md"], "report.json rolled back (it did not exist), report.md untouched, no temporary files")
         #expect(try contents(directory.appendingPathComponent("report.md")) == ["keep"])
+    }
+
+    @Test("all three reports are committed together or not at all: a failed rename restores the earlier set")
+    func renameFailureRestoresEarlierReports() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let earlier = ["report.json": "old json\n", "report.md": "old markdown\n"]
+        for (name, text) in earlier { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+        // JSON and Markdown are renamed first; the JUnit rename then fails on a non-empty directory.
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("report.junit.xml/keep"), withIntermediateDirectories: true)
+        let error = try #require(throws: ReportWriter.WriteError.self) {
+            try ReportWriter.write(Fixtures.run, formats: [.json, .markdown, .junit], to: directory.path)
+        }
+        #expect(error.operation == .rename)
+        #expect(error.path == directory.path + "/report.junit.xml")
+        #expect(try contents(directory) == ["report.json", "report.junit.xml", "report.md"], "no temporary or backup file remains")
+        for (name, text) in earlier {
+            #expect(try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) == text, "\(name) has its earlier content")
+        }
+        // Once the obstacle is gone, the whole new set goes in.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("report.junit.xml"))
+        try ReportWriter.write(Fixtures.run, formats: [.json, .markdown, .junit], to: directory.path)
         #expect(try [UInt8](Data(contentsOf: directory.appendingPathComponent("report.json"))) == JSONReporter.render(Fixtures.run))
+        #expect(try contents(directory) == ["report.json", "report.junit.xml", "report.md"])
     }
 }

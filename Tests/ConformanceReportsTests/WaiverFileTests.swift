@@ -144,4 +144,23 @@ struct WaiverFileTests {
         let isDirectory = try #require(throws: WaiverFile.LoadError.self) { try WaiverFile.load(directory.path) }
         #expect(isDirectory.problems.map(\.message) == ["cannot read the waiver file: Is a directory"])
     }
+
+    @Test("a waiver reason is kept to 1,000 characters, the cut marked")
+    func longReason() throws {
+        let reason = String(repeating: "r", count: 5_000)
+        let text = #"{"version":1,"waivers":[{"criterion":"N2.6-AC01","target":"*","reason":"\#(reason)","owner":"o","expires":"2099-01-01"}]}"#
+        let file = try WaiverFile.parse(Array(text.utf8), path: "w.json")
+        #expect(file.waivers.first?.reason == String(repeating: "r", count: 1_000) + "… [cut: 4000 more characters]")
+    }
+
+    @Test("a member given twice is an error at the second one, with line and column")
+    func duplicateMember() {
+        let text = "{\"version\":1,\"waivers\":[{\"criterion\":\"N2.6-AC01\",\"target\":\"*\",\"reason\":\"r\",\"owner\":\"o\",\n\"expires\":\"2099-01-01\",\"expires\":\"2020-01-01\"}]}"
+        #expect(throws: WaiverFile.LoadError.self) { try WaiverFile.parse(Array(text.utf8), path: "w.json") }
+        do {
+            _ = try WaiverFile.parse(Array(text.utf8), path: "w.json")
+        } catch {
+            #expect(error.problems.map(\.description) == [#"duplicate member name "expires" in one object (line 2, column 24); give each member once"#])
+        }
+    }
 }

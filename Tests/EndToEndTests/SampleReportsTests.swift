@@ -1,10 +1,10 @@
 import Foundation
-import PasskeyConformanceCLI
+import ConformanceTestSupport
 import Testing
 
 /// The sample reports committed in `Reports/sample` must be what the harness produces now; they are
 /// re-recorded only on request, with `Scripts/record-sample-reports.sh`.
-@Suite("Sample reports")
+@Suite("Sample reports", binaryBuilt)
 struct SampleReportsTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -20,10 +20,12 @@ struct SampleReportsTests {
         let arguments = try #require(Self.samples.first { $0.name == name }).arguments
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("samples-\(name)-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
-        let criteria = Self.packageRoot.appendingPathComponent("Criteria").path
-        let status = await CLI.main(["run", "--criteria", criteria, "--seed", "1", "--timestamp", "2026-01-01T00:00:00Z", "--no-timings", "--quiet",
-                                     "--out", output.path] + arguments)
-        #expect(status == (name == "reference-rp" ? 0 : 1))
+        // As the recording script runs it: the built binary in the package root, reading ./Criteria
+        // without --criteria (a --criteria would be repeated, machine path and all, in every re-run command).
+        let binary = try #require(Binary.url, "the passkey-conformance binary is not built")
+        let result = try await ProcessRunner.run(binary, ["run", "--seed", "1", "--timestamp", "2026-01-01T00:00:00Z", "--no-timings", "--quiet",
+                                                          "--out", output.path] + arguments, in: Self.packageRoot, timeout: .seconds(120))
+        #expect(result.status == (name == "reference-rp" ? 0 : 1), "\(result)")
         for file in ["report.json", "report.md", "report.junit.xml"] {
             let committed = try String(contentsOf: Self.packageRoot.appendingPathComponent("Reports/sample/\(name)/\(file)"), encoding: .utf8)
             let produced = try String(contentsOf: output.appendingPathComponent(file), encoding: .utf8)

@@ -35,6 +35,14 @@ enum Corpus {
         String(decoding: try Data(contentsOf: url(folder, name)), as: UTF8.self)
     }
 
+    /// An NDJSON text with every escaped CRLF (`\\r\\n` inside a JSON string) turned into `\\n`.
+    ///
+    /// Applied to both sides of a comparison, so a `.crlf` source checked out with CRLF (git) or with
+    /// LF (an archive) compares equal to its golden `source` line, which always keeps CRLF.
+    static func normalisingLineEndings(_ ndjson: String) -> String {
+        ndjson.replacingOccurrences(of: "\\r\\n", with: "\\n")
+    }
+
     /// The URI the golden files were recorded with.
     static func uri(_ folder: String, _ name: String) -> String { "../testdata/\(folder)/\(name)" }
 }

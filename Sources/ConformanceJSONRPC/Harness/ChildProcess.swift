@@ -197,3 +197,24 @@ final class StandardErrorTail: Sendable {
         return text.count > 600 ? "…" + String(text.suffix(600)) : text
     }
 }
+
+/// Every adapter process the harness started, as a whole: for a harness that must stop at once.
+public enum AdapterProcesses {
+    /// Sends `SIGTERM` to the process group of every live adapter process, and `SIGKILL` to each
+    /// group that is still there after `grace`; returns when every group has been signalled with
+    /// `SIGKILL` (or was already gone). Called when the harness itself is interrupted, so that the
+    /// `sh` wrapper, the adapter and whatever it started never outlive the run.
+    public static func stopAll(grace: Duration = .milliseconds(500)) {
+        let children = ChildProcess.registry.withLock { $0 }
+        for (pid, isGroupLeader) in children {
+            Platform.send(Platform.terminateSignal, toGroupOf: pid, isGroupLeader: isGroupLeader)
+        }
+        let deadline = ContinuousClock.now + grace
+        while ContinuousClock.now < deadline, children.keys.contains(where: { Platform.processGroupExists($0) }) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        for (pid, isGroupLeader) in children {
+            Platform.send(Platform.killSignal, toGroupOf: pid, isGroupLeader: isGroupLeader)
+        }
+    }
+}

@@ -33,12 +33,15 @@ extension HarnessConnection {
             switch method {
             case .platformCreateCredential:
                 let params = try message.decodePayload(JSONRPCParams.CreateCredential.self)
+                try PlatformShapeError.requireOne(android: params.request.android != nil, apple: params.request.apple != nil)
                 try answer(message, JSONRPCParams.Operation(operation: host.createCredential(params.request)))
             case .platformGetCredential:
                 let params = try message.decodePayload(JSONRPCParams.GetCredential.self)
+                try PlatformShapeError.requireOne(android: params.request.android != nil, apple: params.request.apple != nil)
                 try answer(message, JSONRPCParams.Operation(operation: host.getCredential(params.request)))
             case .platformSignal:
                 let params = try message.decodePayload(JSONRPCParams.Signal.self)
+                try PlatformShapeError.requireOne(android: params.request.android != nil, apple: params.request.apple != nil)
                 try answer(message, JSONRPCParams.Operation(operation: host.signal(params.request)))
             case .clockNow:
                 try answer(message, JSONRPCParams.Now(millis: host.now()))
@@ -80,5 +83,20 @@ extension HarnessConnection {
 
     private func answerError(_ message: JSONRPCMessage, code: Int, _ text: String) {
         outbox.send(JSONRPCCodec.error(id: message.rawID, code: code, message: text))
+    }
+}
+
+/// A platform request that does not carry exactly one of `android` and `apple`, as the adapter
+/// protocol requires: a protocol violation of the adapter (an `error` verdict), not a wrong-platform
+/// call of the relying party.
+struct PlatformShapeError: Error, CustomStringConvertible {
+    let description: String
+
+    static func requireOne(android: Bool, apple: Bool) throws(PlatformShapeError) {
+        switch (android, apple) {
+        case (true, true): throw PlatformShapeError(description: "the request carries both \"android\" and \"apple\"; exactly one is allowed")
+        case (false, false): throw PlatformShapeError(description: "the request carries neither \"android\" nor \"apple\"; exactly one is required")
+        default: return
+        }
     }
 }

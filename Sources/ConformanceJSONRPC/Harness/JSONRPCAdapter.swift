@@ -71,3 +71,10 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
         await supervisor.processIdentifier()
     }
 }
+
+extension AdapterFault: ReportableFault {
+    /// The fault as the typed value the reports carry.
+    public var runFault: RunFault {
+        RunFault(kind: kind.rawValue, message: message, method: method, excerpt: excerpt)
+    }
+}

@@ -61,11 +61,24 @@ public struct JSONRPCSession: RelyingPartySession {
     /// Closes the session in the adapter (best effort, within the per-call time-out even when the
     /// test case's budget is spent) and forgets its host.
     public func close() async {
+        _ = await closeReportingFault()
+    }
+
+    /// Ends the session and returns the fault when `session.close` failed (no answer within the
+    /// call time-out, a JSON-RPC error, the process gone): the runner records it as `error`.
+    public func closeReportingFault() async -> RunFault? {
         defer { connection.unregister(session: id) }
-        guard connection.isAlive else { return }
+        guard connection.isAlive else { return nil }
         let budget = connection.configuration.callTimeout
-        _ = try? await connection.call(.sessionClose, params: JSONRPCParams.Session(session: id), returning: JSONRPCParams.Empty.self,
-                                       deadline: .now + budget, deadlineIsTestCase: false, budget: budget)
+        do {
+            _ = try await connection.call(.sessionClose, params: JSONRPCParams.Session(session: id), returning: JSONRPCParams.Empty.self,
+                                          deadline: .now + budget, deadlineIsTestCase: false, budget: budget)
+            return nil
+        } catch let fault as AdapterFault {
+            return fault.during(JSONRPCMethod.sessionClose.rawValue).runFault
+        } catch {
+            return RunFault(kind: AdapterFault.Kind.protocolViolation.rawValue, message: "\(error)", method: JSONRPCMethod.sessionClose.rawValue)
+        }
     }
 
     /// One call within the session's limits; a fault attributed to the session fails it too.

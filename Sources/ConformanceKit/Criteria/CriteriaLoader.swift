@@ -76,7 +76,9 @@ public struct CriteriaLoader: Sendable {
                 diagnostics.append(Diagnostic(file: path, line: 1, "the file cannot be read"))
                 continue
             }
-            let relative = root.isEmpty || !path.hasPrefix(root) ? path : String(path.dropFirst(root.count).drop(while: { $0 == "/" }))
+            var relative = root.isEmpty || !path.hasPrefix(root) ? path : String(path.dropFirst(root.count).drop(while: { $0 == "/" }))
+            // A single file given as the root: the file's own name, as if its directory were the root.
+            if relative.isEmpty { relative = (path as NSString).lastPathComponent }
             digestInput.append(Data(relative.utf8))
             digestInput.append(0)
             digestInput.append(bytes)

@@ -26,8 +26,22 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
         public var description: String { "tag expression \"\(expression)\", column \(column): \(message)" }
     }
 
+    /// The longest expression accepted, in characters: far more than any real filter, and short
+    /// enough that the chain of `and`/`or` it can hold stays a shallow tree.
+    public static let maximumLength = 4096
+    /// The deepest nesting of parentheses and `not` accepted.
+    public static let maximumDepth = 64
+
     /// Parses an expression; throws `SyntaxError` with the column of the first problem.
+    ///
+    /// An expression longer than `maximumLength` characters or nested deeper than `maximumDepth`
+    /// is a syntax error too, so that no input can exhaust the stack of the parser or the matcher.
     public static func parse(_ text: String) throws(SyntaxError) -> TagExpression {
+        let length = text.count
+        guard length <= maximumLength else {
+            throw SyntaxError(expression: String(text.prefix(60)) + "…", column: maximumLength + 1,
+                              message: "the expression has \(length) characters; at most \(maximumLength) are accepted")
+        }
         var parser = Parser(text: text)
         return try parser.parseAll()
     }
@@ -63,6 +77,7 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
         let text: String
         var tokens: [(token: Token, column: Int)] = []
         var index = 0
+        var depth = 0
 
         init(text: String) { self.text = text }
 
@@ -155,6 +170,13 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
                 throw error(at: text.count + 1, "the expression ends where a tag or \"(\" is expected")
             }
             let (token, column) = tokens[index]
+            if token == .not || token == .open {
+                guard depth < TagExpression.maximumDepth else {
+                    throw error(at: column, "nested deeper than \(TagExpression.maximumDepth) levels of parentheses and \"not\"")
+                }
+                depth += 1
+            }
+            defer { if token == .not || token == .open { depth -= 1 } }
             switch token {
             case .not:
                 index += 1

@@ -34,6 +34,24 @@ public protocol RelyingPartySession: Sendable {
     func timerFired(_ timer: TimerID) async throws
     /// Ends the session.
     func close() async
+    /// Ends the session and returns the fault of the adapter or its transport when closing failed
+    /// (a hang, a JSON-RPC error), so that the runner records it against the test case as `error`.
+    /// The default calls `close()` and reports nothing.
+    func closeReportingFault() async -> RunFault?
+}
+
+extension RelyingPartySession {
+    /// Calls `close()`; a transport that can tell a failed close implements this itself.
+    public func closeReportingFault() async -> RunFault? {
+        await close()
+        return nil
+    }
+}
+
+/// An error that knows its typed form for the reports: fault kind, message, method, excerpt.
+public protocol ReportableFault: Error {
+    /// The error as the reports carry it.
+    var runFault: RunFault { get }
 }
 
 /// What the relying party's app calls during a test case: the platform's credential APIs, the

@@ -100,11 +100,17 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
     public var virtualMillis: Int64
     /// Wall time in seconds (excluded from reproducibility comparisons).
     public var wallSeconds: Double
+    /// The fault behind an `error` verdict, typed (kind, method, excerpt), when there is one.
+    public var fault: RunFault?
+    /// Why the test case is `notVerified`, typed, when it is.
+    public var notVerifiedReason: NotVerifiedReason?
 
     /// Creates the result of one test case from all its parts.
     public init(id: String, criterionID: String, scenario: String, file: String, line: Int, verifyItems: [String], tags: [String],
                 target: String, verdict: Verdict, message: String?, steps: [StepResult], evidence: [TranscriptEntry],
-                virtualMillis: Int64, wallSeconds: Double) {
+                virtualMillis: Int64, wallSeconds: Double, fault: RunFault? = nil, notVerifiedReason: NotVerifiedReason? = nil) {
+        self.fault = fault
+        self.notVerifiedReason = notVerifiedReason
         self.id = id
         self.criterionID = criterionID
         self.scenario = scenario
@@ -119,6 +125,28 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
         self.evidence = evidence
         self.virtualMillis = virtualMillis
         self.wallSeconds = wallSeconds
+    }
+}
+
+/// Why a test case could not be verified: a kind for machines and a detail for people.
+public struct NotVerifiedReason: Sendable, Codable, Hashable {
+    /// The kinds of reason.
+    public enum Kind: String, Sendable, Codable, Hashable, CaseIterable {
+        /// The adapter does not declare the test case's target.
+        case undeclaredTarget
+        /// The adapter does not declare a capability the scenario needs (`detail` lists them).
+        case missingCapability
+        /// A step found that what it checks cannot be shown on this target or with this adapter.
+        case step
+    }
+    /// The kind of reason.
+    public var kind: Kind
+    /// The target id, the missing capabilities (comma-separated) or the step's sentence.
+    public var detail: String
+    /// Creates a reason.
+    public init(kind: Kind, detail: String) {
+        self.kind = kind
+        self.detail = detail
     }
 }
 
@@ -212,6 +240,27 @@ public struct RunMetadata: Sendable, Codable, Hashable {
     public var startedAt: String
     /// The filters the run was given (tag expression, criteria, targets), as given.
     public var filters: [String: String]
+    /// Whether the user allowed criteria that no test case verified (`--allow-not-verified`):
+    /// an incomplete run then exits 0 instead of with the *incomplete* status. Recorded so that a
+    /// report never hides that its gate was relaxed.
+    public var allowNotVerified: Bool
+    /// The signal that stopped the run before it ended, when one did; the report is then partial.
+    public var interruption: Interruption?
+    /// A fault that kept the whole run from starting (the adapter failed at launch or during
+    /// `adapter.hello`); every planned test case then ends `error` with this fault.
+    public var fault: RunFault?
+    /// The criteria root the user gave (`--criteria`), as given; `nil` for the default (the
+    /// working directory's `Criteria`, or the criteria shipped with the harness). Re-run commands
+    /// repeat it.
+    public var criteriaRoot: String?
+
+    /// The signal that interrupted a run.
+    public enum Interruption: String, Sendable, Codable, Hashable, CaseIterable {
+        /// `SIGINT` (Ctrl-C): exit status 130.
+        case sigint = "SIGINT"
+        /// `SIGTERM` (a CI job cancelled): exit status 143.
+        case sigterm = "SIGTERM"
+    }
 
     /// The adapter as the run knew it.
     public struct AdapterInfo: Sendable, Codable, Hashable {
@@ -223,18 +272,30 @@ public struct RunMetadata: Sendable, Codable, Hashable {
         public var transport: String
         /// The command line of an out-of-process adapter.
         public var command: String?
+        /// The target ids the adapter declared, as declared; `nil` when it did not describe itself.
+        public var declaredTargets: [String]?
+        /// The capabilities the adapter declared, as declared; `nil` when it did not describe itself.
+        public var capabilities: [String]?
+        /// The declared target ids that the harness does not know (ignored for the run, warned about).
+        public var unknownTargets: [String]
         /// Creates the adapter's description for the metadata.
-        public init(name: String, version: String, transport: String, command: String? = nil) {
+        public init(name: String, version: String, transport: String, command: String? = nil, declaredTargets: [String]? = nil,
+                    capabilities: [String]? = nil, unknownTargets: [String] = []) {
             self.name = name
             self.version = version
             self.transport = transport
             self.command = command
+            self.declaredTargets = declaredTargets
+            self.capabilities = capabilities
+            self.unknownTargets = unknownTargets
         }
     }
 
     /// Creates run metadata.
     public init(harnessVersion: String, criteriaDigest: String, adapter: AdapterInfo, targets: [String], seed: UInt64,
-                startedAt: String, filters: [String: String]) {
+                startedAt: String, filters: [String: String], allowNotVerified: Bool = false, interruption: Interruption? = nil,
+                fault: RunFault? = nil, criteriaRoot: String? = nil) {
+        self.criteriaRoot = criteriaRoot
         self.harnessVersion = harnessVersion
         self.criteriaDigest = criteriaDigest
         self.adapter = adapter
@@ -242,6 +303,39 @@ public struct RunMetadata: Sendable, Codable, Hashable {
         self.seed = seed
         self.startedAt = startedAt
         self.filters = filters
+        self.allowNotVerified = allowNotVerified
+        self.interruption = interruption
+        self.fault = fault
+    }
+}
+
+/// A fault of the adapter or its transport, as a typed value for the reports.
+public struct RunFault: Sendable, Codable, Hashable, CustomStringConvertible {
+    /// The fault's kind, e.g. `process-exited`, `timeout`, `launch-failed` (the adapter protocol's
+    /// fault kinds), or `harness` for a fault of the harness itself.
+    public var kind: String
+    /// What happened, for a human.
+    public var message: String
+    /// The method of the call that failed, when one did.
+    public var method: String?
+    /// The offending bytes or the tail of the adapter's standard error, when there is one.
+    public var excerpt: String?
+
+    /// Creates a fault.
+    public init(kind: String, message: String, method: String? = nil, excerpt: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.method = method
+        self.excerpt = excerpt
+    }
+
+    /// `<kind> in <method>: <message> [<excerpt>]`, leaving out the parts that are absent.
+    public var description: String {
+        var text = kind
+        if let method { text += " in \(method)" }
+        text += ": \(message)"
+        if let excerpt, !excerpt.isEmpty { text += " [\(excerpt)]" }
+        return text
     }
 }
 

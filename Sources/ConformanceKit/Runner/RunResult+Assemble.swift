@@ -14,7 +14,38 @@ extension RunResult {
             return CriterionResult(criterion: info, verdict: Verdict.fold(cases.map(\.verdict)), targets: targets)
         }
         return RunResult(metadata: metadata, criteria: criteria, testCases: results, verdict: Verdict.fold(criteria.map(\.verdict)),
-                         wallSeconds: wallSeconds, virtualMillis: results.reduce(0) { $0 + $1.virtualMillis })
+                         wallSeconds: wallSeconds, virtualMillis: totalVirtualMillis(results))
+    }
+
+    /// The virtual time of all test cases together, saturating at `Int64.max` instead of
+    /// overflowing; a negative duration (which no clock gives) counts as zero.
+    static func totalVirtualMillis(_ results: [TestCaseResult]) -> Int64 {
+        var total: Int64 = 0
+        for result in results {
+            let (sum, overflow) = total.addingReportingOverflow(max(0, result.virtualMillis))
+            if overflow { return .max }
+            total = sum
+        }
+        return total
+    }
+
+    /// The result of a run that could not start: every planned test case ends `error` with the
+    /// fault that stopped the run (the adapter failed at launch or during `adapter.hello`), so that
+    /// every report, JUnit included, says what happened and a CI gate sees it.
+    public static func unstarted(plan: TestPlan, metadata: RunMetadata, fault: RunFault) -> RunResult {
+        var metadata = metadata
+        metadata.fault = fault
+        let results = plan.cases.map { testCase in
+            TestCaseResult(id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: testCase.scenario.file,
+                           line: testCase.scenario.line, verifyItems: testCase.scenario.verifyItems, tags: testCase.scenario.tags,
+                           target: testCase.target.id, verdict: .error, message: "not run: the adapter failed before the run: \(fault)",
+                           steps: testCase.scenario.steps.map { StepResult(keyword: $0.keyword, text: $0.text, line: $0.line, status: .skipped) },
+                           evidence: [], virtualMillis: 0, wallSeconds: 0, fault: fault)
+        }
+        var run = assemble(plan: plan, results: results, metadata: metadata, wallSeconds: 0)
+        // A run without a single planned case still does not read as anything but an error.
+        if results.isEmpty { run.verdict = .error }
+        return run
     }
 }
 

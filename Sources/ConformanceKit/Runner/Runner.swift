@@ -25,7 +25,8 @@ public struct Runner: Sendable {
         self.seed = seed
     }
 
-    /// Runs every case of the plan in order and returns their results.
+    /// Runs every case of the plan in order and returns their results; when the task is cancelled,
+    /// stops before the next test case and returns those that ran.
     public func run(_ plan: TestPlan, description: AdapterDescription, onEvent: @Sendable (Event) -> Void = { _ in }) async -> [TestCaseResult] {
         onEvent(.started(total: plan.cases.count))
         var results: [TestCaseResult] = []
@@ -34,6 +35,8 @@ public struct Runner: Sendable {
             // Test cases run back to back without suspending; yield between them so that a long run
             // does not starve other tasks of the (small) cooperative thread pool.
             await Task.yield()
+            // A cancelled run (the harness was interrupted) stops between test cases.
+            if Task.isCancelled { break }
             let result = await run(testCase, description: description)
             results.append(result)
             onEvent(.finished(result, index: index + 1, total: plan.cases.count))
@@ -49,19 +52,45 @@ public struct Runner: Sendable {
         return SHA256.hash(input).prefix(8).reduce(0) { $0 << 8 | UInt64($1) } & ((1 << 53) - 1)
     }
 
+    /// The typed form of an error a step, or the adapter, threw.
+    static func fault(_ error: any Error, method: String?) -> RunFault {
+        if let reportable = error as? any ReportableFault {
+            var fault = reportable.runFault
+            if fault.method == nil { fault.method = method }
+            return fault
+        }
+        return RunFault(kind: error is SystemIssue ? "system-issue" : "adapter-error", message: "\(error)", method: method)
+    }
+
+    /// A fault with its message and excerpt cut to the report's caps.
+    static func capped(_ fault: RunFault) -> RunFault {
+        var fault = fault
+        fault.message = Caps.text(fault.message)
+        fault.excerpt = fault.excerpt.map { Caps.text($0, limit: 1_000) }
+        return fault
+    }
+
     /// Runs one test case.
     public func run(_ testCase: TestPlan.Case, description: AdapterDescription) async -> TestCaseResult {
         let clock = ContinuousClock()
         let started = clock.now
         let scenario = testCase.scenario
         var steps = scenario.steps.map { StepResult(keyword: $0.keyword, text: $0.text, line: $0.line, status: .skipped) }
+        var fault: RunFault?
+        var notVerifiedReason: NotVerifiedReason?
         func finish(_ verdict: Verdict, _ message: String?, evidence: [TranscriptEntry] = [], virtualMillis: Int64 = 0) -> TestCaseResult {
             let elapsed = clock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let cappedSteps = steps.map { step in
+                var step = step
+                step.message = step.message.map { Caps.text($0) }
+                return step
+            }
             return TestCaseResult(id: testCase.id, criterionID: testCase.criterion.id, scenario: scenario.name, file: scenario.file,
                                   line: scenario.line, verifyItems: scenario.verifyItems, tags: scenario.tags, target: testCase.target.id,
-                                  verdict: verdict, message: message, steps: steps, evidence: evidence, virtualMillis: virtualMillis,
-                                  wallSeconds: seconds)
+                                  verdict: verdict, message: message.map { Caps.text($0) }, steps: cappedSteps, evidence: Caps.evidence(evidence),
+                                  virtualMillis: virtualMillis, wallSeconds: seconds, fault: verdict == .error ? fault.map(Self.capped) : nil,
+                                  notVerifiedReason: verdict == .notVerified ? notVerifiedReason : nil)
         }
         // Bind every step first: an undefined or ambiguous step is an authoring defect, decided before running.
         var bound: [(StepDefinition, [String])] = []
@@ -77,18 +106,22 @@ public struct Runner: Sendable {
             }
         }
         guard description.targets.contains(testCase.target.id) else {
+            notVerifiedReason = NotVerifiedReason(kind: .undeclaredTarget, detail: testCase.target.id)
             return finish(.notVerified, "the adapter does not declare the target \(testCase.target.id)")
         }
         let needed = scenario.needs.union(bound.flatMap(\.0.needs))
         let missing = needed.subtracting(description.capabilities).map(\.rawValue).sorted()
         guard missing.isEmpty else {
+            notVerifiedReason = NotVerifiedReason(kind: .missingCapability, detail: missing.joined(separator: ", "))
             return finish(.notVerified, "the adapter does not declare the capabilit\(missing.count == 1 ? "y" : "ies") " + missing.joined(separator: ", "))
         }
         let caseSeed = Self.caseSeed(seed, testCase.id)
         let world: World
         switch await openWorld(testCase, description: description, seed: caseSeed) {
         case .success(let opened): world = opened
-        case .failure(let failure): return finish(.error, failure.message, evidence: failure.transcript)
+        case .failure(let failure):
+            fault = failure.fault
+            return finish(.error, failure.message, evidence: failure.transcript)
         }
         let host = world.host
         let session = world.session
@@ -116,6 +149,7 @@ public struct Runner: Sendable {
                     steps[index].message = why
                     verdict = .notVerified
                     message = why
+                    notVerifiedReason = NotVerifiedReason(kind: .step, detail: "line \(step.line): \(step.keyword)\(step.text): \(why)")
                 }
             } catch let failure as RelyingPartyFailure {
                 steps[index].status = .failed
@@ -123,6 +157,7 @@ public struct Runner: Sendable {
                 verdict = .failed
                 message = "line \(step.line): \(step.keyword)\(step.text): \(failure.message)"
             } catch {
+                fault = Self.fault(error, method: nil)
                 steps[index].status = .error
                 steps[index].message = "\(error)"
                 verdict = .error
@@ -131,7 +166,29 @@ public struct Runner: Sendable {
             host.record(.step, "step.\(steps[index].status.rawValue)", steps[index].message ?? "")
             break
         }
-        await session.close()
+        // A platform request with both (or neither) of android and apple is the adapter's fault.
+        if let violation = host.protocolViolation, verdict != .error {
+            verdict = .error
+            message = "adapter fault (protocol-violation) in \(violation.method ?? "a platform call"): \(violation.message)"
+            fault = violation
+        }
+        // The in-process budget of interactions, as the JSON-RPC transport has its flood limit: a
+        // relying party that floods the transcript ends the test case as `error`, not the harness.
+        let interactions = host.snapshot.transcript.count
+        if interactions > Caps.interactionBudget, verdict != .error {
+            verdict = .error
+            message = "the test case exceeded its budget of \(Caps.interactionBudget) interactions (\(interactions) recorded)"
+            fault = RunFault(kind: "interaction-budget", message: message ?? "")
+        }
+        // A failed close is the adapter's fault, recorded against this test case.
+        if let closeFault = await session.closeReportingFault() {
+            host.record(.harnessToRP, "session.close", "failed: \(closeFault)")
+            if verdict != .error {
+                message = (message.map { $0 + "; then " } ?? "") + "session.close failed: \(closeFault)"
+                verdict = .error
+                fault = closeFault
+            }
+        }
         let snapshot = host.snapshot
         return finish(verdict, message, evidence: verdict == .passed ? [] : snapshot.transcript, virtualMillis: snapshot.nowMillis)
     }
@@ -140,6 +197,7 @@ public struct Runner: Sendable {
     struct OpenFailure: Error {
         var message: String
         var transcript: [TranscriptEntry]
+        var fault: RunFault
     }
 
     /// Starts the simulated platform and opens a fresh relying-party session for a test case.
@@ -148,7 +206,8 @@ public struct Runner: Sendable {
         do {
             host = SimulationHost(simulator: try PlatformSimulator(target: testCase.target, associatedRPIDs: description.relyingPartyIDs, seed: caseSeed))
         } catch {
-            return .failure(OpenFailure(message: "the simulated platform could not start: \(error)", transcript: []))
+            let message = "the simulated platform could not start: \(error)"
+            return .failure(OpenFailure(message: message, transcript: [], fault: RunFault(kind: "harness", message: message)))
         }
         let context = SessionContext(testCase: testCase.id, target: testCase.target.id, device: testCase.target.device, seed: caseSeed)
         host.record(.harnessToRP, "session.open", "\(testCase.target.id): \(testCase.target.title)", payload: Wire.jsonValue(context))
@@ -156,7 +215,8 @@ public struct Runner: Sendable {
             let session = try await adapter.openSession(context, host: host)
             return .success(World(target: testCase.target, adapter: description, host: host, session: session, seed: caseSeed))
         } catch {
-            return .failure(OpenFailure(message: "the adapter could not open a session: \(error)", transcript: host.snapshot.transcript))
+            return .failure(OpenFailure(message: "the adapter could not open a session: \(error)", transcript: host.snapshot.transcript,
+                                        fault: Self.fault(error, method: "session.open")))
         }
     }
 

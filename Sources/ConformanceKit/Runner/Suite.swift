@@ -8,25 +8,60 @@ public enum Suite {
 
     /// Runs `criteria` against `adapter`.
     ///
+    /// - Parameter allowNotVerified: recorded in the metadata; relaxes the exit status of a run
+    ///   that left criteria unverified (see `ConformanceReports.ExitStatus`).
     /// - Throws: only when the adapter cannot describe itself (a fault of the adapter); every test
     ///   case's own faults become `error` verdicts.
     public static func run(criteria: [Criterion], digest: String, adapter: any RelyingPartyAdapter, transport: String,
                            command: String? = nil, filter: TestPlan.Filter = .init(), filterText: [String: String] = [:],
-                           seed: UInt64 = 1, startedAt: Date = Date(), onEvent: @Sendable (Runner.Event) -> Void = { _ in }) async throws -> RunResult {
+                           seed: UInt64 = 1, startedAt: Date = Date(), allowNotVerified: Bool = false,
+                           onEvent: @Sendable (Runner.Event) -> Void = { _ in }) async throws -> RunResult {
         let clock = ContinuousClock()
         let started = clock.now
+        let description = try await describe(adapter)
+        let plan = TestPlan.make(criteria, filter: filter)
+        let results = await Runner(adapter: adapter, seed: seed).run(plan, description: description, onEvent: onEvent)
+        let elapsed = clock.now - started
+        let metadata = Self.metadata(plan: plan, description: description, digest: digest, transport: transport, command: command,
+                                     filterText: filterText, seed: seed, startedAt: startedAt, allowNotVerified: allowNotVerified)
+        return RunResult.assemble(plan: plan, results: results, metadata: metadata, wallSeconds: seconds(elapsed))
+    }
+
+    /// The adapter's description, checked: a different major protocol version is a fault.
+    public static func describe(_ adapter: any RelyingPartyAdapter) async throws -> AdapterDescription {
         let description = try await adapter.describe()
         guard description.protocolVersion.split(separator: ".").first == adapterProtocolVersion.split(separator: ".").first else {
             throw SystemIssue("the adapter speaks protocol \(description.protocolVersion); this harness speaks \(adapterProtocolVersion)")
         }
-        let plan = TestPlan.make(criteria, filter: filter)
-        let results = await Runner(adapter: adapter, seed: seed).run(plan, description: description, onEvent: onEvent)
-        let elapsed = clock.now - started
-        let metadata = RunMetadata(harnessVersion: harnessVersion, criteriaDigest: digest,
-                                   adapter: .init(name: description.name, version: description.version, transport: transport, command: command),
-                                   targets: plan.targets.map(\.id), seed: seed, startedAt: iso8601(startedAt), filters: filterText)
-        return RunResult.assemble(plan: plan, results: results, metadata: metadata,
-                                  wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return description
+    }
+
+    /// The declared target ids that `TargetCatalog` does not know, in declaration order.
+    public static func unknownTargets(of description: AdapterDescription) -> [String] {
+        let known = Set(TargetCatalog.all.map(\.id))
+        var seen: Set<String> = []
+        return description.targets.filter { !known.contains($0) && seen.insert($0).inserted }
+    }
+
+    /// The metadata of a run of `plan`; `description` is `nil` when the adapter could not describe itself.
+    public static func metadata(plan: TestPlan, description: AdapterDescription?, adapterName: String = "unknown", digest: String,
+                                transport: String, command: String?, filterText: [String: String], seed: UInt64, startedAt: Date,
+                                allowNotVerified: Bool, fault: RunFault? = nil) -> RunMetadata {
+        let adapter: RunMetadata.AdapterInfo
+        if let description {
+            adapter = .init(name: description.name, version: description.version, transport: transport, command: command,
+                            declaredTargets: description.targets, capabilities: description.capabilities.map(\.rawValue),
+                            unknownTargets: unknownTargets(of: description))
+        } else {
+            adapter = .init(name: adapterName, version: "unknown", transport: transport, command: command)
+        }
+        return RunMetadata(harnessVersion: harnessVersion, criteriaDigest: digest, adapter: adapter, targets: plan.targets.map(\.id),
+                           seed: seed, startedAt: iso8601(startedAt), filters: filterText, allowNotVerified: allowNotVerified, fault: fault)
+    }
+
+    /// A duration in seconds.
+    public static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// `2026-11-29T13:05:00Z`.

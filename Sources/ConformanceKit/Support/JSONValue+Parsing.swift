@@ -12,8 +12,13 @@ extension JSONValue {
     }
 
     /// Parses JSON text directly into a value (RFC 8259), without the throwing probes of `Decodable`.
-    public static func parse(_ data: Data, maximumDepth: Int = 512) throws(ParseError) -> JSONValue {
+    ///
+    /// - Parameter rejectingDuplicateKeys: make a member name that repeats within one object an
+    ///   error at the repeated name's offset (RFC 8259 leaves such objects' meaning open; for files a
+    ///   user writes, where the first or the last value silently winning would mislead, it is an error).
+    public static func parse(_ data: Data, maximumDepth: Int = 512, rejectingDuplicateKeys: Bool = false) throws(ParseError) -> JSONValue {
         var parser = Parser(bytes: [UInt8](data), maximumDepth: maximumDepth)
+        parser.rejectsDuplicateKeys = rejectingDuplicateKeys
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
@@ -25,6 +30,7 @@ extension JSONValue {
         let bytes: [UInt8]
         let maximumDepth: Int
         var index = 0
+        var rejectsDuplicateKeys = false
 
         init(bytes: [UInt8], maximumDepth: Int) {
             self.bytes = bytes
@@ -58,7 +64,11 @@ extension JSONValue {
                 while true {
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                    let keyOffset = index
                     let key = try string()
+                    if rejectsDuplicateKeys, members[key] != nil {
+                        throw ParseError(offset: keyOffset, message: "duplicate member name \"\(String(key.prefix(60)))\" in one object")
+                    }
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
                     index += 1

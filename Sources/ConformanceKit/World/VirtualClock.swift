@@ -24,10 +24,32 @@ public struct VirtualClock: Sendable, Hashable {
     /// Creates a clock at 0 with no timers.
     public init() {}
 
-    /// Schedules a timer `afterMillis` from now (negative delays count as zero).
+    /// The virtual time one test case may cover: 30 days, far beyond any scenario's need (the whole
+    /// suite covers about 7 hours) and far below `Int64.max`, so that no sum of times overflows.
+    public static let budgetMillis: Int64 = 30 * 24 * 3_600_000
+
+    /// `now + millis`, saturating at `Int64.max` instead of overflowing (negative delays count as zero).
+    public static func adding(_ millis: Int64, to now: Int64) -> Int64 {
+        let (sum, overflow) = now.addingReportingOverflow(max(0, millis))
+        return overflow ? .max : sum
+    }
+
+    /// The time `millis` after `now` that a scenario may let pass to, or the reason it may not: a
+    /// negative duration, or one that leaves the test case's `budgetMillis`.
+    public static func deadline(after millis: Int64, from now: Int64) throws(SystemIssue) -> Int64 {
+        guard millis >= 0 else { throw SystemIssue("virtual time cannot go back: \(millis) ms") }
+        let limit = adding(millis, to: now)
+        guard limit <= budgetMillis else {
+            throw SystemIssue("letting \(millis) ms pass at \(now) ms exceeds the test case's budget of virtual time (\(budgetMillis / 86_400_000) days)")
+        }
+        return limit
+    }
+
+    /// Schedules a timer `afterMillis` from now (negative delays count as zero; a due time beyond
+    /// `Int64.max` saturates there, so such a timer simply never comes due within the budget).
     public mutating func schedule(afterMillis: Int64, label: String) -> TimerID {
         let id = "timer-\(nextTimer)"
-        timers.append(Timer(id: id, dueMillis: nowMillis + max(0, afterMillis), label: label, order: nextTimer))
+        timers.append(Timer(id: id, dueMillis: Self.adding(afterMillis, to: nowMillis), label: label, order: nextTimer))
         nextTimer += 1
         return id
     }

@@ -155,7 +155,7 @@ public final class World {
 
     /// Lets virtual time pass, firing the relying party's timers in due order.
     public func advance(byMillis millis: Int64) async throws {
-        let limit = host.now() + millis
+        let limit = try VirtualClock.deadline(after: millis, from: host.now())
         var fired = 0
         while let timer = host.popDueTimer(notAfter: limit) {
             fired += 1

@@ -19,6 +19,9 @@ MODE is `ok` (a small working adapter) or a fault, which strikes when the harnes
   error              answer with a JSON-RPC error (the next perform works)
   bad-result         answer with a result that is not an ActionOutcome
   bad-platform-call  call platform.createCredential with an invalid request
+  huge-timer         on perform, call clock.schedule with afterMillis 2^63-1 (then work)
+  close-error        answer session.close with a JSON-RPC error -32000
+  both-platforms     call platform.createCredential with a request carrying both android and apple
   exit-at-start      exit(2) before reading anything
   noise-before-hello print a banner on stdout before the first message
   ignore-term-hang   ignore SIGTERM and never answer
@@ -104,6 +107,14 @@ def perform(request_id, params):
         return
     if MODE == "bad-platform-call":
         call_harness("platform.createCredential", {"session": session, "request": "not an object"})
+    if MODE == "huge-timer":
+        call_harness("clock.schedule", {"session": session, "afterMillis": 9223372036854775807, "label": "far away"})
+    if MODE == "both-platforms":
+        call_harness("platform.createCredential", {"session": session, "request": {
+            "android": {"requestJson": "{}", "isConditional": True, "preferImmediatelyAvailableCredentials": False,
+                        "isAutoSelectAllowed": False},
+            "apple": {"relyingPartyIdentifier": "example.com", "challenge": "AAAA", "name": "alice", "userID": "AAAA",
+                      "userVerificationPreference": "preferred"}}})
     now, _ = call_harness("clock.now", {"session": session})
     send({"jsonrpc": "2.0", "method": "ui.show",
           "params": {"session": session, "event": {"kind": "screen", "text": "home at %d" % now["millis"]}}})
@@ -142,6 +153,8 @@ def main():
             perform(request_id, params)
         elif method == "session.inspectSession":
             send({"jsonrpc": "2.0", "id": request_id, "result": {"stage": "signed-out"}})
+        elif method == "session.close" and MODE == "close-error":
+            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32000, "message": "close failed"}})
         elif method == "session.close":
             sessions.pop(params["session"], None)
             send({"jsonrpc": "2.0", "id": request_id, "result": {}})

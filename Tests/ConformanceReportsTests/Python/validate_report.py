@@ -132,15 +132,33 @@ def check_report(path, schema_dir, problems):
     for problem in document["waivers"]["problems"]:
         problems.check(problem["waiver"] in waiver_ids, path, f"waiver problem names unknown waiver {problem['waiver']}")
 
+    # Gaps (schema 1.1.0): every criterion without a test case that passed or failed (waived
+    # failures count as verified) is listed, and nothing else of that kind.
+    metadata = document["metadata"]
+    gaps = summary.get("gaps", [])
+    verified = {case["criterionID"] for case in cases if case["verdict"] in ("passed", "failed")}
+    unverified = sorted(c["id"] for c in document["criteria"] if c["described"] and c["id"] not in verified)
+    listed_gaps = sorted(g["criterion"] for g in gaps if g["kind"] == "criterionNotVerified")
+    problems.check(listed_gaps == unverified, path, f"summary.gaps lists {listed_gaps} as not verified, expected {unverified}")
+    problems.check(any(g["kind"] == "noTestCase" for g in gaps) == (not cases), path, "summary.gaps and the test cases disagree on noTestCase")
+
     outcomes = {case["outcome"] for case in cases} | {c["outcome"] for c in document["criteria"]}
-    if "error" in outcomes or summary["verdict"] == "error":
+    interruption = metadata.get("interruption")
+    if interruption:
+        expected = 130 if interruption == "SIGINT" else 143
+    elif outcomes & {"error", "undefined"} or summary["verdict"] in ("error", "undefined") or metadata.get("fault"):
         expected = 2
-    elif outcomes & {"failed", "undefined"} or document["waivers"]["problems"]:
+    elif "failed" in outcomes or document["waivers"]["problems"]:
         expected = 1
+    elif gaps and not metadata.get("allowNotVerified", False):
+        expected = 3
     else:
         expected = 0
     problems.check(summary["exitStatus"] == expected, path, f"exitStatus {summary['exitStatus']}, expected {expected}")
     return document
+
+
+RUN_SUITE = "passkey-conformance.run"
 
 
 def check_junit(path, document, problems):
@@ -149,6 +167,23 @@ def check_junit(path, document, problems):
     seen = set()
     total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     by_case = []
+    run_suites = [suite for suite in suites if suite.name == RUN_SUITE]
+    for suite in run_suites:
+        cases_here = list(suite)
+        problems.check(len(cases_here) == 1 and cases_here[0].classname == RUN_SUITE + ".gate" and cases_here[0].name == "run",
+                       f"{path}: suite {suite.name}", "the run suite holds exactly one test case passkey-conformance.run.gate/run")
+        results = cases_here[0].result if cases_here else []
+        problems.check(len(results) == 1 and type(results[0]).__name__ == "Error"
+                       and results[0].type in ("interrupted", "terminated", "fault", "incomplete"),
+                       f"{path}: suite {suite.name}", "the run suite's test case has one <error> of a run type")
+        for name, value in {"tests": 1, "failures": 0, "errors": 1, "skipped": 0}.items():
+            total[name] += value
+    suites = [suite for suite in suites if suite.name != RUN_SUITE]
+    if document is not None:
+        exit_status = document["summary"]["exitStatus"]
+        expects_run_suite = exit_status in (3, 130, 143) or document["metadata"].get("fault") is not None
+        problems.check(bool(run_suites) == expects_run_suite, path,
+                       f"a {RUN_SUITE} suite {'is missing' if expects_run_suite else 'is there'} for exit status {exit_status}")
     for suite in suites:
         tally = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         for case in suite:

@@ -1,0 +1,51 @@
+# Criterion N2.6-AC04 of "Passkey Creation: Automatic Upgrade (conditional create)" (criteria document
+# seeds/000_48fd21300f093a6c.txt, group N2.6). Restated in the project's own words.
+@criterion:N2.6-AC04 @level:core @group:N2.6 @requires:conditional-create-api @requires:exclusion-list
+Feature: N2.6-AC04 Every passkey the server knows is excluded
+
+  Statement:
+    The automatic upgrade request lists every credential id the server holds for the account in the
+    platform's exclusion input: excludeCredentials in Android's requestJson, the excluded
+    credentials of Apple's registration request (17.4 and later). A credential manager can only
+    avoid a duplicate it is told about; the server keeps its own uniqueness checks besides.
+  Verification:
+    Give the account zero, one and several server-side passkeys made with other credential managers,
+    complete a qualifying sign-in and compare the request's exclusion input with the server's list.
+  Items:
+    V1: Android: every known id in requestJson.excludeCredentials
+    V2: Apple (17.4+): every known id in the excluded-credentials list
+    V3: accounts with zero, one and several known credentials
+  Source: N2.6-AC04, "Passkey Creation: Automatic Upgrade (conditional create)", Core
+  References:
+    WebAuthn Level 3, excludeCredentials
+    Apple excludedCredentials (iOS 17.4)
+
+  Background:
+    Given an account "alice" with the sign-in policy "password only"
+    And the credential manager holds a saved password for "alice"
+
+  @verify:N2.6-AC04.V1 @verify:N2.6-AC04.V3 @platform:android
+  Scenario Outline: Android excludes all <count> known passkeys
+    Given the server holds <count> passkeys for "alice" made with other credential managers
+    When the user signs in as "alice" with the autofilled password
+    Then exactly 1 registration request has been issued
+    And the registration request excludes exactly the passkeys the server holds for "alice"
+
+    Examples:
+      | count |
+      | 0     |
+      | 1     |
+      | 3     |
+
+  @verify:N2.6-AC04.V2 @verify:N2.6-AC04.V3 @platform:apple
+  Scenario Outline: Apple excludes all <count> known passkeys
+    Given the server holds <count> passkeys for "alice" made with other credential managers
+    When the user signs in as "alice" with the autofilled password
+    Then exactly 1 registration request has been issued
+    And the registration request excludes exactly the passkeys the server holds for "alice"
+
+    Examples:
+      | count |
+      | 0     |
+      | 1     |
+      | 3     |

@@ -1,0 +1,62 @@
+# Criterion N2.6-AC06 of "Passkey Creation: Automatic Upgrade (conditional create)" (criteria document
+# seeds/000_48fd21300f093a6c.txt, group N2.6). Restated in the project's own words.
+@criterion:N2.6-AC06 @level:core @group:N2.6 @requires:conditional-create
+Feature: N2.6-AC06 A late registration response is not attached to a changed context
+
+  Statement:
+    A registration response that arrives after the sign-in context that asked for it has changed
+    (the user signed out, switched to another account, or signed in again) is discarded: neither the
+    account that asked for it nor the account now active gains a credential from it.
+  Verification:
+    Hold the credential manager's response back, change the context, then release the response and,
+    once the app has nothing left scheduled (so a stale response queued for a later upload is seen),
+    compare every account's server-side credential list with the list before the release. As a
+    control, release the same response a minute later without a context change: it is stored.
+  Items:
+    V1: response held back past a sign-out: no account's credential list changes
+    V2: past an account switch: neither account's list changes
+    V3: past a superseding sign-in of the same account: no list changes
+    V4: the same response released without a context change is stored (control: proves the release is live)
+  Harness choices:
+    The control releases the held response 1 minute after the sign-in: later than an immediate
+    answer, well within any challenge lifetime WebAuthn suggests (its default timeouts are a few
+    minutes), so a response that is stored then proves the release reaches the server.
+  Source: N2.6-AC06, "Passkey Creation: Automatic Upgrade (conditional create)", Core
+  References:
+    WebAuthn Level 3, registration ceremony: the challenge binds the response to its options
+
+  Background:
+    Given an account "alice" with the sign-in policy "password only"
+    And an account "bob" with the sign-in policy "password only"
+    And the credential manager holds a saved password for "alice"
+    And the credential manager holds a saved password for "bob"
+    And the credential manager holds every registration response until it is released
+
+  @verify:N2.6-AC06.V1
+  Scenario: A response released after sign-out changes nothing
+    When the user signs in as "alice" with the autofilled password
+    And the user signs out
+    And the first held registration response is released
+    Then releasing the response changed no account's server credentials
+
+  @verify:N2.6-AC06.V2 @needs:account-switch
+  Scenario: A response released after an account switch changes nothing
+    When the user signs in as "alice" with the autofilled password
+    And the user switches to "bob" with the autofilled password
+    And the first held registration response is released
+    Then releasing the response changed no account's server credentials
+
+  @verify:N2.6-AC06.V3
+  Scenario: A response released after a superseding sign-in changes nothing
+    When the user signs in as "alice" with the autofilled password
+    And the user signs out
+    And the user signs in as "alice" with the autofilled password
+    And the first held registration response is released
+    Then releasing the response changed no account's server credentials
+
+  @verify:N2.6-AC06.V4
+  Scenario: The same response released a minute later without a context change is stored
+    When the user signs in as "alice" with the autofilled password
+    And 1 minute passes
+    And the first held registration response is released
+    Then releasing the response stored a passkey for "alice"

@@ -1,0 +1,53 @@
+# Criterion N3.2-AC01 of "WebAuthn Signal API" (criteria document seeds/003_2533626f682b527b.txt,
+# group N3.2). Restated in the project's own words.
+@criterion:N3.2-AC01 @level:core @group:N3.2 @needs:passkey-sign-in @needs:rename @needs:revocation @needs:refresh-point
+Feature: N3.2-AC01 Signals are an optional extra, checked at run time
+
+  Statement:
+    The app finds out at run time whether the device's OS and credential library offer a signal
+    interface, and uses it only as an enhancement. Where none is offered, signing in, changing the
+    profile and managing passkeys work exactly as they do with signals, without a crash and without
+    calling an API the device does not have.
+  Verification:
+    Present a passkey the server does not know, sign in with a passkey, rename the account, revoke a
+    passkey and reach the refresh point on targets with and without a signal interface; once the app
+    has nothing left scheduled, compare the outcomes and look for calls the platform does not support.
+  Items:
+    V1: login, profile update and passkey management with the API available: expected results
+    V2: the same with the API unavailable (OS or library): the same results, no unsupported call, no crash
+  Source: N3.2-AC01, "WebAuthn Signal API", Core
+  References:
+    Android Developers, Signal API for relying parties: availability by Android version and library
+    Apple ASCredentialDataManager (26.2) and ASCredentialUpdater (26.0)
+
+  Background:
+    Given an account "alice" with the sign-in policy "password only"
+    And "alice" has 2 passkeys in the credential manager
+    And the credential manager holds a passkey for "alice" that the server does not know
+
+  @verify:N3.2-AC01.V1 @requires:signals
+  Scenario: With a signal interface every operation gives its result
+    When the user signs in with the passkey the server does not know
+    And the user signs in with a passkey of "alice"
+    And the user changes the account's name to "alice.new@example.com" and its display name to "-"
+    And the user revokes a passkey of "alice"
+    And the app reaches its refresh point
+    And the app has nothing left scheduled
+    Then "alice" is signed in
+    And the account name of "alice" is "alice.new@example.com"
+    And the server holds 1 revoked passkey for "alice"
+    And the app made no call the platform does not support
+
+  @verify:N3.2-AC01.V2 @requires:no-signals
+  Scenario: Without a signal interface every operation gives the same result
+    When the user signs in with the passkey the server does not know
+    And the user signs in with a passkey of "alice"
+    And the user changes the account's name to "alice.new@example.com" and its display name to "-"
+    And the user revokes a passkey of "alice"
+    And the app reaches its refresh point
+    And the user opens passkey management
+    And the app has nothing left scheduled
+    Then "alice" is signed in
+    And the account name of "alice" is "alice.new@example.com"
+    And the server holds 1 revoked passkey for "alice"
+    And the app made no call the platform does not support

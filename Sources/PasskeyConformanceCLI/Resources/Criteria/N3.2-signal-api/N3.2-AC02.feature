@@ -1,0 +1,98 @@
+# Criterion N3.2-AC02 of "WebAuthn Signal API" (criteria document seeds/003_2533626f682b527b.txt,
+# group N3.2). Restated in the project's own words.
+@criterion:N3.2-AC02 @level:core @group:N3.2 @requires:signals @needs:passkey-sign-in
+Feature: N3.2-AC02 Unknown-credential signals only for ids the server has never had
+
+  Statement:
+    The app reports a credential as unknown only when the server confirms it holds no record of the
+    presented credential id. A credential the server knows but has revoked is refused and handled by
+    reconciling the complete accepted list while the user is signed in, never by sending the
+    account's list to a client that has not signed in. A restricted account, an invalid signature,
+    an expired challenge, a network failure, a cancelled sheet or a credential lookup that failed say
+    nothing about the credential and never lead to an unknown-credential signal.
+  Verification:
+    Present an absent credential id, a revoked one, a passkey of a restricted account, an invalid
+    signature and an expired challenge; break the network while the assertion is verified; cancel
+    the sheet; fail the server's credential lookup. Each negative case first proves its path: the
+    platform returned the intended assertion (or the cancellation) and the app refused the sign-in.
+    Then, once the app has nothing left scheduled, count the signals sent after the sign-in.
+  Items:
+    V1: absent credential id: one unknown-credential signal
+    V2: known but revoked credential: no unknown-credential signal, the sign-in refused, and no accepted list sent to the client that is not signed in
+    V3: restricted account: no signal
+    V4: invalid signature: no signal
+    V5: expired challenge: no signal
+    V6: network error while the assertion is verified: no signal
+    V7: cancellation: no signal
+    V8: a failed or timed-out credential lookup is not "conclusively absent": no signal
+  Harness choices:
+    An expired challenge is produced by holding the response for 60 minutes, longer than any
+    challenge lifetime WebAuthn suggests (its default timeouts are a few minutes); the check itself
+    asserts that the RP refused the late response.
+  Source: N3.2-AC02, "WebAuthn Signal API", Core
+  References:
+    WebAuthn Level 3, signalUnknownCredential
+    Android SignalUnknownCredentialRequest; Apple reportUnknownPublicKeyCredential
+
+  Background:
+    Given an account "alice" with the sign-in policy "password only"
+    And "alice" has 2 passkeys in the credential manager
+
+  @verify:N3.2-AC02.V1
+  Scenario: A credential id the server never had is reported once
+    Given the credential manager holds a passkey for "alice" that the server does not know
+    When the user signs in with the passkey the server does not know
+    Then the platform returned the assertion and the app refused the sign-in
+    And exactly 1 unknown-credential signal has been sent for the passkey the server does not know
+
+  @verify:N3.2-AC02.V2
+  Scenario: A revoked credential is refused without an unknown-credential signal or a list for a signed-out client
+    Given "alice" has a revoked passkey in the credential manager
+    When the user signs in with the revoked passkey
+    Then the platform returned the assertion and the app refused the sign-in
+    And no unknown-credential signal has been sent
+    And no accepted-credentials signal has been sent
+
+  @verify:N3.2-AC02.V3
+  Scenario: A restricted account is no reason to signal
+    Given a restricted account "bob"
+    And "bob" has 1 passkey in the credential manager
+    When the user signs in with a passkey of "bob"
+    Then the platform returned the assertion and the app refused the sign-in
+    And no signal has been sent
+
+  @verify:N3.2-AC02.V4
+  Scenario: An invalid signature is no reason to signal
+    When the user signs in with a passkey of "alice" whose signature is invalid
+    Then the platform returned the assertion and the app refused the sign-in
+    And no signal has been sent
+
+  @verify:N3.2-AC02.V5
+  Scenario: An expired challenge is no reason to signal
+    Given the credential manager holds every sign-in response until it is released
+    When the user signs in with a passkey of "alice"
+    And 60 minutes pass
+    And the held sign-in response is released
+    Then the platform returned the assertion and the app refused the sign-in
+    And no signal has been sent
+
+  @verify:N3.2-AC02.V6 @needs:fault-injection
+  Scenario: A network error while the assertion is verified is no reason to signal
+    Given the server cannot be reached when the app submits the next passkey response
+    When the user signs in with a passkey of "alice"
+    Then the platform returned the assertion and the app refused the sign-in
+    And no signal has been sent
+
+  @verify:N3.2-AC02.V7
+  Scenario: A cancelled sheet is no reason to signal
+    When the user cancels the passkey sign-in for "alice"
+    Then the platform reported the cancellation and the app is not signed in
+    And no signal has been sent
+
+  @verify:N3.2-AC02.V8 @needs:fault-injection
+  Scenario: A credential lookup that failed is no reason to signal
+    Given the credential manager holds a passkey for "alice" that the server does not know
+    And the server's lookup of the presented credential fails
+    When the user signs in with the passkey the server does not know
+    Then the platform returned the assertion and the app refused the sign-in
+    And no signal has been sent

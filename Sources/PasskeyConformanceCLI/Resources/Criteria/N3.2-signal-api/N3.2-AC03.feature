@@ -1,0 +1,88 @@
+# Criterion N3.2-AC03 of "WebAuthn Signal API" (criteria document seeds/003_2533626f682b527b.txt,
+# group N3.2). Restated in the project's own words.
+@criterion:N3.2-AC03 @level:core @group:N3.2 @requires:signals
+Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the latest state
+
+  Statement:
+    A successful passkey creation, a revocation and the app's documented authenticated refresh point
+    each schedule a reconciliation of the account's complete accepted list. Triggers that arrive
+    close together share one reconciliation, which carries the server's state at the time it is
+    sent. A failed creation, and the refresh point reached while signed out, schedule nothing.
+  Verification:
+    After a signed-in start that has settled, create a passkey successfully and unsuccessfully,
+    revoke one, reach the refresh point signed in and signed out, and fire several triggers at once.
+    Once the app has nothing left scheduled, count the accepted-list signals sent after the trigger
+    and compare the last one with the server's list. Where a path must add no work, run the same
+    scenario without its trigger in a fresh session and compare the signals of both runs.
+  Items:
+    V1: successful creation: one reconciliation
+    V2: failed creation (cancelled, refused by the platform or rejected by the server): adds no work; the signals equal those of the same scenario without it
+    V3: revocation: one
+    V4: the documented authenticated refresh point: one
+    V5: the same path unauthenticated: adds no work
+    V6: several triggers close together: pending work is coalesced, and what is sent carries the latest server state
+  Harness choices:
+    The RP may also reconcile at other documented authenticated points (every sign-in, say), at
+    once or after any coalescing window: counts start at the trigger and wait for quiescence.
+    Pending work is forced on Android with one rate-limited signal (retryMillis 60 s).
+  Source: N3.2-AC03, "WebAuthn Signal API", Core
+  References:
+    WebAuthn Level 3, signalAllAcceptedCredentials
+    Android SignalAllAcceptedCredentialIdsRequest; Apple reportAllAcceptedPublicKeyCredentials
+
+  Background:
+    Given an account "alice" with the sign-in policy "password only"
+    And the server holds 2 passkeys for "alice" made with other credential managers
+    And the user signs in as "alice" typing the password by hand
+    And the app has nothing left scheduled
+
+  @verify:N3.2-AC03.V1 @needs:explicit-creation
+  Scenario: A successful creation schedules one reconciliation
+    When the user creates a passkey from the app's settings
+    Then exactly 1 accepted-credentials signal has been sent for "alice"
+    And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+
+  @verify:N3.2-AC03.V2 @needs:explicit-creation
+  Scenario: A failed creation adds no work
+    When the user cancels the passkey creation from the app's settings
+    Then the app sent the same signals as it does without the When steps
+
+  @verify:N3.2-AC03.V3 @needs:revocation
+  Scenario: A revocation schedules one reconciliation
+    When the user revokes a passkey of "alice"
+    Then exactly 1 accepted-credentials signal has been sent for "alice"
+    And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+
+  @verify:N3.2-AC03.V4 @needs:refresh-point
+  Scenario: The authenticated refresh point schedules one reconciliation
+    When the app reaches its refresh point
+    Then exactly 1 accepted-credentials signal has been sent for "alice"
+    And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+
+  @verify:N3.2-AC03.V5 @needs:refresh-point
+  Scenario: The refresh point reached while signed out adds no work
+    Given the user signs out
+    And the app has nothing left scheduled
+    When the app reaches its refresh point
+    Then the app sent the same signals as it does without the When steps
+
+  @verify:N3.2-AC03.V6 @needs:revocation @needs:refresh-point
+  Scenario: Triggers close together end with the latest state
+    Given "alice" has 2 passkeys in the credential manager
+    When the user revokes a passkey of "alice"
+    And the user revokes a passkey of "alice"
+    And the app reaches its refresh point
+    Then the platform took at most 3 accepted-credentials signals for "alice"
+    And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+
+  @verify:N3.2-AC03.V6 @needs:revocation @needs:refresh-point @platform:android
+  Scenario: Triggers held by a rate limit share one reconciliation with the latest state
+    Given "alice" has 2 passkeys in the credential manager
+    And the platform rejects the next signal with a rate limit of 60 seconds
+    When the app reaches its refresh point
+    And the platform has rate-limited one of the app's signals
+    And the user revokes a passkey of "alice"
+    And the user revokes a passkey of "alice"
+    And the app reaches its refresh point
+    Then the platform took at most 1 accepted-credentials signal for "alice"
+    And every accepted-credentials signal for "alice" lists exactly the server's accepted passkeys

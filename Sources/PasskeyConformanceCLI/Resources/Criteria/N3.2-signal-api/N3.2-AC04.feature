@@ -1,0 +1,87 @@
+# Criterion N3.2-AC04 of "WebAuthn Signal API" (criteria document seeds/003_2533626f682b527b.txt,
+# group N3.2). Restated in the project's own words.
+@criterion:N3.2-AC04 @level:core @group:N3.2 @requires:signals @needs:refresh-point
+Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
+
+  Statement:
+    The code that assembles the complete accepted list never sends what it cannot prove complete
+    and current: after partial data, a failed page, a time-out or a stale cache it either sends
+    nothing for that trigger or reads the store again and sends the complete, current list. An
+    empty list is sent only when the server confirms that the signed-in user has no accepted
+    credential left, for example after deleting the last passkey.
+  Verification:
+    Inject each fault into the server's credential store once, reach the refresh point (or revoke a
+    passkey) and, once the app has nothing left scheduled, compare every accepted list the platform
+    took with the server's records; delete an account's last passkey; compare the lists sent for
+    accounts with zero, one and several passkeys with the server's records.
+  Items:
+    V1: partial data: nothing partial sent (nothing at all, or the complete list read again)
+    V2: pagination failure: nothing partial sent
+    V3: time-out: nothing partial or accidentally empty sent
+    V4: stale cache: nothing that disagrees with the server's current records sent (nothing at all, or the current list)
+    V5: confirmed zero-credential account (last passkey deleted): an empty list is sent
+    V6: zero, one and several credentials: the exact lists
+  Source: N3.2-AC04, "WebAuthn Signal API", Core
+  References:
+    WebAuthn Level 3, signalAllAcceptedCredentials: omitting a valid id hides that passkey
+
+  Background:
+    Given an account "alice" with the sign-in policy "password only"
+
+  @needs:fault-injection
+  Scenario Outline: A list the store cannot deliver whole is never sent incomplete (<fault>)
+    Given "alice" has 3 passkeys in the credential manager
+    And the user signs in as "alice" typing the password by hand
+    And the app has nothing left scheduled
+    And the server's credential store suffers "<fault>"
+    When the app reaches its refresh point
+    Then every accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+
+    @verify:N3.2-AC04.V1
+    Examples: Partial data
+      | fault        |
+      | partial data |
+
+    @verify:N3.2-AC04.V2
+    Examples: A page that fails
+      | fault                |
+      | a pagination failure |
+
+    @verify:N3.2-AC04.V3
+    Examples: A time-out
+      | fault      |
+      | a time-out |
+
+  @verify:N3.2-AC04.V4 @needs:fault-injection @needs:revocation @needs:refresh-point
+  Scenario: A stale cache is never sent
+    Given "alice" has 3 passkeys in the credential manager
+    And the user signs in as "alice" typing the password by hand
+    And the app reaches its refresh point
+    And the app has nothing left scheduled
+    And the server's credential store suffers "a stale cache"
+    When the user revokes a passkey of "alice"
+    Then every accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+
+  @verify:N3.2-AC04.V5 @needs:revocation
+  Scenario: Deleting the last passkey sends a confirmed empty list
+    Given "alice" has 1 passkey in the credential manager
+    And the user signs in as "alice" typing the password by hand
+    And the app has nothing left scheduled
+    When the user revokes every passkey of "alice"
+    Then an empty accepted-credentials signal has been sent for "alice"
+
+  @verify:N3.2-AC04.V6
+  Scenario Outline: An account with <count> passkeys gets its exact list
+    Given "alice" has <count> passkeys in the credential manager
+    And "alice" has a revoked passkey in the credential manager
+    And the user signs in as "alice" typing the password by hand
+    And the app has nothing left scheduled
+    When the app reaches its refresh point
+    Then exactly 1 accepted-credentials signal has been sent for "alice"
+    And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+
+    Examples:
+      | count |
+      | 0     |
+      | 1     |
+      | 3     |
