@@ -1,8 +1,8 @@
-# Extension criterion N2.6-X02, derived by the harness from "What your server must tolerate" of
-# "Passkey Creation: Automatic Upgrade (conditional create)" (criteria document
-# seeds/000_48fd21300f093a6c.txt) and the WebAuthn Level 3 registration steps. Not one of the
-# source's numbered criteria.
-@criterion:N2.6-X02 @level:core @group:N2.6 @derived @needs:explicit-creation
+# Extension criterion N2.6-X02: a recommendation of another standard (the WebAuthn Level 3
+# registration steps), next to "What your server must tolerate" of "Passkey Creation: Automatic
+# Upgrade (conditional create)" (criteria document seeds/000_48fd21300f093a6c.txt). Not one of the
+# source's numbered criteria, and outside the default gate (run --level recommendation).
+@criterion:N2.6-X02 @level:core @group:N2.6 @recommendation @needs:explicit-creation
 Feature: N2.6-X02 User presence is waived only for options issued as conditional
 
   Statement:

@@ -117,6 +117,7 @@ extension JSONReporter {
         var level: Nullable<CriterionInfo.Level>
         var group: Nullable<String>
         var derived: Nullable<Bool>
+        var origin: Nullable<CriterionInfo.Origin>
         var statement: Nullable<String>
         var verification: Nullable<String>
         var verifyItems: [VerifyItem]
@@ -221,7 +222,7 @@ extension JSONReporter.Document {
             }
             return R.Criterion(
                 id: section.id, described: info != nil, title: .init(info?.title), level: .init(info?.level), group: .init(info?.group),
-                derived: .init(info?.derived), statement: .init(info?.statement), verification: .init(info?.verification),
+                derived: .init(info?.derived), origin: .init(info?.origin), statement: .init(info?.statement), verification: .init(info?.verification),
                 verifyItems: items, source: .init(info?.source), references: info?.references ?? [], file: .init(info?.file),
                 verdict: section.verdict, outcome: section.outcome,
                 targets: section.cells.mapValues { R.Cell(verdict: $0.verdict, outcome: $0.outcome) },

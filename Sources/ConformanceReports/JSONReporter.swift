@@ -19,8 +19,9 @@ public enum JSONReporter {
     ///
     /// 1.1.0 added `summary.gaps`, the statuses `incomplete` (3), `interrupted` (130) and
     /// `terminated` (143), `metadata.allowNotVerified`, `metadata.interruption`, `metadata.fault`
-    /// and the adapter's `declaredTargets`, `capabilities` and `unknownTargets`.
-    public static let schemaVersion = "1.1.0"
+    /// and the adapter's `declaredTargets`, `capabilities` and `unknownTargets`. 1.2.0 added each
+    /// criterion's `origin` (source, derived, recommendation).
+    public static let schemaVersion = "1.2.0"
 
     /// The `$id` of the JSON Schema of major version 1, written as the report's `$schema` member.
     public static let schemaID = "urn:passkey-conformance:schema:run-report:v1"

@@ -107,7 +107,7 @@ public enum JUnitReporter {
         var properties: [(String, String)] = []
         if let info = section.info {
             properties += [("criterion.title", info.title), ("criterion.level", info.level.rawValue), ("criterion.group", info.group),
-                           ("criterion.derived", String(info.derived))]
+                           ("criterion.derived", String(info.derived)), ("criterion.origin", info.origin.rawValue)]
         }
         properties += [("criterion.verdict", section.verdict.rawValue), ("criterion.outcome", section.outcome.rawValue),
                        ("harness.version", metadata.harnessVersion), ("criteria.digest", metadata.criteriaDigest),

@@ -18,9 +18,11 @@ extension MarkdownReporter.Document {
         var facts = "**Verdict: \(Reporter.labelled(section.outcome))**"
         if section.outcome != ReportOutcome(section.verdict, waived: false) { facts += " (run verdict: \(section.verdict.rawValue))" }
         facts += " · Level: \(Self.level(info.level)) · Group: \(TextEscaping.markdownInline(info.group))"
-        let origin = info.derived
-            ? "**Derived criterion:** the harness derives it from the source's text; it is not one of the source's numbered criteria."
-            : "**Source criterion:** numbered by the source document."
+        let origin = switch info.origin {
+        case .source: "**Source criterion:** numbered by the source document."
+        case .derived: "**Derived criterion:** the harness derives it from the source's text; it is not one of the source's numbered criteria."
+        case .recommendation: "**Recommendation:** from another standard, next to the source; outside the default gate (`run --level recommendation` includes it)."
+        }
         block(facts + "\\", origin + "\\", "**Source:** \(TextEscaping.markdownInline(info.source))\\",
               "**Criterion file:** \(TextEscaping.markdownCode(info.file))")
         block("**Statement.** \(info.statement)")

@@ -179,7 +179,7 @@ extension MarkdownReporter {
                          "|---|---|---|:-:|" + String(repeating: ":-:|", count: model.targets.count)]
             for section in model.sections {
                 var name = "[\(TextEscaping.markdownInline(section.id))](#\(Self.anchor(section.id)))"
-                if section.info?.derived == true { name += " *(derived)*" }
+                if let origin = section.info?.origin, origin != .source { name += " *(\(origin.rawValue))*" }
                 let title = section.info.map { TextEscaping.markdownInline($0.title) } ?? "(not described in this run)"
                 let level = section.info.map { Self.level($0.level) } ?? "?"
                 let cells = model.targets.map { target in section.cells[target].map { symbol($0.outcome) } ?? notApplicable }

@@ -21,7 +21,8 @@ enum Common {
     }
 
     /// The plan filter from the command line; unknown ids and bad tag expressions are usage errors.
-    static func filter(_ parsed: ParsedArguments, criteria: [Criterion], command: String) throws -> TestPlan.Filter {
+    static func filter(_ parsed: ParsedArguments, criteria: [Criterion], command: String,
+                       defaultLevel: CriterionInfo.Origin = .derived) throws -> TestPlan.Filter {
         var tags = TagExpression.always
         if let text = parsed.value("tags") {
             do {
@@ -39,13 +40,40 @@ enum Common {
         for criterion in parsed.list("criterion") where !ids.contains(criterion) && !groups.contains(criterion) {
             throw UsageError("unknown criterion '\(criterion)'; known: \(groups.sorted().joined(separator: ", ")), \(ids.joined(separator: ", "))", command: command)
         }
-        return TestPlan.Filter(tags: tags, criteria: parsed.list("criterion"), targets: parsed.list("target"), scenario: parsed.value("scenario"))
+        var selected = parsed.list("criterion")
+        let gate = try level(parsed, command: command, default: defaultLevel)
+        let beyond = criteria.filter { $0.info.origin > gate }.map(\.info.id)
+        if !beyond.isEmpty {
+            // Criteria beyond the gate run only when named by their own id.
+            let inGate = criteria.filter { $0.info.origin <= gate }.map(\.info.id)
+            let named = Set(selected).intersection(beyond)
+            let wanted = selected.isEmpty ? inGate : inGate.filter { id in
+                selected.contains { id == $0 || id.hasPrefix($0 + "-") || criteria.first { $0.info.id == id }?.info.group == $0 }
+            }
+            selected = wanted + criteria.map(\.info.id).filter(named.contains)
+            if selected.isEmpty { selected = ["(none within --level \(gate.rawValue))"] }
+        }
+        return TestPlan.Filter(tags: tags, criteria: selected, targets: parsed.list("target"), scenario: parsed.value("scenario"))
     }
+
+    /// The widest criterion origin the run covers (`--level`, default `derived`: the documents' own
+    /// criteria and the requirements derived from them; `recommendation` adds other standards').
+    static func level(_ parsed: ParsedArguments, command: String, default fallback: CriterionInfo.Origin = .derived) throws -> CriterionInfo.Origin {
+        guard let text = parsed.value("level") else { return fallback }
+        guard let origin = CriterionInfo.Origin(rawValue: text) else {
+            throw UsageError("--level must be source, derived or recommendation, found '\(text)'", command: command)
+        }
+        return origin
+    }
+
+    /// The `--level` option of `run` and `list`.
+    static let levelOption = CommandSpec.Option(name: "level", value: "origin",
+                                                help: "Which criteria the run covers: source (the documents' own), derived (also the harness's derived requirements; the default) or recommendation (also other standards' recommendations).")
 
     /// The filters as given, for the report's metadata.
     static func filterText(_ parsed: ParsedArguments) -> [String: String] {
         var text: [String: String] = [:]
-        for name in ["tags", "scenario"] { if let value = parsed.value(name) { text[name] = value } }
+        for name in ["tags", "scenario", "level"] { if let value = parsed.value(name) { text[name] = value } }
         for name in ["criterion", "target"] where !parsed.list(name).isEmpty { text[name] = parsed.list(name).joined(separator: ",") }
         return text
     }

@@ -6,7 +6,7 @@ enum ListCommand {
     static let spec = CommandSpec(
         name: "list", summary: "List criteria, verify items with the scenarios covering them, targets, or the step catalogue.",
         usage: "list [--criteria <path>] [--criterion <id>] [--target <id>] [--tags <expr>] [--targets | --steps [--markdown]]",
-        options: [Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption],
+        options: [Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption],
         flags: [("targets", "List only the targets."),
                 ("steps", "List every step sentence: parameter types and ranges, the capability and target features it needs, the criteria that use it."),
                 ("markdown", "With --steps: print the catalogue section of Documentation/criterion-files.md.")],
@@ -26,13 +26,13 @@ enum ListCommand {
             Output.out(parsed.flags.contains("markdown") ? catalogue.markdown() : catalogue.text())
             return CLI.Status.ok
         }
-        let filter = try Common.filter(parsed, criteria: loaded.criteria, command: spec.name)
+        let filter = try Common.filter(parsed, criteria: loaded.criteria, command: spec.name, defaultLevel: .recommendation)
         let plan = TestPlan.make(loaded.criteria, filter: filter)
         var lines: [String] = []
         var uncovered = 0
         for criterion in loaded.criteria where plan.criteria.contains(where: { $0.id == criterion.info.id }) {
             let info = criterion.info
-            lines.append("\(info.id) [\(info.level.rawValue)\(info.derived ? ", derived" : "")] \(info.title)")
+            lines.append("\(info.id) [\(info.level.rawValue)\(info.origin == .source ? "" : ", \(info.origin.rawValue)")] \(info.title)")
             lines.append("  \(info.file)")
             for item in info.verifyItems {
                 let scenarios = criterion.scenarios.filter { $0.verifyItems.contains(item.id) }

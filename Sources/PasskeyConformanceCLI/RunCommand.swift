@@ -10,7 +10,7 @@ enum RunCommand {
         name: "run", summary: "Run the criteria against a relying party and write reports.",
         usage: "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit] [--seed <n>]",
         options: [
-            Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption,
+            Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption,
             .init(name: "adapter-command", value: "command", help: "Run against an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."),
             .init(name: "mutant", value: "id", help: "Run against a faulty variant of the reference RP (see 'selftest --list-mutants')."),
             .init(name: "seed", value: "n", help: "Seed for every random choice (default 1); the same seed reproduces the run."),

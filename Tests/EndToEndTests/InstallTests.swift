@@ -59,7 +59,7 @@ struct InstallTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: products.path) where name.hasSuffix(".resources") {
             try FileManager.default.copyItem(at: products.appendingPathComponent(name), to: install.appendingPathComponent(name))
         }
-        let result = try await ProcessRunner.run(install.appendingPathComponent("passkey-conformance"), ["run", "--out", "reports"],
+        let result = try await ProcessRunner.run(install.appendingPathComponent("passkey-conformance"), ["run", "--level", "recommendation", "--out", "reports"],
                                                  in: empty, timeout: .seconds(300))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Result: conformant"), "\(result.stdout.suffix(500))")

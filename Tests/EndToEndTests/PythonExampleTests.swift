@@ -121,13 +121,13 @@ struct PythonExampleTests {
         #expect(unexplained.isEmpty, "not verified for another reason than an undeclared capability: \(unexplainedList)")
 
         let upgrade = report.criteria.filter { $0.group == "N2.6" }
-        #expect(upgrade.count >= 8, "the report has \(upgrade.count) N2.6 criteria")
+        #expect(upgrade.count >= 7, "the report has \(upgrade.count) N2.6 criteria (N2.6-X02, a recommendation, is outside the default level)")
         // Every N2.6 criterion passes, or is not verified only where a scenario needs passkey sign-in
         // (checked case by case above); most pass outright.
         let notPassed = upgrade.filter { !["passed", "notVerified"].contains($0.verdict) }
         let notPassedList = notPassed.map { "\($0.id) \($0.verdict)" }.joined(separator: ", ")
         #expect(notPassed.isEmpty, "N2.6 criteria not passed: \(notPassedList)")
-        #expect(upgrade.filter { $0.verdict == "passed" }.count >= 7, "\(upgrade.map { "\($0.id) \($0.verdict)" })")
+        #expect(upgrade.filter { $0.verdict == "passed" }.count >= 6, "\(upgrade.map { "\($0.id) \($0.verdict)" })")
     }
 
     @Test func notVerifiedMessagesAreRead() {

@@ -104,7 +104,7 @@ public struct CriteriaLoader: Sendable {
         return Result(criteria: criteria, diagnostics: Array(Set(diagnostics)).sorted(), digest: digest, files: sources.map(\.path).sorted())
     }
 
-    static let knownTagPrefixes = ["criterion", "level", "group", "derived", "verify", "requires", "platform", "needs"]
+    static let knownTagPrefixes = ["criterion", "level", "group", "derived", "recommendation", "verify", "requires", "platform", "needs"]
 
     func loadFile(text: String, path: String, relative: String, diagnostics: inout [Diagnostic]) -> Criterion? {
         let parsed = GherkinSource.parse(text, uri: path)
@@ -161,7 +161,7 @@ public struct CriteriaLoader: Sendable {
             let prefix = name.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
             if !Self.knownTagPrefixes.contains(prefix) {
                 diagnostics.append(Diagnostic(.warning, file: path, line: tag.location.line, column: tag.location.column ?? 1,
-                                              "unknown tag \(tag.name); the harness reads @criterion, @level, @group, @derived, @verify, @requires, @platform and @needs"))
+                                              "unknown tag \(tag.name); the harness reads @criterion, @level, @group, @derived, @recommendation, @verify, @requires, @platform and @needs"))
             }
         }
         // Description.
@@ -186,7 +186,9 @@ public struct CriteriaLoader: Sendable {
         let display = Self.displayPath(relative: relative, path: path)
         var title = feature.name
         if title.hasPrefix(id + " ") { title = String(title.dropFirst(id.count + 1)) }
-        let info = CriterionInfo(id: id, title: title, level: level, group: group, derived: featureTags.contains { $0.name == "@derived" },
+        let recommendation = featureTags.contains { $0.name == "@recommendation" }
+        let info = CriterionInfo(id: id, title: title, level: level, group: group, derived: recommendation || featureTags.contains { $0.name == "@derived" },
+                                 origin: recommendation ? .recommendation : nil,
                                  statement: (sections["Statement"] ?? []).joined(separator: " "),
                                  verification: ((sections["Verification"] ?? []) + (sections["Harness choices"].map { ["Harness choices:"] + $0 } ?? []))
                                     .joined(separator: " "),

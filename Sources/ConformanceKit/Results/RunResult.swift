@@ -154,6 +154,20 @@ public struct NotVerifiedReason: Sendable, Codable, Hashable {
 public struct CriterionInfo: Sendable, Codable, Hashable {
     /// The level the source document assigns a criterion: `core` or `quality`.
     public enum Level: String, Sendable, Codable, Hashable { case core, quality }
+    /// Where a criterion comes from, which decides whether the default gate covers it.
+    public enum Origin: String, Sendable, Codable, Hashable, CaseIterable, Comparable {
+        /// One of the criteria documents' own numbered criteria.
+        case source
+        /// A requirement the harness derives from the documents' text (`@derived`), e.g. N2.6-X01 from the N2.6 warning.
+        case derived
+        /// A recommendation from another standard (`@recommendation`), e.g. N2.6-X02 from WebAuthn.
+        case recommendation
+
+        /// Source first, recommendation last: a gate at one origin covers it and every earlier one.
+        public static func < (lhs: Origin, rhs: Origin) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+    }
     /// `N2.6-AC01`, or `N2.6-X01` for a derived criterion.
     public var id: String
     /// The feature's name.
@@ -164,6 +178,8 @@ public struct CriterionInfo: Sendable, Codable, Hashable {
     public var group: String
     /// Derived by the harness from the source's text rather than numbered by it.
     public var derived: Bool
+    /// Where the criterion comes from: the source, derived from it, or a recommendation of another standard.
+    public var origin: Origin = .source
     /// The criterion in the project's own words.
     public var statement: String
     /// How the harness verifies it.
@@ -191,13 +207,14 @@ public struct CriterionInfo: Sendable, Codable, Hashable {
     }
 
     /// Creates the description of a criterion from all its parts.
-    public init(id: String, title: String, level: Level, group: String, derived: Bool, statement: String, verification: String,
+    public init(id: String, title: String, level: Level, group: String, derived: Bool, origin: Origin? = nil, statement: String, verification: String,
                 verifyItems: [VerifyItem], source: String, references: [String], file: String) {
         self.id = id
         self.title = title
         self.level = level
         self.group = group
         self.derived = derived
+        self.origin = origin ?? (derived ? .derived : .source)
         self.statement = statement
         self.verification = verification
         self.verifyItems = verifyItems
@@ -368,5 +385,18 @@ public struct RunResult: Sendable, Codable, Hashable {
     /// Counts of test cases per verdict.
     public var counts: [Verdict: Int] {
         testCases.reduce(into: [:]) { $0[$1.verdict, default: 0] += 1 }
+    }
+}
+
+extension CriterionInfo {
+    /// Decodes a criterion; one written before origins existed takes its origin from `derived`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(String.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
+                  level: try container.decode(Level.self, forKey: .level), group: try container.decode(String.self, forKey: .group),
+                  derived: try container.decode(Bool.self, forKey: .derived), origin: try container.decodeIfPresent(Origin.self, forKey: .origin),
+                  statement: try container.decode(String.self, forKey: .statement), verification: try container.decode(String.self, forKey: .verification),
+                  verifyItems: try container.decode([VerifyItem].self, forKey: .verifyItems), source: try container.decode(String.self, forKey: .source),
+                  references: try container.decode([String].self, forKey: .references), file: try container.decode(String.self, forKey: .file))
     }
 }
