@@ -1,4 +1,5 @@
 import ConformanceKit
+import Foundation
 import ReferenceRP
 import Testing
 
@@ -19,6 +20,13 @@ struct ExploreTests {
         let finding = try #require(report.finding, "\(mutation.id) not found in \(report.histories) histories")
         #expect(finding.violation.invariant.criterion == mutation.criterion)
         #expect(finding.shrunk.steps.count <= 6, "\(finding.shrunk.steps)")
+        let criteria = CriteriaLoader().load(root: Suite.defaultCriteriaRoot()).criteria
+        let scenario = try await explorer.scenario(for: finding, criteria: criteria, oracle: ReferenceRP(), rerun: "passkey-conformance explore --mutant \(mutation.id)")
+        #expect(scenario.check != nil, "no check fails \(mutation.id) and passes the reference:\n\(scenario.text)")
+        #expect(scenario.result.verdict == .failed)
+        // The file loads as a criterion file: what `run --criteria <dir>` reads.
+        let loaded = CriteriaLoader().load(sources: [(path: "explore/" + scenario.fileName, bytes: Data(scenario.text.utf8))], root: "explore")
+        #expect(!loaded.hasErrors, "\(loaded.diagnostics)")
         print("\(mutation.id): \(finding.violation.invariant.id) after \(finding.index + 1) histories; \(finding.original.steps.count) → \(finding.shrunk.steps.count) steps: \(finding.shrunk.steps)")
     }
 }
