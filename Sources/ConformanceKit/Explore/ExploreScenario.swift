@@ -119,3 +119,20 @@ extension Explorer {
         return ExploreScenario(fileName: fileName, text: text, check: nil, result: result)
     }
 }
+
+extension Explorer {
+    /// The run result the reporters write for an exploration: the finding's failed test case under
+    /// its criterion, or no test case at all when no invariant broke.
+    public static func runResult(_ scenario: ExploreScenario?, criteria: [Criterion], metadata: RunMetadata, wallSeconds: Double) -> RunResult {
+        var infos: [CriterionInfo] = []
+        if let scenario {
+            infos = [criteria.first { $0.info.id == scenario.result.criterionID }?.info
+                ?? CriterionInfo(id: scenario.result.criterionID, title: "explored regression", level: .core,
+                                 group: String(scenario.result.criterionID.split(separator: "-").first ?? ""), derived: false,
+                                 statement: "", verification: "", verifyItems: [], source: "", references: [], file: scenario.result.file)]
+        }
+        let targets = scenario.flatMap { TargetCatalog.target(id: $0.result.target) }.map { [$0] } ?? []
+        let plan = TestPlan(cases: [], criteria: infos, targets: targets)
+        return RunResult.assemble(plan: plan, results: scenario.map { [$0.result] } ?? [], metadata: metadata, wallSeconds: wallSeconds)
+    }
+}
