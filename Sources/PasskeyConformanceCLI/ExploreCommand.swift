@@ -15,6 +15,7 @@ enum ExploreCommand {
             .init(name: "seconds", value: "s", help: "Stop after this many seconds of wall time instead (the budget still caps the histories)."),
             .init(name: "adapter-command", value: "command", help: "Explore an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."),
             .init(name: "mutant", value: "id", help: "Explore a faulty variant of the reference RP (see 'selftest --list-mutants')."),
+            .init(name: "design", value: "id", help: "Explore a conforming design of the reference RP (see 'selftest --list-designs'); with --mutant, the mutant built on it."),
             .init(name: "seed", value: "n", help: "Seed of the histories (default 1); the same seed finds and shrinks the same history."),
             .init(name: "out", value: "dir", help: "Report directory (default: explore-report); the regression scenario goes to <dir>/criteria."),
             .init(name: "format", value: "formats", help: "Report formats: json, md, junit (default: all).", repeatable: true),
@@ -53,7 +54,18 @@ enum ExploreCommand {
             }
         }
         let loaded = try Common.loadCriteria(parsed)
-        let (adapter, transport, command) = try Adapters.make(parsed, command: spec.name)
+        var (chosen, transport, command) = try Adapters.make(parsed, command: spec.name)
+        var designNote: String?
+        if let id = parsed.value("design") {
+            guard let design = ReferenceDesign.all.first(where: { $0.id == id }) else {
+                throw UsageError("unknown design '\(id)'; see 'passkey-conformance selftest --list-designs'", command: spec.name)
+            }
+            if parsed.value("adapter-command") != nil { throw UsageError("--design and --adapter-command exclude each other", command: spec.name) }
+            chosen = ReferenceRP(mutation: parsed.value("mutant").flatMap(Mutation.init(rawValue:)), design: design)
+            (transport, command) = ("in-process", nil)
+            designNote = "--design \(id)"
+        }
+        let adapter = chosen
         defer { Task { await adapter.shutdown() } }
         let quiet = parsed.flags.contains("quiet")
         let showProgress = !quiet && Output.errorIsTerminal
@@ -66,6 +78,7 @@ enum ExploreCommand {
         if showProgress { FileHandle.standardError.write(Data("\u{1B}[2K".utf8)) }
         var subject: [String] = []
         if let mutant = parsed.value("mutant") { subject.append("--mutant \(mutant)") }
+        if let designNote { subject.append(designNote) }
         if let line = parsed.value("adapter-command") { subject.append("--adapter-command '\(line)'") }
         let targets = parsed.list("target").map { "--target \($0)" }
         let limit = parsed.value("seconds") != nil && parsed.value("budget") == nil ? "--budget \(report.histories)" : "--budget \(budget)"
