@@ -60,10 +60,13 @@ public struct Explorer: Sendable {
         public var wallSeconds: Double
     }
 
-    /// Targets explored: those asked for, or by default one Android and one Apple target with every
-    /// feature, among the adapter's.
+    /// The targets explored when none is asked for: an Android and an Apple target with every
+    /// feature, and one of each where a signal interface is missing or different.
+    public static let defaultTargets = ["android-15-gpm", "apple-26.2", "android-14-gpm", "apple-26.0"]
+
+    /// Targets explored: those asked for, or the default ones, among the adapter's.
     public static func targets(_ requested: [String], description: AdapterDescription) -> [Target] {
-        let ids = requested.isEmpty ? ["android-15-gpm", "apple-26.2"] : requested
+        let ids = requested.isEmpty ? defaultTargets : requested
         return ids.compactMap(TargetCatalog.target(id:)).filter { description.targets.contains($0.id) }
     }
 
@@ -75,7 +78,7 @@ public struct Explorer: Sendable {
         let started = clock.now
         let description = try await adapter.describe()
         let targets = Self.targets(requested, description: description)
-        guard !targets.isEmpty else { throw SystemIssue("the adapter declares none of the targets to explore (\(requested.isEmpty ? "android-15-gpm, apple-26.2" : requested.joined(separator: ", ")))") }
+        guard !targets.isEmpty else { throw SystemIssue("the adapter declares none of the targets to explore (\((requested.isEmpty ? Self.defaultTargets : requested).joined(separator: ", ")))") }
         var steps = 0
         var index = 0
         while index < budget {

@@ -19,8 +19,9 @@ struct HistoryGenerator {
             "an account \"\(alias)\" with the sign-in policy \"\(alias == "carol" ? "password and second factor" : "password only")\""
         }
         steps += aliases.map { "the credential manager holds a saved password for \"\($0)\"" }
-        if target.has(.signals) {
+        if capabilities.contains(.signals) || capabilities.contains(.passkeySignIn) || capabilities.contains(.revocation) {
             steps.append("\"alice\" has 2 passkeys in the credential manager")
+            steps.append("\"bob\" has a revoked passkey in the credential manager")
             steps.append("the credential manager holds a passkey for \"bob\" that the server does not know")
         }
         return steps
@@ -32,7 +33,7 @@ struct HistoryGenerator {
         let other = random.pick(aliases)
         let capabilities = self.capabilities
         func can(_ capability: Capability) -> Bool { capabilities.contains(capability) }
-        let signals = target.has(.signals)
+        let signals = capabilities.contains(.signals) || capabilities.contains(.passkeySignIn) || capabilities.contains(.revocation)
         let pending = held > 0
         let failures = CreateFailureClass.all.filter { $0.platform == target.platform }.map(\.id)
         let choices: [(String, Int)] = [
@@ -50,10 +51,11 @@ struct HistoryGenerator {
             ("the user revokes a passkey of \"\(alias)\"", can(.revocation) && signals ? 2 : 0),
             ("the user signs in with a passkey of \"alice\"", can(.passkeySignIn) && signals ? 1 : 0),
             ("the user signs in with the passkey the server does not know", can(.passkeySignIn) && signals ? 2 : 0),
+            ("the user signs in with the revoked passkey", can(.passkeySignIn) && signals ? 1 : 0),
             ("the credential manager holds every registration response until it is released", holding ? 0 : 2),
             ("the first held registration response is released", pending ? 8 : 0),
             ("the credential manager fails the next conditional registration with \"\(failures.isEmpty ? "" : random.pick(failures))\"", failures.isEmpty ? 0 : 1),
-            ("the platform rejects the next signal with a rate limit of \(random.pick([5, 60, 120])) seconds", signals ? 1 : 0),
+            ("the platform rejects the next signal with a rate limit of \(random.pick([5, 60, 120])) seconds", target.has(.signals) ? 1 : 0),
             ("\(random.pick([1, 2, 30, 61, 119, 121, 300])) seconds pass", 4),
             ("\(random.pick([2, 10, 60])) minutes pass", 1),
             ("the app has nothing left scheduled", 1),
