@@ -34,7 +34,10 @@ final class InvariantMonitor {
     var before: [String: AccountSnapshot] = [:]
     var marker = 0
     var uiMarker = 0
-    var violationReported = false
+    var sessionBefore: SessionSnapshot?
+    /// Transcript positions of relaunches: a relaunched app starts without the memory of earlier
+    /// rate limits, so the rate invariants look at each stretch between relaunches on its own.
+    var relaunches: [Int] = []
 
     init(world: World) { self.world = world }
 
@@ -62,6 +65,7 @@ final class InvariantMonitor {
         before = try await accounts()
         marker = world.host.transcriptCount
         uiMarker = world.host.snapshot.uiEvents.count
+        sessionBefore = try await world.session.inspectSession()
         world.lastOutcome = nil
     }
 
@@ -82,7 +86,6 @@ final class InvariantMonitor {
                 events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: false, item: "N2.6-AC01.V1"))
                 awaitingSecondFactor = username
             }
-            contextChanges.append((index, kind == .switchAccount(alias: alias) ? "N2.6-AC06.V2" : "N2.6-AC06.V3"))
         case .secondFactor:
             if outcome == .signedIn, let username = awaitingSecondFactor {
                 events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: true, item: ""))
@@ -93,19 +96,30 @@ final class InvariantMonitor {
             }
         case .recovery:
             events.append(.init(step: index, marker: marker, atMillis: now, username: "", qualifying: false, item: "N2.6-AC01.V5"))
-            contextChanges.append((index, "N2.6-AC06.V3"))
         case .alternative:
             events.append(.init(step: index, marker: marker, atMillis: now, username: "", qualifying: false, item: "N2.6-AC01.V7"))
-            contextChanges.append((index, "N2.6-AC06.V3"))
         case .passkeySignIn:
             events.append(.init(step: index, marker: marker, atMillis: now, username: "", qualifying: false, item: "N2.6-AC05.V7"))
-            contextChanges.append((index, "N2.6-AC06.V3"))
         case .signOut:
-            contextChanges.append((index, "N2.6-AC06.V1"))
             awaitingSecondFactor = nil
         case .otherUserAction, .platformOrTime: break
         }
         if kind != .platformOrTime { userActionSteps.append(index) }
+        if sentence == "the app is relaunched" { relaunches.append(marker) }
+        // A context change is what the app's session shows: another stage or account, or a sign-in
+        // the app accepted (a new session even for the same account). A refused sign-in changes nothing.
+        let sessionAfter = try await world.session.inspectSession()
+        let signInAccepted: Bool = switch kind {
+        case .passwordSignIn, .switchAccount, .recovery, .alternative, .passkeySignIn:
+            [.signedIn, .signedInLimited, .secondFactorRequired].contains(outcome)
+        default: false
+        }
+        if let sessionBefore, kind != .secondFactor, sessionBefore.stage != .signedOut || sessionAfter.stage != .signedOut,
+           signInAccepted || sessionBefore.stage != sessionAfter.stage || sessionBefore.username != sessionAfter.username {
+            let item = sessionAfter.stage == .signedOut ? "N2.6-AC06.V1"
+                : sessionBefore.username != nil && sessionBefore.username != sessionAfter.username ? "N2.6-AC06.V2" : "N2.6-AC06.V3"
+            contextChanges.append((index, item))
+        }
         let operations = snapshot.operations
         for operation in operations where operation.status == .delivered && deliveryStep[operation.id] == nil { deliveryStep[operation.id] = index }
         let new = operations[seenOperations...]
@@ -221,18 +235,20 @@ final class InvariantMonitor {
             }
         }
         if new.contains(where: { $0.kind == .signal }) {
+            func sameRun(_ first: PlatformOperation, _ second: PlatformOperation) -> Bool {
+                !relaunches.contains { $0 > first.sequence && $0 < second.sequence }
+            }
             let android = operations.filter { $0.kind == .signal && $0.signalRequest?.android != nil }
-            let times = android.map(\.issuedAtMillis)
-            for (start, first) in times.enumerated() {
-                let inWindow = times[start...].prefix { $0 < first + 120_000 }
+            for (start, first) in android.enumerated() {
+                let inWindow = android[start...].prefix { $0.issuedAtMillis < first.issuedAtMillis + 120_000 && sameRun(first, $0) }
                 if inWindow.count > 10 {
-                    return violation("android-rate-window", "\(inWindow.count) Android signal calls from \(first) ms within 120 s")
+                    return violation("android-rate-window", "\(inWindow.count) Android signal calls from \(first.issuedAtMillis) ms within 120 s")
                 }
             }
             let calls = operations.filter { $0.kind == .signal }
             for (position, call) in calls.enumerated() {
                 guard let retry = call.outcome.error?.retryMillis else { continue }
-                if let early = calls[(position + 1)...].first(where: { $0.issuedAtMillis < call.issuedAtMillis + retry }) {
+                if let early = calls[(position + 1)...].first(where: { $0.issuedAtMillis < call.issuedAtMillis + retry && sameRun(call, $0) }) {
                     return violation("retry-after-retry-millis", "\(StepSupport.cite(call)) was rate limited for \(retry / 1000) s; \(StepSupport.cite(early)) came \((call.issuedAtMillis + retry - early.issuedAtMillis) / 1000) s too early")
                 }
             }
