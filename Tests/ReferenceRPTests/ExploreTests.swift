@@ -13,7 +13,9 @@ struct ExploreTests {
     }
 
     @Test("explore finds a mutant, shrinks it to a few steps, and the scenario fails the mutant and passes the reference",
-          arguments: [Mutation.upgradeBeforeSecondFactor, .lateResponseToCurrentAccount, .includeRevokedInList, .ignoreRateLimit, .doubleRequest])
+          arguments: [Mutation.upgradeBeforeSecondFactor, .upgradeAfterRecovery, .androidNotConditional, .staleAccountOptions, .noExclusionList,
+                     .doubleRequest, .errorOnNoCreate, .retryAfterRelaunch, .lateResponseToCurrentAccount, .lateResponseToOriginalAccount,
+                     .unknownOnRevoked, .includeRevokedInList, .ignoreRateLimit])
     func findsMutant(mutation: Mutation) async throws {
         let explorer = Explorer(adapter: ReferenceRP(mutation: mutation), seed: 1)
         let report = try await explorer.explore(budget: 3000)
