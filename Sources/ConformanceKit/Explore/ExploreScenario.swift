@@ -50,7 +50,12 @@ public struct ExploreScenario: Sendable {
         let item = criterion?.verifyItems.first { $0.id == violation.invariant.item }
         let local = violation.invariant.item.split(separator: ".").last.map(String.init) ?? "V1"
         let group = violation.invariant.criterion.split(separator: "-").first.map(String.init) ?? ""
-        let platform = TargetCatalog.target(id: finding.shrunk.target)?.platform.rawValue ?? "android"
+        let target = TargetCatalog.target(id: finding.shrunk.target)
+        let platform = target?.platform.rawValue ?? "android"
+        // The scenario runs on the targets with exactly the features of the one it was found on.
+        let features = Target.Feature.allCases.map { feature in
+            "@requires:" + (target?.has(feature) == false ? "no-" : "") + feature.rawValue
+        }.joined(separator: " ")
         var lines = [
             "# Found by passkey-conformance explore (history \(finding.index + 1), shrunk from \(finding.original.steps.count) to \(finding.shrunk.steps.count) steps).",
             "# Re-run: \(rerun)",
@@ -68,7 +73,7 @@ public struct ExploreScenario: Sendable {
             "  Background:",
         ]
         for (index, step) in finding.shrunk.background.enumerated() { lines.append("    \(index == 0 ? "Given" : "And") \(step)") }
-        lines += ["", "  @verify:\(violation.invariant.item) @platform:\(platform)",
+        lines += ["", "  @verify:\(violation.invariant.item) @platform:\(platform)", "  \(features)",
                   "  Scenario: Explored: \(violation.invariant.id) on \(finding.shrunk.target)"]
         for (index, step) in finding.shrunk.steps.enumerated() { lines.append("    \(index == 0 ? "When" : "And") \(step)") }
         if let check { lines.append("    Then \(check)") }
