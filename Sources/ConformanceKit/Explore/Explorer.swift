@@ -132,7 +132,20 @@ public struct Explorer: Sendable {
         host.record(.harnessToRP, "session.open", "\(target.id): \(target.title)", payload: Wire.jsonValue(context))
         let session = try await adapter.openSession(context, host: host)
         let world = World(target: target, adapter: description, host: host, session: session, seed: worldSeed)
-        defer { Task { await session.close() } }
+        do {
+            let outcome = try await steps(world: world, description: description, background: background, count: count, next: next)
+            await session.close()
+            return outcome
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    /// The Background and the steps of one history in an open world.
+    func steps(world: World, description: AdapterDescription, background: [String], count: Int, next: (World) -> String) async throws -> Outcome {
+        let host = world.host
+        let target = world.target
         var history = ExploreHistory(target: target.id, background: background, steps: [])
         for sentence in background {
             guard try await runStep(sentence, world: world, capabilities: Set(description.capabilities)) else {
