@@ -216,7 +216,8 @@ final class InvariantMonitor {
             switch signal.kind {
             case .unknownCredential:
                 if let id = signal.credentialID, heldBefore.contains(id), heldAfter.contains(id) {
-                    return violation("unknown-only-for-unknown-ids", "\(cite) reports \(Base64URL.encode(id)) as unknown; the server holds it")
+                    let item = sentence.contains("whose signature is invalid") ? "N3.2-AC02.V4" : sentence.contains("cancels") ? "N3.2-AC02.V7" : "N3.2-AC02.V2"
+                    return violation("unknown-only-for-unknown-ids", item: item, "\(cite) reports \(Base64URL.encode(id)) as unknown; the server holds it")
                 }
             case .allAcceptedCredentials:
                 guard let handle = signal.userHandle, let account = handles[handle] else { break }
