@@ -11,6 +11,7 @@ enum ExploreCommand {
         usage: "explore [--budget <n> | --seconds <s>] [--seed <n>] [--mutant <id> | --adapter-command <command>] [--target <id>] [--out <dir>]",
         options: [
             Common.criteriaOption, Common.targetOption,
+            .init(name: "criterion", value: "id", help: "Only the invariants of these criteria or groups (N2.6-AC06, N3.2).", repeatable: true),
             .init(name: "budget", value: "n", help: "Histories to run (default 1000)."),
             .init(name: "seconds", value: "s", help: "Stop after this many seconds of wall time instead (the budget still caps the histories)."),
             .init(name: "adapter-command", value: "command", help: "Explore an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."),
@@ -69,7 +70,12 @@ enum ExploreCommand {
         defer { Task { await adapter.shutdown() } }
         let quiet = parsed.flags.contains("quiet")
         let showProgress = !quiet && Output.errorIsTerminal
-        let explorer = Explorer(adapter: adapter, seed: seed)
+        var explorer = Explorer(adapter: adapter, seed: seed)
+        let groups = Set(ExploreInvariant.all.map { String($0.criterion.split(separator: "-").first ?? "") })
+        for criterion in parsed.list("criterion") where !ExploreInvariant.all.contains(where: { $0.criterion == criterion }) && !groups.contains(criterion) {
+            throw UsageError("no invariant checks '\(criterion)'; see Criteria/invariants.md", command: spec.name)
+        }
+        explorer.criteria = parsed.list("criterion")
         let report = try await explorer.explore(budget: budget, seconds: seconds, targets: parsed.list("target")) { done, total in
             guard showProgress else { return }
             let of = total == Int.max ? "" : "/\(total)"
@@ -80,7 +86,7 @@ enum ExploreCommand {
         if let mutant = parsed.value("mutant") { subject.append("--mutant \(mutant)") }
         if let designNote { subject.append(designNote) }
         if let line = parsed.value("adapter-command") { subject.append("--adapter-command '\(line)'") }
-        let targets = parsed.list("target").map { "--target \($0)" }
+        let targets = parsed.list("target").map { "--target \($0)" } + parsed.list("criterion").map { "--criterion \($0)" }
         let limit = parsed.value("seconds") != nil && parsed.value("budget") == nil ? "--budget \(report.histories)" : "--budget \(budget)"
         let rerun = (["passkey-conformance explore --seed \(seed)", limit] + subject + targets).joined(separator: " ")
         let rate = Double(report.histories) / max(report.wallSeconds, 1e-9)

@@ -16,6 +16,14 @@ public struct Explorer: Sendable {
     public var maxSteps = 12
     /// The most histories one shrink replays.
     public var shrinkBudget = 400
+    /// Only invariants of these criteria or groups (`N2.6-AC06`, `N3.2`) count; empty: all. A
+    /// history that breaks another invariant first ends there without a finding.
+    public var criteria: [String] = []
+
+    /// Whether an invariant's criterion is among those explored.
+    func counts(_ invariant: ExploreInvariant) -> Bool {
+        criteria.isEmpty || criteria.contains { invariant.criterion == $0 || invariant.criterion.hasPrefix($0 + "-") }
+    }
 
     /// Creates an explorer of an adapter.
     public init(adapter: any RelyingPartyAdapter, library: StepLibrary = .standard, seed: UInt64 = 1) {
@@ -170,7 +178,7 @@ public struct Explorer: Sendable {
                 return Outcome(history: history, violation: nil)
             }
             if let violation = try await monitor.afterStep(index, sentence: sentence) {
-                return Outcome(history: history, violation: violation)
+                return Outcome(history: history, violation: counts(violation.invariant) ? violation : nil)
             }
         }
         return Outcome(history: history, violation: nil)
