@@ -25,7 +25,7 @@ public enum CLI {
     }
 
     static let commands: [CommandSpec] = [RunCommand.spec, ListCommand.spec, ValidateCommand.spec, SelfTestCommand.spec, GherkinCommand.spec,
-                                          InitAdapterCommand.spec]
+                                          InitAdapterCommand.spec, ExploreCommand.spec]
 
     static var overview: String {
         var lines = [
@@ -72,6 +72,7 @@ public enum CLI {
             case ValidateCommand.spec.name: return try ValidateCommand.run(parsed)
             case SelfTestCommand.spec.name: return try await SelfTestCommand.run(parsed)
             case InitAdapterCommand.spec.name: return try InitAdapterCommand.run(parsed)
+            case ExploreCommand.spec.name: return try await ExploreCommand.run(parsed)
             default: return try GherkinCommand.run(parsed)
             }
         } catch let error as UsageError {

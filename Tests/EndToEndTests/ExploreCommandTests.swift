@@ -1,0 +1,47 @@
+import ConformanceKit
+import ConformanceTestSupport
+import Foundation
+import Testing
+
+@Suite("passkey-conformance explore", binaryBuilt)
+struct ExploreCommandTests {
+    @Test("on the reference RP explore exits 0 and reports no violation")
+    func reference() async throws {
+        let result = try await Binary.run(["explore"] + Binary.criteria + ["--budget", "60", "--no-reports"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("explore: 60 histories"), "\(result)")
+        #expect(result.stdout.contains("No invariant broken."), "\(result)")
+    }
+
+    @Test("on a mutant explore exits 1, writes a regression file that run executes, and reports the finding as a failed test case")
+    func mutant() async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-explore")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("explore")
+        let result = try await Binary.run(["explore"] + Binary.criteria + ["--mutant", "double-request", "--budget", "50", "--seed", "3", "--out", out.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("Violation: one-request-per-qualifying-sign-in (N2.6-AC05.V1)"), "\(result)")
+        #expect(result.stdout.contains("Then exactly 1 registration request has been issued"), "\(result)")
+        let file = out.appendingPathComponent("criteria/N2.6-AC05.feature")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
+        let cases = try #require(json["testCases"]?.arrayValue)
+        #expect(cases.count == 1)
+        #expect(cases.first?["outcome"]?.stringValue == "failed")
+        let junit = try String(contentsOf: out.appendingPathComponent("report.junit.xml"), encoding: .utf8)
+        #expect(junit.contains("passkey-conformance explore --seed 3"))
+
+        let criteria = out.appendingPathComponent("criteria").path
+        let failing = try await Binary.run(["run", "--criteria", criteria, "--mutant", "double-request", "--no-reports"])
+        #expect(failing.status == 1, "\(failing)")
+        let passing = try await Binary.run(["run", "--criteria", criteria, "--no-reports"])
+        #expect(passing.status == 0, "\(passing)")
+    }
+
+    @Test("a bad budget is a usage error")
+    func usage() async throws {
+        let result = try await Binary.run(["explore", "--budget", "zero"])
+        #expect(result.status == 64, "\(result)")
+    }
+}
