@@ -85,7 +85,9 @@ struct BrokenAdapterTests {
         let pid = try #require(await adapter.processIdentifier())
         let started = ContinuousClock.now
         await #expect { _ = try await session.perform(UserAction(.signOut)) } throws: { ($0 as? AdapterFault)?.kind == .timeout }
-        #expect(ContinuousClock.now - started < .seconds(4))
+        // The call ends by its 1.5 s time-out, not by the adapter (which never answers); the bound
+        // leaves room for a loaded 2-core machine, where 4 s was missed at 6 s under the full suite.
+        #expect(ContinuousClock.now - started < .seconds(20))
         // SIGTERM is ignored: SIGKILL follows after the grace period.
         #expect(await Fixture.processGone(pid, within: .seconds(3)))
         let next = try await adapter.openSession(.sample("next"), host: RecordingHost())
