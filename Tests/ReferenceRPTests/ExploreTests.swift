@@ -1,4 +1,5 @@
 import ConformanceKit
+import ConformanceTestSupport
 import Foundation
 import ReferenceRP
 import Testing
@@ -7,7 +8,9 @@ import Testing
 struct ExploreTests {
     @Test("the reference RP and every conforming design break no invariant", arguments: ReferenceDesign.all)
     func noFalseAlarm(design: ReferenceDesign) async throws {
-        let report = try await Explorer(adapter: ReferenceRP(design: design), seed: 7).explore(budget: 150)
+        let report = try await withTaskExecutorPreference(DedicatedExecutor.heavy) {
+            try await Explorer(adapter: ReferenceRP(design: design), seed: 7).explore(budget: 150)
+        }
         #expect(report.finding == nil, "\(design.id): \(report.finding.map { "\($0.violation.invariant.id): \($0.violation.message) in \($0.shrunk.steps)" } ?? "")")
         #expect(report.histories == 150)
     }
@@ -17,6 +20,10 @@ struct ExploreTests {
                      .doubleRequest, .errorOnNoCreate, .retryAfterRelaunch, .lateResponseToCurrentAccount, .lateResponseToOriginalAccount,
                      .unknownOnRevoked, .includeRevokedInList, .ignoreRateLimit])
     func findsMutant(mutation: Mutation) async throws {
+        try await withTaskExecutorPreference(DedicatedExecutor.heavy) { try await Self.findsMutantHere(mutation: mutation) }
+    }
+
+    static func findsMutantHere(mutation: Mutation) async throws {
         let explorer = Explorer(adapter: ReferenceRP(mutation: mutation), seed: 1)
         let report = try await explorer.explore(budget: 3000)
         let finding = try #require(report.finding, "\(mutation.id) not found in \(report.histories) histories")

@@ -37,9 +37,10 @@ struct ReferenceRPTests {
 
     // Full runs shared by the tests below, so that the suite makes each one once. The self-test's
     // own reference run (seed 1) doubles as the second seed-1 run of the determinism test.
-    static let seedOne = Task { try await recordedRun(seed: 1) }
-    static let seedTwo = Task { try await recordedRun(seed: 2) }
-    static let selfTest = Task {
+    // CPU-heavy runs go to their own thread (DedicatedExecutor), off the cooperative pool.
+    static let seedOne = Task(executorPreference: DedicatedExecutor.heavy) { try await recordedRun(seed: 1) }
+    static let seedTwo = Task(executorPreference: DedicatedExecutor.heavy) { try await recordedRun(seed: 2) }
+    static let selfTest = Task(executorPreference: DedicatedExecutor.heavy) {
         try await SelfTest.run(criteria: loaded.criteria, digest: loaded.digest, mutations: applicableMutations, designs: [.reference], seed: 1, concurrency: 1)
     }
 
@@ -47,8 +48,12 @@ struct ReferenceRPTests {
     // cooperative pool (the in-process JSON-RPC tests), and `selftest` in CI repeats this in full.
     @Test("no false alarm: every conforming design passes every criterion")
     func conformingDesignsPass() async throws {
+        try await withTaskExecutorPreference(DedicatedExecutor.heavy) { try await Self.conformingDesignsPassHere() }
+    }
+
+    static func conformingDesignsPassHere() async throws {
         for design in ReferenceDesign.variants {
-            let run = try await Suite.run(criteria: Self.loaded.criteria, digest: Self.loaded.digest, adapter: ReferenceRP(design: design), transport: "in-process", seed: 1)
+            let run = try await Suite.run(criteria: loaded.criteria, digest: loaded.digest, adapter: ReferenceRP(design: design), transport: "in-process", seed: 1)
             let problems = run.testCases.filter { $0.verdict != .passed }
             #expect(!run.testCases.isEmpty)
             #expect(problems.isEmpty, "\(design.id): \(problems.prefix(5).map { "\($0.id): \($0.message ?? "")" }.joined(separator: "\n"))")

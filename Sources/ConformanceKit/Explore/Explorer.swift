@@ -91,7 +91,7 @@ public struct Explorer: Sendable {
         var index = 0
         while index < budget {
             if let seconds, (clock.now - started) > .milliseconds(Int64(seconds * 1000)) { break }
-            if index % 64 == 0 { await Task.yield() }
+            await Task.yield()
             let target = targets[index % targets.count]
             let worldSeed = ExploreRandom.historySeed(seed, index)
             let outcome = try await generate(target: target, description: description, worldSeed: worldSeed)
