@@ -1,20 +1,23 @@
 import ConformanceJSONRPC
 import ConformanceKit
+import ConformanceTestSupport
 import Foundation
 import ReferenceRP
 import Testing
 
 /// The runner must not care which transport it drives: the whole suite gives the same verdicts
 /// in-process and through JSON-RPC (in-process pipes, and the stand-alone adapter executable).
-@Suite("Transport equivalence")
+// One test at a time, and the in-process runs on a thread of their own: each is a whole suite, and
+// the cooperative pool (two threads on 2 cores) must stay free for the JSON-RPC tests beside them.
+@Suite("Transport equivalence", .serialized)
 struct TransportEquivalenceTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let adapterBinary = packageRoot.appendingPathComponent(".build/debug/reference-rp-adapter").path
 
-    static func verdicts(_ adapter: any RelyingPartyAdapter, transport: String) async throws -> [String: Verdict] {
+    static func verdicts(_ adapter: any RelyingPartyAdapter, transport: String, filter: TestPlan.Filter = .init()) async throws -> [String: Verdict] {
         let loaded = CriteriaLoader().load(root: packageRoot.appendingPathComponent("Criteria").path)
         #expect(!loaded.hasErrors)
-        let run = try await Suite.run(criteria: loaded.criteria, digest: loaded.digest, adapter: adapter, transport: transport, seed: 7)
+        let run = try await Suite.run(criteria: loaded.criteria, digest: loaded.digest, adapter: adapter, transport: transport, filter: filter, seed: 7)
         await adapter.shutdown()
         return Dictionary(uniqueKeysWithValues: run.testCases.map { ($0.id, $0.verdict) })
     }
@@ -27,7 +30,7 @@ struct TransportEquivalenceTests {
 
     @Test("The reference RP gives the same verdicts through JSON-RPC pipes as in-process")
     func pipes() async throws {
-        let direct = try await Self.verdicts(ReferenceRP(), transport: "in-process")
+        let direct = try await withTaskExecutorPreference(DedicatedExecutor.heavy) { try await Self.verdicts(ReferenceRP(), transport: "in-process") }
         #expect(direct.values.allSatisfy { $0 == .passed })
         let viaJSONRPC = try await Self.verdicts(JSONRPCAdapter(servingInProcess: ReferenceRP()), transport: "json-rpc")
         Self.compare(direct, viaJSONRPC)
@@ -35,16 +38,20 @@ struct TransportEquivalenceTests {
 
     @Test("A mutant fails the same test cases through JSON-RPC as in-process")
     func mutantPipes() async throws {
-        let direct = try await Self.verdicts(ReferenceRP(mutation: .retryEarly), transport: "in-process")
+        // The mutant's group is enough to compare failures; the reference runs compare the whole suite.
+        let group = TestPlan.Filter(criteria: ["N3.2"])
+        let direct = try await withTaskExecutorPreference(DedicatedExecutor.heavy) {
+            try await Self.verdicts(ReferenceRP(mutation: .retryEarly), transport: "in-process", filter: group)
+        }
         #expect(direct.values.contains(.failed))
-        let viaJSONRPC = try await Self.verdicts(JSONRPCAdapter(servingInProcess: ReferenceRP(mutation: .retryEarly)), transport: "json-rpc")
+        let viaJSONRPC = try await Self.verdicts(JSONRPCAdapter(servingInProcess: ReferenceRP(mutation: .retryEarly)), transport: "json-rpc", filter: group)
         Self.compare(direct, viaJSONRPC)
     }
 
     @Test("The reference-rp-adapter executable gives the same verdicts as in-process",
           .enabled(if: FileManager.default.isExecutableFile(atPath: adapterBinary), "needs the built reference-rp-adapter (swift build)"))
     func childProcess() async throws {
-        let direct = try await Self.verdicts(ReferenceRP(), transport: "in-process")
+        let direct = try await withTaskExecutorPreference(DedicatedExecutor.heavy) { try await Self.verdicts(ReferenceRP(), transport: "in-process") }
         let viaProcess = try await Self.verdicts(JSONRPCAdapter(executable: Self.adapterBinary), transport: "json-rpc")
         Self.compare(direct, viaProcess)
     }
