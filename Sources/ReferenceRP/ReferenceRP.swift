@@ -43,17 +43,11 @@ public struct ReferenceRP: RelyingPartyAdapter {
 
 /// A deterministic pseudo-random source (SplitMix64) for ids, user handles and challenges.
 struct SeededGenerator: Sendable {
-    private var state: UInt64
+    private var source: ExploreRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { source = ExploreRandom(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { source.next() }
 
     mutating func bytes(_ count: Int) -> [UInt8] {
         var result: [UInt8] = []

@@ -5,18 +5,8 @@ import ConformanceReports
 import ReferenceRP
 import Testing
 
-/// A small deterministic generator (SplitMix64), so that a failing fuzz case is reproduced by its seed.
-struct FuzzGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The harness's deterministic generator (SplitMix64), so that a failing fuzz case is reproduced by its seed.
+typealias FuzzGenerator = ExploreRandom
 
 /// The seed of a fuzz run: `FUZZ_SEED` when set (to reproduce a failure), else a fresh one; every
 /// failure message names it.

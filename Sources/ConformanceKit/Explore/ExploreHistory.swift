@@ -18,9 +18,10 @@ public struct ExploreHistory: Sendable, Hashable {
     }
 }
 
-/// The seeded random source of `explore`: SplitMix64, so that a seed gives the same histories on
-/// every machine and Swift version (the standard library's generator makes no such promise).
-public struct ExploreRandom: Sendable {
+/// The seeded random source of `explore`, the reference RP and the fuzz tests: SplitMix64, so that
+/// a seed gives the same results on every machine and Swift version (the standard library's
+/// generator makes no such promise).
+public struct ExploreRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator from a seed.

@@ -16,13 +16,10 @@ extension StepLibrary {
             let horizon = world.host.now() + World.quiescenceHorizonMillis
             var fired = 0
             while !world.operationsSinceTrigger.contains(where: { $0.kind == .signal && $0.outcome.error?.retryMillis != nil }) {
-                guard fired < World.quiescenceTimerLimit, let timer = world.host.popDueTimer(notAfter: horizon) else {
+                guard fired < World.quiescenceTimerLimit, try await world.fireNextTimer(notAfter: horizon) else {
                     return .failed("the app sent no signal the platform could rate-limit (\(fired) timer(s) fired)")
                 }
                 fired += 1
-                world.host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
-                try await world.session.timerFired(timer.id)
-                try await world.settle()
             }
             return .passed
         },

@@ -37,11 +37,8 @@ extension World {
         let horizon = start.addingReportingOverflow(Self.quiescenceHorizonMillis).overflow ? Int64.max : start + Self.quiescenceHorizonMillis
         try await settle()
         var fired = 0
-        while fired < Self.quiescenceTimerLimit, let timer = host.popDueTimer(notAfter: horizon) {
+        while fired < Self.quiescenceTimerLimit, try await fireNextTimer(notAfter: horizon) {
             fired += 1
-            host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
-            try await session.timerFired(timer.id)
-            try await settle()
         }
         let pending = host.snapshot.pendingTimers.sorted { ($0.dueMillis, $0.id) < ($1.dueMillis, $1.id) }
         let result = Quiescence(timersFired: fired, elapsedMillis: host.now() - start, pendingTimers: pending.map { "\($0.id): \($0.label) (due at \($0.dueMillis) ms)" })

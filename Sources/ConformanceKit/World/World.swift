@@ -153,16 +153,23 @@ public final class World {
         length > 0 ? "<DER ES256 signature; its random nonce differs between runs, so transcripts omit it>" : "<unreadable signature>"
     }
 
+    /// Fires the earliest timer due at or before `limit` (moving the clock to it) and delivers what
+    /// it caused; `false` when no timer is due.
+    func fireNextTimer(notAfter limit: Int64) async throws -> Bool {
+        guard let timer = host.popDueTimer(notAfter: limit) else { return false }
+        host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
+        try await session.timerFired(timer.id)
+        try await settle()
+        return true
+    }
+
     /// Lets virtual time pass, firing the relying party's timers in due order.
     public func advance(byMillis millis: Int64) async throws {
         let limit = try VirtualClock.deadline(after: millis, from: host.now())
         var fired = 0
-        while let timer = host.popDueTimer(notAfter: limit) {
+        while try await fireNextTimer(notAfter: limit) {
             fired += 1
             if fired > 10_000 { throw RelyingPartyFailure("the relying party's timers fired more than 10000 times in \(millis) ms") }
-            host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
-            try await session.timerFired(timer.id)
-            try await settle()
         }
         host.moveClock(to: limit)
         host.record(.step, "clock.advanced", "\(millis / 1000) s passed")
