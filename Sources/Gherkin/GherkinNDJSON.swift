@@ -131,7 +131,7 @@ public enum GherkinNDJSON {
             out.documentLine(document)
         }
         if output == .pickles || output == .messages {
-            for pickle in PickleCompiler().compile(document, uri: uri, ids: &ids) { out.pickleLine(pickle) }
+            PickleCompiler().compile(document, uri: uri, ids: &ids) { out.pickleLine($0) }
         }
         return result.errors
     }
