@@ -7,7 +7,7 @@ extension JSONBytes {
     // MARK: Envelopes
 
     /// `{"source":{"data":…,"mediaType":…,"uri":…}}` and a newline.
-    mutating func sourceLine(data: String, mediaType: String, uri: String) {
+    func sourceLine(data: String, mediaType: String, uri: String) {
         raw(#"{"source":{"data":"#)
         string(data)
         raw(#","mediaType":"#)
@@ -19,7 +19,7 @@ extension JSONBytes {
     }
 
     /// `{"gherkinDocument":{…}}` and a newline.
-    mutating func documentLine(_ document: GherkinDocument) {
+    func documentLine(_ document: GherkinDocument) {
         raw(#"{"gherkinDocument":{"comments":["#)
         for (index, comment) in document.comments.enumerated() {
             if index > 0 { byte(UInt8(ascii: ",")) }
@@ -43,7 +43,7 @@ extension JSONBytes {
     }
 
     /// `{"pickle":{…}}` and a newline.
-    mutating func pickleLine(_ pickle: Pickle) {
+    func pickleLine(_ pickle: Pickle) {
         raw(#"{"pickle":{"astNodeIds":"#)
         strings(pickle.astNodeIds)
         raw(#","id":"#)
@@ -75,7 +75,7 @@ extension JSONBytes {
     }
 
     /// `{"parseError":{"message":…,"source":{"location":…,"uri":…}}}` and a newline.
-    mutating func parseErrorLine(_ error: GherkinError, uri: String) {
+    func parseErrorLine(_ error: GherkinError, uri: String) {
         raw(#"{"parseError":{"message":"#)
         string(error.description)
         raw(#","source":{"location":"#)
@@ -87,7 +87,7 @@ extension JSONBytes {
     }
 
     /// One line of the `.tokens` format (see ``GherkinNDJSON/tokens(source:uri:syntax:)``), without its newline.
-    mutating func tokenLine(_ token: Token) {
+    func tokenLine(_ token: Token) {
         if token.isEOF {
             raw("EOF")
             return
@@ -118,7 +118,7 @@ extension JSONBytes {
 
     // MARK: Shared pieces
 
-    private mutating func location(_ location: Location) {
+    private func location(_ location: Location) {
         if let column = location.column {
             raw(#"{"column":"#)
             int(column)
@@ -130,7 +130,7 @@ extension JSONBytes {
         byte(UInt8(ascii: "}"))
     }
 
-    private mutating func strings(_ values: [String]) {
+    private func strings(_ values: [String]) {
         byte(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
             if index > 0 { byte(UInt8(ascii: ",")) }
@@ -139,7 +139,7 @@ extension JSONBytes {
         byte(UInt8(ascii: "]"))
     }
 
-    private mutating func tags(_ tags: [Tag]) {
+    private func tags(_ tags: [Tag]) {
         byte(UInt8(ascii: "["))
         for (index, tag) in tags.enumerated() {
             if index > 0 { byte(UInt8(ascii: ",")) }
@@ -156,7 +156,7 @@ extension JSONBytes {
 
     // MARK: Pickles
 
-    private mutating func pickleStep(_ step: PickleStep) {
+    private func pickleStep(_ step: PickleStep) {
         byte(UInt8(ascii: "{"))
         if let argument = step.argument {
             raw(#""argument":{"#)
@@ -212,7 +212,7 @@ extension JSONBytes {
 
     // MARK: The document
 
-    private mutating func feature(_ feature: Feature) {
+    private func feature(_ feature: Feature) {
         raw(#"{"children":["#)
         for (index, child) in feature.children.enumerated() {
             if index > 0 { byte(UInt8(ascii: ",")) }
@@ -246,7 +246,7 @@ extension JSONBytes {
         byte(UInt8(ascii: "}"))
     }
 
-    private mutating func rule(_ rule: Rule) {
+    private func rule(_ rule: Rule) {
         raw(#"{"children":["#)
         for (index, child) in rule.children.enumerated() {
             if index > 0 { byte(UInt8(ascii: ",")) }
@@ -275,7 +275,7 @@ extension JSONBytes {
         byte(UInt8(ascii: "}"))
     }
 
-    private mutating func background(_ background: Background) {
+    private func background(_ background: Background) {
         raw(#"{"description":"#)
         string(background.description)
         raw(#","id":"#)
@@ -291,7 +291,7 @@ extension JSONBytes {
         byte(UInt8(ascii: "}"))
     }
 
-    private mutating func scenario(_ scenario: Scenario) {
+    private func scenario(_ scenario: Scenario) {
         raw(#"{"description":"#)
         string(scenario.description)
         raw(#","examples":["#)
@@ -314,7 +314,7 @@ extension JSONBytes {
         byte(UInt8(ascii: "}"))
     }
 
-    private mutating func examples(_ examples: Examples) {
+    private func examples(_ examples: Examples) {
         raw(#"{"description":"#)
         string(examples.description)
         raw(#","id":"#)
@@ -336,7 +336,7 @@ extension JSONBytes {
         byte(UInt8(ascii: "}"))
     }
 
-    private mutating func steps(_ steps: [Step]) {
+    private func steps(_ steps: [Step]) {
         byte(UInt8(ascii: "["))
         for (index, step) in steps.enumerated() {
             if index > 0 { byte(UInt8(ascii: ",")) }
@@ -376,7 +376,7 @@ extension JSONBytes {
         byte(UInt8(ascii: "]"))
     }
 
-    private mutating func rows(_ rows: [TableRow]) {
+    private func rows(_ rows: [TableRow]) {
         byte(UInt8(ascii: "["))
         for (index, row) in rows.enumerated() {
             if index > 0 { byte(UInt8(ascii: ",")) }
@@ -385,7 +385,7 @@ extension JSONBytes {
         byte(UInt8(ascii: "]"))
     }
 
-    private mutating func row(_ row: TableRow) {
+    private func row(_ row: TableRow) {
         raw(#"{"cells":["#)
         for (index, cell) in row.cells.enumerated() {
             if index > 0 { byte(UInt8(ascii: ",")) }

@@ -32,8 +32,8 @@ public enum GherkinNDJSON {
         chunkSize: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) -> Void
     ) -> [GherkinError] {
         withoutActuallyEscaping(sink) { sink in
-            var out = JSONBytes(flushThreshold: max(chunkSize, 1), sink: sink)
-            let errors = write(output, source: source, uri: uri, syntax: syntax, into: &out)
+            let out = JSONBytes(flushThreshold: max(chunkSize, 1), sink: sink)
+            let errors = write(output, source: source, uri: uri, syntax: syntax, into: out)
             out.flush()
             return errors
         }
@@ -41,8 +41,8 @@ public enum GherkinNDJSON {
 
     /// The whole text of `output` for `source`, as UTF-8 bytes.
     public static func render(_ output: Output, source: String, uri: String, syntax: GherkinParser.Syntax? = nil) -> [UInt8] {
-        var out = JSONBytes()
-        write(output, source: source, uri: uri, syntax: syntax, into: &out)
+        let out = JSONBytes()
+        write(output, source: source, uri: uri, syntax: syntax, into: out)
         return out.bytes
     }
 
@@ -54,7 +54,7 @@ public enum GherkinNDJSON {
 
     /// `{"source":{...}}`: the source text with its URI and media type.
     public static func source(_ source: String, uri: String, syntax: GherkinParser.Syntax? = nil) -> String {
-        var out = JSONBytes()
+        let out = JSONBytes()
         out.sourceLine(data: source, mediaType: (syntax ?? .forURI(uri)).mediaType, uri: uri)
         return string(out.bytes)
     }
@@ -74,21 +74,21 @@ public enum GherkinNDJSON {
 
     /// `{"gherkinDocument":{...}}` for a document.
     public static func ast(_ document: GherkinDocument) -> String {
-        var out = JSONBytes()
+        let out = JSONBytes()
         out.documentLine(document)
         return string(out.bytes)
     }
 
     /// One `{"pickle":{...}}` line per pickle.
     public static func pickles(_ pickles: [Pickle]) -> String {
-        var out = JSONBytes()
+        let out = JSONBytes()
         for pickle in pickles { out.pickleLine(pickle) }
         return string(out.bytes)
     }
 
     /// One `{"parseError":{...}}` line per error.
     public static func errors(_ errors: [GherkinError], uri: String) -> String {
-        var out = JSONBytes()
+        let out = JSONBytes()
         for error in errors { out.parseErrorLine(error, uri: uri) }
         return string(out.bytes)
     }
@@ -99,7 +99,7 @@ public enum GherkinNDJSON {
 
     @discardableResult
     private static func write(
-        _ output: Output, source: String, uri: String, syntax: GherkinParser.Syntax?, into out: inout JSONBytes
+        _ output: Output, source: String, uri: String, syntax: GherkinParser.Syntax?, into out: JSONBytes
     ) -> [GherkinError] {
         let parser = GherkinParser(syntax: syntax)
         if output == .tokens {

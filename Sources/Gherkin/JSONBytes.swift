@@ -9,11 +9,14 @@
 /// other character as its raw UTF-8 bytes.
 ///
 /// When the buffer grows past ``flushThreshold`` at the end of a message, ``endLine()`` hands it to
-/// the sink and starts again, so output leaves in large chunks and memory stays bounded.
-struct JSONBytes {
-    /// The bytes written since the last flush.
-    private(set) var bytes: [UInt8] = []
-    /// Where full chunks go; `nil` to keep everything in ``bytes``.
+/// the sink and starts again, so output leaves in large chunks and memory stays bounded. The
+/// buffer is raw memory, so appending is a bounds check and a copy.
+final class JSONBytes {
+    /// The buffer: `count` bytes written since the last flush, room for `capacity`.
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    /// Where full chunks go; `nil` to keep everything.
     private let sink: ((UnsafeRawBufferPointer) -> Void)?
     /// The size at which ``endLine()`` flushes to the sink.
     let flushThreshold: Int
@@ -23,68 +26,107 @@ struct JSONBytes {
     init(flushThreshold: Int = 1 << 20, sink: ((UnsafeRawBufferPointer) -> Void)? = nil) {
         self.sink = sink
         self.flushThreshold = flushThreshold
-        bytes.reserveCapacity(sink == nil ? 4096 : flushThreshold + flushThreshold / 4)
+        capacity = sink == nil ? 4096 : flushThreshold + flushThreshold / 4
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written since the last flush.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// Appends raw bytes.
+    @inline(__always)
+    private func append(_ source: UnsafePointer<UInt8>, _ length: Int) {
+        reserve(length)
+        (base + count).update(from: source, count: length)
+        count += length
     }
 
     /// Appends literal text (punctuation and keys, already valid JSON).
     @inline(__always)
-    mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
+    func raw(_ text: StaticString) { append(text.utf8Start, text.utf8CodeUnitCount) }
 
     /// Appends one ASCII byte.
     @inline(__always)
-    mutating func byte(_ value: UInt8) { bytes.append(value) }
+    func byte(_ value: UInt8) {
+        reserve(1)
+        base[count] = value
+        count += 1
+    }
 
     /// Appends a string's UTF-8 bytes unchanged (for the token format, which is not JSON).
-    mutating func text(_ value: String) {
+    func text(_ value: String) {
         var value = value
-        value.withUTF8 { bytes.append(contentsOf: $0) }
+        value.withUTF8 { if let start = $0.baseAddress { append(start, $0.count) } }
     }
 
     /// Appends a string as a quoted, escaped JSON string.
-    mutating func string(_ value: String) {
+    func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in appendQuoted(utf8) }
     }
 
     /// Appends a decimal integer.
-    mutating func int(_ value: Int) {
+    func int(_ value: Int) {
         if value >= 0 && value < 10 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return
         }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, more than enough
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[23 - count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: buffer[(24 - count)...])
+        reserve(21)
+        if value < 0 {
+            base[count] = UInt8(ascii: "-")
+            count += 1
         }
+        var magnitude = value.magnitude
+        var digits = 0
+        var rest = magnitude
+        repeat {
+            digits += 1
+            rest /= 10
+        } while rest > 0
+        var index = count + digits - 1
+        repeat {
+            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+            index -= 1
+        } while magnitude > 0
+        count += digits
     }
 
     /// Ends a line and flushes if the buffer has grown past the threshold.
-    mutating func endLine() {
-        bytes.append(UInt8(ascii: "\n"))
-        if sink != nil && bytes.count >= flushThreshold { flush() }
+    func endLine() {
+        byte(UInt8(ascii: "\n"))
+        if sink != nil && count >= flushThreshold { flush() }
     }
 
     /// Passes whatever is buffered to the sink (nothing happens without a sink).
-    mutating func flush() {
-        guard let sink, !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { sink($0) }
-        bytes.removeAll(keepingCapacity: true)
+    func flush() {
+        guard let sink, count > 0 else { return }
+        sink(UnsafeRawBufferPointer(start: base, count: count))
+        count = 0
     }
 
     // MARK: Escaping
 
-    /// What each byte below 0x80 needs: 0 nothing, 1 a short escape, 2 a `\u00XX` escape.
-    private static let escapeClass: [UInt8] = (0..<128).map { byte -> UInt8 in
+    /// What each byte needs: 0 nothing, 1 a short escape, 2 a `\u00XX` escape.
+    private static let escapeClass: [UInt8] = (0..<256).map { byte -> UInt8 in
         switch byte {
         case 0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x22, 0x5C: 1
         case 0..<0x20: 2
@@ -92,50 +134,65 @@ struct JSONBytes {
         }
     }
 
-    private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        bytes.append(UInt8(ascii: "\""))
+    private func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // At most 6 bytes per input byte (`\u00XX`), plus the quotes.
+        reserve(utf8.count * 6 + 2)
+        base[count] = UInt8(ascii: "\"")
+        count += 1
+        guard let source = utf8.baseAddress else {
+            base[count] = UInt8(ascii: "\"")
+            count += 1
+            return
+        }
         var runStart = 0
         var index = 0
-        let count = utf8.count
+        let length = utf8.count
         Self.escapeClass.withUnsafeBufferPointer { classes in
-            while index < count {
-                let byte = utf8[index]
-                if byte >= 0x80 || classes[Int(byte)] == 0 {
+            while index < length {
+                let byte = source[index]
+                if classes[Int(byte)] == 0 {
                     index += 1
                     continue
                 }
                 if runStart < index {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    (base + count).update(from: source + runStart, count: index - runStart)
+                    count += index - runStart
                 }
                 appendEscape(byte)
                 index += 1
                 runStart = index
             }
         }
-        if runStart < count {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+        if runStart < length {
+            (base + count).update(from: source + runStart, count: length - runStart)
+            count += length - runStart
         }
-        bytes.append(UInt8(ascii: "\""))
+        base[count] = UInt8(ascii: "\"")
+        count += 1
     }
 
-    private mutating func appendEscape(_ byte: UInt8) {
-        let short: UInt8
+    /// Writes the escape of `byte`; room has been reserved.
+    @inline(__always)
+    private func appendEscape(_ byte: UInt8) {
+        base[count] = UInt8(ascii: "\\")
         switch byte {
-        case 0x22: short = UInt8(ascii: "\"")
-        case 0x5C: short = UInt8(ascii: "\\")
-        case 0x08: short = UInt8(ascii: "b")
-        case 0x0C: short = UInt8(ascii: "f")
-        case 0x0A: short = UInt8(ascii: "n")
-        case 0x0D: short = UInt8(ascii: "r")
-        case 0x09: short = UInt8(ascii: "t")
+        case 0x22: base[count + 1] = UInt8(ascii: "\"")
+        case 0x5C: base[count + 1] = UInt8(ascii: "\\")
+        case 0x08: base[count + 1] = UInt8(ascii: "b")
+        case 0x0C: base[count + 1] = UInt8(ascii: "f")
+        case 0x0A: base[count + 1] = UInt8(ascii: "n")
+        case 0x0D: base[count + 1] = UInt8(ascii: "r")
+        case 0x09: base[count + 1] = UInt8(ascii: "t")
         default:
             let hex: StaticString = "0123456789abcdef"
-            raw("\\u00")
-            bytes.append(hex.utf8Start[Int(byte >> 4)])
-            bytes.append(hex.utf8Start[Int(byte & 0xF)])
+            base[count + 1] = UInt8(ascii: "u")
+            base[count + 2] = UInt8(ascii: "0")
+            base[count + 3] = UInt8(ascii: "0")
+            base[count + 4] = hex.utf8Start[Int(byte >> 4)]
+            base[count + 5] = hex.utf8Start[Int(byte & 0xF)]
+            count += 6
             return
         }
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(short)
+        count += 2
     }
 }
