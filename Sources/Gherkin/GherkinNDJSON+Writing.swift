@@ -118,7 +118,8 @@ extension JSONBytes {
 
     // MARK: Shared pieces
 
-    private func location(_ location: Location) {
+    /// `{"column":…,"line":…}`, without `column` when it is unknown.
+    func location(_ location: Location) {
         if let column = location.column {
             raw(#"{"column":"#)
             int(column)

@@ -131,7 +131,7 @@ public enum GherkinNDJSON {
             out.documentLine(document)
         }
         if output == .pickles || output == .messages {
-            PickleCompiler().compile(document, uri: uri, ids: &ids) { out.pickleLine($0) }
+            out.pickleLines(of: document, uri: uri, ids: &ids)
         }
         return result.errors
     }

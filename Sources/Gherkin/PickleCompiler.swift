@@ -105,7 +105,8 @@ public struct PickleCompiler: Sendable {
         return highest + 1
     }
 
-    private struct Context {
+    /// The state of one compilation; its static helpers are shared with the NDJSON writer.
+    struct Context {
         let uri: String
         let language: String
         var ids: IDGenerator
