@@ -26,7 +26,8 @@ final class JSONBytes {
     init(flushThreshold: Int = 1 << 20, sink: ((UnsafeRawBufferPointer) -> Void)? = nil) {
         self.sink = sink
         self.flushThreshold = flushThreshold
-        capacity = sink == nil ? 4096 : flushThreshold + flushThreshold / 4
+        // A chunk rarely overshoots the threshold by more than one line; very large thresholds grow on demand.
+        capacity = sink == nil ? 4096 : min(max(flushThreshold, 1), 1 << 24) + 4096
         base = .allocate(capacity: capacity)
     }
 

@@ -147,7 +147,7 @@ struct NDJSONWriterTests {
     func chunks() throws {
         let source = try Corpus.isAvailable ? Corpus.text("good", "rule.feature") : "Feature: F\n  Scenario: S\n    Given x\n"
         let whole = GherkinNDJSON.render(.messages, source: source, uri: "rule.feature")
-        for size in [1, 100, 1 << 20] {
+        for size in [1, 100, 1 << 20, Int.max] {
             var pieces: [[UInt8]] = []
             let errors = GherkinNDJSON.write(.messages, source: source, uri: "rule.feature", chunkSize: size) { pieces.append(Array($0)) }
             #expect(errors.isEmpty)
