@@ -37,7 +37,7 @@ public enum JSONReader {
 
     /// Reads one JSON text into a value.
     public static func value(of bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(JSONSyntaxError) -> JSONValue {
-        var cursor = JSONCursor(bytes: bytes, maximumDepth: maximumDepth, builds: true)
+        var cursor = JSONCursor<JSONBuilding>(bytes: bytes, maximumDepth: maximumDepth)
         return try cursor.text().value
     }
 
@@ -48,12 +48,16 @@ public enum JSONReader {
                                 topLevelMember: (_ name: Range<Int>, _ value: Range<Int>) -> Void = { _, _ in }) throws(JSONSyntaxError) -> ValueKind {
         let result: Result<ValueKind, JSONSyntaxError> = withoutActuallyEscaping(topLevelMember) { member in
             bytes.withUnsafeBufferPointer { buffer in
-                var cursor = JSONCursor(bytes: buffer, maximumDepth: maximumDepth, builds: false)
-                cursor.topLevelMember = member
-                do throws(JSONSyntaxError) {
-                    return .success(try cursor.text().kind)
-                } catch {
-                    return .failure(error)
+                withUnsafeTemporaryAllocation(of: JSONCursor<JSONValidating>.Name.self, capacity: 64) { names in
+                    var cursor = JSONCursor<JSONValidating>(bytes: buffer, maximumDepth: maximumDepth)
+                    cursor.topLevelMember = member
+                    cursor.names = names.baseAddress
+                    cursor.nameCapacity = names.count
+                    do throws(JSONSyntaxError) {
+                        return .success(try cursor.text().kind)
+                    } catch {
+                        return .failure(error)
+                    }
                 }
             }
         }
@@ -65,7 +69,7 @@ public enum JSONReader {
     public static func string(in bytes: [UInt8], at range: Range<Int>) -> String? {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty, bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
         return bytes.withUnsafeBufferPointer { buffer in
-            var cursor = JSONCursor(bytes: buffer, maximumDepth: 0, builds: true)
+            var cursor = JSONCursor<JSONBuilding>(bytes: buffer, maximumDepth: 0)
             cursor.index = range.lowerBound
             cursor.end = range.upperBound
             guard let shape = try? cursor.scanString(), cursor.index == range.upperBound else { return nil }
@@ -74,8 +78,25 @@ public enum JSONReader {
     }
 }
 
+/// Whether a `JSONCursor` builds values or only checks the text: a type rather than a flag, so that
+/// the checking cursor is compiled without the building code.
+protocol JSONCursorMode {
+    /// Whether values are built.
+    static var builds: Bool { get }
+}
+
+/// `JSONValue.parse`: values are built.
+enum JSONBuilding: JSONCursorMode {
+    static var builds: Bool { true }
+}
+
+/// `JSONReader.validate`: the text is only checked.
+enum JSONValidating: JSONCursorMode {
+    static var builds: Bool { false }
+}
+
 /// The grammar of `JSONReader`: a cursor over the bytes of one text.
-struct JSONCursor {
+struct JSONCursor<Mode: JSONCursorMode> {
     /// What a scanned string literal holds, so that a plain one is neither decoded nor compared slowly.
     struct StringShape {
         /// It contains a backslash escape.
@@ -98,20 +119,23 @@ struct JSONCursor {
     var end: Int
     let maximumDepth: Int
     /// Whether values are built (`JSONValue.parse`) or only checked (`validate`).
-    let builds: Bool
-    /// The names of the objects being validated, innermost last.
-    var names: [Name] = []
+    var builds: Bool { Mode.builds }
+    /// The names of the objects being validated, innermost last: `nameCount` of at most
+    /// `nameCapacity`, in scratch memory of `validate` (no allocation for ordinary texts).
+    var names: UnsafeMutablePointer<Name>?
+    var nameCount = 0
+    var nameCapacity = 0
     /// Told of each member of the outermost object while validating.
     var topLevelMember: ((Range<Int>, Range<Int>) -> Void)?
 
-    /// Objects with more members than this check repeats with a hash set rather than by comparing pairs.
-    static let linearNameLimit = 16
+    /// Objects with more members than this, or met when the scratch memory for names is full, check
+    /// repeats with a hash set rather than by comparing pairs.
+    static var linearNameLimit: Int { 16 }
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, builds: Bool) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
         self.end = bytes.count
         self.maximumDepth = maximumDepth
-        self.builds = builds
     }
 
     // MARK: - Errors
@@ -180,9 +204,9 @@ struct JSONCursor {
             index += 1
             return .object(members)
         }
-        let firstName = names.count
+        let firstName = nameCount
         var nameSet: Set<String>?
-        defer { if !builds { names.removeSubrange(firstName...) } }
+        defer { nameCount = firstName }
         while true {
             guard index < end, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name (a string), found \(found)") }
             let nameStart = index
@@ -257,23 +281,31 @@ struct JSONCursor {
 
     /// Refuses `name` if the object whose names start at `first` already has it, else records it.
     mutating func checkUnique(_ name: Name, from first: Int, set: inout Set<String>?, nesting: Int) throws(JSONSyntaxError) {
-        if set == nil, names.count - first >= Self.linearNameLimit {
-            set = Set(names[first...].map { decodeString($0.start, $0.end, $0.shape) })
+        if set == nil, nameCount - first >= Self.linearNameLimit || nameCount == nameCapacity {
+            set = Set((first..<nameCount).map { decodeString(names![$0].start, names![$0].end, names![$0].shape) })
         }
         if set != nil {
             let text = decodeString(name.start, name.end, name.shape)
             guard set!.insert(text).inserted else { throw duplicate(text, at: name.start, nesting: nesting) }
             return
         }
-        for other in names[first...] where sameName(other, name) {
-            throw duplicate(decodeString(name.start, name.end, name.shape), at: name.start, nesting: nesting)
+        var other = first
+        while other < nameCount {
+            if sameName(names![other], name) { throw duplicate(decodeString(name.start, name.end, name.shape), at: name.start, nesting: nesting) }
+            other += 1
         }
-        names.append(name)
+        names![nameCount] = name
+        nameCount += 1
     }
 
     func sameName(_ a: Name, _ b: Name) -> Bool {
         let length = a.end - a.start
-        let sameBytes = length == b.end - b.start && (0..<length).allSatisfy { bytes[a.start + $0] == bytes[b.start + $0] }
+        var sameBytes = length == b.end - b.start
+        var offset = 0
+        while sameBytes, offset < length {
+            sameBytes = bytes[a.start + offset] == bytes[b.start + offset]
+            offset += 1
+        }
         if sameBytes || (a.shape.plain && b.shape.plain) { return sameBytes }
         return decodeString(a.start, a.end, a.shape) == decodeString(b.start, b.end, b.shape)
     }
