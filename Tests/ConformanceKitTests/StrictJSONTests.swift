@@ -94,6 +94,26 @@ struct StrictJSONTests {
         #expect(Self.refusal(Self.bytes("01"))?.kind == .syntax)
     }
 
+    @Test("Repeats are found in large objects and in objects nested while many names are open")
+    func manyNames() throws {
+        let members = (0..<40).map { #""m\#($0)":\#($0)"# }
+        let large = "{" + members.joined(separator: ",") + "}"
+        #expect(Self.refusal(Self.bytes(large)) == nil)
+        let repeated = "{" + members.joined(separator: ",") + #","m7":0}"#
+        let error = try #require(Self.refusal(Self.bytes(repeated)))
+        #expect(error.offset == repeated.utf8.count - 7 && error.kind == .duplicateMember(name: "m7", nesting: 1), "\(error)")
+        // Five levels of fifteen names each: more names open at once than the checking path keeps
+        // in its scratch memory, with the repeat in the innermost object.
+        func level(_ depth: Int, _ inner: String) -> String {
+            "{" + (0..<15).map { #""n\#(depth)_\#($0)":0"# }.joined(separator: ",") + #","inner":"# + inner + "}"
+        }
+        let innermost = #"{"a":1,"b":2,"c":3,"b":4}"#
+        let nested = (0..<5).reversed().reduce(innermost) { level($1, $0) }
+        let deepError = try #require(Self.refusal(Self.bytes(nested)))
+        #expect(deepError.kind == .duplicateMember(name: "b", nesting: 6), "\(deepError)")
+        #expect(Self.refusal(Self.bytes((0..<5).reversed().reduce(#"{"a":1,"b":2}"#) { level($1, $0) })) == nil)
+    }
+
     @Test("Bytes that are not UTF-8 are refused where the bad byte is", arguments: [
         ([0x22, 0xFF, 0x22], 1, "byte 0xFF cannot start a character"), ([0x22, 0xC3, 0x22], 2, "byte 0x22 cannot follow 0xC3"),
         ([0x22, 0xED, 0xA0, 0x80, 0x22], 2, "byte 0xA0 cannot follow 0xED"), ([0x22, 0xC0, 0xAF, 0x22], 1, "byte 0xC0 cannot start"),
