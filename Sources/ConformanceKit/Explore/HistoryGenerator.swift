@@ -7,7 +7,7 @@ import Foundation
 struct HistoryGenerator {
     let capabilities: Set<Capability>
     let target: Target
-    var random: ExploreRandom
+    var random: SplitMix64
     var holding = false
 
     /// The accounts every history has: two password-only accounts and, with a second factor, one that needs it.
