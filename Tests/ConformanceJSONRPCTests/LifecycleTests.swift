@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ConformanceTestSupport
 import ConformanceKit
 @testable import ConformanceJSONRPC
 
@@ -9,7 +10,7 @@ struct LifecycleTests {
     @Test("many sessions at once, each with platform calls, over one connection")
     func stress() async throws {
         let party = ToyRelyingParty()
-        let adapter = JSONRPCAdapter(servingInProcess: party, configuration: .init(callTimeout: .seconds(20)))
+        let adapter = JSONRPCAdapter(servingInProcess: party, configuration: .init(callTimeout: .seconds(30), launchTimeout: .seconds(30)))
         let hosts = (0..<8).map { _ in RecordingHost() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, host) in hosts.enumerated() {

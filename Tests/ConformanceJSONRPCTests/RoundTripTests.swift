@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ConformanceTestSupport
 import ConformanceKit
 @testable import ConformanceJSONRPC
 
@@ -11,7 +12,7 @@ struct RoundTripTests {
     let adapter: JSONRPCAdapter
 
     init() {
-        adapter = JSONRPCAdapter(servingInProcess: party, configuration: .init(callTimeout: .seconds(10)))
+        adapter = JSONRPCAdapter(servingInProcess: party, configuration: .init(callTimeout: .seconds(30), launchTimeout: .seconds(30)))
     }
 
     @Test("adapter.hello answers the adapter's description")
@@ -174,7 +175,7 @@ struct RoundTripTests {
 
     @Test("the test case's budget bounds every call of the session")
     func testCaseBudget() async throws {
-        let adapter = JSONRPCAdapter(servingInProcess: party, configuration: .init(callTimeout: .seconds(10), testCaseTimeout: .milliseconds(300)))
+        let adapter = JSONRPCAdapter(servingInProcess: party, configuration: .init(callTimeout: .seconds(30), testCaseTimeout: .milliseconds(300), launchTimeout: .seconds(30)))
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
         await #expect {
             _ = try await session.perform(UserAction(.refresh))

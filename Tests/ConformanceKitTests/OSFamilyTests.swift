@@ -2,11 +2,12 @@ import ConformanceKit
 import Foundation
 import ReferenceRP
 import Testing
+import ConformanceTestSupport
 
 /// The device's OS family: on the wire (`osFamily`, absent means the platform's default), in the
 /// targets, and in the simulator's judgement of Apple's conditional request style, whose floor
 /// differs by family (iOS and iPadOS 18, macOS 15, visionOS 2).
-@Suite("OS family and the conditional request style's floors")
+@Suite("OS family and the conditional request style's floors", .heavy)
 struct OSFamilyTests {
     static let rpID = "login.example.com"
 

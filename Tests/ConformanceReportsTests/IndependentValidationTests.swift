@@ -2,6 +2,7 @@ import ConformanceKit
 @testable import ConformanceReports
 import Foundation
 import Testing
+import ConformanceTestSupport
 
 /// Runs `Python/validate_report.py`, which checks the reports with `jsonschema` and `junitparser`,
 /// code that shares nothing with the reporters.
@@ -53,7 +54,7 @@ enum PythonValidator {
     }
 }
 
-@Suite("Independent validation (Python: jsonschema, junitparser)", .enabled(if: PythonValidator.isReady, PythonValidator.missingNote))
+@Suite("Independent validation (Python: jsonschema, junitparser)", .heavy, .enabled(if: PythonValidator.isReady, PythonValidator.missingNote))
 struct IndependentValidationTests {
     static let runs: [(String, RunResult, WaiverEvaluation)] = [
         ("mixed, with waivers", Fixtures.run, Fixtures.waivers),

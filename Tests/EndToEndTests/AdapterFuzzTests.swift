@@ -68,7 +68,7 @@ enum FuzzAdapter {
 
 /// Runs the built binary against the fuzzing adapter, seed after seed, for a few seconds: every run
 /// must end with a documented exit status, in time, with all three reports.
-@Suite("Adapter fuzzing", binaryBuilt, .enabled(if: GateAdapter.hasPython, "needs python3"))
+@Suite("Adapter fuzzing", binaryBuilt, .heavy, .enabled(if: GateAdapter.hasPython, "needs python3"))
 struct AdapterFuzzTests {
     @Test("mutated adapter messages end as error verdicts or faults, never a crash or a hang, and a report set is always written")
     func mutatedMessages() async throws {

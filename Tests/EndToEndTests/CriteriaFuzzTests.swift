@@ -19,7 +19,7 @@ enum FuzzSeed {
 
 /// Mutated criterion files never crash or hang the loader or the runner: every defect is a located
 /// diagnostic, every fault an `error` verdict, and a report set is always written.
-@Suite("Criteria fuzzing")
+@Suite("Criteria fuzzing", .heavy)
 struct CriteriaFuzzTests {
     enum Mutation: CaseIterable {
         case deleteLine, duplicateLine, swapLines, controlCharacter, extremeNumber, truncate, garbageLine, oddTag, longWord,

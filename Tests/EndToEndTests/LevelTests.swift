@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `run --level`: which criteria a run covers by origin, and what the report says of each.
-@Suite("run --level")
+@Suite("run --level", .heavy)
 struct LevelTests {
     /// The criteria of a run's report.json with their origin.
     static func criteria(_ extra: [String]) async throws -> [String: String] {

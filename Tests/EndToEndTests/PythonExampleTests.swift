@@ -95,7 +95,7 @@ enum PythonExample {
     }
 }
 
-@Suite("The Python example adapter against the whole suite")
+@Suite("The Python example adapter against the whole suite", .heavy)
 struct PythonExampleTests {
     @Test(.enabled(if: PythonExample.isAvailable, PythonExample.skipNote))
     func conformsExceptWhereACapabilityIsUndeclared() async throws {

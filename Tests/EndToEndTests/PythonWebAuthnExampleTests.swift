@@ -79,7 +79,7 @@ enum PythonWebAuthnExample {
     }
 }
 
-@Suite("The python-webauthn example: real WebAuthn libraries against the suite", .serialized)
+@Suite("The python-webauthn example: real WebAuthn libraries against the suite", .serialized, .heavy)
 struct PythonWebAuthnExampleTests {
     /// The careful configuration passes every criterion it declares: no test case fails, errs or is
     /// undefined, and nothing is left unverified (it declares every capability the criteria use).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ConformanceTestSupport
 
 @testable import Gherkin
 
@@ -20,7 +21,8 @@ func jsonComparison() throws {
     .enabled(
         if: Corpus.isAvailable,
         "The official Gherkin corpus (the testdata folder of github.com/cucumber/gherkin) is not at \(Corpus.root.path); set GHERKIN_TESTDATA to its location to run these tests"
-    ))
+    ),
+    .heavy)
 struct CorpusTests {
     @Test("The corpus holds the files this suite expects")
     func corpusIsComplete() {

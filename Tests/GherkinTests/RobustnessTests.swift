@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ConformanceTestSupport
 import struct ConformanceKit.SplitMix64
 
 @testable import Gherkin
@@ -70,7 +71,7 @@ struct Mutator {
     }
 }
 
-@Suite("Robustness")
+@Suite("Robustness", .heavy)
 struct RobustnessTests {
     /// The seeds: the corpus files when the corpus is present, else a few built-in documents.
     static func seeds() throws -> [(uri: String, bytes: [UInt8])] {

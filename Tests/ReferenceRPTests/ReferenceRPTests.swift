@@ -6,7 +6,7 @@ import Testing
 
 /// The reference RP against the package's own criteria: it conforms, every mutant is caught, and
 /// runs reproduce from their seed.
-@Suite("Reference RP")
+@Suite("Reference RP", .heavy)
 struct ReferenceRPTests {
     static let loaded = CriterionText.packageCriteria()
     static let startedAt = Date(timeIntervalSince1970: 1_800_000_000)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ConformanceTestSupport
 @testable import WebAuthn
 
 /// Runs `Python/check_webauthn.py`, which decodes the bytes with `cbor2` and verifies the ES256
@@ -54,7 +55,7 @@ enum PythonChecker {
     }
 }
 
-@Suite("Independent check with Python cbor2 and cryptography")
+@Suite("Independent check with Python cbor2 and cryptography", .heavy)
 struct PythonCrossCheckTests {
     @Test(.enabled(if: PythonChecker.isAvailable, PythonChecker.skipNote))
     func pythonAcceptsGeneratedBytes() throws {
