@@ -33,6 +33,8 @@ public struct ExploreScenario: Sendable {
         case "no-error-after-expected-no-op": return ["the app showed no error"]
         case "no-credential-from-changed-context":
             return ["releasing the response changed no account's server credentials"] + aliases.flatMap { alias in (0...4).map { holds($0, alias) } }
+        case "live-response-is-stored":
+            return aliases.map { "releasing the response stored a passkey for \"\($0)\"" } + aliases.flatMap { alias in (0...4).map { holds($0, alias) } }
         case "no-unavailable-interface": return ["the app made no call the platform does not support"]
         case "unknown-only-for-unknown-ids": return ["no unknown-credential signal has been sent"]
         case "accepted-list-is-server-list":
@@ -40,6 +42,9 @@ public struct ExploreScenario: Sendable {
         case "android-rate-window": return ["the app never made more than 10 signal calls in any 120-second window"]
         case "retry-after-retry-millis": return ["every rate-limited signal was retried no earlier than the platform asked"]
         case "signal-names-account-rp-id": return ["every signal names the RP ID of its account"]
+        case "signal-ids-exact":
+            return [StepLibrary.exactRepresentationStep.pattern.source, "no signal carries a product account id as its user handle"]
+                + aliases.map { "every signal carries the user handle and passkey ids of \"\($0)\" exactly" }
         default: return []
         }
     }
