@@ -27,6 +27,8 @@ public struct ExploreInvariant: Sendable, Hashable, Identifiable {
               statement: "A registration request excludes every passkey the server holds active for its account, and none of another account's."),
         .init(id: "one-request-per-qualifying-sign-in", criterion: "N2.6-AC05", item: "N2.6-AC05.V1",
               statement: "At most one conditional registration request per qualifying sign-in, issued before any further user action and within 5 minutes; no retry on a later event."),
+        .init(id: "qualifying-sign-in-gets-a-request", criterion: "N2.6-AC05", item: "N2.6-AC05.V1",
+              statement: "A sign-in that completed the policy with a password, of an account without an active passkey, on a device with the conditional interface, is followed by a registration request before any further user action."),
         .init(id: "no-error-after-expected-no-op", criterion: "N2.6-AC05", item: "N2.6-AC05.V2",
               statement: "When the credential manager answers with the expected no-op, the app shows no error."),
         .init(id: "no-credential-from-changed-context", criterion: "N2.6-AC06", item: "N2.6-AC06.V1",

@@ -30,6 +30,7 @@ public struct ExploreScenario: Sendable {
             return aliases.flatMap { ["the last registration request names \"\($0)\" and no other account", "the last registration request carries the WebAuthn user handle of \"\($0)\""] }
         case "request-excludes-known-passkeys": return aliases.map { "the registration request excludes exactly the passkeys the server holds for \"\($0)\"" }
         case "one-request-per-qualifying-sign-in": return (0...4).map(exactly) + ["the registration request followed the sign-in promptly", "no passkey registration request has been issued"]
+        case "qualifying-sign-in-gets-a-request": return (1...4).map(exactly) + ["the registration request followed the sign-in promptly"]
         case "no-error-after-expected-no-op": return ["the app showed no error"]
         case "no-credential-from-changed-context":
             return ["releasing the response changed no account's server credentials"] + aliases.flatMap { alias in (0...4).map { holds($0, alias) } }
@@ -86,7 +87,7 @@ public struct ExploreScenario: Sendable {
     }
 
     /// Runs the rendered file's one test case on the finding's target.
-    static func runFile(_ text: String, fileName: String, target: String, adapter: any RelyingPartyAdapter, seed: UInt64) async throws -> TestCaseResult? {
+    public static func runFile(_ text: String, fileName: String, target: String, adapter: any RelyingPartyAdapter, seed: UInt64) async throws -> TestCaseResult? {
         let loaded = CriteriaLoader().load(sources: [(path: "explore/" + fileName, bytes: Data(text.utf8))], root: "explore")
         guard !loaded.hasErrors else { return nil }
         let plan = TestPlan.make(loaded.criteria, filter: TestPlan.Filter(targets: [target]))

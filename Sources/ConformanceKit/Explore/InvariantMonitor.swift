@@ -14,6 +14,10 @@ final class InvariantMonitor {
         var qualifying: Bool
         /// The verify item a registration request after this (non-qualifying) sign-in breaks.
         var item: String
+        /// Whether the app owes this sign-in a registration request before the next user action:
+        /// a qualifying sign-in, on a device with the conditional interface, of an account the
+        /// server held no active passkey of.
+        var owesRequest = false
     }
 
     /// What a step is, as far as the invariants care.
@@ -74,9 +78,21 @@ final class InvariantMonitor {
         world.lastOutcome = nil
     }
 
+    /// Whether a qualifying sign-in of an account owes a registration request (see `SignInEvent.owesRequest`).
+    func owes(_ username: String) -> Bool {
+        world.target.has(.conditionalCreateAPI) && world.adapter.capabilities.contains(.conditionalCreate)
+            && !(before.values.first { $0.username == username }?.credentials.contains { $0.state == .active } ?? true)
+    }
+
     /// Checks every invariant after step `index` ran; the first violation, if any.
     func afterStep(_ index: Int, sentence: String) async throws -> ExploreViolation? {
         let kind = Self.kind(of: sentence)
+        // A user action: every earlier sign-in that owed a request must have had it by now.
+        if kind != .platformOrTime, let owed = events.indices.first(where: { events[$0].owesRequest && events[$0].step < index && requestsPerEvent[$0, default: 0] == 0 }) {
+            let event = events[owed]
+            return ExploreViolation(invariant: ExploreInvariant.named("qualifying-sign-in-gets-a-request")!, stepIndex: index,
+                                    message: "the sign-in of \(event.username) at step \(event.step + 1) completed its policy with a password; no registration request followed it before step \(index + 1), a further user action")
+        }
         let snapshot = world.host.snapshot
         let after = try await accounts()
         let outcome = world.lastOutcome?.status
@@ -85,7 +101,7 @@ final class InvariantMonitor {
         case .passwordSignIn(let alias), .switchAccount(let alias):
             let username = World.username(alias)
             if outcome == .signedIn {
-                events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: true, item: ""))
+                events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: true, item: "", owesRequest: owes(username)))
                 awaitingSecondFactor = nil
             } else if outcome == .secondFactorRequired {
                 events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: false, item: "N2.6-AC01.V1"))
@@ -93,7 +109,7 @@ final class InvariantMonitor {
             }
         case .secondFactor:
             if outcome == .signedIn, let username = awaitingSecondFactor {
-                events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: true, item: ""))
+                events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: true, item: "", owesRequest: owes(username)))
                 awaitingSecondFactor = nil
             } else if let username = awaitingSecondFactor {
                 events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: false,
