@@ -244,12 +244,16 @@ public struct Explorer: Sendable {
                 }
                 index += 1
             }
-            for index in steps.indices {
+            // A simpler step can break the invariant earlier and so shorten the history: the
+            // index is checked against the current length on every round.
+            index = 0
+            while index < steps.count {
                 for simpler in Self.simplifications(of: steps[index]) {
                     var candidate = steps
                     candidate[index] = simpler
                     if try await attempt(candidate) { changed = true; break }
                 }
+                index += 1
             }
         }
         return (ExploreHistory(target: history.target, background: history.background, steps: steps), current, replays)
