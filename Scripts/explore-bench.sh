@@ -9,7 +9,9 @@
 #   Scripts/explore-bench.sh --mutants [histories] [mutant…]
 #       explores every mutant (or those named) with the given budget (default 1,000, explore's
 #       default) and prints, per mutant, its criterion, the invariant it broke and the history that
-#       broke it, or "not found". Ends with the count found; the figure Criteria/invariants.md gives.
+#       broke it (marked "no Then check" when no check of the step library fails the mutant and
+#       passes the reference RP for the shrunk history), or "not found". Ends with the count found;
+#       the figure Criteria/invariants.md gives.
 set -eu
 cd "$(dirname "$0")/.."
 mode=designs
@@ -33,7 +35,9 @@ if [ "$mode" = mutants ]; then
             found=$((found + 1))
             invariant="$(echo "$output" | sed -n 's/^Violation: \([^ ]*\) (\([^)]*\)).*/\1 (\2)/p')"
             history="$(echo "$output" | sed -n 's/^Found in history \([0-9]*\); shrunk from \([0-9]*\) to \([0-9]*\) steps.*/history \1, \2 -> \3 steps/p')"
-            printf '%-38s found      %-52s %s\n' "$mutant" "$invariant" "$history"
+            check=""
+            if echo "$output" | grep -q '^No step of the library states'; then check=" (no Then check)"; fi
+            printf '%-38s found      %-52s %s%s\n' "$mutant" "$invariant" "$history" "$check"
         elif [ "$status" = 0 ]; then
             printf '%-38s not found  (%s)\n' "$mutant" "$summary"
         else
