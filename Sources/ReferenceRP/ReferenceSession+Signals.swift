@@ -22,11 +22,12 @@ extension ReferenceSession {
 
     // MARK: User actions that touch signals
 
-    func performSignalAction(_ action: UserAction, _ state: inout State) throws -> ActionOutcome {
+    func performSignalAction(_ action: UserAction) async throws -> ActionOutcome {
         switch action.kind {
         case .passkeySignIn:
             let rpID = action.rpID ?? action.username.flatMap { state.server.accounts[$0]?.rpID } ?? ReferenceRP.relyingPartyIDs[0]
-            let challenge = state.server.authenticationOptions(rpID: rpID, now: host.now(), rng: &state.rng)
+            let now = await host.now()
+            let challenge = withState { $0.server.authenticationOptions(rpID: rpID, now: now, rng: &$0.rng) }
             let request: GetCredentialRequest
             switch device.platform {
             case .apple:
@@ -36,19 +37,19 @@ extension ReferenceSession {
                                                "userVerification": .string("preferred"), "timeout": .number(60_000)])
                 request = GetCredentialRequest(android: AndroidGetPublicKeyCredentialOption(requestJson: Wire.jsonString(json)))
             }
-            let operation = host.getCredential(request)
+            let operation = await host.getCredential(request)
             state.app.signals.pendingSignIns[operation] = .init(rpID: rpID, username: action.username)
             return ActionOutcome(.pending)
         case .revokePasskey:
             guard let token = state.app.token, let id = action.credentialID else { return ActionOutcome(.rejected, message: "sign in first") }
             if mutation == .revokeBySignalOnly, signalInterface != nil, let username = state.app.username {
-                send(.fixedList(username: username, ids: state.server.acceptedIDs(username).filter { $0 != id }), &state)
+                await send(.fixedList(username: username, ids: state.server.acceptedIDs(username).filter { $0 != id }))
                 return ActionOutcome(.done)
             }
             switch state.server.revoke(token: token, credentialID: id) {
             case .failure(let refusal): return ActionOutcome(.rejected, message: refusal.message)
             case .success(let username):
-                if mutation != .noReconcileAfterRevoke { scheduleReconciliation(for: username, reason: "credential revoked", &state) }
+                if mutation != .noReconcileAfterRevoke { await scheduleReconciliation(for: username, reason: "credential revoked") }
                 return ActionOutcome(.done)
             }
         case .rename:
@@ -57,32 +58,33 @@ extension ReferenceSession {
             let displayNameChanged = action.newDisplayName != nil
             switch state.server.rename(token: token, name: action.newName, displayName: action.newDisplayName, confirmed: action.confirmed ?? false) {
             case .failure(let refusal):
-                host.show(UIEvent(.error, "Your profile could not be saved."))
+                await host.show(UIEvent(.error, "Your profile could not be saved."))
                 if mutation == .renameSignalUnconfirmed, var account = state.server.accounts[username] {
                     // The mutant announces the requested values as if they had been saved.
                     let saved = account
                     if let name = action.newName { account.name = name }
                     if let displayName = action.newDisplayName { account.displayName = displayName }
                     state.server.accounts[username] = account
-                    send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged), &state)
+                    await send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged))
                     state.server.accounts[username] = saved
                 }
                 return ActionOutcome(.rejected, message: refusal.message)
             case .success:
-                send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged), &state)
-                if mutation == .renameReconcilesEmpty { send(.fixedList(username: username, ids: []), &state) }
+                await send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged))
+                if mutation == .renameReconcilesEmpty { await send(.fixedList(username: username, ids: [])) }
                 return ActionOutcome(.done)
             }
         case .refresh:
             if mutation == .retryOnRefresh, state.app.declinedOnce, state.app.stage == .signedIn, let token = state.app.token, let username = state.app.username {
-                startUpgrade(token: token, username: username, &state)
+                await startUpgrade(token: token, username: username)
             }
             if state.app.stage == .signedIn, let username = state.app.username {
-                if mutation != .noReconcileOnRefresh, !flushBatchedReconciliation(for: username, &state) {
-                    scheduleReconciliation(for: username, reason: "refresh point", &state)
+                if mutation != .noReconcileOnRefresh {
+                    let flushed = await flushBatchedReconciliation(for: username)
+                    if !flushed { await scheduleReconciliation(for: username, reason: "refresh point") }
                 }
             } else if mutation == .reconcileUnauthenticated, let username = state.app.signals.lastUsername {
-                scheduleReconciliation(for: username, reason: "refresh point", &state)
+                await scheduleReconciliation(for: username, reason: "refresh point")
             }
             return ActionOutcome(.done)
         case .managePasskeys:
@@ -90,7 +92,7 @@ extension ReferenceSession {
                 return ActionOutcome(.rejected, message: "sign in first")
             }
             let active = account.credentials.filter { $0.state == .active }.count
-            host.show(UIEvent(.screen, "Passkeys: \(active)"))
+            await host.show(UIEvent(.screen, "Passkeys: \(active)"))
             return ActionOutcome(.done)
         default:
             throw SystemIssue("\(action.kind.rawValue) is not a signal action")
@@ -100,7 +102,7 @@ extension ReferenceSession {
     // MARK: Scheduling
 
     /// Schedules one reconciliation of the account's complete list; triggers close together share it.
-    func scheduleReconciliation(for username: String, reason: String, _ state: inout State) {
+    func scheduleReconciliation(for username: String, reason: String) async {
         guard signalInterface != nil else { return }
         if mutation == .noReconcileAfterCreate, reason == "credential created" { return }
         if mutation == .coalesceWithFirstState, state.app.signals.capturedLists[username] == nil {
@@ -110,76 +112,77 @@ extension ReferenceSession {
         if mutation != .noCoalescing, state.app.signals.held.contains(where: { SignalScheduler.equivalent($0, .reconcile(username: username)) }) { return }
         let delay = design.batchToRefreshMillis ?? design.coalesceMillis
         if delay == 0 {
-            send(.reconcile(username: username), &state)
+            await send(.reconcile(username: username))
             return
         }
         if state.app.signals.reconcileTimers[username] != nil, mutation != .noCoalescing { return }
         let label = design.batchToRefreshMillis == nil ? "reconcile \(username) (\(reason))" : "scheduled refresh: reconcile \(username) (\(reason))"
-        let timer = host.scheduleTimer(afterMillis: delay, label: label)
+        let timer = await host.scheduleTimer(afterMillis: delay, label: label)
         state.app.signals.reconcileTimers[username] = timer
         state.app.signals.timerIntents[timer] = .reconcile(username: username)
     }
 
     /// At a refresh point, a design that batches reconciliations sends what is pending at once.
-    func flushBatchedReconciliation(for username: String, _ state: inout State) -> Bool {
+    func flushBatchedReconciliation(for username: String) async -> Bool {
         guard design.batchToRefreshMillis != nil, let timer = state.app.signals.reconcileTimers.removeValue(forKey: username) else { return false }
-        host.cancelTimer(timer)
+        await host.cancelTimer(timer)
         state.app.signals.timerIntents[timer] = nil
-        send(.reconcile(username: username), &state)
+        await send(.reconcile(username: username))
         return true
     }
 
-    func signalTimerFired(_ timer: TimerID, _ state: inout State) {
+    func signalTimerFired(_ timer: TimerID) async {
         if timer == state.app.signals.flushTimer {
             state.app.signals.flushTimer = nil
             let held = state.app.signals.held
             state.app.signals.held = []
-            for intent in held { send(intent, &state) }
+            for intent in held { await send(intent) }
             return
         }
         guard let intent = state.app.signals.timerIntents.removeValue(forKey: timer) else { return }
         if case .reconcile(let username) = intent, state.app.signals.reconcileTimers[username] == timer {
             state.app.signals.reconcileTimers[username] = nil
         }
-        send(intent, &state)
+        await send(intent)
     }
 
     /// Builds the signal for an intent from current server state and hands it to the platform,
     /// keeping the Android budget and any retryMillis the platform asked for.
-    func send(_ intent: SignalScheduler.Intent, _ state: inout State) {
+    func send(_ intent: SignalScheduler.Intent) async {
         guard let interface = signalInterface else { return }
         if interface == .android, mutation != .ignoreRateLimit {
-            let now = host.now()
+            let now = await host.now()
             state.app.signals.androidCalls.removeAll { $0.at <= now - SignalScheduler.androidWindowMillis }
             let kind = SignalEncoding.androidType(of: intent)
             let counted = mutation == .rateBudgetPerType ? state.app.signals.androidCalls.filter { $0.kind == kind } : state.app.signals.androidCalls
             if now < state.app.signals.androidBlockedUntil {
-                hold(intent, until: state.app.signals.androidBlockedUntil, &state)
+                await hold(intent, until: state.app.signals.androidBlockedUntil)
                 return
             }
             if counted.count >= SignalScheduler.androidBudget {
-                hold(intent, until: counted[0].at + SignalScheduler.androidWindowMillis + 1, &state)
+                await hold(intent, until: counted[0].at + SignalScheduler.androidWindowMillis + 1)
                 return
             }
         }
-        guard let request = buildSignal(intent, interface: interface, &state) else { return }
-        if interface == .android { state.app.signals.androidCalls.append((host.now(), SignalEncoding.androidType(of: intent))) }
-        let operation = host.signal(request)
+        guard let request = await buildSignal(intent, interface: interface) else { return }
+        if interface == .android { state.app.signals.androidCalls.append((await host.now(), SignalEncoding.androidType(of: intent))) }
+        let operation = await host.signal(request)
         state.app.signals.inFlight[operation] = (intent, request)
     }
 
     /// Keeps a signal until the rate limit allows it; equivalent pending work is kept once.
-    func hold(_ intent: SignalScheduler.Intent, until time: Int64, _ state: inout State) {
+    func hold(_ intent: SignalScheduler.Intent, until time: Int64) async {
         if mutation != .noCoalescing, state.app.signals.held.contains(where: { SignalScheduler.equivalent($0, intent) }) { return }
         if mutation == .coalesceWithFirstState, case .reconcile(let username) = intent, state.app.signals.capturedLists[username] == nil {
             state.app.signals.capturedLists[username] = state.server.acceptedIDs(username)
         }
         state.app.signals.held.append(intent)
         guard state.app.signals.flushTimer == nil else { return }
-        state.app.signals.flushTimer = host.scheduleTimer(afterMillis: max(0, time - host.now()), label: "send signals held by the rate limit")
+        let now = await host.now()
+        state.app.signals.flushTimer = await host.scheduleTimer(afterMillis: max(0, time - now), label: "send signals held by the rate limit")
     }
 
-    func buildSignal(_ intent: SignalScheduler.Intent, interface: SignalScheduler.Interface, _ state: inout State) -> SignalRequest? {
+    func buildSignal(_ intent: SignalScheduler.Intent, interface: SignalScheduler.Interface) async -> SignalRequest? {
         let encoding = SignalEncoding(interface: interface, mutation: mutation)
         switch intent {
         case .resend(let request):
@@ -194,7 +197,7 @@ extension ReferenceSession {
             }
             switch state.server.assembleAcceptedList(username) {
             case .failure(let refusal):
-                host.telemetry(TelemetryEvent("reconciliation-skipped", ["account": username, "reason": refusal.message]))
+                await host.telemetry(TelemetryEvent("reconciliation-skipped", ["account": username, "reason": refusal.message]))
                 return nil
             case .success(let ids):
                 return encoding.allAccepted(account: account, ids: ids)
@@ -213,61 +216,61 @@ extension ReferenceSession {
 
     // MARK: Completions
 
-    func signalOperationCompleted(_ operation: OperationID, _ outcome: PlatformOutcome, _ state: inout State) {
+    func signalOperationCompleted(_ operation: OperationID, _ outcome: PlatformOutcome) async {
         if let signIn = state.app.signals.pendingSignIns.removeValue(forKey: operation) {
-            signInCompleted(signIn, outcome, &state)
+            await signInCompleted(signIn, outcome)
             return
         }
         guard let (intent, request) = state.app.signals.inFlight.removeValue(forKey: operation) else { return }
         if let error = outcome.error {
             if let retryMillis = error.retryMillis {
                 let delay = mutation == .retryEarly ? 1_000 : retryMillis
-                let until = host.now() + delay
+                let until = await host.now() + delay
                 state.app.signals.androidBlockedUntil = max(state.app.signals.androidBlockedUntil, until)
-                if design.rateLimited == .retry { hold(mutation == .retryStalePayload ? .resend(request) : intent, until: until, &state) }
+                if design.rateLimited == .retry { await hold(mutation == .retryStalePayload ? .resend(request) : intent, until: until) }
             } else {
-                host.telemetry(TelemetryEvent("signal-failed", ["error": error.name]))
+                await host.telemetry(TelemetryEvent("signal-failed", ["error": error.name]))
             }
             return
         }
         switch (mutation, intent) {
         case (.claimProviderRemoval?, .reconcile), (.claimProviderRemoval?, .unknown):
-            host.show(UIEvent(.message, "The passkey was removed from this device."))
+            await host.show(UIEvent(.message, "The passkey was removed from this device."))
         case (.claimProviderUpdateScreen?, .reconcile):
-            host.show(UIEvent(.screen, "Passkeys on this device updated"))
+            await host.show(UIEvent(.screen, "Passkeys on this device updated"))
         default:
             break
         }
     }
 
     /// Work a design does after every successful sign-in.
-    func signedIn(_ username: String, _ state: inout State) {
-        if design.reconcileAtEverySignIn { scheduleReconciliation(for: username, reason: "signed in", &state) }
+    func signedIn(_ username: String) async {
+        if design.reconcileAtEverySignIn { await scheduleReconciliation(for: username, reason: "signed in") }
     }
 
-    private func signInCompleted(_ signIn: SignalScheduler.PendingSignIn, _ outcome: PlatformOutcome, _ state: inout State) {
+    private func signInCompleted(_ signIn: SignalScheduler.PendingSignIn, _ outcome: PlatformOutcome) async {
         if outcome.error != nil {
             if mutation == .unknownOnNetworkOrCancel, let username = signIn.username {
-                for id in state.server.acceptedIDs(username) { send(.unknown(rpID: signIn.rpID, credentialID: id), &state) }
+                for id in state.server.acceptedIDs(username) { await send(.unknown(rpID: signIn.rpID, credentialID: id)) }
             }
             if mutation == .unknownOnCancelLater, let username = signIn.username, let id = state.server.acceptedIDs(username).first {
-                let timer = host.scheduleTimer(afterMillis: 30_000, label: "report the cancelled sign-in's passkey")
+                let timer = await host.scheduleTimer(afterMillis: 30_000, label: "report the cancelled sign-in's passkey")
                 state.app.signals.timerIntents[timer] = .unknown(rpID: signIn.rpID, credentialID: id)
             }
             return
         }
         guard let assertion = SignalEncoding.assertion(outcome) else {
-            host.telemetry(TelemetryEvent("malformed-assertion-response", [:]))
+            await host.telemetry(TelemetryEvent("malformed-assertion-response", [:]))
             return
         }
         if state.server.store.take(.networkFailure) {
-            host.show(UIEvent(.error, "No connection. Try again."))
-            if mutation == .unknownOnNetworkOrCancel { send(.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID), &state) }
+            await host.show(UIEvent(.error, "No connection. Try again."))
+            if mutation == .unknownOnNetworkOrCancel { await send(.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)) }
             return
         }
         let result = state.server.finishAuthentication(credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
                                                        authenticatorData: assertion.authenticatorData, signature: assertion.signature,
-                                                       userHandle: assertion.userHandle, now: host.now())
+                                                       userHandle: assertion.userHandle, now: await host.now())
         let unknown = SignalScheduler.Intent.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)
         switch result {
         case .signedIn(let username, let token):
@@ -275,30 +278,30 @@ extension ReferenceSession {
             state.app.username = username
             state.app.stage = .signedIn
             state.app.signals.lastUsername = username
-            signedIn(username, &state)
-            if mutation == .upgradeAfterPasskeySignIn { startUpgrade(token: token, username: username, &state) }
+            await signedIn(username)
+            if mutation == .upgradeAfterPasskeySignIn { await startUpgrade(token: token, username: username) }
         case .lookupFailed:
-            host.show(UIEvent(.error, "Sign-in failed. Try again."))
-            if mutation == .unknownOnLookupFailure { send(unknown, &state) }
+            await host.show(UIEvent(.error, "Sign-in failed. Try again."))
+            if mutation == .unknownOnLookupFailure { await send(unknown) }
         case .unknownCredential:
-            host.show(UIEvent(.error, "This passkey is not valid for your account."))
-            if mutation != .neverSignalUnknown { send(unknown, &state) }
+            await host.show(UIEvent(.error, "This passkey is not valid for your account."))
+            if mutation != .neverSignalUnknown { await send(unknown) }
         case .revoked(let username):
-            host.show(UIEvent(.error, "This passkey has been removed from your account."))
+            await host.show(UIEvent(.error, "This passkey has been removed from your account."))
             // The revoked passkey is reconciled by a full list only while this account is signed in;
             // a client that is not signed in never receives the account's list.
             let authenticated = state.app.stage == .signedIn && state.app.username == username
             if mutation == .unknownOnRevoked {
-                send(unknown, &state)
+                await send(unknown)
             } else if authenticated || mutation == .reconcileRevokedUnauthenticated {
-                scheduleReconciliation(for: username, reason: "revoked credential presented", &state)
+                await scheduleReconciliation(for: username, reason: "revoked credential presented")
             }
         case .restricted:
-            host.show(UIEvent(.error, "Your account is restricted."))
-            if mutation == .unknownOnRestricted { send(unknown, &state) }
+            await host.show(UIEvent(.error, "Your account is restricted."))
+            if mutation == .unknownOnRestricted { await send(unknown) }
         case .expiredChallenge, .invalid:
-            host.show(UIEvent(.error, "Sign-in failed. Try again."))
-            if mutation == .unknownOnVerificationFailure { send(unknown, &state) }
+            await host.show(UIEvent(.error, "Sign-in failed. Try again."))
+            if mutation == .unknownOnVerificationFailure { await send(unknown) }
         }
     }
 }

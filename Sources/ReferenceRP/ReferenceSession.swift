@@ -4,9 +4,11 @@ import Synchronization
 
 /// One fresh instance of the reference app and server for one test case.
 ///
-/// The app's logic runs under one lock; calls into the platform host return at once and never call
-/// back, so holding the lock across them is safe.
-final class ReferenceSession: RelyingPartySession {
+/// An actor: the app's logic runs one call at a time, and suspends at each call into the platform
+/// host (a round trip to the harness when served over JSON-RPC). The harness sends a session one
+/// request at a time and delivers outcomes and timers only between them, so no other call of the
+/// session runs while one is suspended.
+actor ReferenceSession: RelyingPartySession {
     struct PendingRegistration: Sendable {
         var conditional: Bool
         var token: String
@@ -41,89 +43,92 @@ final class ReferenceSession: RelyingPartySession {
     let context: SessionContext
     let mutation: Mutation?
     let design: ReferenceDesign
-    let state: Mutex<State>
+    var state: State
 
     init(context: SessionContext, host: any PlatformHost, mutation: Mutation?, design: ReferenceDesign) {
         self.context = context
         self.host = host
         self.mutation = mutation
         self.design = design
-        state = Mutex(State(server: Server(mutation: mutation, design: design, device: context.device), rng: SeededGenerator(seed: context.seed)))
+        state = State(server: Server(mutation: mutation, design: design, device: context.device), rng: SeededGenerator(seed: context.seed))
     }
 
     var device: DeviceInfo { context.device }
 
+    /// Runs `body` with the state as one `inout` value, so that it may touch two of its parts in one
+    /// call (the server and the random generator): as a stored property of the actor, `state` admits
+    /// only one access at a time.
+    func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try body(&state)
+    }
+
     // MARK: RelyingPartySession
 
     func setUp(accounts: [AccountFixture]) async throws {
-        state.withLock { state in
+        withState { state in
             for fixture in accounts { state.server.create(fixture, rng: &state.rng) }
         }
     }
 
     func addCredential(_ credential: CredentialFixture) async throws {
-        try state.withLock { state in
-            guard var account = state.server.accounts[credential.username] else {
-                throw SystemIssue("addCredential: no account \(credential.username)")
-            }
-            account.credentials.append(Server.StoredCredential(id: credential.credentialID, publicKey: credential.publicKey, signCount: credential.signCount,
-                                                               state: credential.state, rpID: account.rpID, backupEligible: true))
-            state.server.accounts[credential.username] = account
-            state.server.store.changed(credential.username)
+        guard var account = state.server.accounts[credential.username] else {
+            throw SystemIssue("addCredential: no account \(credential.username)")
         }
+        account.credentials.append(Server.StoredCredential(id: credential.credentialID, publicKey: credential.publicKey, signCount: credential.signCount,
+                                                           state: credential.state, rpID: account.rpID, backupEligible: true))
+        state.server.accounts[credential.username] = account
+        state.server.store.changed(credential.username)
     }
 
     func inspectAccount(username: String) async throws -> AccountSnapshot {
-        try state.withLock { state in
-            guard let snapshot = state.server.snapshot(username) else { throw SystemIssue("inspectAccount: no account \(username)") }
-            return snapshot
-        }
+        guard let snapshot = state.server.snapshot(username) else { throw SystemIssue("inspectAccount: no account \(username)") }
+        return snapshot
     }
 
     func inspectSession() async throws -> SessionSnapshot {
-        state.withLock { SessionSnapshot(stage: $0.app.stage, username: $0.app.username) }
+        SessionSnapshot(stage: state.app.stage, username: state.app.username)
     }
 
     func injectFault(_ fault: Fault) async throws {
-        state.withLock { $0.server.store.inject(fault) }
+        state.server.store.inject(fault)
     }
 
     func perform(_ action: UserAction) async throws -> ActionOutcome {
-        try state.withLock { state in try perform(action, &state) }
+        try await act(action)
     }
 
     func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {
-        state.withLock { state in completed(operation, outcome, &state) }
+        await completed(operation, outcome)
     }
 
     func timerFired(_ timer: TimerID) async throws {
-        state.withLock { state in fired(timer, &state) }
+        await fired(timer)
     }
 
     func close() async {}
 
     // MARK: User actions
 
-    private func perform(_ action: UserAction, _ state: inout State) throws -> ActionOutcome {
+    private func act(_ action: UserAction) async throws -> ActionOutcome {
         switch action.kind {
         case .passwordSignIn, .switchAccount:
             guard let username = action.username, let password = action.password else { throw SystemIssue("\(action.kind.rawValue) needs username and password") }
-            return passwordSignIn(username: username, password: password, &state)
+            return await passwordSignIn(username: username, password: password)
         case .secondFactor:
             guard let outcome = action.secondFactor else { throw SystemIssue("second-factor needs secondFactor") }
-            return secondFactor(outcome, &state)
+            return await secondFactor(outcome)
         case .recoverySignIn:
             guard let username = action.username, state.server.accounts[username] != nil else { return ActionOutcome(.rejected, message: "unknown account") }
             let token = state.server.openSession(username, .limited)
-            enter(token: token, username: username, stage: .signedInLimited, &state)
-            if mutation == .upgradeAfterRecovery { startUpgrade(token: token, username: username, &state) }
+            enter(token: token, username: username, stage: .signedInLimited)
+            if mutation == .upgradeAfterRecovery { await startUpgrade(token: token, username: username) }
             return ActionOutcome(.signedInLimited)
         case .alternativeSignIn:
             guard let username = action.username, state.server.accounts[username] != nil else { return ActionOutcome(.rejected, message: "unknown account") }
             let token = state.server.openSession(username, .full)
-            enter(token: token, username: username, stage: .signedIn, &state)
-            signedIn(username, &state)
-            if mutation == .upgradeAfterNonPasswordSignIn { startUpgrade(token: token, username: username, &state) }
+            enter(token: token, username: username, stage: .signedIn)
+            await signedIn(username)
+            if mutation == .upgradeAfterNonPasswordSignIn { await startUpgrade(token: token, username: username) }
             return ActionOutcome(.signedIn)
         case .signOut:
             if let token = state.app.token { state.server.signOut(token: token) }
@@ -135,10 +140,10 @@ final class ReferenceSession: RelyingPartySession {
             guard let token = state.app.token, let username = state.app.username, state.app.stage == .signedIn else {
                 return ActionOutcome(.rejected, message: "sign in first")
             }
-            startRegistration(conditional: false, token: token, username: username, &state)
+            await startRegistration(conditional: false, token: token, username: username)
             return ActionOutcome(.pending)
         case .passkeySignIn, .revokePasskey, .rename, .refresh, .managePasskeys:
-            return try performSignalAction(action, &state)
+            return try await performSignalAction(action)
         case .relaunch:
             // What the app held in memory is gone; its persisted session and the server stay.
             let persisted = (state.app.token, state.app.username, state.app.stage, state.app.firstUsername)
@@ -146,13 +151,13 @@ final class ReferenceSession: RelyingPartySession {
             (state.app.token, state.app.username, state.app.stage, state.app.firstUsername) = persisted
             state.app.signals.lastUsername = persisted.1
             if mutation == .retryAfterRelaunch, let token = persisted.0, let username = persisted.1, persisted.2 == .signedIn {
-                startUpgrade(token: token, username: username, &state)
+                await startUpgrade(token: token, username: username)
             }
             return ActionOutcome(.done)
         }
     }
 
-    private func enter(token: String, username: String, stage: SessionSnapshot.Stage, _ state: inout State) {
+    private func enter(token: String, username: String, stage: SessionSnapshot.Stage) {
         state.app.token = token
         state.app.username = username
         state.app.stage = stage
@@ -160,35 +165,35 @@ final class ReferenceSession: RelyingPartySession {
         state.app.signals.lastUsername = username
     }
 
-    private func passwordSignIn(username: String, password: String, _ state: inout State) -> ActionOutcome {
+    private func passwordSignIn(username: String, password: String) async -> ActionOutcome {
         switch state.server.passwordSignIn(username: username, password: password) {
         case .refused(let reason):
             return ActionOutcome(.rejected, message: reason)
         case .signedIn(let token, let assurance):
             if assurance == .full {
-                enter(token: token, username: username, stage: .signedIn, &state)
-                startUpgrade(token: token, username: username, &state)
-                signedIn(username, &state)
+                enter(token: token, username: username, stage: .signedIn)
+                await startUpgrade(token: token, username: username)
+                await signedIn(username)
                 return ActionOutcome(.signedIn)
             }
-            enter(token: token, username: username, stage: .awaitingSecondFactor, &state)
-            if mutation == .upgradeBeforeSecondFactor { startUpgrade(token: token, username: username, &state) }
+            enter(token: token, username: username, stage: .awaitingSecondFactor)
+            if mutation == .upgradeBeforeSecondFactor { await startUpgrade(token: token, username: username) }
             return ActionOutcome(.secondFactorRequired)
         }
     }
 
-    private func secondFactor(_ outcome: SecondFactorOutcome, _ state: inout State) -> ActionOutcome {
+    private func secondFactor(_ outcome: SecondFactorOutcome) async -> ActionOutcome {
         guard let token = state.app.token, let username = state.app.username, state.app.stage == .awaitingSecondFactor else {
             return ActionOutcome(.rejected, message: "no second factor is due")
         }
         switch state.server.secondFactor(token: token, outcome: outcome) {
         case .success:
             state.app.stage = .signedIn
-            startUpgrade(token: token, username: username, &state)
-            signedIn(username, &state)
+            await startUpgrade(token: token, username: username)
+            await signedIn(username)
             return ActionOutcome(.signedIn)
         case .failure(let reason):
-            if mutation == .upgradeAfterFailedSecondFactor { startUpgrade(token: token, username: username, &state) }
+            if mutation == .upgradeAfterFailedSecondFactor { await startUpgrade(token: token, username: username) }
             return ActionOutcome(.rejected, message: reason.message)
         }
     }
@@ -205,31 +210,33 @@ final class ReferenceSession: RelyingPartySession {
     }
 
     /// Asks for a conditional registration after a qualifying sign-in.
-    func startUpgrade(token: String, username: String, _ state: inout State) {
+    func startUpgrade(token: String, username: String) async {
         if mutation == .neverUpgrade { return }
         if mutation == .giveUpAfterNoCreate, state.app.declinedOnce { return }
         guard conditionalCreateAvailable else {
             if mutation == .modalFallbackWithoutAPI {
-                startRegistration(conditional: false, token: token, username: username, &state)
+                await startRegistration(conditional: false, token: token, username: username)
             } else {
-                host.telemetry(TelemetryEvent("conditional-create-unavailable", ["os": device.osVersion, "library": device.credentialsLibraryVersion ?? "-"]))
+                await host.telemetry(TelemetryEvent("conditional-create-unavailable", ["os": device.osVersion, "library": device.credentialsLibraryVersion ?? "-"]))
             }
             return
         }
         if mutation == .delayedUpgrade {
-            let timer = host.scheduleTimer(afterMillis: 10 * 60_000, label: "automatic passkey upgrade")
+            let timer = await host.scheduleTimer(afterMillis: 10 * 60_000, label: "automatic passkey upgrade")
             state.app.delayedUpgrades[timer] = (token, username)
             return
         }
-        startRegistration(conditional: true, token: token, username: username, &state)
-        if mutation == .doubleRequest { startRegistration(conditional: true, token: token, username: username, &state) }
+        await startRegistration(conditional: true, token: token, username: username)
+        if mutation == .doubleRequest { await startRegistration(conditional: true, token: token, username: username) }
     }
 
     /// Gets options from the server and hands the platform a registration request.
-    func startRegistration(conditional: Bool, token: String, username: String, retried: Bool = false, _ state: inout State) {
+    func startRegistration(conditional: Bool, token: String, username: String, retried: Bool = false) async {
         let override = mutation == .staleAccountOptions ? state.app.firstUsername : nil
-        guard var options = state.server.registrationOptions(token: token, conditional: conditional, now: host.now(), rng: &state.rng, forUsername: override) else {
-            host.telemetry(TelemetryEvent("registration-options-refused", ["account": username]))
+        let now = await host.now()
+        let built = withState { $0.server.registrationOptions(token: token, conditional: conditional, now: now, rng: &$0.rng, forUsername: override) }
+        guard var options = built else {
+            await host.telemetry(TelemetryEvent("registration-options-refused", ["account": username]))
             return
         }
         if let account = state.server.accounts[options.userName] {
@@ -246,47 +253,47 @@ final class ReferenceSession: RelyingPartySession {
         if mutation == .reuseFirstChallenge, let first = state.app.firstChallenge { options.challenge = first }
         if state.app.firstChallenge == nil { state.app.firstChallenge = options.challenge }
         let request = RequestBuilder(device: device, mutation: mutation).registration(options, conditional: conditional)
-        let operation = host.createCredential(request)
+        let operation = await host.createCredential(request)
         state.app.pendingRegistrations[operation] = PendingRegistration(conditional: conditional, token: token, username: username, retried: retried,
-                                                                        issuedAt: host.now())
+                                                                        issuedAt: await host.now())
     }
 
-    private func completed(_ operation: OperationID, _ outcome: PlatformOutcome, _ state: inout State) {
+    private func completed(_ operation: OperationID, _ outcome: PlatformOutcome) async {
         if let pending = state.app.pendingRegistrations.removeValue(forKey: operation) {
-            registrationCompleted(pending, outcome, &state)
+            await registrationCompleted(pending, outcome)
         } else {
-            signalOperationCompleted(operation, outcome, &state)
+            await signalOperationCompleted(operation, outcome)
         }
     }
 
-    private func registrationCompleted(_ pending: PendingRegistration, _ outcome: PlatformOutcome, _ state: inout State) {
+    private func registrationCompleted(_ pending: PendingRegistration, _ outcome: PlatformOutcome) async {
         if let error = outcome.error {
-            if mutation == .reconcileAfterFailedCreate { scheduleReconciliation(for: pending.username, reason: "creation attempted", &state) }
+            if mutation == .reconcileAfterFailedCreate { await scheduleReconciliation(for: pending.username, reason: "creation attempted") }
             guard pending.conditional else {
-                if !RequestBuilder.isCancellation(error) { host.show(UIEvent(.error, "The passkey could not be created.")) }
+                if !RequestBuilder.isCancellation(error) { await host.show(UIEvent(.error, "The passkey could not be created.")) }
                 return
             }
             let treatedAsNoOp = RequestBuilder.isExpectedNoCreate(error) || (mutation == .domExceptionAsNoOp && error.name == "CreatePublicKeyCredentialDomException")
             if treatedAsNoOp {
                 state.app.declinedOnce = true
-                if mutation == .errorOnNoCreate { host.show(UIEvent(.error, "Passkey creation failed.")) }
+                if mutation == .errorOnNoCreate { await host.show(UIEvent(.error, "Passkey creation failed.")) }
                 if mutation == .retryAfterNoCreate, !pending.retried {
-                    startRegistration(conditional: true, token: pending.token, username: pending.username, retried: true, &state)
+                    await startRegistration(conditional: true, token: pending.token, username: pending.username, retried: true)
                 }
                 if mutation == .retryAfterAnHour {
-                    let timer = host.scheduleTimer(afterMillis: 3_600_000, label: "automatic passkey upgrade, again")
+                    let timer = await host.scheduleTimer(afterMillis: 3_600_000, label: "automatic passkey upgrade, again")
                     state.app.delayedUpgrades[timer] = (pending.token, pending.username)
                 }
             } else if mutation == .failureRecordedAsIneligible {
-                host.telemetry(TelemetryEvent("conditional-create-ineligible", [:]))
+                await host.telemetry(TelemetryEvent("conditional-create-ineligible", [:]))
             } else if mutation != .silentUnexpectedFailure {
                 // Every failure other than the expected no-op is recorded under its own class.
-                host.telemetry(TelemetryEvent("conditional-create-failed", ["error": error.name, "type": error.type ?? "-", "code": error.code.map(String.init) ?? "-"]))
+                await host.telemetry(TelemetryEvent("conditional-create-failed", ["error": error.name, "type": error.type ?? "-", "code": error.code.map(String.init) ?? "-"]))
             }
             return
         }
-        if mutation == .dropSlowRegistrationResponses, host.now() - pending.issuedAt > 30_000 {
-            host.telemetry(TelemetryEvent("slow-registration-dropped", ["account": pending.username]))
+        if mutation == .dropSlowRegistrationResponses, await host.now() - pending.issuedAt > 30_000 {
+            await host.telemetry(TelemetryEvent("slow-registration-dropped", ["account": pending.username]))
             return
         }
         var token = pending.token
@@ -297,40 +304,40 @@ final class ReferenceSession: RelyingPartySession {
                 guard let current = state.app.token else { return }
                 token = current
             case .uploadStaleResponseLater:
-                let timer = host.scheduleTimer(afterMillis: 60_000, label: "upload a queued registration")
+                let timer = await host.scheduleTimer(afterMillis: 60_000, label: "upload a queued registration")
                 state.app.queuedStaleResponses[timer] = (pending.token, outcome)
                 return
             default:
-                host.telemetry(TelemetryEvent("stale-registration-discarded", ["account": pending.username]))
+                await host.telemetry(TelemetryEvent("stale-registration-discarded", ["account": pending.username]))
                 return
             }
         }
         guard let response = RequestBuilder.registrationResponse(outcome) else {
-            host.telemetry(TelemetryEvent("malformed-registration-response", [:]))
+            await host.telemetry(TelemetryEvent("malformed-registration-response", [:]))
             return
         }
-        switch state.server.finishRegistration(token: token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: host.now()) {
+        switch state.server.finishRegistration(token: token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: await host.now()) {
         case .failure(let reason):
-            host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason.message]))
-            if !pending.conditional { host.show(UIEvent(.error, "The passkey could not be saved.")) }
+            await host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason.message]))
+            if !pending.conditional { await host.show(UIEvent(.error, "The passkey could not be saved.")) }
         case .success:
-            if pending.conditional, mutation == .ownConfirmationScreen { host.show(UIEvent(.confirmation, "Your passkey is ready!")) }
+            if pending.conditional, mutation == .ownConfirmationScreen { await host.show(UIEvent(.confirmation, "Your passkey is ready!")) }
             if let username = state.server.sessions[token]?.username ?? Optional(pending.username) {
-                scheduleReconciliation(for: username, reason: "credential created", &state)
+                await scheduleReconciliation(for: username, reason: "credential created")
             }
         }
     }
 
-    private func fired(_ timer: TimerID, _ state: inout State) {
+    private func fired(_ timer: TimerID) async {
         if let queued = state.app.queuedStaleResponses.removeValue(forKey: timer), let response = RequestBuilder.registrationResponse(queued.outcome) {
-            _ = state.server.finishRegistration(token: queued.token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: host.now())
+            _ = state.server.finishRegistration(token: queued.token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: await host.now())
             return
         }
         if let upgrade = state.app.delayedUpgrades.removeValue(forKey: timer) {
-            startRegistration(conditional: true, token: upgrade.token, username: upgrade.username, &state)
+            await startRegistration(conditional: true, token: upgrade.token, username: upgrade.username)
             return
         }
-        signalTimerFired(timer, &state)
+        await signalTimerFired(timer)
     }
 }
 

@@ -96,9 +96,9 @@ struct RoundTripTests {
     @Test("a perform and an inspection outstanding while the relying party's platform call is in flight")
     func outstandingBothWays() async throws {
         // The host holds createCredential for 300 ms: the adapter's platform call is outstanding while
-        // the harness has session.perform and then session.inspectSession outstanding. The adapter
-        // runs a handler blocked in a synchronous platform call to its end before the next request
-        // (the harness answers platform calls at once), so the inspection comes second.
+        // the harness has session.perform and then session.inspectSession outstanding. The handler of
+        // the perform is suspended in its platform call, so the adapter serves the inspection
+        // meanwhile, and the perform ends once the harness answers.
         let host = RecordingHost(createDelay: .milliseconds(300))
         let session = try await adapter.openSession(.sample(), host: host)
         async let managed = session.perform(UserAction(.managePasskeys))
@@ -107,7 +107,7 @@ struct RoundTripTests {
         #expect(snapshot.stage == .signedIn)
         #expect(try await managed == ActionOutcome(.done, message: "op-1"))
         let events = party.record.withLock { $0.events }
-        #expect(events == ["manage calling platform", "manage got op-1", "inspect session"])
+        #expect(events == ["manage calling platform", "inspect session", "manage got op-1"])
         await adapter.shutdown()
     }
 

@@ -170,7 +170,6 @@ struct SpecificationTests {
         #expect(defaults.maximumMessageBytes == 1_048_576 && text.contains("| longest line written by the adapter | 1 MiB |"))
         #expect(defaults.maximumAdapterMessagesPerSecond == 10_000 && text.contains("| 10,000 per second |"))
         #expect(defaults.maximumConsecutiveLaunchFailures == 3)
-        #expect(HarnessConnection.leadBudget == .milliseconds(2) && text.contains("for up to 2 ms"))
         #expect(JSONRPCAdapterServer.Configuration().maximumMessageBytes == 16 << 20 && text.contains("16 MiB"))
         for kind in AdapterFault.Kind.allCases {
             #expect(text.contains("| `\(kind.rawValue)` |"), "fault kind \(kind.rawValue) is not documented")

@@ -82,26 +82,26 @@ struct ToySession: RelyingPartySession {
         case .passwordSignIn:
             let account = party.record.withLock { $0.accounts.first { $0.username == action.username } }
             guard let account, account.password == action.password else {
-                host.show(UIEvent(.error, "wrong password"))
+                await host.show(UIEvent(.error, "wrong password"))
                 return ActionOutcome(.rejected, message: "wrong password")
             }
-            let now = host.now()
-            let timer = host.scheduleTimer(afterMillis: 30_000, label: "upgrade-window")
-            let operation = host.createCredential(CreateCredentialRequest(apple: AppleRegistrationRequest(
+            let now = await host.now()
+            let timer = await host.scheduleTimer(afterMillis: 30_000, label: "upgrade-window")
+            let operation = await host.createCredential(CreateCredentialRequest(apple: AppleRegistrationRequest(
                 relyingPartyIdentifier: account.rpID, challenge: Data([0, 1, 2, 0xFF, 0xFE]), name: account.username,
                 userID: Data([9, 8, 7]), displayName: account.displayName, requestStyle: .conditional, excludedCredentials: [Data([1]), Data()])))
-            host.show(UIEvent(.screen, "home"))
-            host.telemetry(TelemetryEvent("sign-in", ["method": "password"]))
+            await host.show(UIEvent(.screen, "home"))
+            await host.telemetry(TelemetryEvent("sign-in", ["method": "password"]))
             return ActionOutcome(.signedIn, message: "now=\(now) timer=\(timer) operation=\(operation)")
         case .passkeySignIn:
-            let operation = host.getCredential(GetCredentialRequest(android: AndroidGetPublicKeyCredentialOption(requestJson: #"{"challenge":"AAEC"}"#)))
+            let operation = await host.getCredential(GetCredentialRequest(android: AndroidGetPublicKeyCredentialOption(requestJson: #"{"challenge":"AAEC"}"#)))
             return ActionOutcome(.pending, message: operation)
         case .revokePasskey:
-            let operation = host.signal(SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType,
+            let operation = await host.signal(SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType,
                                                                                      requestJson: #"{"rpId":"example.com"}"#)))
             return ActionOutcome(.done, message: operation)
         case .signOut:
-            host.cancelTimer("t-1")
+            await host.cancelTimer("t-1")
             return ActionOutcome(.done)
         case .refresh:
             party.note("refresh waiting")
@@ -111,7 +111,7 @@ struct ToySession: RelyingPartySession {
         case .managePasskeys:
             // Blocks in a platform call that the harness's host holds for a while.
             party.note("manage calling platform")
-            let operation = host.createCredential(CreateCredentialRequest(android: AndroidCreatePublicKeyCredentialRequest(requestJson: "{}", isConditional: false)))
+            let operation = await host.createCredential(CreateCredentialRequest(android: AndroidCreatePublicKeyCredentialRequest(requestJson: "{}", isConditional: false)))
             party.note("manage got \(operation)")
             return ActionOutcome(.done, message: operation)
         default:
@@ -188,8 +188,8 @@ final class RecordingHost: PlatformHost {
         }
     }
 
-    func createCredential(_ request: CreateCredentialRequest) -> OperationID {
-        if createDelay > .zero { Thread.sleep(forTimeInterval: Double(createDelay.components.seconds) + Double(createDelay.components.attoseconds) / 1e18) }
+    func createCredential(_ request: CreateCredentialRequest) async -> OperationID {
+        if createDelay > .zero { try? await Task.sleep(for: createDelay) }
         return "op-\(add(.create(request)))"
     }
 

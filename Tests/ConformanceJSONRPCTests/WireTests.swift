@@ -123,36 +123,4 @@ struct WireTests {
     func versions(_ text: String, _ major: Int?) {
         #expect(ProtocolVersion.major(of: text) == major)
     }
-
-    @Test("the adaptive spin stops after three misses, probes again with growing intervals, and resumes on a hit")
-    func adaptiveSpin() throws {
-        let pipe = try #require(Platform.makePipe())
-        defer {
-            Platform.close(pipe.read)
-            Platform.close(pipe.write)
-        }
-        var spin = AdaptiveSpin()
-        for _ in 0..<AdaptiveSpin.missesToStop {
-            #expect(spin.spinning)
-            #expect(spin.wait(for: pipe.read, timeoutMillis: 1) == .timedOut)
-        }
-        /// Blocking waits until the next trial spin, then the trial (a miss).
-        func blockedWaitsBeforeTrial() -> Int {
-            var count = 0
-            while !spin.spinning {
-                _ = spin.wait(for: pipe.read, timeoutMillis: 0)
-                count += 1
-            }
-            #expect(spin.wait(for: pipe.read, timeoutMillis: 1) == .timedOut)
-            return count
-        }
-        #expect(blockedWaitsBeforeTrial() == AdaptiveSpin.firstProbe)
-        #expect(blockedWaitsBeforeTrial() == AdaptiveSpin.firstProbe * 2)
-        #expect(blockedWaitsBeforeTrial() == AdaptiveSpin.firstProbe * 4)
-        while !spin.spinning { _ = spin.wait(for: pipe.read, timeoutMillis: 0) }
-        var byte: UInt8 = 1
-        _ = withUnsafeBytes(of: &byte) { Platform.write(pipe.write, $0) }
-        #expect(spin.wait(for: pipe.read, timeoutMillis: 1) == .ready)
-        #expect(spin.spinning)
-    }
 }

@@ -36,9 +36,9 @@ struct ObservationTests {
             func setUp(accounts: [AccountFixture]) async throws {}
             func addCredential(_ credential: CredentialFixture) async throws {}
             func perform(_ action: UserAction) async throws -> ActionOutcome {
-                let timer = host.scheduleTimer(afterMillis: app.delayMillis, label: "send a signal")
+                let timer = await host.scheduleTimer(afterMillis: app.delayMillis, label: "send a signal")
                 timers.withLock { _ = $0.insert(timer) }
-                if let straggler = app.stragglerMillis { _ = host.scheduleTimer(afterMillis: straggler, label: "straggler") }
+                if let straggler = app.stragglerMillis { _ = await host.scheduleTimer(afterMillis: straggler, label: "straggler") }
                 return ActionOutcome(.done)
             }
             func inspectAccount(username: String) async throws -> AccountSnapshot {
@@ -50,10 +50,10 @@ struct ObservationTests {
             func timerFired(_ timer: TimerID) async throws {
                 guard timers.withLock({ $0.remove(timer) }) != nil else { return }
                 let json = #"{"rpId":"fake.example.com","credentialId":"AAAA"}"#
-                _ = host.signal(SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: json)))
+                _ = await host.signal(SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: json)))
                 if app.runaway {
                     for _ in 0...World.deliveryLimit {
-                        _ = host.signal(SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: json)))
+                        _ = await host.signal(SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: json)))
                     }
                 }
             }

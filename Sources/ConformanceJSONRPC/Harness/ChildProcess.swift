@@ -21,9 +21,12 @@ final class ChildProcess: Sendable {
     private let isGroupLeader: Bool
     private let standardErrorTail: StandardErrorTail?
     private let stopRequested = Atomic<Bool>(false)
+    /// Fired by `Process`'s termination handler.
+    private let exit: Occurrence
 
-    private init(process: Process, standardErrorTail: StandardErrorTail?) {
+    private init(process: Process, exit: Occurrence, standardErrorTail: StandardErrorTail?) {
         self.process = process
+        self.exit = exit
         self.pid = process.processIdentifier
         self.isGroupLeader = Platform.processGroup(of: process.processIdentifier) == process.processIdentifier
         self.standardErrorTail = standardErrorTail
@@ -46,6 +49,8 @@ final class ChildProcess: Sendable {
         process.standardInput = input
         process.standardOutput = output
         if let errors { process.standardError = errors }
+        let exit = Occurrence()
+        process.terminationHandler = { _ in exit.fire() }
         do {
             try process.run()
         } catch {
@@ -61,7 +66,7 @@ final class ChildProcess: Sendable {
             tail = StandardErrorTail(fd: Platform.duplicate(errors.fileHandleForReading.fileDescriptor))
             try? errors.fileHandleForReading.close()
         }
-        let child = ChildProcess(process: process, standardErrorTail: tail)
+        let child = ChildProcess(process: process, exit: exit, standardErrorTail: tail)
         registry.withLock { $0[child.pid] = child.isGroupLeader }
         return (child, pipes)
     }
@@ -85,45 +90,28 @@ final class ChildProcess: Sendable {
         return "stderr: " + text
     }
 
-    /// Blocks until the captured standard error has reached its end or `timeout` has passed, so that
-    /// a fault carries the last words of a process that just exited.
-    func standardErrorSettled(within timeout: Duration) {
+    /// Waits (without blocking a thread) until the captured standard error has reached its end or
+    /// `timeout` has passed, so that a fault carries the last words of a process that just exited.
+    func standardErrorSettled(within timeout: Duration) async {
         guard let standardErrorTail else { return }
-        let deadline = ContinuousClock.now + timeout
-        while !standardErrorTail.ended && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.002)
-        }
+        await standardErrorTail.end.wait(within: timeout)
     }
 
-    /// Blocks until the process has exited or `timeout` has passed; returns whether it exited.
-    @discardableResult
-    func waitForExit(timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now >= deadline { return false }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        return true
-    }
-
-    /// Waits (without blocking a thread) until the process has exited or `timeout` has passed.
+    /// Waits (without blocking a thread) until the process has exited or `timeout` has passed;
+    /// returns whether it exited.
     @discardableResult
     func exited(within timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
+        if !process.isRunning { return true }
+        return await exit.wait(within: timeout)
     }
 
-    /// Sends `SIGTERM` to the process group at once and `SIGKILL` after `grace` on a helper thread;
-    /// returns immediately. Idempotent.
+    /// Sends `SIGTERM` to the process group at once and `SIGKILL` after `grace` unless the process
+    /// has exited by then; returns immediately. Idempotent.
     func terminate(grace: Duration) {
         guard !stopRequested.exchange(true, ordering: .relaxed) else { return }
         signal(Platform.terminateSignal)
-        Thread.detachNewThread { [self] in
-            waitForExit(timeout: grace)
+        Task { [self] in
+            await exited(within: grace)
             signal(Platform.killSignal)
             Self.registry.withLock { _ = $0.removeValue(forKey: pid) }
         }
@@ -166,10 +154,8 @@ final class ChildProcess: Sendable {
 final class StandardErrorTail: Sendable {
     static let capacity = 8192
     private let bytes = Mutex<[UInt8]>([])
-    private let reachedEnd = Atomic<Bool>(false)
-
-    /// Whether the stream has ended.
-    var ended: Bool { reachedEnd.load(ordering: .acquiring) }
+    /// Fired when the stream has ended.
+    let end = Occurrence()
 
     init(fd: Int32) {
         Thread.detachNewThread { [self] in
@@ -177,7 +163,7 @@ final class StandardErrorTail: Sendable {
             defer {
                 chunk.deallocate()
                 Platform.close(fd)
-                reachedEnd.store(true, ordering: .releasing)
+                end.fire()
             }
             while true {
                 let count = Platform.read(fd, into: chunk)

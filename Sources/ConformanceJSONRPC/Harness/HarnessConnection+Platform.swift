@@ -1,12 +1,12 @@
 import ConformanceKit
 
 extension HarnessConnection {
-    /// Serves one call or notification of the adapter (on the reader thread, in arrival order) by
+    /// Serves one call or notification of the adapter (on the serving task, in arrival order) by
     /// calling the `PlatformHost` of the session it names, and answers it.
     ///
     /// A call the harness cannot attribute to a session fails the connection; a call with invalid
     /// params for a known session is answered with an error and fails that session's calls.
-    func serve(_ message: JSONRPCMessage) throws {
+    func serve(_ message: JSONRPCMessage) async throws {
         let name = message.method ?? ""
         let isRequest = message.kind == .request
         guard let method = JSONRPCMethod(rawValue: name), Self.adapterMethods.contains(method) else {
@@ -34,28 +34,28 @@ extension HarnessConnection {
             case .platformCreateCredential:
                 let params = try message.decodePayload(JSONRPCParams.CreateCredential.self)
                 try PlatformShapeError.requireOne(android: params.request.android != nil, apple: params.request.apple != nil)
-                try answer(message, JSONRPCParams.Operation(operation: host.createCredential(params.request)))
+                try answer(message, JSONRPCParams.Operation(operation: await host.createCredential(params.request)))
             case .platformGetCredential:
                 let params = try message.decodePayload(JSONRPCParams.GetCredential.self)
                 try PlatformShapeError.requireOne(android: params.request.android != nil, apple: params.request.apple != nil)
-                try answer(message, JSONRPCParams.Operation(operation: host.getCredential(params.request)))
+                try answer(message, JSONRPCParams.Operation(operation: await host.getCredential(params.request)))
             case .platformSignal:
                 let params = try message.decodePayload(JSONRPCParams.Signal.self)
                 try PlatformShapeError.requireOne(android: params.request.android != nil, apple: params.request.apple != nil)
-                try answer(message, JSONRPCParams.Operation(operation: host.signal(params.request)))
+                try answer(message, JSONRPCParams.Operation(operation: await host.signal(params.request)))
             case .clockNow:
-                try answer(message, JSONRPCParams.Now(millis: host.now()))
+                try answer(message, JSONRPCParams.Now(millis: await host.now()))
             case .clockSchedule:
                 let params = try message.decodePayload(JSONRPCParams.Schedule.self)
-                try answer(message, JSONRPCParams.Timer(timer: host.scheduleTimer(afterMillis: params.afterMillis, label: params.label)))
+                try answer(message, JSONRPCParams.Timer(timer: await host.scheduleTimer(afterMillis: params.afterMillis, label: params.label)))
             case .clockCancel:
-                host.cancelTimer(try message.decodePayload(JSONRPCParams.Cancel.self).timer)
+                await host.cancelTimer(try message.decodePayload(JSONRPCParams.Cancel.self).timer)
                 if isRequest { try answer(message, JSONRPCParams.Empty()) }
             case .uiShow:
-                host.show(try message.decodePayload(JSONRPCParams.Show.self).event)
+                await host.show(try message.decodePayload(JSONRPCParams.Show.self).event)
                 if isRequest { try answer(message, JSONRPCParams.Empty()) }
             case .telemetryRecord:
-                host.telemetry(try message.decodePayload(JSONRPCParams.Telemetry.self).event)
+                await host.telemetry(try message.decodePayload(JSONRPCParams.Telemetry.self).event)
                 if isRequest { try answer(message, JSONRPCParams.Empty()) }
             default:
                 return

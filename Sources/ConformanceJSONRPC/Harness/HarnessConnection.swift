@@ -3,19 +3,16 @@ import Synchronization
 import ConformanceKit
 
 /// The harness's end of one adapter process: the calls awaiting answers, the sessions it serves,
-/// and who reads the pipe.
+/// and the one reader of the adapter's output.
 ///
-/// Threading (leader/follower): exactly one *leader* reads the adapter's output at a time. It
-/// delivers answers to their callers, serves the adapter's calls by calling the session's
-/// `PlatformHost` synchronously and in arrival order, and enforces every deadline. A caller that
-/// finds nobody reading leads itself, on its own thread, for at most `leadBudget` (2 ms): a quick
-/// answer then costs no thread hand-off at all, as with a blocking client. A caller whose answer
-/// takes longer, or that finds someone else reading, parks on a continuation and the connection's
-/// reader thread leads for it; so no thread of the cooperative pool is ever blocked for more than
-/// the budget. When nobody leads and nothing is pending, the reader thread drains the pipe every
-/// 20 ms without blocking (end of file, calls of the adapter between requests). The shared state is
-/// small and behind one `Mutex`; the lifecycle (launch, hello, restart, shutdown) belongs to the
-/// `AdapterSupervisor` actor.
+/// Threading: a `LineReader` thread reads the adapter's output and is the only reader. An answer
+/// resumes its caller's continuation directly from that thread. A call or notification of the
+/// adapter goes, in arrival order, to one serving task that calls the session's `PlatformHost` and
+/// answers; an answer that arrives while adapter calls before it wait to be served goes the same
+/// way behind them, so the harness never sees an answer before the platform calls the adapter made
+/// ahead of it. Callers suspend on continuations and never block a thread. Each call has a deadline
+/// task; the first expired deadline fails the connection. The shared state is small and behind one
+/// `Mutex`; the lifecycle (launch, hello, restart, shutdown) belongs to the `AdapterSupervisor` actor.
 final class HarnessConnection: Sendable {
     /// Where a connection reads and writes, and the process behind it, if any.
     struct Endpoint: Sendable {
@@ -23,36 +20,15 @@ final class HarnessConnection: Sendable {
         var child: ChildProcess?
     }
 
-    /// What a caller does next.
-    enum Wake: Sendable {
-        /// Return its answer, or throw why there is none.
-        case answer(Swift.Result<JSONRPCMessage, any Error>)
-        /// Read, as the leader.
-        case lead
-    }
-
-    /// Who reads the pipe.
-    enum Leader: Sendable {
-        /// A caller, on its own thread, within its budget.
-        case caller
-        /// The connection's reader thread, for parked callers or between calls.
-        case readerThread
-    }
-
-    /// Where a parked caller receives its answer.
+    /// Where a caller receives its answer.
     typealias Waiter = CheckedContinuation<Swift.Result<JSONRPCMessage, any Error>, Never>
-
-    /// How long a caller may read for its own answer before it parks and lets the reader thread read.
-    static let leadBudget: Duration = .milliseconds(2)
 
     struct Pending {
         var method: String
-        /// The continuation of a parked caller; `nil` while the caller leads.
-        var continuation: Waiter?
-        var deadline: ContinuousClock.Instant
-        /// The deadline is the test case's, not the call's.
+        var continuation: Waiter
         var deadlineIsTestCase: Bool
         var budget: Duration
+        var timer: Task<Void, Never>?
     }
 
     struct SessionEntry {
@@ -61,68 +37,95 @@ final class HarnessConnection: Sendable {
         var fault: AdapterFault?
     }
 
+    /// What the reader hands the serving task.
+    enum Inbound: Sendable {
+        /// A call or notification of the adapter.
+        case call(JSONRPCMessage)
+        /// An answer that must wait behind the adapter calls read before it.
+        case answer(JSONRPCMessage)
+    }
+
     struct State {
         var nextID = 1
         var pending: [Int: Pending] = [:]
-        /// Answers (or failures) for callers that were not parked when they came.
-        var answers: [Int: Swift.Result<JSONRPCMessage, any Error>] = [:]
         /// Ids whose callers gave up (task cancelled): a late answer is dropped, not a fault.
         var abandoned: Set<Int> = []
-        /// Who reads the pipe, if anyone.
-        var leader: Leader?
+        /// Ids cancelled before their continuation was registered.
+        var cancelledEarly: Set<Int> = []
         var sessions: [String: SessionEntry] = [:]
+        /// Messages handed to the serving task and not yet served.
+        var queued = 0
         /// Set once, when the connection fails or is shut down.
         var fault: AdapterFault?
         /// Whether some caller has seen `fault` itself; later callers get `.connectionClosed`.
         var faultDelivered = false
+        /// The one-second flood window: its start and the adapter-initiated messages in it.
+        var windowStart = ContinuousClock.now
+        var windowCount = 0
     }
 
     let configuration: JSONRPCAdapter.Configuration
     let child: ChildProcess?
     let state = Mutex(State())
     let outbox: Outbox
-    /// The reading side; used only by the leader of the moment.
-    let reading: Mutex<ReadState>
-    /// Wakes the reader thread when it must lead.
-    let readerWake = DispatchSemaphore(value: 0)
+    let inbox: AsyncStream<Inbound>.Continuation
+    /// Set right after `init` starts the reader (the reader needs `self`).
+    private let readerBox = Mutex<LineReader?>(nil)
 
     init(endpoint: Endpoint, configuration: JSONRPCAdapter.Configuration) {
         Platform.ignoreBrokenPipeSignal()
         self.configuration = configuration
         self.child = endpoint.child
-        self.reading = Mutex(ReadState(fd: endpoint.pipes.fromChild, maximumLineBytes: configuration.maximumMessageBytes))
-        let owner = Mutex<Weak?>(nil)
+        let owner = Owner()
         self.outbox = Outbox(fd: endpoint.pipes.toChild) { error in
             // Usually the process has exited: give the reader the chance to say how (it sees end of file).
-            Thread.detachNewThread {
-                guard let connection = owner.withLock({ $0?.connection }) else { return }
-                connection.child?.waitForExit(timeout: .milliseconds(500))
-                Thread.sleep(forTimeInterval: 0.1)
+            Task {
+                guard let connection = owner.weak.withLock({ $0?.connection }) else { return }
+                await connection.child?.exited(within: .milliseconds(500))
+                try? await Task.sleep(for: .milliseconds(100))
                 let how = connection.child?.exitDescription.map { "the adapter process \($0)" } ?? "the adapter stopped reading its input (errno \(error))"
                 connection.fail(AdapterFault(.processExited, how, excerpt: connection.child?.standardErrorText))
             }
         }
+        let (stream, inbox) = AsyncStream<Inbound>.makeStream()
+        self.inbox = inbox
         let weak = Weak(self)
-        owner.withLock { $0 = weak }
-        let wake = readerWake
-        Thread.detachNewThread { Self.readerThread(weak, wake: wake) }
+        owner.weak.withLock { $0 = weak }
+        Task { await Self.serveInbound(stream, weak) }
+        let reader = LineReader(fd: endpoint.pipes.fromChild, maximumLineBytes: configuration.maximumMessageBytes,
+                                onLine: { line in weak.connection?.receive(line) ?? .stop },
+                                onEnd: { end in weak.connection?.readerEnded(end) })
+        if let reader {
+            readerBox.withLock { $0 = reader }
+        } else {
+            fail(AdapterFault(.launchFailed, "could not create a pipe to wake the reader (errno \(Platform.lastError))"))
+        }
     }
 
     deinit {
         let open = state.withLock { $0.fault == nil }
         if open { outbox.close() }
+        inbox.finish()
+        readerBox.withLock { $0?.stop() }
         child?.terminate(grace: configuration.terminationGrace)
-        reading.withLock { $0.close() }
     }
 
-    /// A reference that does not keep the connection alive (threads hold it).
+    /// A reference that does not keep the connection alive (threads and tasks hold it).
     final class Weak: Sendable {
         weak let connection: HarnessConnection?
         init(_ connection: HarnessConnection) { self.connection = connection }
     }
 
+    /// The connection, for callbacks made before it exists.
+    final class Owner: Sendable {
+        let weak = Mutex<Weak?>(nil)
+    }
+
     /// Whether the connection can still carry calls.
     var isAlive: Bool { state.withLock { $0.fault == nil } }
+
+    /// The start of the unfinished line the adapter is writing, if any.
+    var partialLine: [UInt8] { readerBox.withLock { $0?.partialLine ?? [] } }
 
     // MARK: - Sessions
 
@@ -161,93 +164,77 @@ final class HarnessConnection: Sendable {
         } catch {
             throw AdapterFault(.protocolViolation, "the harness could not encode its params: \(error)", method: method.rawValue)
         }
-        let rejection = state.withLock { state -> AdapterFault? in
-            if let fault = state.fault {
-                if state.faultDelivered {
-                    return AdapterFault(.connectionClosed, "the adapter process was stopped earlier: \(fault)", method: method.rawValue)
-                }
-                state.faultDelivered = true
-                return fault.during(method.rawValue)
-            }
-            state.pending[id] = Pending(method: method.rawValue, continuation: nil, deadline: deadline, deadlineIsTestCase: deadlineIsTestCase, budget: budget)
-            return nil
-        }
-        if let rejection { throw rejection }
-        outbox.send(line)
-        let budgetEnd = ContinuousClock.now + Self.leadBudget
-        while true {
-            let immediate = state.withLock { state -> Wake? in
-                if let answer = state.answers.removeValue(forKey: id) { return .answer(answer) }
-                if state.leader == nil && ContinuousClock.now < budgetEnd {
-                    state.leader = .caller
-                    return .lead
-                }
-                return nil
-            }
-            switch immediate {
-            case .answer(let answer)?:
-                return try Self.decodeAnswer(try answer.get(), method: method, as: Result.self)
-            case .lead?:
-                lead(until: id, budgetEnd: budgetEnd)
-                releaseLead()
-            case nil:
-                let answer = await park(id)
-                return try Self.decodeAnswer(try answer.get(), method: method, as: Result.self)
-            }
-        }
-    }
-
-    /// Waits for the answer to `id`; makes sure somebody reads meanwhile.
-    private func park(_ id: Int) async -> Swift.Result<JSONRPCMessage, any Error> {
-        await withTaskCancellationHandler {
+        let answer = await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: Waiter) in
-                let (now, wakeReader) = state.withLock { state -> (Swift.Result<JSONRPCMessage, any Error>?, Bool) in
-                    if let answer = state.answers.removeValue(forKey: id) { return (answer, false) }
-                    guard state.pending[id] != nil else { return (.failure(CancellationError()), false) }
-                    state.pending[id]?.continuation = waiter
-                    if state.leader == nil {
-                        state.leader = .readerThread
-                        return (nil, true)
+                let rejection = state.withLock { state -> Swift.Result<JSONRPCMessage, any Error>? in
+                    if state.cancelledEarly.remove(id) != nil { return .failure(CancellationError()) }
+                    if let fault = state.fault {
+                        if state.faultDelivered {
+                            return .failure(AdapterFault(.connectionClosed, "the adapter process was stopped earlier: \(fault)", method: method.rawValue))
+                        }
+                        state.faultDelivered = true
+                        return .failure(fault.during(method.rawValue))
                     }
-                    return (nil, false)
+                    state.pending[id] = Pending(method: method.rawValue, continuation: waiter, deadlineIsTestCase: deadlineIsTestCase, budget: budget)
+                    return nil
                 }
-                if wakeReader { readerWake.signal() }
-                if let now { waiter.resume(returning: now) }
+                if let rejection {
+                    waiter.resume(returning: rejection)
+                    return
+                }
+                let timer = Task { [weak self] in
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    if !Task.isCancelled { self?.expire(id) }
+                }
+                let stillPending = state.withLock { state -> Bool in
+                    guard state.pending[id] != nil else { return false }
+                    state.pending[id]?.timer = timer
+                    return true
+                }
+                if !stillPending { timer.cancel() }
+                outbox.send(line)
             }
         } onCancel: {
-            let parked = state.withLock { state -> Waiter?? in
-                guard let pending = state.pending.removeValue(forKey: id) else { return nil }
-                state.abandoned.insert(id)
-                if pending.continuation == nil { state.answers[id] = .failure(CancellationError()) }
-                return pending.continuation
-            }
-            if case let waiter?? = parked { waiter.resume(returning: .failure(CancellationError())) }
+            cancel(id)
         }
+        return try Self.decodeAnswer(try answer.get(), method: method, as: Result.self)
     }
 
-    /// Hands an answer (or a failure) to the caller of `id`; `false` if nobody waits for it.
+    /// Gives up the call `id`: its caller gets `CancellationError`; a late answer is dropped.
+    private func cancel(_ id: Int) {
+        let pending = state.withLock { state -> Pending? in
+            guard let pending = state.pending.removeValue(forKey: id) else {
+                state.cancelledEarly.insert(id)
+                return nil
+            }
+            state.abandoned.insert(id)
+            return pending
+        }
+        pending?.timer?.cancel()
+        pending?.continuation.resume(returning: .failure(CancellationError()))
+    }
+
+    /// Hands an answer to the caller of `id`; `false` if nobody waits for it.
     @discardableResult
     func deliver(_ id: Int, _ answer: Swift.Result<JSONRPCMessage, any Error>) -> Bool {
-        let (found, waiter) = state.withLock { state -> (Bool, Waiter?) in
-            guard let pending = state.pending.removeValue(forKey: id) else { return (false, nil) }
-            if pending.continuation == nil { state.answers[id] = answer }
-            return (true, pending.continuation)
-        }
-        waiter?.resume(returning: answer)
-        return found
+        guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return false }
+        pending.timer?.cancel()
+        pending.continuation.resume(returning: answer)
+        return true
     }
 
-    /// Gives up a caller's lead: to the reader thread if callers are parked, else to nobody.
-    func releaseLead() {
-        let wakeReader = state.withLock { state -> Bool in
-            if state.fault == nil && state.pending.values.contains(where: { $0.continuation != nil }) {
-                state.leader = .readerThread
-                return true
-            }
-            state.leader = nil
-            return false
-        }
-        if wakeReader { readerWake.signal() }
+    /// The deadline of call `id` passed: the connection fails, that call with a time-out.
+    private func expire(_ id: Int) {
+        guard let call = state.withLock({ $0.pending[id] }) else { return }
+        var excerpt = child?.standardErrorText
+        let partial = partialLine
+        if !partial.isEmpty { excerpt = "unfinished line: " + Excerpt(partial).text }
+        let fault = call.deadlineIsTestCase
+            ? AdapterFault(.testCaseTimeout, "the test case's time budget ran out while waiting for the answer to id \(id); the adapter process was stopped",
+                           method: call.method, excerpt: excerpt)
+            : AdapterFault(.timeout, "no answer to id \(id) within \(call.budget.shortDescription); the adapter process was stopped",
+                           method: call.method, excerpt: excerpt)
+        fail(fault, culprit: id)
     }
 
     private static func decodeAnswer<Result: Decodable>(_ message: JSONRPCMessage, method: JSONRPCMethod, as: Result.Type) throws -> Result {
@@ -268,33 +255,31 @@ final class HarnessConnection: Sendable {
 
     // MARK: - Failure and shutdown
 
-    /// Fails the connection: every pending call throws, the outbox closes, the process is stopped.
-    /// With a `culprit`, only that call gets `fault`; the others learn that the process was stopped.
-    /// Idempotent: the first fault wins.
+    /// Fails the connection: every pending call throws, the outbox closes, the reader stops, the
+    /// process is stopped. With a `culprit`, only that call gets `fault`; the others learn that the
+    /// process was stopped. Idempotent: the first fault wins.
     func fail(_ fault: AdapterFault, culprit: Int? = nil) {
-        // One critical section: a caller that is not parked finds its failure among the answers as
-        // soon as its call is no longer pending.
-        let parked = state.withLock { state -> [(Waiter, AdapterFault)]? in
+        let failed = state.withLock { state -> [(Pending, AdapterFault)]? in
             guard state.fault == nil else { return nil }
             state.fault = fault
             if !state.pending.isEmpty { state.faultDelivered = true }
-            var parked: [(Waiter, AdapterFault)] = []
-            for (id, call) in state.pending {
+            let failed = state.pending.map { id, call in
                 let error = culprit == nil || culprit == id
                     ? fault.during(call.method)
                     : AdapterFault(.connectionClosed, "the adapter process was stopped because another call failed: \(fault)", method: call.method)
-                if let continuation = call.continuation {
-                    parked.append((continuation, error))
-                } else {
-                    state.answers[id] = .failure(error)
-                }
+                return (call, error)
             }
             state.pending = [:]
-            return parked
+            return failed
         }
-        guard let parked else { return }
-        for (continuation, error) in parked { continuation.resume(returning: .failure(error)) }
+        guard let failed else { return }
+        for (call, error) in failed {
+            call.timer?.cancel()
+            call.continuation.resume(returning: .failure(error))
+        }
+        inbox.finish()
         outbox.close()
+        readerBox.withLock { $0?.stop() }
         child?.terminate(grace: configuration.terminationGrace)
     }
 

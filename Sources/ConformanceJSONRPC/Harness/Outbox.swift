@@ -4,38 +4,44 @@ import Synchronization
 /// The harness's writing end of a pipe to an adapter: never blocks the caller.
 ///
 /// A message is written at once with a non-blocking `write` when nothing is queued (the common case,
-/// no thread hop). What does not fit into the pipe is queued and written by a writer thread of its
-/// own. So the connection's reader thread can always answer the adapter's calls without waiting for
-/// the adapter to read, and two processes writing to each other can never deadlock.
+/// no thread hop). What does not fit into the pipe is queued and written by a drain on a serial
+/// dispatch queue of its own, which waits for room with `poll`. So a caller on the cooperative pool
+/// never blocks on an adapter that does not read, and two processes writing to each other can never
+/// deadlock.
 final class Outbox: Sendable {
     private struct State {
         var queue: [UInt8] = []
-        /// The writer thread holds bytes taken from the queue: direct writes must wait behind them.
-        var writerBusy = false
+        /// A drain is scheduled or running: direct writes must wait behind its bytes.
+        var draining = false
         var closed = false
+        /// The descriptor has been closed (by `close()` or by the drain, whichever is last).
+        var descriptorClosed = false
     }
 
     private let fd: Int32
     private let state = Mutex(State())
-    private let wake = DispatchSemaphore(value: 0)
+    private let drainQueue = DispatchQueue(label: "passkey-conformance.outbox")
     private let onFailure: @Sendable (Int32) -> Void
 
-    /// Takes ownership of `fd` (it is closed by the writer thread at the end); `onFailure` is called
-    /// once, with `errno`, if writing fails (the adapter closed its input or exited).
+    /// Takes ownership of `fd` (closed by `close()`, or by the drain once it is done); `onFailure`
+    /// is called once, with `errno`, if writing fails (the adapter closed its input or exited).
     init(fd: Int32, onFailure: @escaping @Sendable (Int32) -> Void) {
         self.fd = fd
         self.onFailure = onFailure
         Platform.setNonBlocking(fd)
-        Thread.detachNewThread { [self] in writerLoop() }
+    }
+
+    deinit {
+        if !state.withLock({ $0.descriptorClosed }) { Platform.close(fd) }
     }
 
     /// Sends one message (a complete line); silently dropped once the outbox is closed.
     func send(_ bytes: [UInt8]) {
         var failure: Int32?
-        let needsWriter = state.withLock { state -> Bool in
+        let startDrain = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             var offset = 0
-            if state.queue.isEmpty && !state.writerBusy {
+            if !state.draining {
                 bytes.withUnsafeBytes { buffer in
                     while offset < buffer.count {
                         let count = Platform.write(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
@@ -48,41 +54,49 @@ final class Outbox: Sendable {
                     }
                 }
                 if failure != nil { state.closed = true }
-                if failure != nil || offset == bytes.count { return failure != nil }
+                if failure != nil || offset == bytes.count { return false }
             }
             state.queue.append(contentsOf: bytes[offset...])
+            if state.draining { return false }
+            state.draining = true
             return true
         }
-        if needsWriter { wake.signal() }
+        if startDrain { drainQueue.async { [self] in drain() } }
         if let failure { onFailure(failure) }
     }
 
     /// Stops writing: queued bytes are dropped and the descriptor is closed, so the adapter reads
     /// end-of-file. Idempotent.
     func close() {
-        state.withLock { $0.closed = true }
-        wake.signal()
+        let closeNow = state.withLock { state -> Bool in
+            state.closed = true
+            guard !state.draining, !state.descriptorClosed else { return false }
+            state.descriptorClosed = true
+            return true
+        }
+        if closeNow { Platform.close(fd) }
     }
 
-    private func writerLoop() {
-        defer { Platform.close(fd) }
+    /// Writes the queue until it is empty (then direct writes resume), the outbox is closed, or the
+    /// descriptor fails.
+    private func drain() {
         while true {
-            wake.wait()
-            while true {
-                let (chunk, closed) = state.withLock { state -> ([UInt8], Bool) in
-                    if state.closed { return ([], true) }
-                    let chunk = state.queue
-                    state.queue = []
-                    state.writerBusy = !chunk.isEmpty
-                    return (chunk, false)
+            let chunk = state.withLock { state -> [UInt8]? in
+                if state.closed || state.queue.isEmpty {
+                    state.draining = false
+                    if state.closed && !state.descriptorClosed {
+                        state.descriptorClosed = true
+                        Platform.close(fd)
+                    }
+                    return nil
                 }
-                if closed { return }
-                if chunk.isEmpty { break }
-                if let failure = writeAll(chunk) {
-                    state.withLock { $0.closed = true }
-                    onFailure(failure)
-                    return
-                }
+                defer { state.queue = [] }
+                return state.queue
+            }
+            guard let chunk else { return }
+            if let failure = writeAll(chunk) {
+                state.withLock { $0.closed = true }
+                onFailure(failure)
             }
         }
     }
@@ -98,6 +112,7 @@ final class Outbox: Sendable {
                     offset += count
                 } else if count < 0 && Platform.wouldBlock {
                     if state.withLock({ $0.closed }) { return nil }
+                    // Wakes when the adapter reads, or after 250 ms to notice `close()`.
                     _ = Platform.poll(fd, forWriting: true, timeoutMillis: 250)
                 } else {
                     return Platform.lastError

@@ -8,12 +8,10 @@ import ConformanceKit
 /// await JSONRPCAdapterServer(adapter: ReferenceRP()).run()
 /// ```
 ///
-/// Threading: a dedicated reader thread reads the harness's messages and is also the executor of the
-/// tasks that handle them, so a request runs on the thread that read it, and requests of several
-/// sessions (and of one session) can be in progress at once. The synchronous `PlatformHost` calls
-/// of the relying party write their request and block until the harness answers: on the reader
-/// thread by reading and routing further input until the answer arrives, on any other thread on a
-/// semaphore that the reader thread signals.
+/// Threading: a dedicated reader thread reads the harness's messages; each request is handled by a
+/// task of its own, so requests of several sessions (and of one session) can be in progress at once.
+/// The relying party's `PlatformHost` calls write their request and suspend until the reader hands
+/// them the harness's answer: no thread waits.
 public struct JSONRPCAdapterServer: Sendable {
     /// Limits of the adapter's side.
     public struct Configuration: Sendable, Hashable {
@@ -22,11 +20,17 @@ public struct JSONRPCAdapterServer: Sendable {
         public var platformCallTimeout: Duration
         /// The longest line the harness may send, in bytes.
         public var maximumMessageBytes: Int
+        /// How long the server waits before it answers each `session.*` request: the latency of a
+        /// relying party reached over a network, for trying the harness's parallel sessions. The wait
+        /// suspends only the request's own task; other sessions go on meanwhile.
+        public var answerLatency: Duration
 
-        /// Creates a configuration: 60 seconds per platform call and lines of up to 16 MiB by default.
-        public init(platformCallTimeout: Duration = .seconds(60), maximumMessageBytes: Int = 16 << 20) {
+        /// Creates a configuration: 60 seconds per platform call, lines of up to 16 MiB and no added
+        /// latency by default.
+        public init(platformCallTimeout: Duration = .seconds(60), maximumMessageBytes: Int = 16 << 20, answerLatency: Duration = .zero) {
             self.platformCallTimeout = platformCallTimeout
             self.maximumMessageBytes = maximumMessageBytes
+            self.answerLatency = answerLatency
         }
     }
 
@@ -54,11 +58,6 @@ public struct JSONRPCAdapterServer: Sendable {
     package func run(input: Int32, output: Int32) async {
         // A harness that went away must make writes fail, not kill the process.
         Platform.ignoreBrokenPipeSignal()
-        guard let connection = ServerConnection(adapter: adapter, configuration: configuration, input: input, output: output) else {
-            Platform.close(input)
-            Platform.close(output)
-            return
-        }
-        await connection.serve()
+        await ServerConnection(adapter: adapter, configuration: configuration, input: input, output: output).serve()
     }
 }

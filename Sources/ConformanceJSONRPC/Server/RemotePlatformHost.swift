@@ -2,7 +2,8 @@ import Synchronization
 import ConformanceKit
 
 /// The platform of one session as the relying party sees it on the adapter's side: every call is a
-/// JSON-RPC call to the harness, made synchronously (see `JSONRPCAdapterServer`).
+/// JSON-RPC call (or notification) to the harness; a call suspends the relying party's task until the
+/// answer arrives.
 ///
 /// `PlatformHost` cannot throw. When the harness does not answer validly (it rejected the call, it
 /// is gone, the time-out passed), the call returns an empty id (or 0 for the time), the failure is
@@ -18,35 +19,35 @@ final class RemotePlatformHost: PlatformHost {
         self.connection = connection
     }
 
-    func createCredential(_ request: CreateCredentialRequest) -> OperationID {
-        call(.platformCreateCredential, JSONRPCParams.CreateCredential(session: session, request: request), JSONRPCParams.Operation.self)?.operation ?? ""
+    func createCredential(_ request: CreateCredentialRequest) async -> OperationID {
+        await call(.platformCreateCredential, JSONRPCParams.CreateCredential(session: session, request: request), JSONRPCParams.Operation.self)?.operation ?? ""
     }
 
-    func getCredential(_ request: GetCredentialRequest) -> OperationID {
-        call(.platformGetCredential, JSONRPCParams.GetCredential(session: session, request: request), JSONRPCParams.Operation.self)?.operation ?? ""
+    func getCredential(_ request: GetCredentialRequest) async -> OperationID {
+        await call(.platformGetCredential, JSONRPCParams.GetCredential(session: session, request: request), JSONRPCParams.Operation.self)?.operation ?? ""
     }
 
-    func signal(_ request: SignalRequest) -> OperationID {
-        call(.platformSignal, JSONRPCParams.Signal(session: session, request: request), JSONRPCParams.Operation.self)?.operation ?? ""
+    func signal(_ request: SignalRequest) async -> OperationID {
+        await call(.platformSignal, JSONRPCParams.Signal(session: session, request: request), JSONRPCParams.Operation.self)?.operation ?? ""
     }
 
-    func now() -> Int64 {
-        call(.clockNow, JSONRPCParams.Session(session: session), JSONRPCParams.Now.self)?.millis ?? 0
+    func now() async -> Int64 {
+        await call(.clockNow, JSONRPCParams.Session(session: session), JSONRPCParams.Now.self)?.millis ?? 0
     }
 
-    func scheduleTimer(afterMillis: Int64, label: String) -> TimerID {
-        call(.clockSchedule, JSONRPCParams.Schedule(session: session, afterMillis: afterMillis, label: label), JSONRPCParams.Timer.self)?.timer ?? ""
+    func scheduleTimer(afterMillis: Int64, label: String) async -> TimerID {
+        await call(.clockSchedule, JSONRPCParams.Schedule(session: session, afterMillis: afterMillis, label: label), JSONRPCParams.Timer.self)?.timer ?? ""
     }
 
-    func cancelTimer(_ timer: TimerID) {
+    func cancelTimer(_ timer: TimerID) async {
         notify(.clockCancel, JSONRPCParams.Cancel(session: session, timer: timer))
     }
 
-    func show(_ event: UIEvent) {
+    func show(_ event: UIEvent) async {
         notify(.uiShow, JSONRPCParams.Show(session: session, event: event))
     }
 
-    func telemetry(_ event: TelemetryEvent) {
+    func telemetry(_ event: TelemetryEvent) async {
         notify(.telemetryRecord, JSONRPCParams.Telemetry(session: session, event: event))
     }
 
@@ -58,9 +59,9 @@ final class RemotePlatformHost: PlatformHost {
         }
     }
 
-    private func call<Result: Decodable>(_ method: JSONRPCMethod, _ params: some Encodable, _ type: Result.Type) -> Result? {
+    private func call<Result: Decodable>(_ method: JSONRPCMethod, _ params: some Encodable, _ type: Result.Type) async -> Result? {
         do {
-            return try connection.callHarness(method, params, returning: type)
+            return try await connection.callHarness(method, params, returning: type)
         } catch {
             record("\(method.rawValue) failed: \(error)")
             return nil
@@ -81,55 +82,5 @@ final class RemotePlatformHost: PlatformHost {
     private func record(_ text: String) {
         failure.withLock { if $0 == nil { $0 = text } }
         connection.log("session \(session): \(text)")
-    }
-}
-
-extension ServerConnection {
-    /// Why a platform call got no valid answer.
-    struct PlatformCallError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// Sends a request to the harness and blocks the calling thread until the answer arrives.
-    func callHarness<Result: Decodable>(_ method: JSONRPCMethod, _ params: some Encodable, returning: Result.Type) throws -> Result {
-        let waiter = PlatformCallWaiter()
-        let id = state.withLock { state -> Int? in
-            guard !state.finished else { return nil }
-            defer { state.nextID += 1 }
-            state.waiting[state.nextID] = waiter
-            return state.nextID
-        }
-        guard let id else { throw PlatformCallError(description: "the connection to the harness is closed") }
-        guard write(try JSONRPCCodec.request(id: id, method: method.rawValue, params: params)) else {
-            _ = state.withLock { $0.waiting.removeValue(forKey: id) }
-            throw PlatformCallError(description: "the connection to the harness is closed")
-        }
-        let answer: JSONRPCMessage?
-        if onReaderThread {
-            // The handler runs on the reader thread: read until the answer is there.
-            pump(until: waiter, timeout: configuration.platformCallTimeout)
-            answer = waiter.delivered
-        } else {
-            answer = waiter.wait(timeout: configuration.platformCallTimeout)
-        }
-        guard let answer else {
-            _ = state.withLock { $0.waiting.removeValue(forKey: id) }
-            throw PlatformCallError(description: "no answer from the harness")
-        }
-        if answer.kind == .error {
-            let error = answer.decodeError()
-            throw PlatformCallError(description: "the harness answered with error \(error.code): \(error.message)")
-        }
-        do {
-            return try answer.decodePayload(Result.self)
-        } catch {
-            throw PlatformCallError(description: "the harness's result is not a valid \(Result.self): \(DecodingErrorText(error))")
-        }
-    }
-
-    /// Writes a diagnostic line to standard error (never to the protocol stream).
-    func log(_ text: String) {
-        let line = Array("adapter: \(text)\n".utf8)
-        _ = line.withUnsafeBytes { Platform.writeAll(2, $0) }
     }
 }

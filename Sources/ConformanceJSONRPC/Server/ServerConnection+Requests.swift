@@ -19,6 +19,9 @@ extension ServerConnection {
         } catch {
             line = JSONRPCCodec.error(id: id, code: JSONRPCErrorCode.adapterError, message: "\(error)")
         }
+        if configuration.answerLatency > .zero, message.method?.hasPrefix("session.") == true {
+            try? await Task.sleep(for: configuration.answerLatency)
+        }
         write(line)
         if message.method == JSONRPCMethod.shutdown.rawValue { finish() }
     }

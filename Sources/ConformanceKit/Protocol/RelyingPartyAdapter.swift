@@ -59,21 +59,25 @@ public protocol ReportableFault: Error {
 ///
 /// Platform calls return at once with an operation id; the outcome arrives later through
 /// `RelyingPartySession.platformCompleted`, as with the asynchronous APIs of both platforms.
+///
+/// Every method is `async`: behind a JSON-RPC adapter each one is a round trip to the harness, and
+/// the caller suspends instead of holding a thread. The harness's in-process host answers at once
+/// (its synchronous methods satisfy these requirements).
 public protocol PlatformHost: Sendable {
     /// `CredentialManager.createCredential` / `ASAuthorizationController.performRequests` with a registration request.
-    func createCredential(_ request: CreateCredentialRequest) -> OperationID
+    func createCredential(_ request: CreateCredentialRequest) async -> OperationID
     /// `CredentialManager.getCredential` / an assertion request.
-    func getCredential(_ request: GetCredentialRequest) -> OperationID
+    func getCredential(_ request: GetCredentialRequest) async -> OperationID
     /// `CredentialManager.signalCredentialState` / an Apple report method.
-    func signal(_ request: SignalRequest) -> OperationID
+    func signal(_ request: SignalRequest) async -> OperationID
     /// The virtual time in milliseconds since the test case started.
-    func now() -> Int64
+    func now() async -> Int64
     /// Schedules a timer on the virtual clock.
-    func scheduleTimer(afterMillis: Int64, label: String) -> TimerID
+    func scheduleTimer(afterMillis: Int64, label: String) async -> TimerID
     /// Cancels a timer.
-    func cancelTimer(_ timer: TimerID)
+    func cancelTimer(_ timer: TimerID) async
     /// Records something the app showed the user.
-    func show(_ event: UIEvent)
+    func show(_ event: UIEvent) async
     /// Records a telemetry event of the app.
-    func telemetry(_ event: TelemetryEvent)
+    func telemetry(_ event: TelemetryEvent) async
 }
