@@ -25,7 +25,9 @@ public struct ExploreScenario: Sendable {
         }
         switch invariant {
         case "upgrade-only-after-complete-sign-in": return ["no passkey registration request has been issued"] + (0...4).map(exactly)
-        case "request-is-conditional": return ["every registration request is conditional", "the app made no call the platform does not support"]
+        case "request-is-conditional":
+            // Where the device lacks the conditional interface, a conforming app issues no request at all.
+            return ["every registration request is conditional", "the app made no call the platform does not support", "no passkey registration request has been issued"]
         case "request-for-signed-in-account":
             return aliases.flatMap { ["the last registration request names \"\($0)\" and no other account", "the last registration request carries the WebAuthn user handle of \"\($0)\""] }
         case "request-excludes-known-passkeys": return aliases.map { "the registration request excludes exactly the passkeys the server holds for \"\($0)\"" }
