@@ -55,8 +55,8 @@ let package = Package(
         // Helpers shared by the test targets (not a product).
         .target(name: "ConformanceTestSupport", dependencies: ["ConformanceKit", "Gherkin"]),
 
-        .testTarget(name: "GherkinTests", dependencies: ["Gherkin"]),
-        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn"], exclude: ["Python"]),
+        .testTarget(name: "GherkinTests", dependencies: ["Gherkin", "ConformanceKit"]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "ConformanceKit"], exclude: ["Python"]),
         .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
         .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport"],

@@ -148,7 +148,7 @@ extension WaiverFile {
             // A member given twice would silently take one of its values (an `expires` in 2099
             // followed by one in 2020): an error, located.
             do {
-                _ = try JSONValue.parse(Data(bytes), rejectingDuplicateKeys: true)
+                _ = try JSONValue.parse(Data(bytes))
             } catch {
                 let (line, column) = Self.lineAndColumn(of: error.offset, in: bytes)
                 problem(nil, nil, "\(error.message) (line \(line), column \(column)); give each member once")

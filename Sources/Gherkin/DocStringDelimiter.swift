@@ -24,25 +24,46 @@ struct DocStringDelimiter: Sendable, Equatable {
 }
 
 extension String {
-    /// Replaces every occurrence of `target` (non-overlapping, left to right) with `replacement`.
+    /// Replaces every occurrence of `target` (non-overlapping, left to right) with `replacement`;
+    /// returns `self` unchanged, without copying, when `target` does not occur.
     func replacingAll(_ target: String, with replacement: String) -> String {
-        let t = Array(target.utf8)
-        let s = Array(self.utf8)
-        guard !t.isEmpty, s.count >= t.count else { return self }
-        var out: [UInt8] = []
-        out.reserveCapacity(s.count)
-        var i = 0
-        var changed = false
-        while i < s.count {
-            if s[i] == t[0], i + t.count <= s.count, s[i..<(i + t.count)].elementsEqual(t) {
-                out.append(contentsOf: replacement.utf8)
-                i += t.count
-                changed = true
-            } else {
-                out.append(s[i])
-                i += 1
+        var text = self
+        var target = target
+        var replacement = replacement
+        return text.withUTF8 { s in
+            target.withUTF8 { t in
+                guard let first = Self.firstRange(of: t, in: s, from: 0) else { return self }
+                return replacement.withUTF8 { r in
+                    var out: [UInt8] = []
+                    out.reserveCapacity(s.count + r.count)
+                    var copied = 0
+                    var found: Int? = first
+                    while let start = found {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: s[copied..<start]))
+                        out.append(contentsOf: r)
+                        copied = start + t.count
+                        found = Self.firstRange(of: t, in: s, from: copied)
+                    }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: s[copied...]))
+                    return String(decoding: out, as: UTF8.self)
+                }
             }
         }
-        return changed ? String(decoding: out, as: UTF8.self) : self
+    }
+
+    /// Where `target` first occurs in `text` at or after `start`.
+    private static func firstRange(of target: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let head = target.first, text.count >= target.count else { return nil }
+        var index = start
+        let last = text.count - target.count
+        while index <= last {
+            if text[index] == head {
+                var matched = 1
+                while matched < target.count && text[index + matched] == target[matched] { matched += 1 }
+                if matched == target.count { return index }
+            }
+            index += 1
+        }
+        return nil
     }
 }

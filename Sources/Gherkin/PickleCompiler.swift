@@ -22,28 +22,40 @@ public struct PickleCompiler: Sendable {
 
     /// Compiles `document`, taking ids from `ids`.
     public func compile(_ document: GherkinDocument, uri: String, ids: inout IDGenerator) -> [Pickle] {
-        guard let feature = document.feature else { return [] }
+        var pickles: [Pickle] = []
+        compile(document, uri: uri, ids: &ids) { pickles.append($0) }
+        return pickles
+    }
+
+    /// Compiles `document`, taking ids from `ids`, and hands each pickle to `body` as soon as its
+    /// scenario is compiled, so a large document's pickles need not all be held at once.
+    public func compile(_ document: GherkinDocument, uri: String, ids: inout IDGenerator, each body: (Pickle) -> Void) {
+        guard let feature = document.feature else { return }
         var context = Context(uri: uri, language: feature.language, ids: ids)
+        func compile(_ scenario: Scenario, _ tags: [Tag], _ background: [Step]) {
+            context.compile(scenario, inheritedTags: tags, background: background)
+            for pickle in context.pickles { body(pickle) }
+            context.pickles.removeAll(keepingCapacity: true)
+        }
         var backgroundSteps: [Step] = []
         for child in feature.children {
             switch child {
             case .background(let background):
                 backgroundSteps += background.steps
             case .scenario(let scenario):
-                context.compile(scenario, inheritedTags: feature.tags, background: backgroundSteps)
+                compile(scenario, feature.tags, backgroundSteps)
             case .rule(let rule):
                 var ruleBackground = backgroundSteps
                 let tags = feature.tags + rule.tags
                 for ruleChild in rule.children {
                     switch ruleChild {
                     case .background(let background): ruleBackground += background.steps
-                    case .scenario(let scenario): context.compile(scenario, inheritedTags: tags, background: ruleBackground)
+                    case .scenario(let scenario): compile(scenario, tags, ruleBackground)
                     }
                 }
             }
         }
         ids = context.ids
-        return context.pickles
     }
 
     /// One more than the highest numeric id in the document (0 if it has none).
@@ -93,7 +105,8 @@ public struct PickleCompiler: Sendable {
         return highest + 1
     }
 
-    private struct Context {
+    /// The state of one compilation; its static helpers are shared with the NDJSON writer.
+    struct Context {
         let uri: String
         let language: String
         var ids: IDGenerator
@@ -120,11 +133,11 @@ public struct PickleCompiler: Sendable {
                 steps.reserveCapacity(background.count + scenario.steps.count)
                 for step in background {
                     lastType = Self.type(of: step, after: lastType)
-                    steps.append(pickleStep(step, type: lastType, variables: [], values: [], rowID: nil))
+                    steps.append(pickleStep(step, type: lastType, placeholders: [], values: [], rowID: nil))
                 }
                 for step in scenario.steps {
                     lastType = Self.type(of: step, after: lastType)
-                    steps.append(pickleStep(step, type: lastType, variables: [], values: [], rowID: nil))
+                    steps.append(pickleStep(step, type: lastType, placeholders: [], values: [], rowID: nil))
                 }
             }
             pickles.append(
@@ -136,7 +149,7 @@ public struct PickleCompiler: Sendable {
         private mutating func compileOutline(_ scenario: Scenario, inheritedTags: [Tag], background: [Step]) {
             for examples in scenario.examples {
                 guard let header = examples.tableHeader else { continue }
-                let variables = header.cells.map(\.value)
+                let placeholders = header.cells.map { "<" + $0.value + ">" }
                 for row in examples.tableBody {
                     let values = row.cells.map(\.value)
                     var steps: [PickleStep] = []
@@ -145,17 +158,17 @@ public struct PickleCompiler: Sendable {
                         steps.reserveCapacity(background.count + scenario.steps.count)
                         for step in background {
                             lastType = Self.type(of: step, after: lastType)
-                            steps.append(pickleStep(step, type: lastType, variables: [], values: [], rowID: nil))
+                            steps.append(pickleStep(step, type: lastType, placeholders: [], values: [], rowID: nil))
                         }
                         for step in scenario.steps {
                             lastType = Self.type(of: step, after: lastType)
-                            steps.append(pickleStep(step, type: lastType, variables: variables, values: values, rowID: row.id))
+                            steps.append(pickleStep(step, type: lastType, placeholders: placeholders, values: values, rowID: row.id))
                         }
                     }
                     pickles.append(
                         Pickle(
                             id: ids.make(), uri: uri, location: row.location,
-                            name: Self.interpolate(scenario.name, variables, values), language: language, steps: steps,
+                            name: Self.interpolate(scenario.name, placeholders, values), language: language, steps: steps,
                             tags: Self.pickleTags(inheritedTags, scenario.tags, examples.tags),
                             astNodeIds: [scenario.id, row.id]))
                 }
@@ -163,7 +176,7 @@ public struct PickleCompiler: Sendable {
         }
 
         private mutating func pickleStep(
-            _ step: Step, type: PickleStepType, variables: [String], values: [String], rowID: String?
+            _ step: Step, type: PickleStepType, placeholders: [String], values: [String], rowID: String?
         ) -> PickleStep {
             var argument: PickleStepArgument?
             if step.docString != nil || step.dataTable != nil {
@@ -177,9 +190,9 @@ public struct PickleCompiler: Sendable {
                 var docString: PickleDocString?
                 if let doc = step.docString {
                     var mediaType: String?
-                    if let type = doc.mediaType { mediaType = Self.interpolate(type, variables, values) }
+                    if let type = doc.mediaType { mediaType = Self.interpolate(type, placeholders, values) }
                     docString = PickleDocString(
-                        mediaType: mediaType, content: Self.interpolate(doc.content, variables, values),
+                        mediaType: mediaType, content: Self.interpolate(doc.content, placeholders, values),
                         argumentIndex: docIndex)
                 }
                 var dataTable: PickleTable?
@@ -189,7 +202,7 @@ public struct PickleCompiler: Sendable {
                     for row in table.rows {
                         var cells: [PickleTableCell] = []
                         cells.reserveCapacity(row.cells.count)
-                        for cell in row.cells { cells.append(PickleTableCell(value: Self.interpolate(cell.value, variables, values))) }
+                        for cell in row.cells { cells.append(PickleTableCell(value: Self.interpolate(cell.value, placeholders, values))) }
                         rows.append(PickleTableRow(cells: cells))
                     }
                     dataTable = PickleTable(rows: rows, argumentIndex: tableIndex)
@@ -199,7 +212,7 @@ public struct PickleCompiler: Sendable {
             let astNodeIds: [String]
             if let rowID { astNodeIds = [step.id, rowID] } else { astNodeIds = [step.id] }
             return PickleStep(
-                id: ids.make(), text: Self.interpolate(step.text, variables, values), type: type, argument: argument,
+                id: ids.make(), text: Self.interpolate(step.text, placeholders, values), type: type, argument: argument,
                 astNodeIds: astNodeIds)
         }
 
@@ -213,12 +226,14 @@ public struct PickleCompiler: Sendable {
             }
         }
 
-        /// Replaces each `<variable>` with its value, variable by variable in header order.
-        static func interpolate(_ text: String, _ variables: [String], _ values: [String]) -> String {
-            guard !variables.isEmpty, text.utf8.contains(UInt8(ascii: "<")) else { return text }
+        /// Replaces each placeholder (`<name>`, as written in `placeholders`) with its value,
+        /// placeholder by placeholder in header order, so a value holding a later placeholder is
+        /// replaced too, as the reference does.
+        static func interpolate(_ text: String, _ placeholders: [String], _ values: [String]) -> String {
+            guard !placeholders.isEmpty, text.utf8.contains(UInt8(ascii: "<")) else { return text }
             var result = text
-            for (index, variable) in variables.enumerated() where index < values.count {
-                result = result.replacingAll("<" + variable + ">", with: values[index])
+            for (index, placeholder) in placeholders.enumerated() where index < values.count {
+                result = result.replacingAll(placeholder, with: values[index])
             }
             return result
         }

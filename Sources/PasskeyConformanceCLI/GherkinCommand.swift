@@ -10,23 +10,17 @@ enum GherkinCommand {
     static func run(_ parsed: ParsedArguments) throws -> Int32 {
         let what = parsed.positionals[0]
         let path = parsed.positionals[1]
-        guard ["tokens", "ast", "pickles", "errors", "messages"].contains(what) else {
+        guard let output = GherkinNDJSON.Output(rawValue: what) else {
             throw UsageError("unknown output '\(what)'; use tokens, ast, pickles, errors or messages", command: spec.name)
         }
         guard let bytes = FileManager.default.contents(atPath: path) else {
             throw UsageError("cannot read \(path)", command: spec.name)
         }
         let source = String(decoding: bytes, as: UTF8.self)
-        let text: String
-        switch what {
-        case "tokens": text = GherkinNDJSON.tokens(source: source, uri: path)
-        case "ast": text = GherkinNDJSON.ast(source: source, uri: path)
-        case "pickles": text = GherkinNDJSON.pickles(source: source, uri: path)
-        case "errors": text = GherkinNDJSON.errors(source: source, uri: path)
-        default: text = GherkinNDJSON.messages(source: source, uri: path)
+        // One parse; the text goes out in chunks of about 1 MiB as it is written.
+        let errors = GherkinNDJSON.write(output, source: source, uri: path) { chunk in
+            FileHandle.standardOutput.write(Data(chunk))
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
-        let errors = GherkinParser().parse(source, uri: path).errors
         return errors.isEmpty ? CLI.Status.ok : CLI.Status.nonConformant
     }
 }

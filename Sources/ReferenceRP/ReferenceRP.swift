@@ -43,9 +43,9 @@ public struct ReferenceRP: RelyingPartyAdapter {
 
 /// A deterministic pseudo-random source (SplitMix64) for ids, user handles and challenges.
 struct SeededGenerator: Sendable {
-    private var source: ExploreRandom
+    private var source: SplitMix64
 
-    init(seed: UInt64) { source = ExploreRandom(seed: seed) }
+    init(seed: UInt64) { source = SplitMix64(seed: seed) }
 
     mutating func next() -> UInt64 { source.next() }
 

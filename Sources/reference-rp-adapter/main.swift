@@ -1,19 +1,32 @@
 // The reference relying party as a stand-alone adapter: JSON-RPC 2.0 over stdin/stdout.
-// `reference-rp-adapter [--mutant <id>]`; see Documentation/adapter-protocol.md.
+// `reference-rp-adapter [--mutant <id>] [--latency-ms <n>]`; see Documentation/adapter-protocol.md.
 import ConformanceJSONRPC
 import Foundation
 import ReferenceRP
 
-var mutation: Mutation?
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.count == 2, arguments[0] == "--mutant" {
-    guard let chosen = Mutation(rawValue: arguments[1]) else {
-        FileHandle.standardError.write(Data("reference-rp-adapter: unknown mutant '\(arguments[1])'\n".utf8))
-        exit(64)
-    }
-    mutation = chosen
-} else if !arguments.isEmpty {
-    FileHandle.standardError.write(Data("usage: reference-rp-adapter [--mutant <id>]\n".utf8))
+let usage = "usage: reference-rp-adapter [--mutant <id>] [--latency-ms <n>]"
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("reference-rp-adapter: \(message)\n\(usage)\n".utf8))
     exit(64)
 }
-await JSONRPCAdapterServer(adapter: ReferenceRP(mutation: mutation)).run()
+
+var mutation: Mutation?
+var latencyMillis = 0
+var arguments = Array(CommandLine.arguments.dropFirst())[...]
+while let option = arguments.popFirst() {
+    guard let value = arguments.popFirst() else { fail("\(option) needs a value") }
+    switch option {
+    case "--mutant":
+        guard let chosen = Mutation(rawValue: value) else { fail("unknown mutant '\(value)'") }
+        mutation = chosen
+    case "--latency-ms":
+        // Each session.* answer waits this long, as a relying party across a network would.
+        guard let millis = Int(value), (0...60_000).contains(millis) else { fail("--latency-ms takes a whole number of milliseconds from 0 to 60000, not '\(value)'") }
+        latencyMillis = millis
+    default:
+        fail("unknown option '\(option)'")
+    }
+}
+let configuration = JSONRPCAdapterServer.Configuration(answerLatency: .milliseconds(latencyMillis))
+await JSONRPCAdapterServer(adapter: ReferenceRP(mutation: mutation), configuration: configuration).run()

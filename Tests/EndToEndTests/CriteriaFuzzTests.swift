@@ -6,7 +6,7 @@ import ReferenceRP
 import Testing
 
 /// The harness's deterministic generator (SplitMix64), so that a failing fuzz case is reproduced by its seed.
-typealias FuzzGenerator = ExploreRandom
+typealias FuzzGenerator = SplitMix64
 
 /// The seed of a fuzz run: `FUZZ_SEED` when set (to reproduce a failure), else a fresh one; every
 /// failure message names it.

@@ -1,22 +1,11 @@
 import Foundation
 import Testing
+import struct ConformanceKit.SplitMix64
 
 @testable import Gherkin
 
-/// A small deterministic random number generator (SplitMix64), so every run mutates the same way.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The project's SplitMix64, so every run mutates the same way.
+typealias SeededGenerator = SplitMix64
 
 /// Mutates Gherkin sources: lines and bytes deleted, duplicated, swapped, truncated, and invalid
 /// UTF-8, NUL bytes and stray keywords inserted.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import struct ConformanceKit.SplitMix64
 @testable import WebAuthn
 
 extension Data {
@@ -21,20 +22,11 @@ extension Data {
     var hex: String { map { String(format: "%02x", $0) }.joined() }
 }
 
-/// SplitMix64: a small seeded generator so that fuzz runs are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
+/// The project's SplitMix64, so that fuzz runs are reproducible.
+typealias SeededGenerator = SplitMix64
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
+    /// `count` bytes drawn one by one through the standard library's sampling of `UInt8`.
     mutating func bytes(_ count: Int) -> Data {
         Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &self) })
     }

@@ -94,7 +94,7 @@ public struct Explorer: Sendable {
             if let seconds, (clock.now - started) > .milliseconds(Int64(seconds * 1000)) { break }
             await Task.yield()
             let target = targets[index % targets.count]
-            let worldSeed = ExploreRandom.historySeed(seed, index)
+            let worldSeed = SplitMix64.historySeed(seed, index)
             let outcome = try await generate(target: target, description: description, worldSeed: worldSeed)
             steps += outcome.history.steps.count
             index += 1
@@ -115,7 +115,7 @@ public struct Explorer: Sendable {
 
     /// Generates and runs one history.
     func generate(target: Target, description: AdapterDescription, worldSeed: UInt64) async throws -> Outcome {
-        var generator = HistoryGenerator(capabilities: Set(description.capabilities), target: target, random: ExploreRandom(seed: worldSeed))
+        var generator = HistoryGenerator(capabilities: Set(description.capabilities), target: target, random: SplitMix64(seed: worldSeed))
         let length = 1 + generator.random.below(maxSteps)
         return try await run(target: target, description: description, worldSeed: worldSeed, background: generator.background(), count: length) { world in
             generator.next(held: world.host.snapshot.operations.filter { $0.kind == .create && $0.status == .held }.count)

@@ -7,7 +7,7 @@ import Foundation
 struct HistoryGenerator {
     let capabilities: Set<Capability>
     let target: Target
-    var random: ExploreRandom
+    var random: SplitMix64
     var holding = false
     /// Steps chosen so far.
     var drawn = 0

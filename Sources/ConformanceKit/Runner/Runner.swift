@@ -25,23 +25,52 @@ public struct Runner: Sendable {
         self.seed = seed
     }
 
-    /// Runs every case of the plan in order and returns their results; when the task is cancelled,
-    /// stops before the next test case and returns those that ran.
-    public func run(_ plan: TestPlan, description: AdapterDescription, onEvent: @Sendable (Event) -> Void = { _ in }) async -> [TestCaseResult] {
-        onEvent(.started(total: plan.cases.count))
-        var results: [TestCaseResult] = []
-        results.reserveCapacity(plan.cases.count)
-        for (index, testCase) in plan.cases.enumerated() {
-            // Test cases run back to back without suspending; yield between them so that a long run
-            // does not starve other tasks of the (small) cooperative thread pool.
-            await Task.yield()
-            // A cancelled run (the harness was interrupted) stops between test cases.
-            if Task.isCancelled { break }
-            let result = await run(testCase, description: description)
-            results.append(result)
-            onEvent(.finished(result, index: index + 1, total: plan.cases.count))
+    /// Runs every case of the plan and returns their results in plan order; when the task is
+    /// cancelled, starts no further test case and returns those that ran.
+    ///
+    /// With `jobs` above 1, up to `jobs` test cases run at once, each in its own session and world;
+    /// results and `.finished` events still come in plan order, so the reports are those of a
+    /// sequential run (wall times aside). Each test case's seed depends on its id alone, never on
+    /// what ran before it.
+    public func run(_ plan: TestPlan, description: AdapterDescription, jobs: Int = 1,
+                    onEvent: @Sendable (Event) -> Void = { _ in }) async -> [TestCaseResult] {
+        let total = plan.cases.count
+        onEvent(.started(total: total))
+        var slots = [TestCaseResult?](repeating: nil, count: total)
+        var emitted = 0
+        func record(_ result: TestCaseResult, at index: Int) {
+            slots[index] = result
+            while emitted < total, let next = slots[emitted] {
+                emitted += 1
+                onEvent(.finished(next, index: emitted, total: total))
+            }
         }
-        return results
+        if jobs <= 1 {
+            for (index, testCase) in plan.cases.enumerated() {
+                // Test cases run back to back without suspending; yield between them so that a long
+                // run does not starve other tasks of the (small) cooperative thread pool.
+                await Task.yield()
+                // A cancelled run (the harness was interrupted) stops between test cases.
+                if Task.isCancelled { break }
+                record(await run(testCase, description: description), at: index)
+            }
+        } else {
+            await withTaskGroup(of: (Int, TestCaseResult).self) { group in
+                var next = 0
+                func startNext() {
+                    guard next < total, !Task.isCancelled else { return }
+                    let index = next
+                    next += 1
+                    group.addTask { (index, await run(plan.cases[index], description: description)) }
+                }
+                for _ in 0..<min(jobs, total) { startNext() }
+                while let (index, result) = await group.next() {
+                    record(result, at: index)
+                    startNext()
+                }
+            }
+        }
+        return slots.compactMap { $0 }
     }
 
     /// The seed of one test case: the run seed mixed with the case id, so cases are independent.

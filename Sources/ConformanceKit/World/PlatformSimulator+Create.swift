@@ -33,8 +33,11 @@ public struct RegistrationView: Sendable, Hashable {
 
     static func readAndroid(_ request: AndroidCreatePublicKeyCredentialRequest) -> Result<RegistrationView, PlatformError> {
         guard !request.requestJson.isEmpty else { return .failure(illegal("is empty")) }
-        guard let json = try? JSONValue.parse(Data(request.requestJson.utf8)) else {
-            return .failure(illegal("is not valid JSON"))
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(Data(request.requestJson.utf8))
+        } catch {
+            return .failure(illegal("is not valid JSON: \(error)"))
         }
         guard case .object = json else { return .failure(illegal("is not a JSON object")) }
         guard let userName = json["user"]?["name"]?.stringValue, !userName.isEmpty else {

@@ -21,8 +21,15 @@ extension PlatformSimulator {
         let challenge: Data
         let allowed: [Data]
         if let android = request.android {
-            guard let json = try? JSONValue.parse(Data(android.requestJson.utf8)),
-                  let id = json["rpId"]?.stringValue,
+            let json: JSONValue
+            do {
+                json = try JSONValue.parse(Data(android.requestJson.utf8))
+            } catch {
+                let failure = PlatformError(name: "IllegalArgumentException", message: "requestJson: is not valid JSON: \(error)")
+                notes.append(Note(kind: .malformedRequest, text: failure.message))
+                return (.failure(failure), notes)
+            }
+            guard let id = json["rpId"]?.stringValue,
                   let challengeText = json["challenge"]?.stringValue, let decoded = Base64URL.decodeIfValid(challengeText), !decoded.isEmpty else {
                 let error = PlatformError(name: "IllegalArgumentException", message: "requestJson: needs rpId and a base64url challenge")
                 notes.append(Note(kind: .malformedRequest, text: error.message))

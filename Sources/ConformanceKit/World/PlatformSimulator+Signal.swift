@@ -63,9 +63,13 @@ public struct SignalView: Sendable, Hashable, Codable {
     }
 
     static func readAndroid(_ request: AndroidSignalRequest) -> Result<SignalView, PlatformError> {
-        guard let json = try? JSONValue.parse(Data(request.requestJson.utf8)), case .object = json else {
-            return .failure(illegal("requestJson is not a JSON object"))
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(Data(request.requestJson.utf8))
+        } catch {
+            return .failure(illegal("requestJson is not a JSON object (not valid JSON: \(error))"))
         }
+        guard case .object = json else { return .failure(illegal("requestJson is not a JSON object")) }
         func string(_ key: String) -> Result<String, PlatformError> {
             guard let value = json[key] else { return .failure(illegal("missing key \"\(key)\"")) }
             guard let text = value.stringValue else { return .failure(illegal("\"\(key)\" is not a string")) }
