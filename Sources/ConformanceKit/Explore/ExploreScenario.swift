@@ -25,14 +25,19 @@ public struct ExploreScenario: Sendable {
         }
         switch invariant {
         case "upgrade-only-after-complete-sign-in": return ["no passkey registration request has been issued"] + (0...4).map(exactly)
-        case "request-is-conditional": return ["every registration request is conditional", "the app made no call the platform does not support"]
+        case "request-is-conditional":
+            // Where the device lacks the conditional interface, a conforming app issues no request at all.
+            return ["every registration request is conditional", "the app made no call the platform does not support", "no passkey registration request has been issued"]
         case "request-for-signed-in-account":
             return aliases.flatMap { ["the last registration request names \"\($0)\" and no other account", "the last registration request carries the WebAuthn user handle of \"\($0)\""] }
         case "request-excludes-known-passkeys": return aliases.map { "the registration request excludes exactly the passkeys the server holds for \"\($0)\"" }
         case "one-request-per-qualifying-sign-in": return (0...4).map(exactly) + ["the registration request followed the sign-in promptly", "no passkey registration request has been issued"]
+        case "qualifying-sign-in-gets-a-request": return (1...4).map(exactly) + ["the registration request followed the sign-in promptly"]
         case "no-error-after-expected-no-op": return ["the app showed no error"]
         case "no-credential-from-changed-context":
             return ["releasing the response changed no account's server credentials"] + aliases.flatMap { alias in (0...4).map { holds($0, alias) } }
+        case "live-response-is-stored":
+            return aliases.map { "releasing the response stored a passkey for \"\($0)\"" } + aliases.flatMap { alias in (0...4).map { holds($0, alias) } }
         case "no-unavailable-interface": return ["the app made no call the platform does not support"]
         case "unknown-only-for-unknown-ids": return ["no unknown-credential signal has been sent"]
         case "accepted-list-is-server-list":
@@ -40,6 +45,9 @@ public struct ExploreScenario: Sendable {
         case "android-rate-window": return ["the app never made more than 10 signal calls in any 120-second window"]
         case "retry-after-retry-millis": return ["every rate-limited signal was retried no earlier than the platform asked"]
         case "signal-names-account-rp-id": return ["every signal names the RP ID of its account"]
+        case "signal-ids-exact":
+            return [StepLibrary.exactRepresentationStep.pattern.source, "no signal carries a product account id as its user handle"]
+                + aliases.map { "every signal carries the user handle and passkey ids of \"\($0)\" exactly" }
         default: return []
         }
     }
@@ -81,7 +89,7 @@ public struct ExploreScenario: Sendable {
     }
 
     /// Runs the rendered file's one test case on the finding's target.
-    static func runFile(_ text: String, fileName: String, target: String, adapter: any RelyingPartyAdapter, seed: UInt64) async throws -> TestCaseResult? {
+    public static func runFile(_ text: String, fileName: String, target: String, adapter: any RelyingPartyAdapter, seed: UInt64) async throws -> TestCaseResult? {
         let loaded = CriteriaLoader().load(sources: [(path: "explore/" + fileName, bytes: Data(text.utf8))], root: "explore")
         guard !loaded.hasErrors else { return nil }
         let plan = TestPlan.make(loaded.criteria, filter: TestPlan.Filter(targets: [target]))

@@ -69,8 +69,9 @@ public struct Explorer: Sendable {
     }
 
     /// The targets explored when none is asked for: an Android and an Apple target with every
-    /// feature, and one of each where a signal interface is missing or different.
-    public static let defaultTargets = ["android-15-gpm", "apple-26.2", "android-14-gpm", "apple-26.0"]
+    /// feature, one of each where a signal interface is missing or different, and one without the
+    /// conditional registration interface (where the app must not fall back to a modal one).
+    public static let defaultTargets = ["android-15-gpm", "apple-26.2", "android-14-gpm", "apple-26.0", "android-15-androidx-1.5"]
 
     /// Targets explored: those asked for, or the default ones, among the adapter's.
     public static func targets(_ requested: [String], description: AdapterDescription) -> [Target] {
@@ -243,12 +244,16 @@ public struct Explorer: Sendable {
                 }
                 index += 1
             }
-            for index in steps.indices {
+            // A simpler step can break the invariant earlier and so shorten the history: the
+            // index is checked against the current length on every round.
+            index = 0
+            while index < steps.count {
                 for simpler in Self.simplifications(of: steps[index]) {
                     var candidate = steps
                     candidate[index] = simpler
                     if try await attempt(candidate) { changed = true; break }
                 }
+                index += 1
             }
         }
         return (ExploreHistory(target: history.target, background: history.background, steps: steps), current, replays)

@@ -14,6 +14,10 @@ final class InvariantMonitor {
         var qualifying: Bool
         /// The verify item a registration request after this (non-qualifying) sign-in breaks.
         var item: String
+        /// Whether the app owes this sign-in a registration request before the next user action:
+        /// a qualifying sign-in, on a device with the conditional interface, of an account the
+        /// server held no active passkey of.
+        var owesRequest = false
     }
 
     /// What a step is, as far as the invariants care.
@@ -38,6 +42,11 @@ final class InvariantMonitor {
     /// Transcript positions of relaunches: a relaunched app starts without the memory of earlier
     /// rate limits, so the rate invariants look at each stretch between relaunches on its own.
     var relaunches: [Int] = []
+    /// Steps that relaunched the app: a response to a request of the previous process has no one to go to.
+    var relaunchSteps: [Int] = []
+    /// Successful registration responses delivered without a context change, within a minute of
+    /// their request: each must be stored for its account once the app has nothing left scheduled.
+    var liveResponses: [(operation: PlatformOperation, username: String, credentialID: Data, delivered: Int, afterMillis: Int64)] = []
 
     init(world: World) { self.world = world }
 
@@ -69,9 +78,21 @@ final class InvariantMonitor {
         world.lastOutcome = nil
     }
 
+    /// Whether a qualifying sign-in of an account owes a registration request (see `SignInEvent.owesRequest`).
+    func owes(_ username: String) -> Bool {
+        world.target.has(.conditionalCreateAPI) && world.adapter.capabilities.contains(.conditionalCreate)
+            && !(before.values.first { $0.username == username }?.credentials.contains { $0.state == .active } ?? true)
+    }
+
     /// Checks every invariant after step `index` ran; the first violation, if any.
     func afterStep(_ index: Int, sentence: String) async throws -> ExploreViolation? {
         let kind = Self.kind(of: sentence)
+        // A user action: every earlier sign-in that owed a request must have had it by now.
+        if kind != .platformOrTime, let owed = events.indices.first(where: { events[$0].owesRequest && events[$0].step < index && requestsPerEvent[$0, default: 0] == 0 }) {
+            let event = events[owed]
+            return ExploreViolation(invariant: ExploreInvariant.named("qualifying-sign-in-gets-a-request")!, stepIndex: index,
+                                    message: "the sign-in of \(event.username) at step \(event.step + 1) completed its policy with a password; no registration request followed it before step \(index + 1), a further user action")
+        }
         let snapshot = world.host.snapshot
         let after = try await accounts()
         let outcome = world.lastOutcome?.status
@@ -80,7 +101,7 @@ final class InvariantMonitor {
         case .passwordSignIn(let alias), .switchAccount(let alias):
             let username = World.username(alias)
             if outcome == .signedIn {
-                events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: true, item: ""))
+                events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: true, item: "", owesRequest: owes(username)))
                 awaitingSecondFactor = nil
             } else if outcome == .secondFactorRequired {
                 events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: false, item: "N2.6-AC01.V1"))
@@ -88,7 +109,7 @@ final class InvariantMonitor {
             }
         case .secondFactor:
             if outcome == .signedIn, let username = awaitingSecondFactor {
-                events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: true, item: ""))
+                events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: true, item: "", owesRequest: owes(username)))
                 awaitingSecondFactor = nil
             } else if let username = awaitingSecondFactor {
                 events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: false,
@@ -105,7 +126,7 @@ final class InvariantMonitor {
         case .otherUserAction, .platformOrTime: break
         }
         if kind != .platformOrTime { userActionSteps.append(index) }
-        if sentence == "the app is relaunched" { relaunches.append(marker) }
+        if sentence == "the app is relaunched" { relaunches.append(marker); relaunchSteps.append(index) }
         // A context change is what the app's session shows: another stage or account, or a sign-in
         // the app accepted (a new session even for the same account). A refused sign-in changes nothing.
         let sessionAfter = try await world.session.inspectSession()
@@ -133,6 +154,11 @@ final class InvariantMonitor {
         let handles = Dictionary(after.values.map { ($0.userHandle, $0) }, uniquingKeysWith: { first, _ in first })
         let byUsername = Dictionary(after.values.map { ($0.username, $0) }, uniquingKeysWith: { first, _ in first })
         let beforeByUsername = Dictionary(before.values.map { ($0.username, $0) }, uniquingKeysWith: { first, _ in first })
+        /// The names an account goes by in this step: its username and its account name before and
+        /// after (a rename changes the name that registration options carry).
+        func names(_ username: String) -> Set<String> {
+            Set([username, beforeByUsername[username]?.name, byUsername[username]?.name].compactMap { $0 })
+        }
         let heldBefore = Set(before.values.flatMap { $0.credentials.map(\.credentialID) })
         let heldAfter = Set(after.values.flatMap { $0.credentials.map(\.credentialID) })
         // Registration requests.
@@ -168,7 +194,7 @@ final class InvariantMonitor {
                 return violation("one-request-per-qualifying-sign-in", "\(cite) for the sign-in at step \(event.step + 1) came only at step \(index + 1), \((operation.issuedAtMillis - event.atMillis) / 1000) s later")
             }
             guard let account = byUsername[event.username] else { continue }
-            if view.userName != account.username || view.userHandle != account.userHandle {
+            if !names(account.username).contains(view.userName) || view.userHandle != account.userHandle {
                 return violation("request-for-signed-in-account", "\(cite) names \(view.userName) (user handle \(view.userHandle == account.userHandle ? "of" : "not of") \(account.username)); the sign-in at step \(event.step + 1) was \(account.username)'s")
             }
             if world.target.has(.exclusionList) {
@@ -195,7 +221,7 @@ final class InvariantMonitor {
             for credential in account.credentials where !known.contains(credential.credentialID) {
                 guard let operation = operations.first(where: { $0.kind == .create && Self.credentialID(of: $0.outcome) == credential.credentialID }) else { continue }
                 let cite = StepSupport.cite(operation)
-                if let view = operation.registration, view.userName != account.username {
+                if let view = operation.registration, !names(account.username).contains(view.userName) {
                     return violation("no-credential-from-changed-context", item: "N2.6-AC06.V2", "\(cite) was issued for \(view.userName); its passkey was stored for \(account.username) at step \(index + 1)")
                 }
                 guard let issued = issueStep[operation.id] else { continue }
@@ -206,11 +232,35 @@ final class InvariantMonitor {
                 }
             }
         }
+        // A live response (delivered without a context change, within the control's minute) is stored.
+        for operation in operations where operation.kind == .create && deliveryStep[operation.id] == index {
+            guard let issued = issueStep[operation.id], let view = operation.registration, let id = Self.credentialID(of: operation.outcome),
+                  now - operation.issuedAtMillis <= Self.liveReleaseMillis,
+                  !contextChanges.contains(where: { $0.step > issued && $0.step <= index }),
+                  !relaunchSteps.contains(where: { $0 > issued && $0 <= index }) else { continue }
+            guard let owner = after.values.first(where: { names($0.username).contains(view.userName) }) else { continue }
+            liveResponses.append((operation, owner.username, id, index, now - operation.issuedAtMillis))
+        }
+        if snapshot.pendingTimers.isEmpty {
+            liveResponses.removeAll { live in byUsername[live.username]?.credentials.contains { $0.credentialID == live.credentialID } == true }
+            if let live = liveResponses.first {
+                return violation("live-response-is-stored", "\(StepSupport.cite(live.operation)) for \(live.username) was answered at step \(live.delivered + 1), "
+                                 + "\(live.afterMillis / 1000) s after the request, with no context change or relaunch in between; "
+                                 + "the app has nothing left scheduled and the server holds no passkey of it for \(live.username)")
+            }
+        }
         // Signals.
+        var exact: ExactValues?
         for operation in new where operation.kind == .signal {
             let cite = StepSupport.cite(operation)
             if operation.notes.contains(where: { $0.kind == .unsupportedCall }) {
                 return violation("no-unavailable-interface", "\(cite) called a signal interface the device does not have")
+            }
+            if let request = operation.signalRequest {
+                exact = exact ?? ExactValues(accounts: Array(before.values) + Array(after.values), providerIDs: snapshot.provider.passkeys.map(\.credentialID))
+                if let problem = Self.representationProblem(request, exact: exact!) {
+                    return violation("signal-ids-exact", item: problem.item, "\(cite): \(problem.message)")
+                }
             }
             guard let signal = operation.signal else { continue }
             switch signal.kind {
@@ -256,6 +306,10 @@ final class InvariantMonitor {
         }
         return nil
     }
+
+    /// How long after its request a response released without a context change must still be
+    /// stored: N2.6-AC06's control releases it 1 minute after the sign-in (its harness choice).
+    static let liveReleaseMillis: Int64 = 60_000
 
     /// The credential id in a successful registration outcome.
     static func credentialID(of outcome: PlatformOutcome) -> Data? {

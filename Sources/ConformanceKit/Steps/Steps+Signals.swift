@@ -252,6 +252,7 @@ extension StepLibrary {
             }
             return StepSupport.expect(!calls.isEmpty && problems.isEmpty, calls.isEmpty ? "the app sent no signal carrying a user handle" : problems.joined(separator: "; "))
         },
+        StepLibrary.exactRepresentationStep,
         StepDefinition("no signal carries a product account id as its user handle") { world, _ in
             try await world.quiesce()
             var accountIDs: Set<Data> = []
