@@ -28,7 +28,7 @@ struct RunnerTests {
         #expect(result.message == nil)
         #expect(result.steps.map(\.status) == [.passed, .passed])
         #expect(result.evidence.isEmpty)
-        #expect(adapter.log.all == ["openSession \(result.id)", "perform \(result.id) refresh alice", "close \(result.id)"])
+        #expect(adapter.log.all == ["openSession \(result.id)", "perform \(result.id) recovery-sign-in alice", "close \(result.id)"])
     }
 
     @Test("a step no definition matches gives undefined, and the adapter is never asked")
@@ -95,7 +95,7 @@ struct RunnerTests {
         #expect(broken.steps.map(\.status) == [.error, .skipped])
         #expect(broken.steps[0].message == "connection reset by peer")
         #expect(broken.evidence.contains { $0.name == "user.refresh" }, "the evidence shows the call that broke")
-        #expect(adapter.log.all.contains("perform \(results[1].id) refresh alice"))
+        #expect(adapter.log.all.contains("perform \(results[1].id) recovery-sign-in alice"))
         #expect(adapter.log.all.contains("close \(broken.id)"), "the broken session is still closed")
     }
 
