@@ -145,6 +145,18 @@ struct BrokenAdapterTests {
         await adapter.shutdown()
     }
 
+    @Test("a platform request carrying neither android nor apple is a protocol violation (error), and the simulator never sees it")
+    func noPlatform() async throws {
+        let adapter = Fixture.adapter(mode: "no-platform", configuration: Self.quick)
+        let host = RecordingHost()
+        let session = try await adapter.openSession(.sample(), host: host)
+        await #expect { _ = try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw")) } throws: { error in
+            (error as? AdapterFault)?.kind == .protocolViolation && "\(error)".contains(#"neither "android" nor "apple"; exactly one is required"#)
+        }
+        #expect(!host.calls.withLock { $0 }.contains { if case .signal = $0 { true } else { false } }, "the simulator never sees the request")
+        await adapter.shutdown()
+    }
+
     @Test("clock.schedule with afterMillis 2^63-1 once virtual time is above 0 saturates: no crash, the test case goes on")
     func hugeTimer() async throws {
         let library = StepLibrary(TestSteps.definitions + [

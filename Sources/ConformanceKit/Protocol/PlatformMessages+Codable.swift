@@ -25,8 +25,8 @@ private func decodePlatformRequest<Android: Decodable, Apple: Decodable, Request
     case (let androidValue?, nil): return android(androidValue)
     case (nil, let appleValue?): return apple(appleValue)
     case (.some, .some):
-        throw DecodingError.dataCorruptedError(forKey: .apple, in: container,
-                                               debugDescription: "the request carries both \"android\" and \"apple\"; exactly one is allowed")
+        throw DecodingError.dataCorrupted(DecodingError.Context(
+            codingPath: container.codingPath, debugDescription: "the request carries both \"android\" and \"apple\"; exactly one is allowed"))
     case (nil, nil):
         throw DecodingError.dataCorrupted(DecodingError.Context(
             codingPath: container.codingPath, debugDescription: "the request carries neither \"android\" nor \"apple\"; exactly one is required"))
