@@ -31,14 +31,23 @@ let package = Package(
             name: "WebAuthn",
             dependencies: [.target(name: "CLibCrypto", condition: .when(platforms: [.linux]))]
         ),
-        // Criteria, targets, plans, simulated platforms, adapter protocol, steps, runner, results.
-        .target(name: "ConformanceKit", dependencies: ["Gherkin", "WebAuthn"]),
+        // The model every stage shares: adapter protocol messages, targets, criteria, verdicts,
+        // results, diagnostics, JSON.
+        .target(name: "ConformanceModel", dependencies: ["Gherkin", "WebAuthn"]),
+        // The simulated platforms: Apple's and Android's credential managers, the provider, the
+        // virtual authenticator's use, the virtual clock, and the host the relying party calls.
+        .target(name: "ConformanceSimulation", dependencies: ["ConformanceModel", "WebAuthn"]),
+        // Criterion files into criteria (through the Gherkin parser), and criteria into test plans;
+        // steps are checked through the StepMatcher protocol, not the step library itself.
+        .target(name: "ConformanceCriteria", dependencies: ["ConformanceModel", "Gherkin"]),
+        // Steps, runner, explore: test plans run against a relying party.
+        .target(name: "ConformanceKit", dependencies: ["ConformanceModel", "ConformanceCriteria", "ConformanceSimulation", "Gherkin", "WebAuthn"]),
         // The conforming reference relying party and its mutants.
         .target(name: "ReferenceRP", dependencies: ["ConformanceKit", "WebAuthn"]),
         // JSON, Markdown and JUnit reporters; waivers.
-        .target(name: "ConformanceReports", dependencies: ["ConformanceKit"]),
+        .target(name: "ConformanceReports", dependencies: ["ConformanceModel"]),
         // The adapter protocol as JSON-RPC 2.0 over stdio.
-        .target(name: "ConformanceJSONRPC", dependencies: ["ConformanceKit"]),
+        .target(name: "ConformanceJSONRPC", dependencies: ["ConformanceModel"]),
         // Command-line logic; the executables are thin wrappers.
         // The criteria ship inside it as a resource bundle (Resources/Criteria: a copy of the package's
         // Criteria/, kept identical by Scripts/sync-criteria.sh and checked by a test), so that a

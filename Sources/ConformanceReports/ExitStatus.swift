@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 /// The process exit status a run maps to, for a CI job to gate on.
 ///

@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 // The report document of schema version 1, member for member as
 // `Reports/schema/run-report.v1.schema.json` describes it. Kept apart from the result model's own

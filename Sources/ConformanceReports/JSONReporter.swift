@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ConformanceKit
+import ConformanceModel
 
 /// Writes a run as the versioned JSON report (`report.json`): the machine-readable, diffable record
 /// of a run, described by `Reports/schema/run-report.v1.schema.json` and

@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 /// Writes a run as JUnit XML for CI systems (`report.junit.xml`).
 ///

@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 extension MarkdownReporter.Document {
     typealias Reporter = MarkdownReporter

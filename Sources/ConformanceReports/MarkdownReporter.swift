@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 /// Writes a run as a Markdown report for auditors (`report.md`).
 ///

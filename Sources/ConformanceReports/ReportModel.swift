@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 /// The run as every reporter presents it: targets in column order, test cases grouped by
 /// criterion, each verdict with its outcome after waivers, counts, and the exit status.

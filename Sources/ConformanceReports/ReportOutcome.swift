@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 /// A verdict as a report shows it: the run's `Verdict`, plus `waived` for a failure that a live
 /// waiver accepts.

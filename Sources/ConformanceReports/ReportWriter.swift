@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 /// Writes reports into a directory so that no reader ever sees a half-written file.
 ///

@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 /// The command that re-runs one test case alone, as the reports print it:
 /// `swift run passkey-conformance run --criterion <id> --target <target> --seed <seed> --scenario "<name>"`.

@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 /// What a waiver file means for one run on one day: which failures it waives and what is wrong
 /// with the waivers themselves.

@@ -1,6 +1,6 @@
 // Foundation rather than FoundationEssentials: `JSONSerialization` locates JSON syntax errors.
 import Foundation
-import ConformanceKit
+import ConformanceModel
 
 /// A waiver file: the expected failures a project accepts while it adopts the criteria.
 ///

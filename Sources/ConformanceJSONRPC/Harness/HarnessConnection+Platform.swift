@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 extension HarnessConnection {
     /// Serves one call or notification of the adapter (on the serving task, in arrival order) by

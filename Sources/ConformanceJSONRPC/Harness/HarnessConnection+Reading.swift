@@ -1,5 +1,5 @@
 import Foundation
-import ConformanceKit
+import ConformanceModel
 
 extension HarnessConnection {
     /// One line of the adapter's output, on the reader thread: answers go to their callers (or

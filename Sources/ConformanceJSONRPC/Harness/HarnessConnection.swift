@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import ConformanceKit
+import ConformanceModel
 
 /// The harness's end of one adapter process: the calls awaiting answers, the sessions it serves,
 /// and the one reader of the adapter's output.

@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 /// A session of a relying party behind a JSON-RPC adapter process: every call is forwarded as a
 /// `session.*` request that carries the session id.

@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 extension ServerConnection {
     /// An error answer to a harness request.

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ConformanceKit
+import ConformanceModel
 
 /// One JSON-RPC 2.0 message read from a line, with its payload left undecoded until the reader that
 /// knows its type asks for it.

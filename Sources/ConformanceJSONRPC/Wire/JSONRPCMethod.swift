@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ConformanceKit
+import ConformanceModel
 
 /// The methods of the adapter protocol over JSON-RPC, in both directions.
 ///

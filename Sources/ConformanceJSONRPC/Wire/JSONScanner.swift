@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 /// Reads the envelope of a JSON-RPC message with the project's strict JSON reader (`JSONReader`)
 /// and records where its members are.

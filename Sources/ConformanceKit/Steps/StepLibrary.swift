@@ -25,9 +25,7 @@ public struct StepLibrary: Sendable {
     }
 
     /// A step's text for a diagnostic: at most 120 characters, the rest elided with its length.
-    public static func excerpt(_ text: String) -> String {
-        text.count <= 120 ? text : "\(text.prefix(100))… (\(text.count) characters)"
-    }
+    public static func excerpt(_ text: String) -> String { StepCheck.excerpt(text) }
 
     /// Finds the one definition whose pattern matches `text`.
     public func match(_ text: String) -> Match {
@@ -60,5 +58,23 @@ enum StepSupport {
     /// A failed outcome when `condition` is false.
     static func expect(_ condition: Bool, _ message: @autoclosure () -> String) -> StepOutcome {
         condition ? .passed : .failed(message())
+    }
+}
+
+extension StepLibrary: StepMatcher {
+    /// Whether `text` names exactly one definition that accepts its arguments.
+    public func check(_ text: String) -> StepCheck {
+        switch match(text) {
+        case .found(let definition, let arguments): definition.problem(with: arguments).map(StepCheck.invalidArguments) ?? .defined
+        case .undefined: .undefined
+        case .ambiguous(let patterns): .ambiguous(patterns)
+        }
+    }
+}
+
+extension CriteriaLoader {
+    /// Creates a loader that checks steps against `library` (the standard steps by default).
+    public init(library: StepLibrary = .standard) {
+        self.init(matcher: library)
     }
 }

@@ -1,3 +1,4 @@
+import ConformanceModel
 /// A Cucumber tag expression such as `@core and not (@android or @wip)`.
 ///
 /// Grammar: `or` binds loosest, then `and`, then `not`; parentheses group; a tag is `@` followed by

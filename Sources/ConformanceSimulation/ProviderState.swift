@@ -1,3 +1,4 @@
+import ConformanceModel
 import Foundation
 
 /// The simulated credential manager (provider) of one test case: saved passwords, passkeys, the
@@ -9,6 +10,12 @@ public struct ProviderState: Sendable {
         public var username: String
         /// The RP ID the password is saved for.
         public var rpID: String
+
+        /// A saved password of `username` for `rpID`.
+        public init(username: String, rpID: String) {
+            self.username = username
+            self.rpID = rpID
+        }
     }
 
     /// What the credential manager does with a passkey after a signal.
@@ -65,6 +72,14 @@ public struct ProviderState: Sendable {
         public var backupEligible: Bool
         /// The BS flag: the credential is backed up now.
         public var backedUp: Bool
+
+        /// Flags as the authenticator reports them.
+        public init(userPresent: Bool, userVerified: Bool, backupEligible: Bool, backedUp: Bool) {
+            self.userPresent = userPresent
+            self.userVerified = userVerified
+            self.backupEligible = backupEligible
+            self.backedUp = backedUp
+        }
     }
 
     /// How the next passkey sign-in goes.

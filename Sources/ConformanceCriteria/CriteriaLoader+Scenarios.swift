@@ -1,3 +1,4 @@
+import ConformanceModel
 import Foundation
 import Gherkin
 
@@ -97,12 +98,12 @@ extension CriteriaLoader {
                 default: break
                 }
                 steps.append(.init(keyword: astStep?.keyword ?? "* ", text: pickleStep.text, line: stepLine, column: column, role: role))
-                let quoted = StepLibrary.excerpt(pickleStep.text)
-                switch library.match(pickleStep.text) {
-                case .found(let definition, let arguments):
-                    if let problem = definition.problem(with: arguments) {
-                        error("step \"\(quoted)\": \(problem)", line: stepLine, column: column)
-                    }
+                let quoted = StepCheck.excerpt(pickleStep.text)
+                switch matcher.check(pickleStep.text) {
+                case .defined:
+                    break
+                case .invalidArguments(let problem):
+                    error("step \"\(quoted)\": \(problem)", line: stepLine, column: column)
                 case .undefined:
                     error("no step definition matches \"\(quoted)\"", line: stepLine, column: column)
                 case .ambiguous(let patterns):

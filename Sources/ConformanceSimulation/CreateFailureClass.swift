@@ -1,3 +1,4 @@
+import ConformanceModel
 /// A way a conditional registration request can fail, as the platform reports it, and how the
 /// N2.6 source says an app must treat it: the expected no-op stays silent; every other class is
 /// recorded in telemetry under its own name and never treated as ineligibility.

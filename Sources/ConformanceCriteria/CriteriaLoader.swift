@@ -1,3 +1,4 @@
+import ConformanceModel
 import Foundation
 import Gherkin
 import WebAuthn
@@ -26,11 +27,11 @@ public struct CriteriaLoader: Sendable {
     }
 
     /// The step definitions that every step of a scenario must match exactly once.
-    public let library: StepLibrary
+    public let matcher: any StepMatcher
 
-    /// Creates a loader that checks steps against `library`.
-    public init(library: StepLibrary = .standard) {
-        self.library = library
+    /// Creates a loader that checks steps against `matcher` (ConformanceKit's `StepLibrary`).
+    public init(matcher: any StepMatcher) {
+        self.matcher = matcher
     }
 
     /// The criterion files below `root` (or `root` itself if it is a file), sorted by path.

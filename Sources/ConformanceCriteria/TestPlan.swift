@@ -1,3 +1,4 @@
+import ConformanceModel
 /// The test cases of a run: criterion × scenario × target, after filtering.
 public struct TestPlan: Sendable {
     /// One scenario (or outline row) on one target.
@@ -38,6 +39,13 @@ public struct TestPlan: Sendable {
     public var criteria: [CriterionInfo]
     /// The targets that have at least one case, in catalog order.
     public var targets: [Target]
+
+    /// A plan of these test cases, over these criteria and targets.
+    public init(cases: [Case], criteria: [CriterionInfo], targets: [Target]) {
+        self.cases = cases
+        self.criteria = criteria
+        self.targets = targets
+    }
 
     /// Expands criteria × scenarios × targets and applies the filter.
     public static func make(_ criteria: [Criterion], filter: Filter = Filter(), catalog: [Target] = TargetCatalog.all) -> TestPlan {

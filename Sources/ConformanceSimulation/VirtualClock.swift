@@ -1,3 +1,4 @@
+import ConformanceModel
 /// The time of one test case: virtual milliseconds, advanced only by the scenario.
 ///
 /// Timers the relying party schedules fire in due order when the scenario lets time pass, so a

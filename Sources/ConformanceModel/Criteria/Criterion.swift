@@ -8,6 +8,13 @@ public struct Criterion: Sendable {
     public var scenarios: [CriterionScenario]
     /// Where the `@criterion` tag stands (for diagnostics).
     public var idLocation: (line: Int, column: Int) = (1, 1)
+
+    /// A criterion with its scenarios.
+    public init(info: CriterionInfo, scenarios: [CriterionScenario], idLocation: (line: Int, column: Int) = (1, 1)) {
+        self.info = info
+        self.scenarios = scenarios
+        self.idLocation = idLocation
+    }
 }
 
 /// One scenario of a criterion (one example row of an outline), ready to plan and run.
@@ -34,6 +41,15 @@ public struct CriterionScenario: Sendable {
         public var column: Int
         /// The step's role, with `And`/`But`/`*` resolved to the role before them.
         public var role: Role = .context
+
+        /// A step as written in the file.
+        public init(keyword: String, text: String, line: Int, column: Int, role: Role = .context) {
+            self.keyword = keyword
+            self.text = text
+            self.line = line
+            self.column = column
+            self.role = role
+        }
     }
 
     /// The scenario's name; for outline rows, with the row's values substituted.
@@ -56,6 +72,21 @@ public struct CriterionScenario: Sendable {
     public var requires: [Target.Feature: Bool]
     /// A slug unique within the criterion: the scenario name, and the row for outlines.
     public var slug: String
+
+    /// A scenario with everything planning needs.
+    public init(name: String, file: String, line: Int, tags: [String], verifyItems: [String], steps: [Step], needs: Set<Capability>,
+                platform: PlatformFamily?, requires: [Target.Feature: Bool], slug: String) {
+        self.name = name
+        self.file = file
+        self.line = line
+        self.tags = tags
+        self.verifyItems = verifyItems
+        self.steps = steps
+        self.needs = needs
+        self.platform = platform
+        self.requires = requires
+        self.slug = slug
+    }
 
     /// Whether the scenario applies to a target.
     public func applies(to target: Target) -> Bool {
