@@ -110,6 +110,10 @@ struct Decisions: Sendable {
         var userPresence = UserPresence.byMediation
         var userVerification = WebAuthnVerifier.UserVerificationRequirement.preferred
         var acceptsBackupEligible = true
+
+        /// Whether a session's pending registration ceremonies outlive it, so that a stale response
+        /// can still be uploaded for the account that asked.
+        var ceremoniesOutliveSession: Bool { stale == .attachToOriginalAccount || stale == .uploadLater }
     }
 }
 

@@ -141,8 +141,8 @@ struct Server: Sendable {
 
     mutating func signOut(token: String) {
         sessions[token] = nil
-        // The session's pending ceremonies end with it (a mutant that uploads stale responses for their own account keeps them).
-        if decisions.response.stale != .attachToOriginalAccount, decisions.response.stale != .uploadLater {
+        // The session's pending ceremonies end with it.
+        if !decisions.response.ceremoniesOutliveSession {
             ceremonies = ceremonies.filter { $0.value.token != token }
         }
     }
