@@ -98,12 +98,13 @@ public struct FakeAdapter: RelyingPartyAdapter {
 
 /// Step definitions for runner tests, each doing one plain thing through the `World`.
 public enum TestSteps {
-    /// `the user refreshes as {word}` performs a refresh for that user (the fake may throw for it);
+    /// `the user refreshes as {word}` performs an action that names that user (a recovery sign-in,
+    /// which the fake may throw for);
     /// `the step passes`, `the step fails because {string}`, `the step is not verified because {string}`,
     /// `the step throws {string}`, and `the step needs the signals capability` (declares `needs`).
     public static let definitions: [StepDefinition] = [
         StepDefinition("the user refreshes as {word}") { world, arguments in
-            try await world.perform(UserAction(.refresh, username: arguments[0]))
+            try await world.perform(.recoverySignIn(username: arguments[0]))
             return .passed
         },
         StepDefinition("the step passes") { _, _ in .passed },

@@ -20,14 +20,17 @@ final class Execution: Sendable {
     let plan: TestPlan
     let adapter: any RelyingPartyAdapter
     let seed: UInt64
+    /// How many test cases run at once.
+    let jobs: Int
     let onEvent: @Sendable (Runner.Event) -> Void
     private let progress = Mutex<(description: AdapterDescription?, results: [TestCaseResult])>((nil, []))
     private let started = ContinuousClock.now
 
-    init(plan: TestPlan, adapter: any RelyingPartyAdapter, seed: UInt64, onEvent: @escaping @Sendable (Runner.Event) -> Void) {
+    init(plan: TestPlan, adapter: any RelyingPartyAdapter, seed: UInt64, jobs: Int = 1, onEvent: @escaping @Sendable (Runner.Event) -> Void) {
         self.plan = plan
         self.adapter = adapter
         self.seed = seed
+        self.jobs = jobs
         self.onEvent = onEvent
     }
 
@@ -42,7 +45,7 @@ final class Execution: Sendable {
             return .unstarted(RunFault(kind: "protocol-violation", message: "\(error)", method: "adapter.hello"))
         }
         progress.withLock { $0.description = description }
-        let results = await Runner(adapter: adapter, seed: seed).run(plan, description: description) { event in
+        let results = await Runner(adapter: adapter, seed: seed).run(plan, description: description, jobs: jobs) { event in
             if case .finished(let result, _, _) = event { progress.withLock { $0.results.append(result) } }
             onEvent(event)
         }

@@ -8,7 +8,7 @@ import ReferenceRP
 enum RunCommand {
     static let spec = CommandSpec(
         name: "run", summary: "Run the criteria against a relying party and write reports.",
-        usage: "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit] [--seed <n>]",
+        usage: "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit] [--seed <n>] [--jobs <n>]",
         options: [
             Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption,
             .init(name: "adapter-command", value: "command", help: "Run against an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."),
@@ -19,6 +19,7 @@ enum RunCommand {
             .init(name: "waivers", value: "file", help: "Waiver file of expected failures (JSON)."),
             .init(name: "today", value: "YYYY-MM-DD", help: "The date waivers expire against (default: today, UTC)."),
             .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
+            .init(name: "jobs", value: "n", help: "Test cases run at once, each in its own session (default: the CPU count in-process, 1 with --adapter-command: raise it for adapters whose sessions are isolated)."),
             .init(name: "timestamp", value: "ISO 8601", help: "Record this start time instead of the clock's (reproducible reports)."),
         ],
         flags: [("quiet", "No progress and no summary on the terminal."), ("no-reports", "Write no report files."),
@@ -26,6 +27,19 @@ enum RunCommand {
                 ("no-timings", "Record zero wall-clock durations (reproducible reports; virtual time is kept).")],
         positionals: (0, 0, "")
     )
+
+    /// `--jobs`: 1 to 256. By default the CPU count against the embedded reference RP (its sessions
+    /// share nothing) and 1 against an adapter process, whose sessions may share a server: several
+    /// test cases at once are safe only when each session has accounts and state of its own.
+    static func jobs(_ parsed: ParsedArguments) throws -> Int {
+        guard let text = parsed.value("jobs") else {
+            return parsed.value("adapter-command") == nil ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
+        }
+        guard let jobs = Int(text), (1...256).contains(jobs) else {
+            throw UsageError("--jobs must be a whole number from 1 to 256, found '\(text)'", command: spec.name)
+        }
+        return jobs
+    }
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         // Everything that can reject the command line comes first: a rejected command line
@@ -36,6 +50,7 @@ enum RunCommand {
         let waivers = try loadWaivers(parsed, criteria: loaded.criteria)
         let filter = try Common.filter(parsed, criteria: loaded.criteria, command: spec.name)
         let seed = try Common.seed(parsed, command: spec.name)
+        let jobs = try Self.jobs(parsed)
         var startedAt = Date()
         if let text = parsed.value("timestamp") {
             guard let date = ISO8601DateFormatter().date(from: text) else {
@@ -63,7 +78,7 @@ enum RunCommand {
         let allowNotVerified = parsed.flags.contains("allow-not-verified")
         let progress = Progress(enabled: !quiet && Output.errorIsTerminal)
         let plan = TestPlan.make(loaded.criteria, filter: filter)
-        let execution = Execution(plan: plan, adapter: adapter, seed: seed, onEvent: progress.handle)
+        let execution = Execution(plan: plan, adapter: adapter, seed: seed, jobs: jobs, onEvent: progress.handle)
         let interruptions = InterruptionMonitor()
         let outcome = await interruptions.guarding(execution)
         defer { InterruptionMonitor.restoreDefaultHandlers() }

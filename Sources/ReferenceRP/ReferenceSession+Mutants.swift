@@ -63,13 +63,13 @@ extension ReferenceSession {
     }
 
     /// Announces the requested names as if the refused rename had been saved.
-    func announceRefusedRename(_ action: UserAction, username: String) async {
+    func announceRefusedRename(name: String?, displayName: String?, username: String) async {
         guard var account = state.server.accounts[username] else { return }
         let saved = account
-        if let name = action.newName { account.name = name }
-        if let displayName = action.newDisplayName { account.displayName = displayName }
+        if let name { account.name = name }
+        if let displayName { account.displayName = displayName }
         state.server.accounts[username] = account
-        await send(.userDetails(username: username, nameChanged: action.newName != nil, displayNameChanged: action.newDisplayName != nil))
+        await send(.userDetails(username: username, nameChanged: name != nil, displayNameChanged: displayName != nil))
         state.server.accounts[username] = saved
     }
 

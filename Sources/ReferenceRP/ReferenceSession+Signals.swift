@@ -9,25 +9,25 @@ extension ReferenceSession {
     // MARK: User actions that touch signals
 
     func performSignalAction(_ action: UserAction) async throws -> ActionOutcome {
-        switch action.kind {
-        case .passkeySignIn:
-            let rpID = action.rpID ?? action.username.flatMap { state.server.accounts[$0]?.rpID } ?? ReferenceRP.relyingPartyIDs[0]
+        switch action {
+        case .passkeySignIn(let username, let requestedRPID):
+            let rpID = requestedRPID ?? username.flatMap { state.server.accounts[$0]?.rpID } ?? ReferenceRP.relyingPartyIDs[0]
             let now = await host.now()
             let challenge = withState { $0.server.authenticationOptions(rpID: rpID, now: now, rng: &$0.rng) }
             let request: GetCredentialRequest
             switch device.platform {
             case .apple:
-                request = GetCredentialRequest(apple: AppleAssertionRequest(relyingPartyIdentifier: rpID, challenge: challenge))
+                request = GetCredentialRequest.apple(AppleAssertionRequest(relyingPartyIdentifier: rpID, challenge: challenge))
             case .android:
                 let json: JSONValue = .object(["challenge": .string(Base64URL.encode(challenge)), "rpId": .string(rpID),
                                                "userVerification": .string("preferred"), "timeout": .number(60_000)])
-                request = GetCredentialRequest(android: AndroidGetPublicKeyCredentialOption(requestJson: Wire.jsonString(json)))
+                request = GetCredentialRequest.android(AndroidGetPublicKeyCredentialOption(requestJson: Wire.jsonString(json)))
             }
             let operation = await host.getCredential(request)
-            state.app.signals.pendingSignIns[operation] = .init(rpID: rpID, username: action.username)
+            state.app.signals.pendingSignIns[operation] = .init(rpID: rpID, username: username)
             return ActionOutcome(.pending)
-        case .revokePasskey:
-            guard let token = state.app.token, let id = action.credentialID else { return ActionOutcome(.rejected, message: "sign in first") }
+        case .revokePasskey(let id):
+            guard let token = state.app.token else { return ActionOutcome(.rejected, message: "sign in first") }
             if decisions.signals.revokesBySignalOnly, await revokeBySignalOnly(id) { return ActionOutcome(.done) }
             switch state.server.revoke(token: token, credentialID: id) {
             case .failure(let refusal): return ActionOutcome(.rejected, message: refusal.message)
@@ -35,14 +35,14 @@ extension ReferenceSession {
                 if decisions.signals.reconcileTriggers.contains(.credentialRevoked) { await scheduleReconciliation(for: username, reason: "credential revoked") }
                 return ActionOutcome(.done)
             }
-        case .rename:
+        case .rename(let newName, let newDisplayName, let confirmed):
             guard let token = state.app.token, let username = state.app.username else { return ActionOutcome(.rejected, message: "sign in first") }
-            let nameChanged = action.newName != nil
-            let displayNameChanged = action.newDisplayName != nil
-            switch state.server.rename(token: token, name: action.newName, displayName: action.newDisplayName, confirmed: action.confirmed ?? false) {
+            let nameChanged = newName != nil
+            let displayNameChanged = newDisplayName != nil
+            switch state.server.rename(token: token, name: newName, displayName: newDisplayName, confirmed: confirmed) {
             case .failure(let refusal):
                 await host.show(UIEvent(.error, "Your profile could not be saved."))
-                if decisions.signals.announcesRefusedRename { await announceRefusedRename(action, username: username) }
+                if decisions.signals.announcesRefusedRename { await announceRefusedRename(name: newName, displayName: newDisplayName, username: username) }
                 return ActionOutcome(.rejected, message: refusal.message)
             case .success:
                 await send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged))

@@ -111,21 +111,19 @@ actor ReferenceSession: RelyingPartySession {
     // MARK: User actions
 
     private func act(_ action: UserAction) async throws -> ActionOutcome {
-        switch action.kind {
-        case .passwordSignIn, .switchAccount:
-            guard let username = action.username, let password = action.password else { throw SystemIssue("\(action.kind.rawValue) needs username and password") }
+        switch action {
+        case .passwordSignIn(let username, let password), .switchAccount(let username, let password):
             return await passwordSignIn(username: username, password: password)
-        case .secondFactor:
-            guard let outcome = action.secondFactor else { throw SystemIssue("second-factor needs secondFactor") }
+        case .secondFactor(let outcome):
             return await secondFactor(outcome)
-        case .recoverySignIn:
-            guard let username = action.username, state.server.accounts[username] != nil else { return ActionOutcome(.rejected, message: "unknown account") }
+        case .recoverySignIn(let username):
+            guard state.server.accounts[username] != nil else { return ActionOutcome(.rejected, message: "unknown account") }
             let token = state.server.openSession(username, .limited)
             enter(token: token, username: username, stage: .signedInLimited)
             await considerUpgrade(.recoverySignIn, token: token, username: username)
             return ActionOutcome(.signedInLimited)
-        case .alternativeSignIn:
-            guard let username = action.username, state.server.accounts[username] != nil else { return ActionOutcome(.rejected, message: "unknown account") }
+        case .alternativeSignIn(let username, _):
+            guard state.server.accounts[username] != nil else { return ActionOutcome(.rejected, message: "unknown account") }
             let token = state.server.openSession(username, .full)
             enter(token: token, username: username, stage: .signedIn)
             await signedIn(username)

@@ -20,7 +20,7 @@ struct RequestBuilder: Sendable {
                 style = nil
             }
             let exclusion = excluded(options.excluded)
-            return CreateCredentialRequest(apple: AppleRegistrationRequest(
+            return CreateCredentialRequest.apple(AppleRegistrationRequest(
                 relyingPartyIdentifier: options.rpID, challenge: options.challenge, name: options.userName, userID: options.userHandle,
                 displayName: options.displayName, requestStyle: style, excludedCredentials: exclusion, userVerificationPreference: "preferred"))
         case .android:
@@ -43,7 +43,7 @@ struct RequestBuilder: Sendable {
                 json["excludeCredentials"] = .array(ids.map { .object(["type": .string("public-key"), "id": .string(Base64URL.encode($0))]) })
             }
             let notConditional = decisions.androidModal
-            return CreateCredentialRequest(android: AndroidCreatePublicKeyCredentialRequest(
+            return CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(
                 requestJson: Wire.jsonString(JSONValue.object(json)), isConditional: conditional && !notConditional,
                 preferImmediatelyAvailableCredentials: conditional && notConditional))
         }
@@ -51,9 +51,13 @@ struct RequestBuilder: Sendable {
 
     /// The client data and attestation object of a successful registration, whichever platform.
     static func registrationResponse(_ outcome: PlatformOutcome) -> (clientDataJSON: Data, attestationObject: Data)? {
-        if let apple = outcome.appleRegistration { return (apple.rawClientDataJSON, apple.rawAttestationObject) }
-        guard let text = outcome.androidRegistrationResponseJson,
-              let json = try? JSONValue.parse(Data(text.utf8)),
+        let text: String
+        switch outcome {
+        case .appleRegistration(let apple): return (apple.rawClientDataJSON, apple.rawAttestationObject)
+        case .androidRegistration(let json): text = json
+        case .androidAuthentication, .appleAssertion, .signalAccepted, .failure: return nil
+        }
+        guard let json = try? JSONValue.parse(Data(text.utf8)),
               let clientData = json["response"]?["clientDataJSON"]?.stringValue.flatMap(Base64URL.decodeIfValid),
               let attestation = json["response"]?["attestationObject"]?.stringValue.flatMap(Base64URL.decodeIfValid) else { return nil }
         return (clientData, attestation)

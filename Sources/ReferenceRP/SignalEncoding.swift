@@ -23,7 +23,7 @@ struct SignalEncoding: Sendable {
     }
 
     func android(_ type: String, _ members: [String: JSONValue]) -> SignalRequest {
-        SignalRequest(android: AndroidSignalRequest(type: decisions.androidType(type), requestJson: Wire.jsonString(JSONValue.object(members))))
+        SignalRequest.android(AndroidSignalRequest(type: decisions.androidType(type), requestJson: Wire.jsonString(JSONValue.object(members))))
     }
 
     /// The Android request type an intent is sent as, for the rate budget's bookkeeping.
@@ -31,7 +31,7 @@ struct SignalEncoding: Sendable {
         switch intent {
         case .unknown: AndroidSignalRequest.unknownCredentialType
         case .userDetails: AndroidSignalRequest.currentUserDetailsType
-        case .resend(let request): request.android?.type ?? "resend"
+        case .resend(let request): request.androidRequest?.type ?? "resend"
         case .reconcile, .fixedList: AndroidSignalRequest.allAcceptedCredentialsType
         }
     }
@@ -40,7 +40,7 @@ struct SignalEncoding: Sendable {
         if interface == .android {
             return android(AndroidSignalRequest.unknownCredentialType, ["rpId": .string(self.rpID(rpID)), "credentialId": .string(text(credentialID))])
         }
-        return SignalRequest(apple: AppleSignalReport(interface: appleInterface, method: .reportUnknownPublicKeyCredential,
+        return SignalRequest.apple(AppleSignalReport(interface: appleInterface, method: .reportUnknownPublicKeyCredential,
                                                       relyingPartyIdentifier: self.rpID(rpID), credentialID: bytes(credentialID)))
     }
 
@@ -51,7 +51,7 @@ struct SignalEncoding: Sendable {
                 "allAcceptedCredentialIds": decisions.joinsAndroidIDList ? .string(ids.map(text).joined(separator: ",")) : .array(ids.map { .string(text($0)) }),
             ])
         }
-        return SignalRequest(apple: AppleSignalReport(interface: appleInterface, method: .reportAllAcceptedPublicKeyCredentials,
+        return SignalRequest.apple(AppleSignalReport(interface: appleInterface, method: .reportAllAcceptedPublicKeyCredentials,
                                                       relyingPartyIdentifier: rpID(account.rpID), userHandle: bytes(userHandle(account)),
                                                       acceptedCredentialIDs: ids.map(bytes)))
     }
@@ -67,18 +67,21 @@ struct SignalEncoding: Sendable {
             ])
         }
         guard nameChanged || blank else { return nil }
-        return SignalRequest(apple: AppleSignalReport(interface: appleInterface, method: .reportPublicKeyCredentialUpdate,
+        return SignalRequest.apple(AppleSignalReport(interface: appleInterface, method: .reportPublicKeyCredentialUpdate,
                                                       relyingPartyIdentifier: rpID(account.rpID), userHandle: bytes(userHandle(account)),
                                                       newName: blank && !nameChanged ? "" : account.name))
     }
 
     /// The fields of a successful assertion, whichever platform.
     static func assertion(_ outcome: PlatformOutcome) -> (credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userHandle: Data?)? {
-        if let apple = outcome.appleAssertion {
+        let text: String
+        switch outcome {
+        case .appleAssertion(let apple):
             return (apple.credentialID, apple.rawClientDataJSON, apple.rawAuthenticatorData, apple.signature, apple.userID)
+        case .androidAuthentication(let json): text = json
+        case .androidRegistration, .appleRegistration, .signalAccepted, .failure: return nil
         }
-        guard let text = outcome.androidAuthenticationResponseJson,
-              let json = try? JSONValue.parse(Data(text.utf8)),
+        guard let json = try? JSONValue.parse(Data(text.utf8)),
               let id = json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid),
               let response = json["response"],
               let clientData = response["clientDataJSON"]?.stringValue.flatMap(Base64URL.decodeIfValid),

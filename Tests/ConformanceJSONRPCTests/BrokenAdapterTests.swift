@@ -20,7 +20,7 @@ struct BrokenAdapterTests {
         defer { Task { await adapter.shutdown() } }
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
         do {
-            let outcome = try await session.perform(UserAction(.passwordSignIn, username: "alice", password: "pw"))
+            let outcome = try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw"))
             Issue.record("expected a fault, got \(outcome)")
             return AdapterFault(.protocolViolation, "none")
         } catch let fault as AdapterFault {
@@ -35,7 +35,7 @@ struct BrokenAdapterTests {
         #expect(description.name == "fixture-adapter")
         let host = RecordingHost()
         let session = try await adapter.openSession(.sample(), host: host)
-        #expect(try await session.perform(UserAction(.passwordSignIn)) == ActionOutcome(.signedIn, message: "password-sign-in"))
+        #expect(try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw")) == ActionOutcome(.signedIn, message: "password-sign-in"))
         #expect(host.calls.withLock { $0 } == [.now, .show(UIEvent(.screen, "home at 120000"))])
         await session.close()
         await adapter.shutdown()
@@ -63,7 +63,7 @@ struct BrokenAdapterTests {
         let first = try await adapter.openSession(.sample("first"), host: RecordingHost())
         let firstPID = try #require(await adapter.processIdentifier())
         await #expect {
-            _ = try await first.perform(UserAction(.signOut))
+            _ = try await first.perform(UserAction.signOut)
         } throws: { error in
             guard let fault = error as? AdapterFault else { return false }
             return fault.kind == .processExited && fault.message.contains("exited with status 3") && (fault.excerpt ?? "").contains("crashing on sign-out")
@@ -72,7 +72,7 @@ struct BrokenAdapterTests {
         await #expect { _ = try await first.inspectSession() } throws: { ($0 as? AdapterFault)?.kind == .connectionClosed }
         await first.close()
         let second = try await adapter.openSession(.sample("second"), host: RecordingHost())
-        #expect(try await second.perform(UserAction(.passwordSignIn)).status == .signedIn)
+        #expect(try await second.perform(UserAction.passwordSignIn(username: "alice", password: "pw")).status == .signedIn)
         let secondPID = try #require(await adapter.processIdentifier())
         #expect(secondPID != firstPID)
         await adapter.shutdown()
@@ -84,7 +84,7 @@ struct BrokenAdapterTests {
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
         let pid = try #require(await adapter.processIdentifier())
         let started = ContinuousClock.now
-        await #expect { _ = try await session.perform(UserAction(.signOut)) } throws: { ($0 as? AdapterFault)?.kind == .timeout }
+        await #expect { _ = try await session.perform(UserAction.signOut) } throws: { ($0 as? AdapterFault)?.kind == .timeout }
         // The call ends by its 1.5 s time-out, not by the adapter (which never answers); the bound
         // leaves room for a loaded 2-core machine, where 4 s was missed at 6 s under the full suite.
         #expect(ContinuousClock.now - started < .seconds(20))
@@ -99,10 +99,10 @@ struct BrokenAdapterTests {
     func errorAnswer() async throws {
         let adapter = Fixture.adapter(mode: "error", configuration: Self.quick)
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
-        await #expect { _ = try await session.perform(UserAction(.passwordSignIn)) } throws: { error in
+        await #expect { _ = try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw")) } throws: { error in
             (error as? AdapterFault)?.kind == .adapterError && "\(error)".contains("the relying party crashed")
         }
-        #expect(try await session.perform(UserAction(.passwordSignIn)).status == .signedIn)
+        #expect(try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw")).status == .signedIn)
         await adapter.shutdown()
     }
 
@@ -110,7 +110,7 @@ struct BrokenAdapterTests {
     func badResult() async throws {
         let adapter = Fixture.adapter(mode: "bad-result", configuration: Self.quick)
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
-        await #expect { _ = try await session.perform(UserAction(.passwordSignIn)) } throws: { error in
+        await #expect { _ = try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw")) } throws: { error in
             (error as? AdapterFault)?.kind == .protocolViolation && "\(error)".contains("ActionOutcome") && "\(error)".contains("bogus")
         }
         #expect(try await session.inspectSession().stage == .signedOut)
@@ -122,7 +122,7 @@ struct BrokenAdapterTests {
         let adapter = Fixture.adapter(mode: "bad-platform-call", configuration: Self.quick)
         let host = RecordingHost()
         let session = try await adapter.openSession(.sample(), host: host)
-        await #expect { _ = try await session.perform(UserAction(.passwordSignIn)) } throws: { error in
+        await #expect { _ = try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw")) } throws: { error in
             (error as? AdapterFault)?.kind == .protocolViolation && "\(error)".contains("platform.createCredential")
         }
         #expect(!host.calls.withLock { $0 }.contains { if case .create = $0 { true } else { false } })
@@ -138,10 +138,22 @@ struct BrokenAdapterTests {
         let adapter = Fixture.adapter(mode: "both-platforms", configuration: Self.quick)
         let host = RecordingHost()
         let session = try await adapter.openSession(.sample(), host: host)
-        await #expect { _ = try await session.perform(UserAction(.passwordSignIn)) } throws: { error in
+        await #expect { _ = try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw")) } throws: { error in
             (error as? AdapterFault)?.kind == .protocolViolation && "\(error)".contains(#"both "android" and "apple""#)
         }
         #expect(!host.calls.withLock { $0 }.contains { if case .create = $0 { true } else { false } }, "the simulator never sees the request")
+        await adapter.shutdown()
+    }
+
+    @Test("a platform request carrying neither android nor apple is a protocol violation (error), and the simulator never sees it")
+    func noPlatform() async throws {
+        let adapter = Fixture.adapter(mode: "no-platform", configuration: Self.quick)
+        let host = RecordingHost()
+        let session = try await adapter.openSession(.sample(), host: host)
+        await #expect { _ = try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw")) } throws: { error in
+            (error as? AdapterFault)?.kind == .protocolViolation && "\(error)".contains(#"neither "android" nor "apple"; exactly one is required"#)
+        }
+        #expect(!host.calls.withLock { $0 }.contains { if case .signal = $0 { true } else { false } }, "the simulator never sees the request")
         await adapter.shutdown()
     }
 

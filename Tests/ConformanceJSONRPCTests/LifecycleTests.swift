@@ -18,7 +18,7 @@ struct LifecycleTests {
                     let session = try await adapter.openSession(.sample("stress-\(index)"), host: host)
                     try await session.setUp(accounts: [.alice])
                     for round in 0..<40 {
-                        let outcome = try await session.perform(UserAction(.passwordSignIn, username: "alice@example.com", password: "correct horse"))
+                        let outcome = try await session.perform(UserAction.passwordSignIn(username: "alice@example.com", password: "correct horse"))
                         #expect(outcome.status == .signedIn, "session \(index) round \(round)")
                         _ = try await session.inspectSession()
                     }
@@ -39,7 +39,7 @@ struct LifecycleTests {
         let party = ToyRelyingParty()
         let adapter = JSONRPCAdapter(servingInProcess: party)
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
-        let held = Task { try await session.perform(UserAction(.refresh)) }
+        let held = Task { try await session.perform(UserAction.refresh) }
         try await Task.sleep(for: .milliseconds(50))
         held.cancel()
         await #expect(throws: CancellationError.self) { _ = try await held.value }

@@ -29,7 +29,7 @@ struct RoundTripTests {
         let session = try await adapter.openSession(.sample(), host: host)
         let credential = CredentialFixture(username: AccountFixture.alice.username, credentialID: Data([0, 0xFF, 0x7E, 0x3F]),
                                            publicKey: Data((0..<77).map { UInt8($0) }), signCount: 4_000_000_000, state: .revoked)
-        let outcome = PlatformOutcome(appleRegistration: AppleRegistration(credentialID: Data([1, 2]), rawClientDataJSON: Data(#"{"type":"webauthn.create"}"#.utf8),
+        let outcome = PlatformOutcome.appleRegistration(AppleRegistration(credentialID: Data([1, 2]), rawClientDataJSON: Data(#"{"type":"webauthn.create"}"#.utf8),
                                                                            rawAttestationObject: Data([0xA3, 0x63])))
         let failure = PlatformOutcome.failure(PlatformError(name: "SignalCredentialRateLimitExceededException", type: "rate-limit", message: "slow down",
                                                             retryMillis: 119_000))
@@ -61,19 +61,19 @@ struct RoundTripTests {
         let host = RecordingHost()
         let session = try await adapter.openSession(.sample(), host: host)
         try await session.setUp(accounts: [.alice])
-        let signIn = try await session.perform(UserAction(.passwordSignIn, username: "alice@example.com", password: "correct horse"))
+        let signIn = try await session.perform(UserAction.passwordSignIn(username: "alice@example.com", password: "correct horse"))
         #expect(signIn == ActionOutcome(.signedIn, message: "now=120000 timer=t-2 operation=op-3"))
-        #expect(try await session.perform(UserAction(.passkeySignIn)) == ActionOutcome(.pending, message: "op-6"))
-        #expect(try await session.perform(UserAction(.revokePasskey, credentialID: Data([1]))) == ActionOutcome(.done, message: "op-7"))
-        #expect(try await session.perform(UserAction(.signOut)) == ActionOutcome(.done))
-        #expect(try await session.perform(UserAction(.passwordSignIn, username: "alice@example.com", password: "wrong")).status == .rejected)
+        #expect(try await session.perform(UserAction.passkeySignIn(username: nil, rpID: nil)) == ActionOutcome(.pending, message: "op-6"))
+        #expect(try await session.perform(UserAction.revokePasskey(credentialID: Data([1]))) == ActionOutcome(.done, message: "op-7"))
+        #expect(try await session.perform(UserAction.signOut) == ActionOutcome(.done))
+        #expect(try await session.perform(UserAction.passwordSignIn(username: "alice@example.com", password: "wrong")).status == .rejected)
 
         let calls = host.calls.withLock { $0 }
         #expect(calls.count == 9)
         guard calls.count == 9 else { return }
         #expect(calls[0] == .now)
         #expect(calls[1] == .schedule(30_000, "upgrade-window"))
-        guard case .create(let request) = calls[2], let apple = request.apple else {
+        guard case .create(.apple(let apple)) = calls[2] else {
             Issue.record("expected an Apple registration request, got \(calls[2])")
             return
         }
@@ -83,12 +83,12 @@ struct RoundTripTests {
         #expect(apple.displayName == "Alice Ä. Example")
         #expect(calls[3] == .show(UIEvent(.screen, "home")))
         #expect(calls[4] == .telemetry(TelemetryEvent("sign-in", ["method": "password"])))
-        #expect(calls[5] == .get(GetCredentialRequest(android: AndroidGetPublicKeyCredentialOption(requestJson: #"{"challenge":"AAEC"}"#))))
-        guard case .signal(let signal) = calls[6] else {
-            Issue.record("expected a signal, got \(calls[6])")
+        #expect(calls[5] == .get(GetCredentialRequest.android(AndroidGetPublicKeyCredentialOption(requestJson: #"{"challenge":"AAEC"}"#))))
+        guard case .signal(.android(let signal)) = calls[6] else {
+            Issue.record("expected an Android signal, got \(calls[6])")
             return
         }
-        #expect(signal.android?.type == AndroidSignalRequest.unknownCredentialType)
+        #expect(signal.type == AndroidSignalRequest.unknownCredentialType)
         #expect(calls[7] == .cancel("t-1"))
         #expect(calls[8] == .show(UIEvent(.error, "wrong password")))
         await adapter.shutdown()
@@ -102,7 +102,7 @@ struct RoundTripTests {
         // meanwhile, and the perform ends once the harness answers.
         let host = RecordingHost(createDelay: .milliseconds(300))
         let session = try await adapter.openSession(.sample(), host: host)
-        async let managed = session.perform(UserAction(.managePasskeys))
+        async let managed = session.perform(UserAction.managePasskeys)
         try await Task.sleep(for: .milliseconds(100))
         let snapshot = try await session.inspectSession()
         #expect(snapshot.stage == .signedIn)
@@ -117,10 +117,10 @@ struct RoundTripTests {
         let host = RecordingHost()
         let session = try await adapter.openSession(.sample(), host: host)
         try await session.setUp(accounts: [.alice])
-        async let refreshed = session.perform(UserAction(.refresh))
+        async let refreshed = session.perform(UserAction.refresh)
         try await Task.sleep(for: .milliseconds(50))
         // While perform(.refresh) is outstanding, a sign-in with four platform calls completes.
-        let signIn = try await session.perform(UserAction(.passwordSignIn, username: "alice@example.com", password: "correct horse"))
+        let signIn = try await session.perform(UserAction.passwordSignIn(username: "alice@example.com", password: "correct horse"))
         #expect(signIn.status == .signedIn)
         #expect(try await session.inspectSession().stage == .signedIn)
         party.gate.open()
@@ -139,12 +139,12 @@ struct RoundTripTests {
         }
         // One perform held at the gate while the others sign in with platform calls.
         let held = sessions[0]
-        async let refreshed = held.perform(UserAction(.refresh))
+        async let refreshed = held.perform(UserAction.refresh)
         try await withThrowingTaskGroup(of: ActionOutcome.self) { group in
             for session in sessions.dropFirst() {
                 group.addTask {
                     try await session.setUp(accounts: [.alice])
-                    return try await session.perform(UserAction(.passwordSignIn, username: "alice@example.com", password: "correct horse"))
+                    return try await session.perform(UserAction.passwordSignIn(username: "alice@example.com", password: "correct horse"))
                 }
             }
             for try await outcome in group {
@@ -178,7 +178,7 @@ struct RoundTripTests {
         let adapter = JSONRPCAdapter(servingInProcess: party, configuration: .init(callTimeout: .seconds(30), testCaseTimeout: .milliseconds(300), launchTimeout: .seconds(30)))
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
         await #expect {
-            _ = try await session.perform(UserAction(.refresh))
+            _ = try await session.perform(UserAction.refresh)
         } throws: { ($0 as? AdapterFault)?.kind == .testCaseTimeout }
         party.gate.open()
         // The next test case gets a fresh connection.

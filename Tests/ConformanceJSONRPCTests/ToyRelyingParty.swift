@@ -78,26 +78,26 @@ struct ToySession: RelyingPartySession {
     }
 
     func perform(_ action: UserAction) async throws -> ActionOutcome {
-        switch action.kind {
-        case .passwordSignIn:
-            let account = party.record.withLock { $0.accounts.first { $0.username == action.username } }
-            guard let account, account.password == action.password else {
+        switch action {
+        case .passwordSignIn(let username, let password):
+            let account = party.record.withLock { $0.accounts.first { $0.username == username } }
+            guard let account, account.password == password else {
                 await host.show(UIEvent(.error, "wrong password"))
                 return ActionOutcome(.rejected, message: "wrong password")
             }
             let now = await host.now()
             let timer = await host.scheduleTimer(afterMillis: 30_000, label: "upgrade-window")
-            let operation = await host.createCredential(CreateCredentialRequest(apple: AppleRegistrationRequest(
+            let operation = await host.createCredential(CreateCredentialRequest.apple(AppleRegistrationRequest(
                 relyingPartyIdentifier: account.rpID, challenge: Data([0, 1, 2, 0xFF, 0xFE]), name: account.username,
                 userID: Data([9, 8, 7]), displayName: account.displayName, requestStyle: .conditional, excludedCredentials: [Data([1]), Data()])))
             await host.show(UIEvent(.screen, "home"))
             await host.telemetry(TelemetryEvent("sign-in", ["method": "password"]))
             return ActionOutcome(.signedIn, message: "now=\(now) timer=\(timer) operation=\(operation)")
         case .passkeySignIn:
-            let operation = await host.getCredential(GetCredentialRequest(android: AndroidGetPublicKeyCredentialOption(requestJson: #"{"challenge":"AAEC"}"#)))
+            let operation = await host.getCredential(GetCredentialRequest.android(AndroidGetPublicKeyCredentialOption(requestJson: #"{"challenge":"AAEC"}"#)))
             return ActionOutcome(.pending, message: operation)
         case .revokePasskey:
-            let operation = await host.signal(SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType,
+            let operation = await host.signal(SignalRequest.android(AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType,
                                                                                      requestJson: #"{"rpId":"example.com"}"#)))
             return ActionOutcome(.done, message: operation)
         case .signOut:
@@ -111,7 +111,7 @@ struct ToySession: RelyingPartySession {
         case .managePasskeys:
             // Blocks in a platform call that the harness's host holds for a while.
             party.note("manage calling platform")
-            let operation = await host.createCredential(CreateCredentialRequest(android: AndroidCreatePublicKeyCredentialRequest(requestJson: "{}", isConditional: false)))
+            let operation = await host.createCredential(CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(requestJson: "{}", isConditional: false)))
             party.note("manage got \(operation)")
             return ActionOutcome(.done, message: operation)
         default:

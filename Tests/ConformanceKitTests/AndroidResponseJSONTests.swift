@@ -16,9 +16,9 @@ struct AndroidResponseJSONTests {
         var simulator = try PlatformSimulator(target: try #require(TargetCatalog.target(id: "android-15-gpm")), associatedRPIDs: [rpID], seed: 3)
         simulator.provider.lastAutofill = .init(username: "alice@example.com", rpID: rpID, atMillis: 0)
         let json = #"{"challenge":"AAECAwQFBgc","rp":{"id":"login.example.com"},"# + user + "}"
-        let request = CreateCredentialRequest(android: AndroidCreatePublicKeyCredentialRequest(requestJson: json, isConditional: true))
+        let request = CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(requestJson: json, isConditional: true))
         let (outcome, _) = simulator.create(request, now: 1_000)
-        let text = try #require(outcome.androidRegistrationResponseJson, "no registration: \(String(describing: outcome.error))")
+        let text = try #require(outcome.registrationJSON, "no registration: \(String(describing: outcome.error))")
         return (simulator, try JSONValue.parse(Data(text.utf8)))
     }
 
@@ -75,10 +75,10 @@ struct AndroidResponseJSONTests {
     func authenticationMembers() throws {
         var (simulator, registration) = try Self.registered()
         let publicKey = try P256PublicKey(subjectPublicKeyInfo: try Self.bytes(registration["response"]?["publicKey"], "publicKey"))
-        let request = GetCredentialRequest(android: AndroidGetPublicKeyCredentialOption(
+        let request = GetCredentialRequest.android(AndroidGetPublicKeyCredentialOption(
             requestJson: #"{"challenge":"CQgHBgUEAwIB","rpId":"login.example.com","userVerification":"preferred"}"#))
         let (outcome, _) = simulator.get(request, now: 2_000)
-        let text = try #require(outcome.androidAuthenticationResponseJson, "no assertion: \(String(describing: outcome.error))")
+        let text = try #require(outcome.authenticationJSON, "no assertion: \(String(describing: outcome.error))")
         let json = try JSONValue.parse(Data(text.utf8))
         #expect(Self.keys(json) == ["id", "rawId", "type", "authenticatorAttachment", "clientExtensionResults", "response"])
         #expect(json["type"]?.stringValue == "public-key")

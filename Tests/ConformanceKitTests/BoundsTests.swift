@@ -171,27 +171,6 @@ struct StructuredOutcomeTests {
         #expect(third.fault == nil)
     }
 
-    @Test("an in-process platform request carrying both android and apple ends the test case as a protocol fault (error), not failed")
-    func bothPlatformsInProcess() async throws {
-        let library = StepLibrary(TestSteps.definitions + [
-            StepDefinition("the app asks for a passkey on both platforms at once") { world, _ in
-                var request = CreateCredentialRequest(android: AndroidCreatePublicKeyCredentialRequest(requestJson: "{}", isConditional: true))
-                request.apple = AppleRegistrationRequest(relyingPartyIdentifier: "fake.example.com", challenge: Data([1]), name: "alice", userID: Data([2]))
-                _ = world.host.createCredential(request)
-                return .failed("judged as a wrong-platform call")
-            },
-        ])
-        let text = CriterionText.criterion(scenarios: [CriterionText.Scenario("Both", steps: ["When the app asks for a passkey on both platforms at once"])])
-        let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)], library: library)
-        let plan = TestPlan.make(loaded.criteria, filter: .init(targets: ["apple-18"]))
-        let adapter = FakeAdapter()
-        let result = try #require(await Runner(adapter: adapter, library: library).run(plan, description: adapter.description).first)
-        #expect(result.verdict == .error)
-        #expect(result.fault?.kind == "protocol-violation")
-        #expect(result.fault?.method == "platform.createCredential")
-        #expect(result.message?.contains(#"both "android" and "apple""#) == true, "\(result.message ?? "")")
-    }
-
     @Test("a step that throws records a typed system issue")
     func thrownFault() async throws {
         let adapter = FakeAdapter()

@@ -12,7 +12,7 @@ struct OSFamilyTests {
     static let rpID = "login.example.com"
 
     static func appleRequest(style: AppleRequestStyle?, userVerification: String = "preferred") -> CreateCredentialRequest {
-        CreateCredentialRequest(apple: AppleRegistrationRequest(relyingPartyIdentifier: rpID, challenge: Data([1, 2, 3, 4]), name: "alice@example.com",
+        CreateCredentialRequest.apple(AppleRegistrationRequest(relyingPartyIdentifier: rpID, challenge: Data([1, 2, 3, 4]), name: "alice@example.com",
                                                                 userID: Data([0, 1, 2, 3]), requestStyle: style, userVerificationPreference: userVerification))
     }
 
@@ -82,7 +82,7 @@ struct OSFamilyTests {
         simulator.provider.lastAutofill = .init(username: "alice@example.com", rpID: Self.rpID, atMillis: 0)
         let (outcome, notes) = simulator.create(Self.appleRequest(style: .conditional), now: 1_000)
         if available {
-            #expect(outcome.appleRegistration != nil, "error: \(String(describing: outcome.error))")
+            #expect(outcome.appleRegistrationResult != nil, "error: \(String(describing: outcome.error))")
             #expect(!notes.contains { $0.kind == .unsupportedCall })
         } else {
             #expect(outcome.error?.name == "UnavailableAPI")
@@ -116,7 +116,7 @@ struct ConditionalUserVerificationTests {
     static func android(userVerification: String, conditional: Bool) -> CreateCredentialRequest {
         let json = #"{"challenge":"AAECAwQFBgc","rp":{"id":"login.example.com"},"user":{"id":"AAECAw","name":"alice@example.com","displayName":"Alice"},"#
             + #""authenticatorSelection":{"userVerification":"\#(userVerification)"}}"#
-        return CreateCredentialRequest(android: AndroidCreatePublicKeyCredentialRequest(requestJson: json, isConditional: conditional))
+        return CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(requestJson: json, isConditional: conditional))
     }
 
     static func simulator(_ id: String) throws -> PlatformSimulator {
@@ -155,9 +155,9 @@ struct ConditionalUserVerificationTests {
     func otherCombinationsCreate(_ userVerification: String, _ conditional: Bool) throws {
         var simulator = try Self.simulator("android-15-gpm")
         let (outcome, _) = simulator.create(Self.android(userVerification: userVerification, conditional: conditional), now: 1_000)
-        #expect(outcome.androidRegistrationResponseJson != nil, "error: \(String(describing: outcome.error))")
+        #expect(outcome.registrationJSON != nil, "error: \(String(describing: outcome.error))")
         var apple = try Self.simulator("apple-18")
         let (appleOutcome, _) = apple.create(OSFamilyTests.appleRequest(style: conditional ? .conditional : nil, userVerification: userVerification), now: 1_000)
-        #expect(appleOutcome.appleRegistration != nil, "error: \(String(describing: appleOutcome.error))")
+        #expect(appleOutcome.appleRegistrationResult != nil, "error: \(String(describing: appleOutcome.error))")
     }
 }

@@ -50,10 +50,10 @@ struct ObservationTests {
             func timerFired(_ timer: TimerID) async throws {
                 guard timers.withLock({ $0.remove(timer) }) != nil else { return }
                 let json = #"{"rpId":"fake.example.com","credentialId":"AAAA"}"#
-                _ = await host.signal(SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: json)))
+                _ = await host.signal(SignalRequest.android(AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: json)))
                 if app.runaway {
                     for _ in 0...World.deliveryLimit {
-                        _ = await host.signal(SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: json)))
+                        _ = await host.signal(SignalRequest.android(AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: json)))
                     }
                 }
             }
@@ -63,7 +63,7 @@ struct ObservationTests {
 
     static let counting: [StepDefinition] = [
         StepDefinition("the app refreshes") { world, _ in
-            try await world.perform(UserAction(.refresh))
+            try await world.perform(UserAction.refresh)
             return .passed
         },
         StepDefinition("the app has nothing left scheduled") { world, _ in

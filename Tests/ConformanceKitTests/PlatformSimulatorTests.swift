@@ -12,7 +12,7 @@ struct PlatformSimulatorTests {
     }
 
     static func android(_ json: String, conditional: Bool = true) -> CreateCredentialRequest {
-        CreateCredentialRequest(android: AndroidCreatePublicKeyCredentialRequest(requestJson: json, isConditional: conditional))
+        CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(requestJson: json, isConditional: conditional))
     }
 
     static let goodUser = #""user":{"id":"AAECAw","name":"alice@example.com","displayName":"Alice"}"#
@@ -44,7 +44,7 @@ struct PlatformSimulatorTests {
         simulator.provider.lastAutofill = .init(username: "alice@example.com", rpID: "login.example.com", atMillis: 0)
         let json = #"{"challenge":"AAECAwQFBgc","rp":{"id":"login.example.com"},"# + Self.goodUser + "}"
         let (outcome, _) = simulator.create(Self.android(json), now: 1_000)
-        let response = try #require(outcome.androidRegistrationResponseJson)
+        let response = try #require(outcome.registrationJSON)
         let parsed = try JSONDecoder().decode(JSONValue.self, from: Data(response.utf8))
         let attestation = try #require(parsed["response"]?["attestationObject"]?.stringValue.flatMap(Base64URL.decodeIfValid))
         let authenticatorData = try AuthenticatorData(bytes: try AttestationObject(bytes: attestation).authenticatorData)
@@ -63,7 +63,7 @@ struct PlatformSimulatorTests {
     }
 
     static func signal(_ type: String, _ json: String) -> SignalRequest {
-        SignalRequest(android: AndroidSignalRequest(type: type, requestJson: json))
+        SignalRequest.android(AndroidSignalRequest(type: type, requestJson: json))
     }
 
     @Test("Malformed Android signals are refused with the library's validation message", arguments: [
@@ -90,7 +90,7 @@ struct PlatformSimulatorTests {
         var simulator = try Self.simulator("android-15-gpm")
         let request = Self.signal(AndroidSignalRequest.unknownCredentialType, #"{"rpId":"login.example.com","credentialId":"AAEC"}"#)
         for call in 0..<10 {
-            #expect(simulator.signal(request, now: Int64(call) * 1_000).0.signalAccepted == true)
+            #expect(simulator.signal(request, now: Int64(call) * 1_000).0.isSignalAccepted)
         }
         let refused = simulator.signal(request, now: 10_000).0.error
         #expect(refused?.name == "SignalCredentialRateLimitExceededException")
@@ -101,7 +101,7 @@ struct PlatformSimulatorTests {
         let onTime = simulator.signal(request, now: 120_000).0
         let next = simulator.signal(request, now: 120_001).0
         #expect(early.error?.retryMillis == 1)
-        #expect(onTime.signalAccepted == true)
+        #expect(onTime.isSignalAccepted)
         #expect(next.error?.retryMillis == 999)
     }
 
@@ -115,8 +115,8 @@ struct PlatformSimulatorTests {
         var simulator = try Self.simulator(target)
         let report = AppleSignalReport(interface: interface, method: .reportUnknownPublicKeyCredential,
                                        relyingPartyIdentifier: "login.example.com", credentialID: Data([1, 2, 3]))
-        let (outcome, notes) = simulator.signal(SignalRequest(apple: report), now: 0)
-        #expect((outcome.signalAccepted == true) == available)
+        let (outcome, notes) = simulator.signal(SignalRequest.apple(report), now: 0)
+        #expect((outcome.isSignalAccepted) == available)
         #expect(notes.contains { $0.kind == .unsupportedCall } == !available)
     }
 

@@ -28,7 +28,7 @@ struct RunnerTests {
         #expect(result.message == nil)
         #expect(result.steps.map(\.status) == [.passed, .passed])
         #expect(result.evidence.isEmpty)
-        #expect(adapter.log.all == ["openSession \(result.id)", "perform \(result.id) refresh alice", "close \(result.id)"])
+        #expect(adapter.log.all == ["openSession \(result.id)", "perform \(result.id) recovery-sign-in alice", "close \(result.id)"])
     }
 
     @Test("a step no definition matches gives undefined, and the adapter is never asked")
@@ -94,8 +94,8 @@ struct RunnerTests {
         #expect(broken.message?.hasSuffix("When the user refreshes as mallory: connection reset by peer") == true, "\(broken.message ?? "nil")")
         #expect(broken.steps.map(\.status) == [.error, .skipped])
         #expect(broken.steps[0].message == "connection reset by peer")
-        #expect(broken.evidence.contains { $0.name == "user.refresh" }, "the evidence shows the call that broke")
-        #expect(adapter.log.all.contains("perform \(results[1].id) refresh alice"))
+        #expect(broken.evidence.contains { $0.name == "user.recovery-sign-in" }, "the evidence shows the call that broke")
+        #expect(adapter.log.all.contains("perform \(results[1].id) recovery-sign-in alice"))
         #expect(adapter.log.all.contains("close \(broken.id)"), "the broken session is still closed")
     }
 
@@ -131,7 +131,7 @@ struct RunnerTests {
         #expect(result.message == #"line \#(stepLine): Then the step fails because "the app asked before the second factor": the app asked before the second factor"#)
         let names = result.evidence.map(\.name)
         #expect(names.contains("session.open"))
-        #expect(names.contains("user.refresh"))
+        #expect(names.contains("user.recovery-sign-in"))
         #expect(names.contains("test.assertion"))
         #expect(result.evidence.last?.name == "step.failed")
         #expect(result.evidence.last?.summary == "the app asked before the second factor")

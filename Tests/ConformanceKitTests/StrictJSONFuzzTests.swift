@@ -96,7 +96,7 @@ struct StrictJSONFuzzTests {
     ])
     func registration(json: String, fragment: String, offset: Int) throws {
         var simulator = try Self.simulator()
-        let request = CreateCredentialRequest(android: AndroidCreatePublicKeyCredentialRequest(requestJson: json, isConditional: false))
+        let request = CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(requestJson: json, isConditional: false))
         let (outcome, notes) = simulator.create(request, now: 0)
         let error = try #require(outcome.error)
         #expect(error.name == "IllegalArgumentException")
@@ -107,7 +107,7 @@ struct StrictJSONFuzzTests {
     @Test("A sign-in requestJson with a repeated rpId is unreadable JSON, with the reader's message in the note")
     func signIn() throws {
         var simulator = try Self.simulator()
-        let request = GetCredentialRequest(android: AndroidGetPublicKeyCredentialOption(
+        let request = GetCredentialRequest.android(AndroidGetPublicKeyCredentialOption(
             requestJson: #"{"challenge":"CQgHBgUEAwIB","rpId":"login.example.com","rpId":"evil.example"}"#))
         let (outcome, notes) = simulator.get(request, now: 0)
         let error = try #require(outcome.error)
@@ -118,7 +118,7 @@ struct StrictJSONFuzzTests {
     @Test("A signal requestJson with a leading zero is unreadable JSON, with the reader's message in the note")
     func signal() throws {
         var simulator = try Self.simulator()
-        let request = SignalRequest(android: AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType,
+        let request = SignalRequest.android(AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType,
                                                                   requestJson: #"{"rpId":"login.example.com","credentialId":"AAEC","n":01}"#))
         let (outcome, notes) = simulator.signal(request, now: 0)
         let error = try #require(outcome.error)

@@ -17,7 +17,7 @@ struct ExploreRepresentationTests {
         providerIDs: [])
 
     static func android(_ type: String, _ members: [String: JSONValue]) -> SignalRequest {
-        SignalRequest(android: AndroidSignalRequest(type: type, requestJson: Wire.jsonString(JSONValue.object(members))))
+        SignalRequest.android(AndroidSignalRequest(type: type, requestJson: Wire.jsonString(JSONValue.object(members))))
     }
 
     static func accepted(userId: String, ids: JSONValue) -> SignalRequest {
@@ -25,7 +25,7 @@ struct ExploreRepresentationTests {
     }
 
     static func apple(_ method: AppleSignalMethod, credentialID: Data? = nil, userHandle: Data? = nil, accepted: [Data]? = nil) -> SignalRequest {
-        SignalRequest(apple: AppleSignalReport(interface: .credentialDataManager, method: method, relyingPartyIdentifier: "example.com",
+        SignalRequest.apple(AppleSignalReport(interface: .credentialDataManager, method: method, relyingPartyIdentifier: "example.com",
                                                credentialID: credentialID, userHandle: userHandle, acceptedCredentialIDs: accepted))
     }
 

@@ -196,6 +196,9 @@ public enum AdapterProcesses {
             Platform.send(Platform.terminateSignal, toGroupOf: pid, isGroupLeader: isGroupLeader)
         }
         let deadline = ContinuousClock.now + grace
+        // A process group has no exit event to wait for (its leader's exit does not end the helpers
+        // it started), so this path, taken only when the harness is interrupted, looks every 10 ms
+        // for at most `grace`.
         while ContinuousClock.now < deadline, children.keys.contains(where: { Platform.processGroupExists($0) }) {
             Thread.sleep(forTimeInterval: 0.01)
         }

@@ -5,7 +5,9 @@ extension HarnessConnection {
     /// calling the `PlatformHost` of the session it names, and answers it.
     ///
     /// A call the harness cannot attribute to a session fails the connection; a call with invalid
-    /// params for a known session is answered with an error and fails that session's calls.
+    /// params for a known session is answered with an error and fails that session's calls. A
+    /// platform request that carries both `android` and `apple`, or neither, does not decode: it is
+    /// such a call, a protocol violation of the adapter rather than a wrong-platform call.
     func serve(_ message: JSONRPCMessage) async throws {
         let name = message.method ?? ""
         let isRequest = message.kind == .request
@@ -33,15 +35,12 @@ extension HarnessConnection {
             switch method {
             case .platformCreateCredential:
                 let params = try message.decodePayload(JSONRPCParams.CreateCredential.self)
-                try PlatformShapeError.requireOne(android: params.request.android != nil, apple: params.request.apple != nil)
                 try answer(message, JSONRPCParams.Operation(operation: await host.createCredential(params.request)))
             case .platformGetCredential:
                 let params = try message.decodePayload(JSONRPCParams.GetCredential.self)
-                try PlatformShapeError.requireOne(android: params.request.android != nil, apple: params.request.apple != nil)
                 try answer(message, JSONRPCParams.Operation(operation: await host.getCredential(params.request)))
             case .platformSignal:
                 let params = try message.decodePayload(JSONRPCParams.Signal.self)
-                try PlatformShapeError.requireOne(android: params.request.android != nil, apple: params.request.apple != nil)
                 try answer(message, JSONRPCParams.Operation(operation: await host.signal(params.request)))
             case .clockNow:
                 try answer(message, JSONRPCParams.Now(millis: await host.now()))
@@ -83,20 +82,5 @@ extension HarnessConnection {
 
     private func answerError(_ message: JSONRPCMessage, code: Int, _ text: String) {
         outbox.send(JSONRPCCodec.error(id: message.rawID, code: code, message: text))
-    }
-}
-
-/// A platform request that does not carry exactly one of `android` and `apple`, as the adapter
-/// protocol requires: a protocol violation of the adapter (an `error` verdict), not a wrong-platform
-/// call of the relying party.
-struct PlatformShapeError: Error, CustomStringConvertible {
-    let description: String
-
-    static func requireOne(android: Bool, apple: Bool) throws(PlatformShapeError) {
-        switch (android, apple) {
-        case (true, true): throw PlatformShapeError(description: "the request carries both \"android\" and \"apple\"; exactly one is allowed")
-        case (false, false): throw PlatformShapeError(description: "the request carries neither \"android\" nor \"apple\"; exactly one is required")
-        default: return
-        }
     }
 }

@@ -37,9 +37,10 @@ extension InvariantMonitor {
     /// What is wrong with one signal's representation, with the verify item it breaks; `nil` when
     /// every id and user handle in it is exact.
     static func representationProblem(_ request: SignalRequest, exact: ExactValues) -> (item: String, message: String)? {
-        if let android = request.android { return androidProblem(android, exact: exact) }
-        if let apple = request.apple { return appleProblem(apple, exact: exact) }
-        return nil
+        switch request {
+        case .android(let android): androidProblem(android, exact: exact)
+        case .apple(let apple): appleProblem(apple, exact: exact)
+        }
     }
 
     /// A user handle that is a product account id, whatever its encoding: item V4.

@@ -289,7 +289,7 @@ final class InvariantMonitor {
             func sameRun(_ first: PlatformOperation, _ second: PlatformOperation) -> Bool {
                 !relaunches.contains { $0 > first.sequence && $0 < second.sequence }
             }
-            let android = operations.filter { $0.kind == .signal && $0.signalRequest?.android != nil }
+            let android = operations.filter { $0.kind == .signal && $0.signalRequest?.platform == .android }
             for (start, first) in android.enumerated() {
                 let inWindow = android[start...].prefix { $0.issuedAtMillis < first.issuedAtMillis + 120_000 && sameRun(first, $0) }
                 if inWindow.count > 10 {
@@ -313,9 +313,14 @@ final class InvariantMonitor {
 
     /// The credential id in a successful registration outcome.
     static func credentialID(of outcome: PlatformOutcome) -> Data? {
-        if let apple = outcome.appleRegistration { return apple.credentialID }
-        guard let text = outcome.androidRegistrationResponseJson, let json = try? JSONValue.parse(Data(text.utf8)),
-              let id = json["rawId"]?.stringValue ?? json["id"]?.stringValue else { return nil }
-        return Base64URL.decodeIfValid(id)
+        switch outcome {
+        case .appleRegistration(let apple):
+            return apple.credentialID
+        case .androidRegistration(let text):
+            guard let json = try? JSONValue.parse(Data(text.utf8)), let id = json["rawId"]?.stringValue ?? json["id"]?.stringValue else { return nil }
+            return Base64URL.decodeIfValid(id)
+        case .androidAuthentication, .appleAssertion, .signalAccepted, .failure:
+            return nil
+        }
     }
 }

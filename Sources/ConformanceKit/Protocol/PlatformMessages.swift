@@ -20,19 +20,32 @@ public typealias TimerID = String
 
 // MARK: - Registration (create)
 
-/// A registration request as the relying party hands it to the platform.
+/// A registration request as the relying party hands it to the platform: the Android or the Apple
+/// form, matching the target's platform.
 ///
-/// Exactly one of `android` and `apple` is set, matching the target's platform.
-public struct CreateCredentialRequest: Sendable, Codable, Hashable {
+/// On the wire it is an object with exactly one member, `android` or `apple` (see
+/// `PlatformMessages+Codable.swift`); a value with both or neither does not decode.
+public enum CreateCredentialRequest: Sendable, Hashable {
     /// Android: `CreatePublicKeyCredentialRequest` passed to `CredentialManager.createCredential()`.
-    public var android: AndroidCreatePublicKeyCredentialRequest?
+    case android(AndroidCreatePublicKeyCredentialRequest)
     /// Apple: `ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest` performed by an authorization controller.
-    public var apple: AppleRegistrationRequest?
+    case apple(AppleRegistrationRequest)
 
-    /// Creates an Android registration request.
-    public init(android: AndroidCreatePublicKeyCredentialRequest) { self.android = android }
-    /// Creates an Apple registration request.
-    public init(apple: AppleRegistrationRequest) { self.apple = apple }
+    /// The platform the request is written for.
+    public var platform: PlatformFamily {
+        switch self {
+        case .android: .android
+        case .apple: .apple
+        }
+    }
+    /// The Android request, or `nil` for an Apple one (a read helper; decide by platform with `switch`).
+    public var androidRequest: AndroidCreatePublicKeyCredentialRequest? {
+        if case .android(let request) = self { request } else { nil }
+    }
+    /// The Apple request, or `nil` for an Android one (a read helper; decide by platform with `switch`).
+    public var appleRequest: AppleRegistrationRequest? {
+        if case .apple(let request) = self { request } else { nil }
+    }
 }
 
 /// The fields of androidx.credentials `CreatePublicKeyCredentialRequest` (1.6.0).
@@ -105,17 +118,29 @@ public struct AppleRegistrationRequest: Sendable, Codable, Hashable {
 
 // MARK: - Assertion (get)
 
-/// A passkey sign-in request as the relying party hands it to the platform.
-public struct GetCredentialRequest: Sendable, Codable, Hashable {
+/// A passkey sign-in request as the relying party hands it to the platform: the Android or the
+/// Apple form; on the wire an object with exactly one member, `android` or `apple`.
+public enum GetCredentialRequest: Sendable, Hashable {
     /// Android: `GetCredentialRequest` with one `GetPublicKeyCredentialOption(requestJson)`.
-    public var android: AndroidGetPublicKeyCredentialOption?
+    case android(AndroidGetPublicKeyCredentialOption)
     /// Apple: `ASAuthorizationPlatformPublicKeyCredentialAssertionRequest`.
-    public var apple: AppleAssertionRequest?
+    case apple(AppleAssertionRequest)
 
-    /// Creates an Android sign-in request.
-    public init(android: AndroidGetPublicKeyCredentialOption) { self.android = android }
-    /// Creates an Apple sign-in request.
-    public init(apple: AppleAssertionRequest) { self.apple = apple }
+    /// The platform the request is written for.
+    public var platform: PlatformFamily {
+        switch self {
+        case .android: .android
+        case .apple: .apple
+        }
+    }
+    /// The Android option, or `nil` for an Apple request (a read helper; decide by platform with `switch`).
+    public var androidRequest: AndroidGetPublicKeyCredentialOption? {
+        if case .android(let request) = self { request } else { nil }
+    }
+    /// The Apple request, or `nil` for an Android one (a read helper; decide by platform with `switch`).
+    public var appleRequest: AppleAssertionRequest? {
+        if case .apple(let request) = self { request } else { nil }
+    }
 }
 
 /// The fields of androidx.credentials `GetPublicKeyCredentialOption`.
@@ -148,17 +173,29 @@ public struct AppleAssertionRequest: Sendable, Codable, Hashable {
 
 // MARK: - Signals
 
-/// A signal as the relying party hands it to the platform.
-public struct SignalRequest: Sendable, Codable, Hashable {
+/// A signal as the relying party hands it to the platform: the Android or the Apple form; on the
+/// wire an object with exactly one member, `android` or `apple`.
+public enum SignalRequest: Sendable, Hashable {
     /// Android: a `SignalCredentialStateRequest` subclass passed to `CredentialManager.signalCredentialState()`.
-    public var android: AndroidSignalRequest?
+    case android(AndroidSignalRequest)
     /// Apple: one report method of `ASCredentialDataManager` or `ASCredentialUpdater`.
-    public var apple: AppleSignalReport?
+    case apple(AppleSignalReport)
 
-    /// Creates an Android signal.
-    public init(android: AndroidSignalRequest) { self.android = android }
-    /// Creates an Apple signal report.
-    public init(apple: AppleSignalReport) { self.apple = apple }
+    /// The platform the signal is written for.
+    public var platform: PlatformFamily {
+        switch self {
+        case .android: .android
+        case .apple: .apple
+        }
+    }
+    /// The Android signal, or `nil` for an Apple one (a read helper; decide by platform with `switch`).
+    public var androidRequest: AndroidSignalRequest? {
+        if case .android(let request) = self { request } else { nil }
+    }
+    /// The Apple report, or `nil` for an Android one (a read helper; decide by platform with `switch`).
+    public var appleRequest: AppleSignalReport? {
+        if case .apple(let request) = self { request } else { nil }
+    }
 }
 
 /// An androidx.credentials signal request: its type constant and its JSON.
@@ -240,35 +277,31 @@ public struct AppleSignalReport: Sendable, Codable, Hashable {
 /// How a platform operation ended, delivered to the relying party with
 /// `RelyingPartySession.platformCompleted(operation:outcome:)` (`session.platformCompleted` on the wire).
 ///
-/// Exactly one member is set.
-public struct PlatformOutcome: Sendable, Codable, Hashable {
-    /// Android `CreatePublicKeyCredentialResponse.registrationResponseJson`.
-    public var androidRegistrationResponseJson: String?
-    /// Android `PublicKeyCredential.authenticationResponseJson` of a `GetCredentialResponse`.
-    public var androidAuthenticationResponseJson: String?
-    /// Apple `ASAuthorizationPlatformPublicKeyCredentialRegistration`.
-    public var appleRegistration: AppleRegistration?
-    /// Apple `ASAuthorizationPlatformPublicKeyCredentialAssertion`.
-    public var appleAssertion: AppleAssertion?
-    /// A signal the platform accepted; says nothing about what any provider did.
-    public var signalAccepted: Bool?
-    /// The exception (Android) or error (Apple) the call ended with.
-    public var error: PlatformError?
+/// On the wire an object with exactly one member, named after the case (see
+/// `PlatformMessages+Codable.swift`).
+public enum PlatformOutcome: Sendable, Hashable {
+    /// Android `CreatePublicKeyCredentialResponse.registrationResponseJson` (`androidRegistrationResponseJson`).
+    case androidRegistration(responseJson: String)
+    /// Android `PublicKeyCredential.authenticationResponseJson` of a `GetCredentialResponse`
+    /// (`androidAuthenticationResponseJson`).
+    case androidAuthentication(responseJson: String)
+    /// Apple `ASAuthorizationPlatformPublicKeyCredentialRegistration` (`appleRegistration`).
+    case appleRegistration(AppleRegistration)
+    /// Apple `ASAuthorizationPlatformPublicKeyCredentialAssertion` (`appleAssertion`).
+    case appleAssertion(AppleAssertion)
+    /// A signal the platform accepted; says nothing about what any provider did (`signalAccepted: true`).
+    case signalAccepted
+    /// The exception (Android) or error (Apple) the call ended with (`error`).
+    case failure(PlatformError)
 
-    /// Creates an outcome; set exactly one member.
-    public init(androidRegistrationResponseJson: String? = nil, androidAuthenticationResponseJson: String? = nil,
-                appleRegistration: AppleRegistration? = nil, appleAssertion: AppleAssertion? = nil,
-                signalAccepted: Bool? = nil, error: PlatformError? = nil) {
-        self.androidRegistrationResponseJson = androidRegistrationResponseJson
-        self.androidAuthenticationResponseJson = androidAuthenticationResponseJson
-        self.appleRegistration = appleRegistration
-        self.appleAssertion = appleAssertion
-        self.signalAccepted = signalAccepted
-        self.error = error
+    /// The error of a failed outcome, `nil` otherwise (a read helper).
+    public var error: PlatformError? {
+        if case .failure(let error) = self { error } else { nil }
     }
-
-    /// A failed outcome.
-    public static func failure(_ error: PlatformError) -> PlatformOutcome { PlatformOutcome(error: error) }
+    /// Whether the outcome is an accepted signal.
+    public var isSignalAccepted: Bool {
+        if case .signalAccepted = self { true } else { false }
+    }
 }
 
 /// The raw fields of an Apple platform registration.

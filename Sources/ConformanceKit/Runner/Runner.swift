@@ -195,12 +195,6 @@ public struct Runner: Sendable {
             host.record(.step, "step.\(steps[index].status.rawValue)", steps[index].message ?? "")
             break
         }
-        // A platform request with both (or neither) of android and apple is the adapter's fault.
-        if let violation = host.protocolViolation, verdict != .error {
-            verdict = .error
-            message = "adapter fault (protocol-violation) in \(violation.method ?? "a platform call"): \(violation.message)"
-            fault = violation
-        }
         // The in-process budget of interactions, as the JSON-RPC transport has its flood limit: a
         // relying party that floods the transcript ends the test case as `error`, not the harness.
         let interactions = host.snapshot.transcript.count

@@ -74,7 +74,7 @@ extension StepLibrary {
             let calls = try await world.signalsSinceTrigger().filter { $0.kind == .currentUserDetails }
             let account = try await world.inspect(arguments[0])
             let wrong = calls.filter { call in
-                let name = call.operation.signalRequest?.apple?.newName ?? call.androidJSON?["name"]?.stringValue ?? call.operation.signal?.name
+                let name = call.operation.signalRequest?.appleRequest?.newName ?? call.androidJSON?["name"]?.stringValue ?? call.operation.signal?.name
                 return call.operation.signal?.userHandle != account.userHandle || name != account.name
             }
             return StepSupport.expect(wrong.isEmpty, "user-details signal(s) not carrying the current name \"\(account.name)\" of \(account.username): "

@@ -4,10 +4,15 @@ import WebAuthn
 extension PlatformOperation {
     /// The credential id a successful registration produced.
     var createdCredentialID: Data? {
-        if let apple = outcome.appleRegistration { return apple.credentialID }
-        guard let text = outcome.androidRegistrationResponseJson,
-              let json = try? JSONValue.parse(Data(text.utf8)) else { return nil }
-        return json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid)
+        switch outcome {
+        case .appleRegistration(let apple):
+            return apple.credentialID
+        case .androidRegistration(let text):
+            guard let json = try? JSONValue.parse(Data(text.utf8)) else { return nil }
+            return json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid)
+        case .androidAuthentication, .appleAssertion, .signalAccepted, .failure:
+            return nil
+        }
     }
 }
 
@@ -53,14 +58,14 @@ extension StepLibrary {
         },
         StepDefinition("every registration request uses the conditional request style") { world, _ in
             let issued = world.registrations
-            let wrong = issued.filter { $0.createRequest?.apple?.requestStyle != .conditional }
+            let wrong = issued.filter { $0.createRequest?.appleRequest?.requestStyle != .conditional }
             return StepSupport.expect(!issued.isEmpty && wrong.isEmpty,
                                       issued.isEmpty ? "the app issued no registration request" :
-                                        "request style of " + wrong.map { "\(StepSupport.cite($0)): \($0.createRequest?.apple?.requestStyle?.rawValue ?? ($0.createRequest?.apple == nil ? "not an Apple request" : "unset (standard)"))" }.joined(separator: ", "))
+                                        "request style of " + wrong.map { "\(StepSupport.cite($0)): \($0.createRequest?.appleRequest?.requestStyle?.rawValue ?? ($0.createRequest?.appleRequest == nil ? "not an Apple request" : "unset (standard)"))" }.joined(separator: ", "))
         },
         StepDefinition("every registration request sets isConditional to true") { world, _ in
             let issued = world.registrations
-            let wrong = issued.filter { $0.createRequest?.android?.isConditional != true }
+            let wrong = issued.filter { $0.createRequest?.androidRequest?.isConditional != true }
             return StepSupport.expect(!issued.isEmpty && wrong.isEmpty,
                                       issued.isEmpty ? "the app issued no registration request" :
                                         "isConditional is not true in " + wrong.map(StepSupport.cite).joined(separator: ", "))

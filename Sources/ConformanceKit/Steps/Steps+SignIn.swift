@@ -6,17 +6,17 @@ extension StepLibrary {
         StepDefinition("the user signs in as {string} with the autofilled password", needs: [.conditionalCreate]) { world, arguments in
             let account = try world.account(arguments[0])
             try world.autofill(savedFor: account.username, rpID: account.rpID)
-            try await world.perform(UserAction(.passwordSignIn, username: account.username, password: account.password))
+            try await world.perform(.passwordSignIn(username: account.username, password: account.password))
             return .passed
         },
         StepDefinition("the user signs in as {string} typing the password by hand", needs: [.conditionalCreate]) { world, arguments in
-            try await world.typePassword(.passwordSignIn, of: try world.account(arguments[0]))
+            try await world.typePassword(UserAction.passwordSignIn(username:password:), of: try world.account(arguments[0]))
             return .passed
         },
         StepDefinition("the user signs in as {string} with the password saved for {string}", needs: [.conditionalCreate]) { world, arguments in
             let account = try world.account(arguments[0])
             try world.autofill(savedFor: World.username(arguments[1]), rpID: account.rpID)
-            try await world.perform(UserAction(.passwordSignIn, username: account.username, password: account.password))
+            try await world.perform(.passwordSignIn(username: account.username, password: account.password))
             return .passed
         },
         StepDefinition("the user answers the second factor {string}", needs: [.secondFactor],
@@ -24,26 +24,26 @@ extension StepLibrary {
             guard let outcome = SecondFactorOutcome(rawValue: arguments[0]) else {
                 throw SystemIssue("unknown second-factor outcome \"\(arguments[0])\" (use correct, wrong or expired)")
             }
-            try await world.perform(UserAction(.secondFactor, secondFactor: outcome))
+            try await world.perform(.secondFactor(outcome))
             return .passed
         },
         StepDefinition("the user signs in as {string} through account recovery", needs: [.recoverySignIn]) { world, arguments in
             let account = try world.account(arguments[0])
-            try await world.perform(UserAction(.recoverySignIn, username: account.username))
+            try await world.perform(.recoverySignIn(username: account.username))
             return .passed
         },
         StepDefinition("the user signs out") { world, _ in
-            try await world.perform(UserAction(.signOut))
+            try await world.perform(.signOut)
             return .passed
         },
         StepDefinition("the user switches to {string} with the autofilled password", needs: [.accountSwitch]) { world, arguments in
             let account = try world.account(arguments[0])
             try world.autofill(savedFor: account.username, rpID: account.rpID)
-            try await world.perform(UserAction(.switchAccount, username: account.username, password: account.password))
+            try await world.perform(.switchAccount(username: account.username, password: account.password))
             return .passed
         },
         StepDefinition("the user creates a passkey from the app's settings", needs: [.explicitCreation]) { world, _ in
-            try await world.perform(UserAction(.createPasskey))
+            try await world.perform(.createPasskey)
             return .passed
         },
         timePasses("{int} second(s) pass", unitMillis: 1000),
@@ -82,10 +82,11 @@ extension StepLibrary {
 
 extension World {
     /// Signs in (or switches) with a password the user types by hand: nothing is autofilled.
-    func typePassword(_ kind: UserAction.Kind, of account: AccountFixture) async throws {
+    /// `action` is `UserAction.passwordSignIn` or `UserAction.switchAccount`.
+    func typePassword(_ action: (_ username: String, _ password: String) -> UserAction, of account: AccountFixture) async throws {
         host.withProvider { $0.lastAutofill = nil }
         host.record(.step, "provider.autofill", "the user types the password of \(account.username) by hand; nothing is autofilled")
-        try await perform(UserAction(kind, username: account.username, password: account.password))
+        try await perform(action(account.username, account.password))
     }
 
     /// Records that the credential manager autofilled the saved password of `username`.

@@ -35,7 +35,7 @@ extension World {
         case .cancel:
             break
         }
-        try await perform(UserAction(.passkeySignIn, username: username, rpID: rpID))
+        try await perform(.passkeySignIn(username: username, rpID: rpID))
     }
 
     /// A credential id a step stored under a name.
@@ -161,23 +161,23 @@ extension StepLibrary {
         },
         StepDefinition("the user cancels the passkey creation from the app's settings", needs: [.explicitCreation]) { world, _ in
             world.host.withProvider { $0.cancelNextModal = true }
-            try await world.perform(UserAction(.createPasskey))
+            try await world.perform(.createPasskey)
             return .passed
         },
         StepDefinition("the user revokes a passkey of {string}", needs: [.revocation]) { world, arguments in
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
             guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to revoke") }
-            try await world.perform(UserAction(.revokePasskey, credentialID: id))
+            try await world.perform(.revokePasskey(credentialID: id))
             return .passed
         },
         StepDefinition("the user revokes every passkey of {string}", needs: [.revocation]) { world, arguments in
             for credential in try await world.inspect(arguments[0]).credentials where credential.state == .active {
-                try await world.perform(UserAction(.revokePasskey, credentialID: credential.credentialID))
+                try await world.perform(.revokePasskey(credentialID: credential.credentialID))
             }
             return .passed
         },
         StepDefinition("the app reaches its refresh point", needs: [.refreshPoint]) { world, _ in
-            try await world.perform(UserAction(.refresh))
+            try await world.perform(.refresh)
             return .passed
         },
         StepDefinition("the app reaches its refresh point {int} times, {int} seconds apart", needs: [.refreshPoint]) { world, arguments in
@@ -185,12 +185,12 @@ extension StepLibrary {
             let gap = Int64(try StepSupport.int(arguments[1])) * 1000
             for index in 0..<times {
                 if index > 0 { try await world.advance(byMillis: gap) }
-                try await world.perform(UserAction(.refresh))
+                try await world.perform(.refresh)
             }
             return .passed
         },
         StepDefinition("the user changes the account's name to {string} and its display name to {string}", needs: [.rename]) { world, arguments in
-            try await world.perform(UserAction(.rename, newName: arguments[0] == "-" ? nil : arguments[0],
+            try await world.perform(.rename(newName: arguments[0] == "-" ? nil : arguments[0],
                                                newDisplayName: arguments[1] == "-" ? nil : arguments[1], confirmed: true))
             return .passed
         },
@@ -199,16 +199,16 @@ extension StepLibrary {
             let gap = Int64(try StepSupport.int(arguments[1])) * 1000
             for index in 0..<times {
                 if index > 0 { try await world.advance(byMillis: gap) }
-                try await world.perform(UserAction(.rename, newName: "renamed-\(index + 1)@example.com", confirmed: true))
+                try await world.perform(.rename(newName: "renamed-\(index + 1)@example.com", newDisplayName: nil, confirmed: true))
             }
             return .passed
         },
         StepDefinition("the user's change of the account's name to {string} is not confirmed", needs: [.rename]) { world, arguments in
-            try await world.perform(UserAction(.rename, newName: arguments[0], confirmed: false))
+            try await world.perform(.rename(newName: arguments[0], newDisplayName: nil, confirmed: false))
             return .passed
         },
         StepDefinition("the user opens passkey management") { world, _ in
-            try await world.perform(UserAction(.managePasskeys))
+            try await world.perform(.managePasskeys)
             return .passed
         },
         StepDefinition("the credential inventory of {string} is noted") { world, arguments in

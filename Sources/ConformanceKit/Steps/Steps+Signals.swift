@@ -10,13 +10,14 @@ struct SignalCall {
 
     init(_ operation: PlatformOperation) {
         self.operation = operation
-        if let android = operation.signalRequest?.android {
+        switch operation.signalRequest {
+        case .android(let android)?:
             interface = "signalCredentialState"
             kind = SignalView.kind(androidType: android.type)
-        } else if let apple = operation.signalRequest?.apple {
+        case .apple(let apple)?:
             interface = apple.interface.rawValue
             kind = SignalView.kind(appleMethod: apple.method)
-        } else {
+        case nil:
             interface = "?"
             kind = nil
         }
@@ -24,11 +25,11 @@ struct SignalCall {
 
     /// The members of the Android request JSON, as text.
     var androidJSON: JSONValue? {
-        operation.signalRequest?.android.flatMap { try? JSONValue.parse(Data($0.requestJson.utf8)) }
+        operation.signalRequest?.androidRequest.flatMap { try? JSONValue.parse(Data($0.requestJson.utf8)) }
     }
 
     var rpID: String? {
-        operation.signal?.rpID ?? operation.signalRequest?.apple?.relyingPartyIdentifier ?? androidJSON?["rpId"]?.stringValue
+        operation.signal?.rpID ?? operation.signalRequest?.appleRequest?.relyingPartyIdentifier ?? androidJSON?["rpId"]?.stringValue
     }
 
     var cite: String { StepSupport.cite(operation) }
@@ -226,14 +227,16 @@ extension StepLibrary {
             var problems: [String] = []
             let calls = world.signalCalls.filter { $0.kind == .allAcceptedCredentials || $0.kind == .currentUserDetails }
             for call in calls {
-                if let apple = call.operation.signalRequest?.apple {
+                switch call.operation.signalRequest {
+                case .apple(let apple)?:
                     if apple.userHandle != account.userHandle {
                         problems.append("\(call.cite): userHandle is \(apple.userHandle.map { "\($0.count) bytes" } ?? "missing"), not the server's \(account.userHandle.count)-byte user handle")
                     }
                     if let ids = apple.acceptedCredentialIDs, Set(ids) != Set(accepted) {
                         problems.append("\(call.cite): acceptedCredentialIDs are not the server's raw credential ids")
                     }
-                } else if let json = call.androidJSON {
+                case .android?:
+                    guard let json = call.androidJSON else { continue }
                     if json["userId"]?.stringValue != Base64URL.encode(account.userHandle) {
                         problems.append("\(call.cite): userId is \"\(json["userId"]?.stringValue ?? "missing")\", expected \"\(Base64URL.encode(account.userHandle))\"")
                     }
@@ -248,6 +251,8 @@ extension StepLibrary {
                             problems.append("\(call.cite): allAcceptedCredentialIds is not a JSON array of strings")
                         }
                     }
+                case nil:
+                    continue
                 }
             }
             return StepSupport.expect(!calls.isEmpty && problems.isEmpty, calls.isEmpty ? "the app sent no signal carrying a user handle" : problems.joined(separator: "; "))
@@ -258,7 +263,7 @@ extension StepLibrary {
             var accountIDs: Set<Data> = []
             for alias in world.accounts.keys.sorted() { accountIDs.insert(Data(try await world.inspect(alias).accountID.utf8)) }
             let offending = world.signalCalls.filter { call in
-                if let handle = call.operation.signalRequest?.apple?.userHandle { return accountIDs.contains(handle) }
+                if let handle = call.operation.signalRequest?.appleRequest?.userHandle { return accountIDs.contains(handle) }
                 if let text = call.androidJSON?["userId"]?.stringValue {
                     return accountIDs.contains(Base64URL.decodeIfValid(text) ?? Data()) || accountIDs.contains(Data(base64Encoded: text) ?? Data())
                 }
@@ -277,7 +282,7 @@ extension StepLibrary {
         StepDefinition("the last user-details signal carries the new name {string}") { world, arguments in
             try await world.quiesce()
             guard let last = world.signalCalls.last(where: { $0.kind == .currentUserDetails }) else { return .failed("the app sent no user-details signal") }
-            let name = last.operation.signalRequest?.apple?.newName ?? last.androidJSON?["name"]?.stringValue
+            let name = last.operation.signalRequest?.appleRequest?.newName ?? last.androidJSON?["name"]?.stringValue
             return StepSupport.expect(name == arguments[0], "\(last.cite) carries the name \"\(name ?? "-")\"")
         },
         StepDefinition("no user-details signal has been sent") { world, _ in

@@ -106,15 +106,15 @@ extension StepLibrary {
             default: .federated
             }
             world.host.withProvider { $0.lastAutofill = nil }
-            try await world.perform(UserAction(.alternativeSignIn, username: account.username, method: method))
+            try await world.perform(.alternativeSignIn(username: account.username, method: method))
             return .passed
         },
         StepDefinition("the app is relaunched", needs: [.relaunch]) { world, _ in
-            try await world.perform(UserAction(.relaunch))
+            try await world.perform(.relaunch)
             return .passed
         },
         StepDefinition("the user switches to {string} typing the password by hand", needs: [.accountSwitch]) { world, arguments in
-            try await world.typePassword(.switchAccount, of: try world.account(arguments[0]))
+            try await world.typePassword(UserAction.switchAccount(username:password:), of: try world.account(arguments[0]))
             return .passed
         },
         StepDefinition("{string} is signed in with limited assurance") { world, arguments in

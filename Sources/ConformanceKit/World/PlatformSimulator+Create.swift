@@ -22,9 +22,10 @@ public struct RegistrationView: Sendable, Hashable {
 
     /// Reads a request; returns a message naming the offending field when it is malformed.
     public static func read(_ request: CreateCredentialRequest) -> Result<RegistrationView, PlatformError> {
-        if let android = request.android { return readAndroid(android) }
-        if let apple = request.apple { return readApple(apple) }
-        return .failure(PlatformError(name: "IllegalArgumentException", message: "the request carries neither an Android nor an Apple request"))
+        switch request {
+        case .android(let android): readAndroid(android)
+        case .apple(let apple): readApple(apple)
+        }
     }
 
     static func illegal(_ message: String) -> PlatformError {
@@ -88,16 +89,17 @@ extension PlatformSimulator {
     /// Answers a registration request at virtual time `now`.
     public mutating func create(_ request: CreateCredentialRequest, now: Int64) -> (PlatformOutcome, [Note]) {
         var notes: [Note] = []
-        let isAndroid = request.android != nil
-        guard (target.platform == .android) == isAndroid, request.android != nil || request.apple != nil else {
-            notes.append(Note(kind: .unsupportedCall, text: "a \(isAndroid ? "Android" : "Apple") request on the \(target.platform.rawValue) target \(target.id)"))
+        let isAndroid = request.platform == .android
+        guard request.platform == target.platform else {
+            let written = isAndroid ? "Android" : "Apple"
+            notes.append(Note(kind: .unsupportedCall, text: "a \(written) request on the \(target.platform.rawValue) target \(target.id)"))
             return (.failure(PlatformError(name: "UnsupportedPlatform", message: "request for the wrong platform")), notes)
         }
-        if let android = request.android, android.isConditional, !target.has(.conditionalCreateAPI) {
+        if case .android(let android) = request, android.isConditional, !target.has(.conditionalCreateAPI) {
             notes.append(Note(kind: .unsupportedCall, text: "isConditional does not exist in androidx.credentials \(target.credentialsLibraryVersion ?? "?")"))
             return (.failure(PlatformError(name: "NoSuchMethodError", message: "CreatePublicKeyCredentialRequest has no isConditional parameter in this library version")), notes)
         }
-        if let apple = request.apple, apple.requestStyle != nil, !target.hasConditionalRequestStyle {
+        if case .apple(let apple) = request, apple.requestStyle != nil, !target.hasConditionalRequestStyle {
             // Judged by OS family and version: the floors differ by family (iOS 18, macOS 15, visionOS 2).
             let family = target.osFamily
             notes.append(Note(kind: .unsupportedCall,
@@ -218,10 +220,10 @@ extension PlatformSimulator {
                     "attestationObject": .string(Base64URL.encode(registration.attestationObject)),
                 ]),
             ])
-            return PlatformOutcome(androidRegistrationResponseJson: Wire.jsonString(json))
+            return .androidRegistration(responseJson: Wire.jsonString(json))
         }
-        return PlatformOutcome(appleRegistration: AppleRegistration(credentialID: credentialID, rawClientDataJSON: clientDataJSON,
-                                                                    rawAttestationObject: registration.attestationObject))
+        return .appleRegistration(AppleRegistration(credentialID: credentialID, rawClientDataJSON: clientDataJSON,
+                                                    rawAttestationObject: registration.attestationObject))
     }
 }
 

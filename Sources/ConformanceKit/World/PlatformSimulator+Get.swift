@@ -12,15 +12,16 @@ extension PlatformSimulator {
     /// Answers a passkey sign-in request at virtual time `now`.
     public mutating func get(_ request: GetCredentialRequest, now: Int64) -> (PlatformOutcome, [Note]) {
         var notes: [Note] = []
-        let isAndroid = request.android != nil
-        guard (target.platform == .android) == isAndroid else {
+        let isAndroid = request.platform == .android
+        guard request.platform == target.platform else {
             notes.append(Note(kind: .unsupportedCall, text: "a request for the wrong platform on \(target.id)"))
             return (.failure(PlatformError(name: "UnsupportedPlatform", message: "request for the wrong platform")), notes)
         }
         let rpID: String
         let challenge: Data
         let allowed: [Data]
-        if let android = request.android {
+        switch request {
+        case .android(let android):
             let json: JSONValue
             do {
                 json = try JSONValue.parse(Data(android.requestJson.utf8))
@@ -38,12 +39,10 @@ extension PlatformSimulator {
             rpID = id
             challenge = decoded
             allowed = (json["allowCredentials"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue.flatMap(Base64URL.decodeIfValid) }
-        } else if let apple = request.apple {
+        case .apple(let apple):
             rpID = apple.relyingPartyIdentifier
             challenge = apple.challenge
             allowed = apple.allowedCredentials
-        } else {
-            return (.failure(PlatformError(name: "IllegalArgumentException", message: "empty request")), notes)
         }
         notes.append(Note(kind: .uiShown, text: "the passkey sign-in sheet is shown"))
         let plan = provider.nextAssertion
@@ -99,9 +98,9 @@ extension PlatformSimulator {
                     "userHandle": .string(Base64URL.encode(passkey.userHandle)),
                 ]),
             ])
-            return (PlatformOutcome(androidAuthenticationResponseJson: Wire.jsonString(json)), notes)
+            return (.androidAuthentication(responseJson: Wire.jsonString(json)), notes)
         }
-        return (PlatformOutcome(appleAssertion: AppleAssertion(credentialID: chosenID, userID: passkey.userHandle, rawClientDataJSON: made.clientDataJSON,
-                                                               rawAuthenticatorData: made.authenticatorData, signature: made.signature)), notes)
+        return (.appleAssertion(AppleAssertion(credentialID: chosenID, userID: passkey.userHandle, rawClientDataJSON: made.clientDataJSON,
+                                               rawAuthenticatorData: made.authenticatorData, signature: made.signature)), notes)
     }
 }

@@ -53,9 +53,10 @@ public struct SignalView: Sendable, Hashable, Codable {
 
     /// Reads a signal; the error names the offending member as the platform library would.
     public static func read(_ request: SignalRequest) -> Result<SignalView, PlatformError> {
-        if let android = request.android { return readAndroid(android) }
-        if let apple = request.apple { return readApple(apple) }
-        return .failure(PlatformError(name: "IllegalArgumentException", message: "the signal carries neither an Android nor an Apple request"))
+        switch request {
+        case .android(let android): readAndroid(android)
+        case .apple(let apple): readApple(apple)
+        }
     }
 
     static func illegal(_ message: String) -> PlatformError {
@@ -157,7 +158,8 @@ extension PlatformSimulator {
     /// the provider's silent action. The app learns only that the platform accepted the request.
     public mutating func signal(_ request: SignalRequest, now: Int64) -> (PlatformOutcome, [Note]) {
         var notes: [Note] = []
-        if request.android != nil {
+        switch request {
+        case .android:
             guard target.platform == .android, target.has(.signalCredentialState) else {
                 notes.append(Note(kind: .unsupportedCall, text: "signalCredentialState is not available on \(target.id) (needs Android 15+ and androidx.credentials 1.6.0)"))
                 return (.failure(PlatformError(name: "NoSuchMethodError", message: "CredentialManager.signalCredentialState is not available")), notes)
@@ -177,7 +179,7 @@ extension PlatformSimulator {
                 return (.failure(Self.rateLimited(retryMillis: retry)), notes)
             }
             provider.androidSignalTimes.append(now)
-        } else if let apple = request.apple {
+        case .apple(let apple):
             guard target.platform == .apple else {
                 notes.append(Note(kind: .unsupportedCall, text: "an Apple report on \(target.id)"))
                 return (.failure(PlatformError(name: "UnsupportedPlatform", message: "request for the wrong platform")), notes)
@@ -210,13 +212,17 @@ extension PlatformSimulator {
             // WebAuthn's RP ID validation ends in SecurityError for anything that is not a domain.
             let message = "rpId \"\(view.rpID.prefix(80))\" is not a domain name (an origin, URL or host alias in place of the RP ID)"
             notes.append(Note(kind: .malformedRequest, text: message))
-            return (.failure(PlatformError(name: request.android != nil ? "SignalCredentialSecurityException" : "ASAuthorizationError.failed",
-                                           type: request.android != nil ? "androidx.credentials.SignalCredentialStateException.TYPE_SECURITY" : nil,
-                                           domain: request.apple != nil ? Self.appleErrorDomain : nil, code: request.apple != nil ? 1004 : nil,
-                                           message: "SecurityError: " + message)), notes)
+            let error = switch request {
+            case .android:
+                PlatformError(name: "SignalCredentialSecurityException", type: "androidx.credentials.SignalCredentialStateException.TYPE_SECURITY",
+                              message: "SecurityError: " + message)
+            case .apple:
+                PlatformError(name: "ASAuthorizationError.failed", domain: Self.appleErrorDomain, code: 1004, message: "SecurityError: " + message)
+            }
+            return (.failure(error), notes)
         }
         applyToProvider(view, notes: &notes)
-        return (PlatformOutcome(signalAccepted: true), notes)
+        return (.signalAccepted, notes)
     }
 
     static func rateLimited(retryMillis: Int64) -> PlatformError {

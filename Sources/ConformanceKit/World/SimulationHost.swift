@@ -62,8 +62,6 @@ public final class SimulationHost: PlatformHost, Sendable {
         var uiEvents: [Timed<UIEvent>] = []
         var telemetry: [Timed<TelemetryEvent>] = []
         var nextOperation = 1
-        /// The first platform call that broke the adapter protocol (both or neither of `android`/`apple`).
-        var protocolViolation: RunFault?
     }
 
     private let state: Mutex<State>
@@ -73,24 +71,11 @@ public final class SimulationHost: PlatformHost, Sendable {
         state = Mutex(State(simulator: simulator))
     }
 
-    /// The first platform call of the test case that broke the adapter protocol, if any: a request
-    /// that carries both `android` and `apple`, or neither. The runner ends the test case `error`
-    /// (a fault of the adapter, not a wrong-platform call of the relying party), as the JSON-RPC
-    /// transport does before such a request reaches the simulator.
-    public var protocolViolation: RunFault? { state.withLock { $0.protocolViolation } }
-
-    private static func checkShape(_ state: inout State, _ method: String, android: Bool, apple: Bool) {
-        guard android == apple, state.protocolViolation == nil else { return }
-        let what = android ? "carries both \"android\" and \"apple\"; exactly one is allowed" : "carries neither \"android\" nor \"apple\"; exactly one is required"
-        state.protocolViolation = RunFault(kind: "protocol-violation", message: "the request \(what)", method: method)
-    }
-
     // MARK: PlatformHost
 
     /// Starts a registration: the simulator decides the outcome now, delivered later unless held.
     public func createCredential(_ request: CreateCredentialRequest) -> OperationID {
         state.withLock { state in
-            Self.checkShape(&state, "platform.createCredential", android: request.android != nil, apple: request.apple != nil)
             let now = state.clock.nowMillis
             let view = try? RegistrationView.read(request).get()
             let (outcome, notes) = state.simulator.create(request, now: now)
@@ -107,7 +92,6 @@ public final class SimulationHost: PlatformHost, Sendable {
     /// Starts a passkey sign-in: the simulator decides the outcome now, delivered later unless held.
     public func getCredential(_ request: GetCredentialRequest) -> OperationID {
         state.withLock { state in
-            Self.checkShape(&state, "platform.getCredential", android: request.android != nil, apple: request.apple != nil)
             let now = state.clock.nowMillis
             let (outcome, notes) = state.simulator.get(request, now: now)
             let hold = state.simulator.provider.holdAssertions
@@ -120,7 +104,6 @@ public final class SimulationHost: PlatformHost, Sendable {
     /// Sends a signal: the simulator decides and applies it now; the outcome is delivered later.
     public func signal(_ request: SignalRequest) -> OperationID {
         state.withLock { state in
-            Self.checkShape(&state, "platform.signal", android: request.android != nil, apple: request.apple != nil)
             let now = state.clock.nowMillis
             let view = try? SignalView.read(request).get()
             let (outcome, notes) = state.simulator.signal(request, now: now)

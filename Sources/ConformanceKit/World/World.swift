@@ -107,12 +107,17 @@ public final class World {
     func describe(_ action: UserAction) -> String {
         var parts = [action.kind.rawValue]
         if let username = action.username { parts.append(username) }
-        if let factor = action.secondFactor { parts.append("second factor \(factor.rawValue)") }
-        if let method = action.method { parts.append(method.rawValue) }
-        if let id = action.credentialID { parts.append("credential \(Base64URL.encode(id))") }
-        if let name = action.newName { parts.append("name \(name)") }
-        if let name = action.newDisplayName { parts.append("display name \(name)") }
-        if let confirmed = action.confirmed { parts.append(confirmed ? "confirmed" : "not confirmed") }
+        switch action {
+        case .secondFactor(let factor): parts.append("second factor \(factor.rawValue)")
+        case .alternativeSignIn(_, let method): parts.append(method.rawValue)
+        case .revokePasskey(let id): parts.append("credential \(Base64URL.encode(id))")
+        case .rename(let newName, let newDisplayName, let confirmed):
+            if let name = newName { parts.append("name \(name)") }
+            if let name = newDisplayName { parts.append("display name \(name)") }
+            parts.append(confirmed ? "confirmed" : "not confirmed")
+        case .passwordSignIn, .recoverySignIn, .passkeySignIn, .signOut, .switchAccount, .createPasskey, .refresh, .managePasskeys, .relaunch:
+            break
+        }
         return parts.joined(separator: " ")
     }
 
@@ -135,11 +140,12 @@ public final class World {
     static func transcriptPayload(_ outcome: PlatformOutcome) -> JSONValue {
         var value = Wire.jsonValue(outcome)
         guard case .object(var members) = value else { return value }
-        if case .object(var assertion)? = members["appleAssertion"], let signature = outcome.appleAssertion?.signature {
+        if case .appleAssertion(let made) = outcome, case .object(var assertion)? = members["appleAssertion"] {
+            let signature = made.signature
             assertion["signature"] = .string(signatureNote(signature.count))
             members["appleAssertion"] = .object(assertion)
         }
-        if let text = outcome.androidAuthenticationResponseJson, case .object(var json)? = try? JSONValue.parse(Data(text.utf8)),
+        if case .androidAuthentication(let text) = outcome, case .object(var json)? = try? JSONValue.parse(Data(text.utf8)),
            case .object(var response)? = json["response"], let signature = response["signature"]?.stringValue {
             response["signature"] = .string(signatureNote(Base64URL.decodeIfValid(signature)?.count ?? 0))
             json["response"] = .object(response)

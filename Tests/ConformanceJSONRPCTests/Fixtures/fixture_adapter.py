@@ -22,6 +22,7 @@ MODE is `ok` (a small working adapter) or a fault, which strikes when the harnes
   huge-timer         on perform, call clock.schedule with afterMillis 2^63-1 (then work)
   close-error        answer session.close with a JSON-RPC error -32000
   both-platforms     call platform.createCredential with a request carrying both android and apple
+  no-platform        call platform.signal with a request carrying neither android nor apple
   exit-at-start      exit(2) before reading anything
   noise-before-hello print a banner on stdout before the first message
   ignore-term-hang   ignore SIGTERM and never answer
@@ -115,6 +116,8 @@ def perform(request_id, params):
                         "isAutoSelectAllowed": False},
             "apple": {"relyingPartyIdentifier": "example.com", "challenge": "AAAA", "name": "alice", "userID": "AAAA",
                       "userVerificationPreference": "preferred"}}})
+    if MODE == "no-platform":
+        call_harness("platform.signal", {"session": session, "request": {"ios": {"method": "report"}}})
     now, _ = call_harness("clock.now", {"session": session})
     send({"jsonrpc": "2.0", "method": "ui.show",
           "params": {"session": session, "event": {"kind": "screen", "text": "home at %d" % now["millis"]}}})
