@@ -69,8 +69,18 @@ final class HarnessConnection: Sendable {
     let state = Mutex(State())
     let outbox: Outbox
     let inbox: AsyncStream<Inbound>.Continuation
-    /// Set right after `init` starts the reader (the reader needs `self`).
-    private let readerBox = Mutex<LineReader?>(nil)
+    /// The reader: not started, running, or stopped.
+    private enum ReaderState {
+        /// Waiting for the first call: the descriptor to read.
+        case notStarted(Int32)
+        case running(LineReader)
+        case stopped
+    }
+
+    /// Started when the first call (`adapter.hello`) has been registered, so that whatever the
+    /// process writes is read against that call (an early stray answer is then a wrong answer to
+    /// `hello`, never a race between the reader and the registration).
+    private let reader: Mutex<ReaderState>
 
     init(endpoint: Endpoint, configuration: JSONRPCAdapter.Configuration) {
         Platform.ignoreBrokenPipeSignal()
@@ -89,16 +99,38 @@ final class HarnessConnection: Sendable {
         }
         let (stream, inbox) = AsyncStream<Inbound>.makeStream()
         self.inbox = inbox
+        self.reader = Mutex(.notStarted(endpoint.pipes.fromChild))
         let weak = Weak(self)
         owner.weak.withLock { $0 = weak }
         Task { await Self.serveInbound(stream, weak) }
-        let reader = LineReader(fd: endpoint.pipes.fromChild, maximumLineBytes: configuration.maximumMessageBytes,
-                                onLine: { line in weak.connection?.receive(line) ?? .stop },
-                                onEnd: { end in weak.connection?.readerEnded(end) })
-        if let reader {
-            readerBox.withLock { $0 = reader }
-        } else {
-            fail(AdapterFault(.launchFailed, "could not create a pipe to wake the reader (errno \(Platform.lastError))"))
+    }
+
+    /// Starts the reader if it has not started yet.
+    private func startReader() {
+        let started = reader.withLock { state -> Bool in
+            guard case .notStarted(let fd) = state else { return true }
+            let weak = Weak(self)
+            guard let running = LineReader(fd: fd, maximumLineBytes: configuration.maximumMessageBytes,
+                                           onLine: { line in weak.connection?.receive(line) ?? .stop },
+                                           onEnd: { end in weak.connection?.readerEnded(end) }) else {
+                state = .stopped
+                return false
+            }
+            state = .running(running)
+            return true
+        }
+        if !started { fail(AdapterFault(.launchFailed, "could not create a pipe to wake the reader (errno \(Platform.lastError))")) }
+    }
+
+    /// Stops the reader, or closes the descriptor it never read.
+    private func stopReader() {
+        reader.withLock { state in
+            switch state {
+            case .notStarted(let fd): Platform.close(fd)
+            case .running(let running): running.stop()
+            case .stopped: break
+            }
+            state = .stopped
         }
     }
 
@@ -106,7 +138,7 @@ final class HarnessConnection: Sendable {
         let open = state.withLock { $0.fault == nil }
         if open { outbox.close() }
         inbox.finish()
-        readerBox.withLock { $0?.stop() }
+        stopReader()
         child?.terminate(grace: configuration.terminationGrace)
     }
 
@@ -125,7 +157,12 @@ final class HarnessConnection: Sendable {
     var isAlive: Bool { state.withLock { $0.fault == nil } }
 
     /// The start of the unfinished line the adapter is writing, if any.
-    var partialLine: [UInt8] { readerBox.withLock { $0?.partialLine ?? [] } }
+    var partialLine: [UInt8] {
+        reader.withLock { state in
+            if case .running(let running) = state { return running.partialLine }
+            return []
+        }
+    }
 
     // MARK: - Sessions
 
@@ -192,6 +229,7 @@ final class HarnessConnection: Sendable {
                     return true
                 }
                 if !stillPending { timer.cancel() }
+                startReader()
                 outbox.send(line)
             }
         } onCancel: {
@@ -279,7 +317,7 @@ final class HarnessConnection: Sendable {
         }
         inbox.finish()
         outbox.close()
-        readerBox.withLock { $0?.stop() }
+        stopReader()
         child?.terminate(grace: configuration.terminationGrace)
     }
 
