@@ -74,27 +74,27 @@ extension Server {
         let version = store.version(username)
         if store.take(.staleCache) {
             let stale = store.cache[username] ?? (version: version - 1, ids: [])
-            if mutation == .trustStaleCache { return .success(stale.ids) }
+            if decisions.list.trustsStaleCache { return .success(stale.ids) }
             if stale.version == version { return .success(stale.ids) }
             // The cache is behind the store: read the store itself, or skip.
             if design.unusableList == .skip { return .failure("the cached list is stale") }
         }
         let first = readAcceptedList(username, version: version)
-        guard case .failure = first, design.unusableList == .refetch, mutation != .sendPartialList, mutation != .emptyListOnError else { return first }
+        guard case .failure = first, design.unusableList == .refetch, decisions.list.rereadsFailures else { return first }
         return readAcceptedList(username, version: version)
     }
 
     /// Reads the accepted list page by page from the store.
     private mutating func readAcceptedList(_ username: String, version: Int) -> Result<[Data], Refusal> {
-        let lenient = mutation == .sendPartialList
-        let accepted = acceptedIDs(username, includeRevoked: mutation == .includeRevokedInList)
+        let lenient = decisions.list.sendsPartialList
+        let accepted = acceptedIDs(username, includeRevoked: decisions.list.includesRevoked)
         var collected: [Data] = []
         var index = 0
         var total = 0
         while true {
             switch store.page(index, of: accepted) {
             case .failure(.timedOut):
-                return mutation == .emptyListOnError ? .success([]) : .failure("the credential query timed out")
+                return decisions.list.emptyOnTimeout ? .success([]) : .failure("the credential query timed out")
             case .failure(.pageFailed(let page)):
                 if lenient { return .success(collected) }
                 return .failure(Refusal("page \(page + 1) of the credential list failed to load"))
@@ -105,7 +105,7 @@ extension Server {
                     if collected.count != total, !lenient {
                         return .failure(Refusal("the list has \(collected.count) of \(total) credentials"))
                     }
-                    if collected.isEmpty, mutation == .neverSendEmptyList { return .failure("empty lists are never sent") }
+                    if collected.isEmpty, decisions.list.refusesEmptyList { return .failure("empty lists are never sent") }
                     store.cache[username] = (version, collected)
                     return .success(collected)
                 }

@@ -34,7 +34,7 @@ public struct ReferenceRP: RelyingPartyAdapter {
 
     /// Opens a fresh app and server for one test case.
     public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
-        ReferenceSession(context: context, host: host, mutation: mutation, design: design)
+        ReferenceSession(context: context, host: host, decisions: mutation?.decisions ?? Decisions(), design: design)
     }
 
     /// Does nothing; the reference RP holds no resources beyond its sessions.

@@ -3,22 +3,8 @@ import Foundation
 import WebAuthn
 
 extension ReferenceSession {
-    /// The signal interface the device offers, checked at run time from OS and library versions.
-    var signalInterface: SignalScheduler.Interface? {
-        switch device.family.platform {
-        case .apple:
-            // Apple's signal APIs have the same floors (26.0, 26.2) on iOS, iPadOS, macOS and visionOS.
-            let version = Version(device.osVersion)
-            if mutation == .noRuntimeCheck { return .appleDataManager }
-            if version >= Version("26.2") { return mutation == .updaterOn262 ? .appleUpdater : .appleDataManager }
-            if version >= Version("26.0") { return mutation == .dataManagerOn260 ? .appleDataManager : .appleUpdater }
-            return nil
-        case .android:
-            if mutation == .noRuntimeCheck { return .android }
-            let available = Version(device.osVersion) >= Version("15") && Version(device.credentialsLibraryVersion ?? "0") >= Version("1.6.0")
-            return available ? .android : nil
-        }
-    }
+    /// The signal interface the app uses (the one the device offers, checked at run time).
+    var signalInterface: SignalScheduler.Interface? { decisions.signals.interface(device) }
 
     // MARK: User actions that touch signals
 
@@ -42,14 +28,11 @@ extension ReferenceSession {
             return ActionOutcome(.pending)
         case .revokePasskey(let id):
             guard let token = state.app.token else { return ActionOutcome(.rejected, message: "sign in first") }
-            if mutation == .revokeBySignalOnly, signalInterface != nil, let username = state.app.username {
-                await send(.fixedList(username: username, ids: state.server.acceptedIDs(username).filter { $0 != id }))
-                return ActionOutcome(.done)
-            }
+            if decisions.signals.revokesBySignalOnly, await revokeBySignalOnly(id) { return ActionOutcome(.done) }
             switch state.server.revoke(token: token, credentialID: id) {
             case .failure(let refusal): return ActionOutcome(.rejected, message: refusal.message)
             case .success(let username):
-                if mutation != .noReconcileAfterRevoke { await scheduleReconciliation(for: username, reason: "credential revoked") }
+                if decisions.signals.reconcileTriggers.contains(.credentialRevoked) { await scheduleReconciliation(for: username, reason: "credential revoked") }
                 return ActionOutcome(.done)
             }
         case .rename(let newName, let newDisplayName, let confirmed):
@@ -59,31 +42,23 @@ extension ReferenceSession {
             switch state.server.rename(token: token, name: newName, displayName: newDisplayName, confirmed: confirmed) {
             case .failure(let refusal):
                 await host.show(UIEvent(.error, "Your profile could not be saved."))
-                if mutation == .renameSignalUnconfirmed, var account = state.server.accounts[username] {
-                    // The mutant announces the requested values as if they had been saved.
-                    let saved = account
-                    if let name = newName { account.name = name }
-                    if let displayName = newDisplayName { account.displayName = displayName }
-                    state.server.accounts[username] = account
-                    await send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged))
-                    state.server.accounts[username] = saved
-                }
+                if decisions.signals.announcesRefusedRename { await announceRefusedRename(name: newName, displayName: newDisplayName, username: username) }
                 return ActionOutcome(.rejected, message: refusal.message)
             case .success:
                 await send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged))
-                if mutation == .renameReconcilesEmpty { await send(.fixedList(username: username, ids: [])) }
+                if decisions.signals.renameSendsEmptyList { await send(.fixedList(username: username, ids: [])) }
                 return ActionOutcome(.done)
             }
         case .refresh:
-            if mutation == .retryOnRefresh, state.app.declinedOnce, state.app.stage == .signedIn, let token = state.app.token, let username = state.app.username {
-                await startUpgrade(token: token, username: username)
+            if state.app.declinedOnce, state.app.stage == .signedIn, let token = state.app.token, let username = state.app.username {
+                await considerUpgrade(.refreshAfterNoCreate, token: token, username: username)
             }
             if state.app.stage == .signedIn, let username = state.app.username {
-                if mutation != .noReconcileOnRefresh {
+                if decisions.signals.reconcileTriggers.contains(.refreshPoint) {
                     let flushed = await flushBatchedReconciliation(for: username)
                     if !flushed { await scheduleReconciliation(for: username, reason: "refresh point") }
                 }
-            } else if mutation == .reconcileUnauthenticated, let username = state.app.signals.lastUsername {
+            } else if decisions.signals.reconcileTriggers.contains(.refreshSignedOut), let username = state.app.signals.lastUsername {
                 await scheduleReconciliation(for: username, reason: "refresh point")
             }
             return ActionOutcome(.done)
@@ -104,18 +79,15 @@ extension ReferenceSession {
     /// Schedules one reconciliation of the account's complete list; triggers close together share it.
     func scheduleReconciliation(for username: String, reason: String) async {
         guard signalInterface != nil else { return }
-        if mutation == .noReconcileAfterCreate, reason == "credential created" { return }
-        if mutation == .coalesceWithFirstState, state.app.signals.capturedLists[username] == nil {
-            state.app.signals.capturedLists[username] = state.server.acceptedIDs(username)
-        }
+        captureFirstState(of: .reconcile(username: username))
         // Work already held by the rate limit is the same work: it is sent, rebuilt from current state, when the limit allows.
-        if mutation != .noCoalescing, state.app.signals.held.contains(where: { SignalScheduler.equivalent($0, .reconcile(username: username)) }) { return }
+        if decisions.signals.coalescing != .perTrigger, state.app.signals.held.contains(where: { SignalScheduler.equivalent($0, .reconcile(username: username)) }) { return }
         let delay = design.batchToRefreshMillis ?? design.coalesceMillis
         if delay == 0 {
             await send(.reconcile(username: username))
             return
         }
-        if state.app.signals.reconcileTimers[username] != nil, mutation != .noCoalescing { return }
+        if state.app.signals.reconcileTimers[username] != nil, decisions.signals.coalescing != .perTrigger { return }
         let label = design.batchToRefreshMillis == nil ? "reconcile \(username) (\(reason))" : "scheduled refresh: reconcile \(username) (\(reason))"
         let timer = await host.scheduleTimer(afterMillis: delay, label: label)
         state.app.signals.reconcileTimers[username] = timer
@@ -150,11 +122,11 @@ extension ReferenceSession {
     /// keeping the Android budget and any retryMillis the platform asked for.
     func send(_ intent: SignalScheduler.Intent) async {
         guard let interface = signalInterface else { return }
-        if interface == .android, mutation != .ignoreRateLimit {
+        if interface == .android, decisions.signals.rateBudget != .ignored {
             let now = await host.now()
             state.app.signals.androidCalls.removeAll { $0.at <= now - SignalScheduler.androidWindowMillis }
             let kind = SignalEncoding.androidType(of: intent)
-            let counted = mutation == .rateBudgetPerType ? state.app.signals.androidCalls.filter { $0.kind == kind } : state.app.signals.androidCalls
+            let counted = decisions.signals.rateBudget == .perType ? state.app.signals.androidCalls.filter { $0.kind == kind } : state.app.signals.androidCalls
             if now < state.app.signals.androidBlockedUntil {
                 await hold(intent, until: state.app.signals.androidBlockedUntil)
                 return
@@ -172,10 +144,8 @@ extension ReferenceSession {
 
     /// Keeps a signal until the rate limit allows it; equivalent pending work is kept once.
     func hold(_ intent: SignalScheduler.Intent, until time: Int64) async {
-        if mutation != .noCoalescing, state.app.signals.held.contains(where: { SignalScheduler.equivalent($0, intent) }) { return }
-        if mutation == .coalesceWithFirstState, case .reconcile(let username) = intent, state.app.signals.capturedLists[username] == nil {
-            state.app.signals.capturedLists[username] = state.server.acceptedIDs(username)
-        }
+        if decisions.signals.coalescing != .perTrigger, state.app.signals.held.contains(where: { SignalScheduler.equivalent($0, intent) }) { return }
+        captureFirstState(of: intent)
         state.app.signals.held.append(intent)
         guard state.app.signals.flushTimer == nil else { return }
         let now = await host.now()
@@ -183,13 +153,12 @@ extension ReferenceSession {
     }
 
     func buildSignal(_ intent: SignalScheduler.Intent, interface: SignalScheduler.Interface) async -> SignalRequest? {
-        let encoding = SignalEncoding(interface: interface, mutation: mutation)
+        let encoding = SignalEncoding(interface: interface, decisions: decisions.encoding)
         switch intent {
         case .resend(let request):
             return request
         case .unknown(let rpID, let credentialID):
-            let rpID = mutation == .unknownSignalPrimaryRPID ? ReferenceRP.relyingPartyIDs[0] : rpID
-            return encoding.unknown(rpID: rpID, credentialID: credentialID)
+            return encoding.unknown(rpID: decisions.signals.unknownRPID(rpID), credentialID: credentialID)
         case .reconcile(let username):
             guard let account = state.server.accounts[username] else { return nil }
             if let captured = state.app.signals.capturedLists.removeValue(forKey: username) {
@@ -208,9 +177,8 @@ extension ReferenceSession {
         case .userDetails(let username, let nameChanged, let displayNameChanged):
             guard let account = state.server.accounts[username] else { return nil }
             let reReport = design.appleDisplayNameOnly == .reReportName
-            let updaterEncoding = mutation == .userDetailsViaUpdater && interface == .appleDataManager
-                ? SignalEncoding(interface: .appleUpdater, mutation: mutation) : encoding
-            return updaterEncoding.userDetails(account: account, nameChanged: nameChanged || (reReport && displayNameChanged), displayNameChanged: displayNameChanged)
+            let detailsEncoding = SignalEncoding(interface: decisions.signals.userDetailsInterface(interface), decisions: decisions.encoding)
+            return detailsEncoding.userDetails(account: account, nameChanged: nameChanged || (reReport && displayNameChanged), displayNameChanged: displayNameChanged)
         }
     }
 
@@ -224,23 +192,17 @@ extension ReferenceSession {
         guard let (intent, request) = state.app.signals.inFlight.removeValue(forKey: operation) else { return }
         if let error = outcome.error {
             if let retryMillis = error.retryMillis {
-                let delay = mutation == .retryEarly ? 1_000 : retryMillis
+                let delay = decisions.signals.retryDelay(retryMillis)
                 let until = await host.now() + delay
                 state.app.signals.androidBlockedUntil = max(state.app.signals.androidBlockedUntil, until)
-                if design.rateLimited == .retry { await hold(mutation == .retryStalePayload ? .resend(request) : intent, until: until) }
+                if design.rateLimited == .retry { await hold(decisions.signals.retriesOriginalPayload ? .resend(request) : intent, until: until) }
             } else {
                 await host.telemetry(TelemetryEvent("signal-failed", ["error": error.name]))
             }
             return
         }
-        switch (mutation, intent) {
-        case (.claimProviderRemoval?, .reconcile), (.claimProviderRemoval?, .unknown):
-            await host.show(UIEvent(.message, "The passkey was removed from this device."))
-        case (.claimProviderUpdateScreen?, .reconcile):
-            await host.show(UIEvent(.screen, "Passkeys on this device updated"))
-        default:
-            break
-        }
+        // The platform promises nothing about what a provider did with the signal, so the app claims nothing.
+        if let notice = decisions.signals.acceptedNotice(intent) { await host.show(notice) }
     }
 
     /// Work a design does after every successful sign-in.
@@ -250,13 +212,8 @@ extension ReferenceSession {
 
     private func signInCompleted(_ signIn: SignalScheduler.PendingSignIn, _ outcome: PlatformOutcome) async {
         if outcome.error != nil {
-            if mutation == .unknownOnNetworkOrCancel, let username = signIn.username {
-                for id in state.server.acceptedIDs(username) { await send(.unknown(rpID: signIn.rpID, credentialID: id)) }
-            }
-            if mutation == .unknownOnCancelLater, let username = signIn.username, let id = state.server.acceptedIDs(username).first {
-                let timer = await host.scheduleTimer(afterMillis: 30_000, label: "report the cancelled sign-in's passkey")
-                state.app.signals.timerIntents[timer] = .unknown(rpID: signIn.rpID, credentialID: id)
-            }
+            // A cancellation or platform error says nothing about the credential.
+            await signalUnknownAfterFailedSignIn(signIn)
             return
         }
         guard let assertion = SignalEncoding.assertion(outcome) else {
@@ -265,7 +222,7 @@ extension ReferenceSession {
         }
         if state.server.store.take(.networkFailure) {
             await host.show(UIEvent(.error, "No connection. Try again."))
-            if mutation == .unknownOnNetworkOrCancel { await send(.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)) }
+            if decisions.signals.unknownCauses.contains(.cancelOrNetworkError) { await send(.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)) }
             return
         }
         let result = state.server.finishAuthentication(credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
@@ -279,29 +236,29 @@ extension ReferenceSession {
             state.app.stage = .signedIn
             state.app.signals.lastUsername = username
             await signedIn(username)
-            if mutation == .upgradeAfterPasskeySignIn { await startUpgrade(token: token, username: username) }
+            await considerUpgrade(.passkeySignIn, token: token, username: username)
         case .lookupFailed:
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))
-            if mutation == .unknownOnLookupFailure { await send(unknown) }
+            if decisions.signals.unknownCauses.contains(.lookupFailure) { await send(unknown) }
         case .unknownCredential:
             await host.show(UIEvent(.error, "This passkey is not valid for your account."))
-            if mutation != .neverSignalUnknown { await send(unknown) }
+            if decisions.signals.unknownCauses.contains(.unknownCredential) { await send(unknown) }
         case .revoked(let username):
             await host.show(UIEvent(.error, "This passkey has been removed from your account."))
             // The revoked passkey is reconciled by a full list only while this account is signed in;
             // a client that is not signed in never receives the account's list.
             let authenticated = state.app.stage == .signedIn && state.app.username == username
-            if mutation == .unknownOnRevoked {
+            if decisions.signals.unknownCauses.contains(.revoked) {
                 await send(unknown)
-            } else if authenticated || mutation == .reconcileRevokedUnauthenticated {
+            } else if authenticated || decisions.signals.reconcileTriggers.contains(.revokedPresentedSignedOut) {
                 await scheduleReconciliation(for: username, reason: "revoked credential presented")
             }
         case .restricted:
             await host.show(UIEvent(.error, "Your account is restricted."))
-            if mutation == .unknownOnRestricted { await send(unknown) }
+            if decisions.signals.unknownCauses.contains(.restricted) { await send(unknown) }
         case .expiredChallenge, .invalid:
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))
-            if mutation == .unknownOnVerificationFailure { await send(unknown) }
+            if decisions.signals.unknownCauses.contains(.verificationFailure) { await send(unknown) }
         }
     }
 }

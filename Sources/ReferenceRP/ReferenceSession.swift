@@ -21,13 +21,13 @@ actor ReferenceSession: RelyingPartySession {
         var token: String?
         var username: String?
         var stage: SessionSnapshot.Stage = .signedOut
-        /// The first account signed in during the app's life (read only by the stale-options mutant).
+        /// The first account signed in during the app's life (read only by mutants that build options from it).
         var firstUsername: String?
         var pendingRegistrations: [OperationID: PendingRegistration] = [:]
         var delayedUpgrades: [TimerID: (token: String, username: String)] = [:]
-        /// Stale registration responses the upload-later mutant queued, by timer.
+        /// Stale registration responses queued for a later upload (never, in the conforming app), by timer.
         var queuedStaleResponses: [TimerID: (token: String, outcome: PlatformOutcome)] = [:]
-        /// The challenge of the app's first registration request (read only by the reuse-challenge mutant).
+        /// The challenge of the app's first registration request (read only by a mutant that reuses it).
         var firstChallenge: Data?
         var declinedOnce = false
         var signals = SignalScheduler.State()
@@ -41,16 +41,17 @@ actor ReferenceSession: RelyingPartySession {
 
     let host: any PlatformHost
     let context: SessionContext
-    let mutation: Mutation?
+    /// The choice at each named decision point: the conforming one, or a mutant's.
+    let decisions: Decisions
     let design: ReferenceDesign
     var state: State
 
-    init(context: SessionContext, host: any PlatformHost, mutation: Mutation?, design: ReferenceDesign) {
+    init(context: SessionContext, host: any PlatformHost, decisions: Decisions, design: ReferenceDesign) {
         self.context = context
         self.host = host
-        self.mutation = mutation
+        self.decisions = decisions
         self.design = design
-        state = State(server: Server(mutation: mutation, design: design, device: context.device), rng: SeededGenerator(seed: context.seed))
+        state = State(server: Server(decisions: decisions, design: design, device: context.device), rng: SeededGenerator(seed: context.seed))
     }
 
     var device: DeviceInfo { context.device }
@@ -119,14 +120,14 @@ actor ReferenceSession: RelyingPartySession {
             guard state.server.accounts[username] != nil else { return ActionOutcome(.rejected, message: "unknown account") }
             let token = state.server.openSession(username, .limited)
             enter(token: token, username: username, stage: .signedInLimited)
-            if mutation == .upgradeAfterRecovery { await startUpgrade(token: token, username: username) }
+            await considerUpgrade(.recoverySignIn, token: token, username: username)
             return ActionOutcome(.signedInLimited)
         case .alternativeSignIn(let username, _):
             guard state.server.accounts[username] != nil else { return ActionOutcome(.rejected, message: "unknown account") }
             let token = state.server.openSession(username, .full)
             enter(token: token, username: username, stage: .signedIn)
             await signedIn(username)
-            if mutation == .upgradeAfterNonPasswordSignIn { await startUpgrade(token: token, username: username) }
+            await considerUpgrade(.alternativeSignIn, token: token, username: username)
             return ActionOutcome(.signedIn)
         case .signOut:
             if let token = state.app.token { state.server.signOut(token: token) }
@@ -148,8 +149,8 @@ actor ReferenceSession: RelyingPartySession {
             state.app = AppState()
             (state.app.token, state.app.username, state.app.stage, state.app.firstUsername) = persisted
             state.app.signals.lastUsername = persisted.1
-            if mutation == .retryAfterRelaunch, let token = persisted.0, let username = persisted.1, persisted.2 == .signedIn {
-                await startUpgrade(token: token, username: username)
+            if let token = persisted.0, let username = persisted.1, persisted.2 == .signedIn {
+                await considerUpgrade(.relaunchSignedIn, token: token, username: username)
             }
             return ActionOutcome(.done)
         }
@@ -170,12 +171,12 @@ actor ReferenceSession: RelyingPartySession {
         case .signedIn(let token, let assurance):
             if assurance == .full {
                 enter(token: token, username: username, stage: .signedIn)
-                await startUpgrade(token: token, username: username)
+                await considerUpgrade(.qualifyingSignIn, token: token, username: username)
                 await signedIn(username)
                 return ActionOutcome(.signedIn)
             }
             enter(token: token, username: username, stage: .awaitingSecondFactor)
-            if mutation == .upgradeBeforeSecondFactor { await startUpgrade(token: token, username: username) }
+            await considerUpgrade(.passwordAccepted, token: token, username: username)
             return ActionOutcome(.secondFactorRequired)
         }
     }
@@ -187,11 +188,11 @@ actor ReferenceSession: RelyingPartySession {
         switch state.server.secondFactor(token: token, outcome: outcome) {
         case .success:
             state.app.stage = .signedIn
-            await startUpgrade(token: token, username: username)
+            await considerUpgrade(.qualifyingSignIn, token: token, username: username)
             await signedIn(username)
             return ActionOutcome(.signedIn)
         case .failure(let reason):
-            if mutation == .upgradeAfterFailedSecondFactor { await startUpgrade(token: token, username: username) }
+            await considerUpgrade(.failedSecondFactor, token: token, username: username)
             return ActionOutcome(.rejected, message: reason.message)
         }
     }
@@ -207,50 +208,43 @@ actor ReferenceSession: RelyingPartySession {
         }
     }
 
-    /// Asks for a conditional registration after a qualifying sign-in.
-    func startUpgrade(token: String, username: String) async {
-        if mutation == .neverUpgrade { return }
-        if mutation == .giveUpAfterNoCreate, state.app.declinedOnce { return }
+    /// Asks for a conditional registration if the app upgrades at this moment (after a qualifying sign-in).
+    func considerUpgrade(_ moment: Decisions.UpgradeMoment, token: String, username: String) async {
+        guard decisions.upgrade.moments.contains(moment) else { return }
+        await startUpgrade(token: token, username: username)
+    }
+
+    /// Asks for a conditional registration.
+    private func startUpgrade(token: String, username: String) async {
+        if decisions.upgrade.afterNoCreate == .neverAskAgain, state.app.declinedOnce { return }
         guard conditionalCreateAvailable else {
-            if mutation == .modalFallbackWithoutAPI {
+            if decisions.upgrade.modalFallbackWithoutAPI {
                 await startRegistration(conditional: false, token: token, username: username)
             } else {
                 await host.telemetry(TelemetryEvent("conditional-create-unavailable", ["os": device.osVersion, "library": device.credentialsLibraryVersion ?? "-"]))
             }
             return
         }
-        if mutation == .delayedUpgrade {
-            let timer = await host.scheduleTimer(afterMillis: 10 * 60_000, label: "automatic passkey upgrade")
+        if let delay = decisions.upgrade.delayMillis {
+            let timer = await host.scheduleTimer(afterMillis: delay, label: "automatic passkey upgrade")
             state.app.delayedUpgrades[timer] = (token, username)
             return
         }
-        await startRegistration(conditional: true, token: token, username: username)
-        if mutation == .doubleRequest { await startRegistration(conditional: true, token: token, username: username) }
+        for _ in 0..<decisions.upgrade.requests { await startRegistration(conditional: true, token: token, username: username) }
     }
 
     /// Gets options from the server and hands the platform a registration request.
     func startRegistration(conditional: Bool, token: String, username: String, retried: Bool = false) async {
-        let override = mutation == .staleAccountOptions ? state.app.firstUsername : nil
+        let override = decisions.options.fromFirstAccount ? state.app.firstUsername : nil
         let now = await host.now()
         let built = withState { $0.server.registrationOptions(token: token, conditional: conditional, now: now, rng: &$0.rng, forUsername: override) }
         guard var options = built else {
             await host.telemetry(TelemetryEvent("registration-options-refused", ["account": username]))
             return
         }
-        if let account = state.server.accounts[options.userName] {
-            switch mutation {
-            case .accountIDAsUserHandle: options.userHandle = Data(account.accountID.utf8)
-            case .emailAsUserHandle: options.userHandle = Data(account.username.utf8)
-            case .hexAccountIDAsUserHandle: options.userHandle = Data(Data(account.accountID.utf8).map { String(format: "%02x", $0) }.joined().utf8)
-            default: break
-            }
-        }
-        if mutation == .exclusionsOfFirstAccount, let first = state.app.firstUsername, let account = state.server.accounts[first] {
-            options.excluded = account.credentials.map(\.id)
-        }
-        if mutation == .reuseFirstChallenge, let first = state.app.firstChallenge { options.challenge = first }
-        if state.app.firstChallenge == nil { state.app.firstChallenge = options.challenge }
-        let request = RequestBuilder(device: device, mutation: mutation).registration(options, conditional: conditional)
+        // The conforming app hands on the server's options unchanged.
+        tamper(with: &options)
+        let request = RequestBuilder(device: device, decisions: decisions.options).registration(options, conditional: conditional)
         let operation = await host.createCredential(request)
         state.app.pendingRegistrations[operation] = PendingRegistration(conditional: conditional, token: token, username: username, retried: retried,
                                                                         issuedAt: await host.now())
@@ -266,49 +260,34 @@ actor ReferenceSession: RelyingPartySession {
 
     private func registrationCompleted(_ pending: PendingRegistration, _ outcome: PlatformOutcome) async {
         if let error = outcome.error {
-            if mutation == .reconcileAfterFailedCreate { await scheduleReconciliation(for: pending.username, reason: "creation attempted") }
+            if decisions.signals.reconcileTriggers.contains(.failedCreation) { await scheduleReconciliation(for: pending.username, reason: "creation attempted") }
             guard pending.conditional else {
                 if !RequestBuilder.isCancellation(error) { await host.show(UIEvent(.error, "The passkey could not be created.")) }
                 return
             }
-            let treatedAsNoOp = RequestBuilder.isExpectedNoCreate(error) || (mutation == .domExceptionAsNoOp && error.name == "CreatePublicKeyCredentialDomException")
-            if treatedAsNoOp {
+            if decisions.upgrade.isExpectedNoCreate(error) {
+                // The expected no-op: nothing to show, nothing to retry; the next qualifying sign-in asks again.
                 state.app.declinedOnce = true
-                if mutation == .errorOnNoCreate { await host.show(UIEvent(.error, "Passkey creation failed.")) }
-                if mutation == .retryAfterNoCreate, !pending.retried {
-                    await startRegistration(conditional: true, token: pending.token, username: pending.username, retried: true)
-                }
-                if mutation == .retryAfterAnHour {
-                    let timer = await host.scheduleTimer(afterMillis: 3_600_000, label: "automatic passkey upgrade, again")
-                    state.app.delayedUpgrades[timer] = (pending.token, pending.username)
-                }
-            } else if mutation == .failureRecordedAsIneligible {
-                await host.telemetry(TelemetryEvent("conditional-create-ineligible", [:]))
-            } else if mutation != .silentUnexpectedFailure {
+                await afterNoCreate(pending)
+            } else {
                 // Every failure other than the expected no-op is recorded under its own class.
-                await host.telemetry(TelemetryEvent("conditional-create-failed", ["error": error.name, "type": error.type ?? "-", "code": error.code.map(String.init) ?? "-"]))
+                if let event = decisions.upgrade.failureTelemetry(error) { await host.telemetry(event) }
             }
             return
         }
-        if mutation == .dropSlowRegistrationResponses, await host.now() - pending.issuedAt > 30_000 {
+        if let limit = decisions.response.dropAfterMillis, await host.now() - pending.issuedAt > limit {
             await host.telemetry(TelemetryEvent("slow-registration-dropped", ["account": pending.username]))
             return
         }
         var token = pending.token
         if token != state.app.token {
-            switch mutation {
-            case .lateResponseToOriginalAccount: break
-            case .lateResponseToCurrentAccount:
-                guard let current = state.app.token else { return }
-                token = current
-            case .uploadStaleResponseLater:
-                let timer = await host.scheduleTimer(afterMillis: 60_000, label: "upload a queued registration")
-                state.app.queuedStaleResponses[timer] = (pending.token, outcome)
-                return
-            default:
+            // A response for a session that is no longer the app's is discarded.
+            if decisions.response.stale == .discard {
                 await host.telemetry(TelemetryEvent("stale-registration-discarded", ["account": pending.username]))
                 return
             }
+            guard let kept = await keepStaleResponse(pending, outcome) else { return }
+            token = kept
         }
         guard let response = RequestBuilder.registrationResponse(outcome) else {
             await host.telemetry(TelemetryEvent("malformed-registration-response", [:]))
@@ -319,8 +298,8 @@ actor ReferenceSession: RelyingPartySession {
             await host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason.message]))
             if !pending.conditional { await host.show(UIEvent(.error, "The passkey could not be saved.")) }
         case .success:
-            if pending.conditional, mutation == .ownConfirmationScreen { await host.show(UIEvent(.confirmation, "Your passkey is ready!")) }
-            if let username = state.server.sessions[token]?.username ?? Optional(pending.username) {
+            if pending.conditional, decisions.upgrade.confirmsUpgrade { await host.show(UIEvent(.confirmation, "Your passkey is ready!")) }
+            if decisions.signals.reconcileTriggers.contains(.credentialCreated), let username = state.server.sessions[token]?.username ?? Optional(pending.username) {
                 await scheduleReconciliation(for: username, reason: "credential created")
             }
         }

@@ -5,27 +5,21 @@ import WebAuthn
 /// Turns server options into the platform's request shapes, and platform results back into bytes.
 struct RequestBuilder: Sendable {
     let device: DeviceInfo
-    let mutation: Mutation?
+    let decisions: Decisions.Options
 
-    /// The exclusion list as the (possibly faulty) app builds it.
-    func excluded(_ ids: [Data]) -> [Data]? {
-        switch mutation {
-        case .noExclusionList: nil
-        case .excludeFirstOnly: Array(ids.prefix(1))
-        default: ids
-        }
-    }
+    /// The exclusion list: every credential of the account.
+    func excluded(_ ids: [Data]) -> [Data]? { decisions.excluded(ids, device.platform) }
 
     func registration(_ options: Server.RegistrationOptions, conditional: Bool) -> CreateCredentialRequest {
         switch device.platform {
         case .apple:
             let style: AppleRequestStyle?
             if conditional {
-                style = mutation == .appleStandardStyle ? .standard : .conditional
+                style = decisions.appleConditionalStyle
             } else {
                 style = nil
             }
-            let exclusion = mutation == .appleNoExclusion ? nil : excluded(options.excluded)
+            let exclusion = excluded(options.excluded)
             return CreateCredentialRequest.apple(AppleRegistrationRequest(
                 relyingPartyIdentifier: options.rpID, challenge: options.challenge, name: options.userName, userID: options.userHandle,
                 displayName: options.displayName, requestStyle: style, excludedCredentials: exclusion, userVerificationPreference: "preferred"))
@@ -48,7 +42,7 @@ struct RequestBuilder: Sendable {
             if let ids = excluded(options.excluded) {
                 json["excludeCredentials"] = .array(ids.map { .object(["type": .string("public-key"), "id": .string(Base64URL.encode($0))]) })
             }
-            let notConditional = mutation == .androidNotConditional
+            let notConditional = decisions.androidModal
             return CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(
                 requestJson: Wire.jsonString(JSONValue.object(json)), isConditional: conditional && !notConditional,
                 preferImmediatelyAvailableCredentials: conditional && notConditional))

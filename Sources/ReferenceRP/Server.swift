@@ -83,15 +83,16 @@ struct Server: Sendable {
     var nextSession = 1
     /// The credential store's view for full-list assembly: pages, versions, cache and injected faults.
     var store = CredentialStore()
-    let mutation: Mutation?
+    /// The choice at each named decision point: the conforming one, or a mutant's.
+    let decisions: Decisions
     let design: ReferenceDesign
     let device: DeviceInfo
 
     /// How long an issued challenge stays valid.
     var challengeLifetimeMillis: Int64 { design.challengeLifetimeMillis }
 
-    init(mutation: Mutation?, design: ReferenceDesign, device: DeviceInfo) {
-        self.mutation = mutation
+    init(decisions: Decisions, design: ReferenceDesign, device: DeviceInfo) {
+        self.decisions = decisions
         self.design = design
         self.device = device
     }
@@ -140,14 +141,15 @@ struct Server: Sendable {
 
     mutating func signOut(token: String) {
         sessions[token] = nil
-        if mutation != .lateResponseToOriginalAccount, mutation != .uploadStaleResponseLater {
+        // The session's pending ceremonies end with it.
+        if !decisions.response.ceremoniesOutliveSession {
             ceremonies = ceremonies.filter { $0.value.token != token }
         }
     }
 
     // MARK: Registration
 
-    /// Options for a registration by the session's account (or, for the stale-options mutant, another account).
+    /// Options for a registration by the session's account (or, for a mutant, another account).
     mutating func registrationOptions(token: String, conditional: Bool, now: Int64, rng: inout SeededGenerator,
                                       forUsername override: String? = nil) -> RegistrationOptions? {
         guard let session = sessions[token] else { return nil }
@@ -173,28 +175,28 @@ struct Server: Sendable {
         guard let ceremony = ceremonies[clientData.challenge], ceremony.kind == .registration else {
             return .failure("no registration ceremony for this challenge")
         }
-        let bindingChecked = mutation != .lateResponseToOriginalAccount && mutation != .lateResponseToCurrentAccount && mutation != .uploadStaleResponseLater
-        if bindingChecked {
+        if decisions.response.stale == .discard {
             guard ceremony.token == token, let session = sessions[token], session.username == ceremony.username, session.assurance == .full else {
                 return .failure("the response does not belong to the current sign-in")
             }
         }
         guard now - ceremony.issuedAt <= challengeLifetimeMillis else { return .failure("the challenge has expired") }
-        let owner = mutation == .lateResponseToCurrentAccount ? (sessions[token]?.username ?? ceremony.username) : ceremony.username
+        let owner = decisions.response.stale == .attachToCurrentAccount ? (sessions[token]?.username ?? ceremony.username) : ceremony.username
         guard let username = owner, var account = accounts[username] else { return .failure("the account no longer exists") }
         let verifier = WebAuthnVerifier(policy: .init(rpId: ceremony.rpID, allowedOrigins: allowedOrigins(rpID: ceremony.rpID)))
-        var conditional = ceremony.conditional
-        if mutation == .requireUserPresence { conditional = false }
-        if mutation == .neverCheckUserPresence { conditional = true }
+        let conditional = switch decisions.response.userPresence {
+        case .byMediation: ceremony.conditional
+        case .always: false
+        case .never: true
+        }
         let expectation = WebAuthnVerifier.RegistrationExpectation(
-            challenge: ceremony.challenge, userVerification: mutation == .requireUserVerification ? .required : .preferred,
-            conditionalMediation: conditional)
+            challenge: ceremony.challenge, userVerification: decisions.response.userVerification, conditionalMediation: conditional)
         switch verifier.verifyRegistration(clientDataJSON: clientDataJSON, attestationObject: attestationObject, expecting: expectation) {
         case .rejected(let reason):
             return .failure(Refusal(reason.message))
         case .verified(let registration):
             let record = registration.credential
-            if mutation == .rejectBackupEligible, record.backupEligible { return .failure("backup-eligible credentials are not accepted") }
+            if !decisions.response.acceptsBackupEligible, record.backupEligible { return .failure("backup-eligible credentials are not accepted") }
             guard !accounts.values.contains(where: { $0.credentials.contains { $0.id == record.id } }) else {
                 return .failure("this credential id is already registered")
             }

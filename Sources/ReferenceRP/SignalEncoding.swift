@@ -6,37 +6,24 @@ import WebAuthn
 /// report methods, unpadded base64url in Android's JSON.
 struct SignalEncoding: Sendable {
     let interface: SignalScheduler.Interface
-    let mutation: Mutation?
+    let decisions: Decisions.Encoding
 
-    func rpID(_ rpID: String) -> String {
-        switch mutation {
-        case .signalPrimaryRPID: ReferenceRP.relyingPartyIDs[0]
-        case .signalOriginAsRPID: "https://\(rpID)"
-        default: rpID
-        }
-    }
+    func rpID(_ rpID: String) -> String { decisions.rpID(rpID) }
 
-    /// An id as Android JSON text.
-    func text(_ data: Data) -> String {
-        mutation == .androidStandardBase64 ? data.base64EncodedString() : Base64URL.encode(data)
-    }
+    /// An id as Android JSON text (unpadded base64url).
+    func text(_ data: Data) -> String { decisions.androidID(data) }
 
-    /// An id as Apple `Data`.
-    func bytes(_ data: Data) -> Data {
-        mutation == .appleBase64TextData ? Data(Base64URL.encode(data).utf8) : data
-    }
+    /// An id as Apple `Data` (the raw bytes).
+    func bytes(_ data: Data) -> Data { decisions.appleID(data) }
 
-    func userHandle(_ account: Server.Account) -> Data {
-        mutation == .accountIDAsSignalUserHandle ? Data(account.accountID.utf8) : account.userHandle
-    }
+    func userHandle(_ account: Server.Account) -> Data { decisions.userHandle(account) }
 
     var appleInterface: AppleSignalInterface {
         interface == .appleUpdater ? .credentialUpdater : .credentialDataManager
     }
 
     func android(_ type: String, _ members: [String: JSONValue]) -> SignalRequest {
-        let type = mutation == .androidWrongRequestType ? type.replacingOccurrences(of: "androidx.credentials.SIGNAL_", with: "androidx.credentials.TYPE_SIGNAL_") : type
-        return SignalRequest.android(AndroidSignalRequest(type: type, requestJson: Wire.jsonString(JSONValue.object(members))))
+        SignalRequest.android(AndroidSignalRequest(type: decisions.androidType(type), requestJson: Wire.jsonString(JSONValue.object(members))))
     }
 
     /// The Android request type an intent is sent as, for the rate budget's bookkeeping.
@@ -61,7 +48,7 @@ struct SignalEncoding: Sendable {
         if interface == .android {
             return android(AndroidSignalRequest.allAcceptedCredentialsType, [
                 "rpId": .string(rpID(account.rpID)), "userId": .string(text(userHandle(account))),
-                "allAcceptedCredentialIds": mutation == .androidJoinedIDList ? .string(ids.map(text).joined(separator: ",")) : .array(ids.map { .string(text($0)) }),
+                "allAcceptedCredentialIds": decisions.joinsAndroidIDList ? .string(ids.map(text).joined(separator: ",")) : .array(ids.map { .string(text($0)) }),
             ])
         }
         return SignalRequest.apple(AppleSignalReport(interface: appleInterface, method: .reportAllAcceptedPublicKeyCredentials,
@@ -71,7 +58,7 @@ struct SignalEncoding: Sendable {
 
     /// The current name fields; `nil` where the platform has nothing to report (Apple carries the name only).
     func userDetails(account: Server.Account, nameChanged: Bool, displayNameChanged: Bool) -> SignalRequest? {
-        let blank = mutation == .renameBlankUnchangedField
+        let blank = decisions.blanksUnchangedField
         if interface == .android {
             return android(AndroidSignalRequest.currentUserDetailsType, [
                 "rpId": .string(rpID(account.rpID)), "userId": .string(text(userHandle(account))),

@@ -16,9 +16,9 @@ enum SignalScheduler {
         case reconcile(username: String)
         case unknown(rpID: String, credentialID: Data)
         case userDetails(username: String, nameChanged: Bool, displayNameChanged: Bool)
-        /// The same bytes again (the stale-retry mutant only).
+        /// The same bytes again (only a mutant retries with the stale payload).
         case resend(SignalRequest)
-        /// An explicit accepted list (the rename mutant's empty list only).
+        /// An explicit accepted list (only mutants send one).
         case fixedList(username: String, ids: [Data])
     }
 
@@ -38,7 +38,7 @@ enum SignalScheduler {
         var held: [Intent] = []
         /// The timer that sends the held signals.
         var flushTimer: TimerID?
-        /// Lists captured at the first trigger (the first-state mutant only).
+        /// Lists captured at the first trigger (only a mutant coalesces to the first state).
         var capturedLists: [String: [Data]] = [:]
         /// Times and kinds of this app's Android signal calls.
         var androidCalls: [(at: Int64, kind: String)] = []
@@ -47,7 +47,7 @@ enum SignalScheduler {
         /// Signals in flight.
         var inFlight: [OperationID: (intent: Intent, request: SignalRequest)] = [:]
         var pendingSignIns: [OperationID: PendingSignIn] = [:]
-        /// The last account signed in (read only by the unauthenticated-refresh mutant).
+        /// The last account signed in (read only by a mutant that reconciles while signed out).
         var lastUsername: String?
     }
 
@@ -68,6 +68,21 @@ enum SignalScheduler {
         switch intent {
         case .reconcile(let username), .userDetails(let username, _, _), .fixedList(let username, _): username
         default: nil
+        }
+    }
+
+    /// The signal interface the device offers, checked at run time from OS and library versions.
+    static func offeredInterface(_ device: DeviceInfo) -> Interface? {
+        switch device.family.platform {
+        case .apple:
+            // Apple's signal APIs have the same floors (26.0, 26.2) on iOS, iPadOS, macOS and visionOS.
+            let version = Version(device.osVersion)
+            if version >= Version("26.2") { return .appleDataManager }
+            if version >= Version("26.0") { return .appleUpdater }
+            return nil
+        case .android:
+            let available = Version(device.osVersion) >= Version("15") && Version(device.credentialsLibraryVersion ?? "0") >= Version("1.6.0")
+            return available ? .android : nil
         }
     }
 
