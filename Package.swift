@@ -68,10 +68,12 @@ let package = Package(
         .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "ConformanceKit", "ConformanceTestSupport"], exclude: ["Python"]),
         .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
-        .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport"],
-                    exclude: ["Python", "Golden"]),
-        .testTarget(name: "ConformanceJSONRPCTests", dependencies: ["ConformanceJSONRPC", "ConformanceKit", "ReferenceRP", "ConformanceTestSupport"],
-                    exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport"],
+            exclude: ["Python", "Golden"]),
+        .testTarget(
+            name: "ConformanceJSONRPCTests", dependencies: ["ConformanceJSONRPC", "ConformanceKit", "ReferenceRP", "ConformanceTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PasskeyConformanceCLI", "ConformanceTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,8 +3,10 @@ import Foundation
 import Gherkin
 
 extension CriteriaLoader {
-    func loadScenarios(document: GherkinDocument, pickles: [Pickle], path: String, display: String, criterionID: String, items: Set<String>,
-                       diagnostics: inout [Diagnostic]) -> [CriterionScenario] {
+    func loadScenarios(
+        document: GherkinDocument, pickles: [Pickle], path: String, display: String, criterionID: String, items: Set<String>,
+        diagnostics: inout [Diagnostic]
+    ) -> [CriterionScenario] {
         guard let feature = document.feature else { return [] }
         var astSteps: [String: Gherkin.Step] = [:]
         var astScenarios: [String: Gherkin.Scenario] = [:]
@@ -60,20 +62,33 @@ extension CriteriaLoader {
                     verifyItems.append(item)
                 } else if tag.name.hasPrefix("@needs:") {
                     let name = String(tag.name.dropFirst("@needs:".count))
-                    if let capability = Capability(rawValue: name) { needs.insert(capability) } else {
-                        error("unknown capability \"\(name)\" in \(tag.name); known: \(Capability.allCases.map(\.rawValue).joined(separator: ", "))", line: tagLine, column: tagColumn)
+                    if let capability = Capability(rawValue: name) {
+                        needs.insert(capability)
+                    } else {
+                        error(
+                            "unknown capability \"\(name)\" in \(tag.name); known: \(Capability.allCases.map(\.rawValue).joined(separator: ", "))",
+                            line: tagLine, column: tagColumn)
                     }
                 } else if tag.name.hasPrefix("@platform:") {
                     let name = String(tag.name.dropFirst("@platform:".count))
-                    if let family = PlatformFamily(rawValue: name) { platform = family } else {
+                    if let family = PlatformFamily(rawValue: name) {
+                        platform = family
+                    } else {
                         error("unknown platform \"\(name)\" in \(tag.name); use apple or android", line: tagLine, column: tagColumn)
                     }
                 } else if tag.name.hasPrefix("@requires:") {
                     var name = String(tag.name.dropFirst("@requires:".count))
                     var wanted = true
-                    if name.hasPrefix("no-") { name.removeFirst(3); wanted = false }
-                    if let feature = Target.Feature(rawValue: name) { requires[feature] = wanted } else {
-                        error("unknown target feature \"\(name)\" in \(tag.name); known: \(Target.Feature.allCases.map(\.rawValue).joined(separator: ", "))", line: tagLine, column: tagColumn)
+                    if name.hasPrefix("no-") {
+                        name.removeFirst(3)
+                        wanted = false
+                    }
+                    if let feature = Target.Feature(rawValue: name) {
+                        requires[feature] = wanted
+                    } else {
+                        error(
+                            "unknown target feature \"\(name)\" in \(tag.name); known: \(Target.Feature.allCases.map(\.rawValue).joined(separator: ", "))",
+                            line: tagLine, column: tagColumn)
                     }
                 }
             }
@@ -107,14 +122,18 @@ extension CriteriaLoader {
                 case .undefined:
                     error("no step definition matches \"\(quoted)\"", line: stepLine, column: column)
                 case .ambiguous(let patterns):
-                    error("\(patterns.count) step definitions match \"\(quoted)\": " + patterns.map { "\"\($0)\"" }.joined(separator: ", "), line: stepLine, column: column)
+                    error(
+                        "\(patterns.count) step definitions match \"\(quoted)\": " + patterns.map { "\"\($0)\"" }.joined(separator: ", "), line: stepLine,
+                        column: column)
                 }
             }
             var slug = pickle.name
             if slugs.contains(slug) { slug += " [line \(line)]" }
             slugs.insert(slug)
-            result.append(CriterionScenario(name: pickle.name, file: display, line: line, tags: tags, verifyItems: verifyItems, steps: steps,
-                                            needs: needs, platform: platform, requires: requires, slug: slug))
+            result.append(
+                CriterionScenario(
+                    name: pickle.name, file: display, line: line, tags: tags, verifyItems: verifyItems, steps: steps,
+                    needs: needs, platform: platform, requires: requires, slug: slug))
         }
         return result
     }

@@ -91,8 +91,10 @@ public struct CriteriaLoader: Sendable {
             if let criterion = loadFile(text: text, path: path, relative: relative, diagnostics: &fileDiagnostics) {
                 if let earlier = seen[criterion.info.id] {
                     let location = criterion.idLocation
-                    fileDiagnostics.append(Diagnostic(file: path, line: location.line, column: location.column,
-                                                      "duplicate criterion id \(criterion.info.id): also declared in \(earlier)"))
+                    fileDiagnostics.append(
+                        Diagnostic(
+                            file: path, line: location.line, column: location.column,
+                            "duplicate criterion id \(criterion.info.id): also declared in \(earlier)"))
                 } else {
                     seen[criterion.info.id] = path
                     criteria.append(criterion)
@@ -134,11 +136,13 @@ public struct CriteriaLoader: Sendable {
         if ids.isEmpty {
             error("the feature has no @criterion:<id> tag")
         } else if ids.count > 1 {
-            error("the feature has \(ids.count) @criterion tags; a file holds one criterion", line: ids[1].1.location.line, column: ids[1].1.location.column ?? 1)
+            error(
+                "the feature has \(ids.count) @criterion tags; a file holds one criterion", line: ids[1].1.location.line, column: ids[1].1.location.column ?? 1)
         } else {
             id = ids[0].0
             if id != fileStem {
-                error("criterion id \(id) does not match the file name \(fileStem).feature", line: ids[0].1.location.line, column: ids[0].1.location.column ?? 1)
+                error(
+                    "criterion id \(id) does not match the file name \(fileStem).feature", line: ids[0].1.location.line, column: ids[0].1.location.column ?? 1)
             }
         }
         var level = CriterionInfo.Level.core
@@ -161,8 +165,11 @@ public struct CriteriaLoader: Sendable {
             let name = tag.name.dropFirst()
             let prefix = name.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
             if !Self.knownTagPrefixes.contains(prefix) {
-                diagnostics.append(Diagnostic(.warning, file: path, line: tag.location.line, column: tag.location.column ?? 1,
-                                              "unknown tag \(tag.name); the harness reads @criterion, @level, @group, @derived, @recommendation, @verify, @requires, @platform and @needs"))
+                diagnostics.append(
+                    Diagnostic(
+                        .warning, file: path, line: tag.location.line, column: tag.location.column ?? 1,
+                        "unknown tag \(tag.name); the harness reads @criterion, @level, @group, @derived, @recommendation, @verify, @requires, @platform and @needs"
+                    ))
             }
         }
         // Description.
@@ -188,23 +195,26 @@ public struct CriteriaLoader: Sendable {
         var title = feature.name
         if title.hasPrefix(id + " ") { title = String(title.dropFirst(id.count + 1)) }
         let recommendation = featureTags.contains { $0.name == "@recommendation" }
-        let info = CriterionInfo(id: id, title: title, level: level, group: group, derived: recommendation || featureTags.contains { $0.name == "@derived" },
-                                 origin: recommendation ? .recommendation : nil,
-                                 statement: (sections["Statement"] ?? []).joined(separator: " "),
-                                 verification: ((sections["Verification"] ?? []) + (sections["Harness choices"].map { ["Harness choices:"] + $0 } ?? []))
-                                    .joined(separator: " "),
-                                 verifyItems: items, source: (sections["Source"] ?? []).joined(separator: " "),
-                                 references: sections["References"] ?? [], file: display)
+        let info = CriterionInfo(
+            id: id, title: title, level: level, group: group, derived: recommendation || featureTags.contains { $0.name == "@derived" },
+            origin: recommendation ? .recommendation : nil,
+            statement: (sections["Statement"] ?? []).joined(separator: " "),
+            verification: ((sections["Verification"] ?? []) + (sections["Harness choices"].map { ["Harness choices:"] + $0 } ?? []))
+                .joined(separator: " "),
+            verifyItems: items, source: (sections["Source"] ?? []).joined(separator: " "),
+            references: sections["References"] ?? [], file: display)
         // Scenarios.
-        let scenarios = loadScenarios(document: document, pickles: parsed.pickles, path: path, display: display, criterionID: id, items: Set(items.map(\.id)), diagnostics: &diagnostics)
+        let scenarios = loadScenarios(
+            document: document, pickles: parsed.pickles, path: path, display: display, criterionID: id, items: Set(items.map(\.id)), diagnostics: &diagnostics)
         let covered = Set(scenarios.flatMap(\.verifyItems))
         for item in items where !covered.contains(item.id) {
             error("verify item \(item.id) is covered by no scenario")
         }
         if scenarios.isEmpty { error("the criterion has no scenario") }
         let idTag = ids.first?.1.location
-        return Criterion(info: info, scenarios: scenarios,
-                         idLocation: (idTag?.line ?? featureLine, idTag?.column ?? 1))
+        return Criterion(
+            info: info, scenarios: scenarios,
+            idLocation: (idTag?.line ?? featureLine, idTag?.column ?? 1))
     }
 
     /// The path reports show: relative to the criteria root's parent (`Criteria/N2.6-…/N2.6-AC01.feature`),
@@ -222,7 +232,9 @@ public struct CriteriaLoader: Sendable {
         for raw in description.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
-            if let colon = line.firstIndex(of: ":"), ["Statement", "Verification", "Harness choices", "Items", "Source", "References"].contains(String(line[..<colon])) {
+            if let colon = line.firstIndex(of: ":"),
+                ["Statement", "Verification", "Harness choices", "Items", "Source", "References"].contains(String(line[..<colon]))
+            {
                 current = String(line[..<colon])
                 let rest = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 sections[current!, default: []] += rest.isEmpty ? [] : [rest]

@@ -40,8 +40,9 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
     public static func parse(_ text: String) throws(SyntaxError) -> TagExpression {
         let length = text.count
         guard length <= maximumLength else {
-            throw SyntaxError(expression: String(text.prefix(60)) + "…", column: maximumLength + 1,
-                              message: "the expression has \(length) characters; at most \(maximumLength) are accepted")
+            throw SyntaxError(
+                expression: String(text.prefix(60)) + "…", column: maximumLength + 1,
+                message: "the expression has \(length) characters; at most \(maximumLength) are accepted")
         }
         var parser = Parser(text: text)
         return try parser.parseAll()
@@ -112,9 +113,20 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
             var position = 0
             while position < characters.count {
                 let character = characters[position]
-                if character.isWhitespace { position += 1; continue }
-                if character == "(" { tokens.append((.open, position + 1)); position += 1; continue }
-                if character == ")" { tokens.append((.close, position + 1)); position += 1; continue }
+                if character.isWhitespace {
+                    position += 1
+                    continue
+                }
+                if character == "(" {
+                    tokens.append((.open, position + 1))
+                    position += 1
+                    continue
+                }
+                if character == ")" {
+                    tokens.append((.close, position + 1))
+                    position += 1
+                    continue
+                }
                 let start = position
                 var word = ""
                 while position < characters.count {

@@ -73,8 +73,9 @@ public struct TestPlan: Sendable {
         }
         let criterionIDs = Set(cases.map(\.criterion.id))
         let targetIDs = Set(cases.map(\.target.id))
-        return TestPlan(cases: cases,
-                        criteria: criteria.map(\.info).filter { criterionIDs.contains($0.id) },
-                        targets: catalog.filter { targetIDs.contains($0.id) })
+        return TestPlan(
+            cases: cases,
+            criteria: criteria.map(\.info).filter { criterionIDs.contains($0.id) },
+            targets: catalog.filter { targetIDs.contains($0.id) })
     }
 }

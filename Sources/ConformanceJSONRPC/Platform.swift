@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The POSIX calls the transport makes, in one place: file descriptors, pipes, polling and signals.
@@ -79,9 +79,9 @@ enum Platform {
     /// The calling thread's identity.
     static func currentThread() -> UInt {
         #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
+            UInt(bitPattern: pthread_self())
         #else
-        UInt(pthread_self())
+            UInt(pthread_self())
         #endif
     }
 
@@ -152,7 +152,7 @@ private let systemWrite: @Sendable (Int32, UnsafeRawPointer?, Int) -> Int = { wr
 private let systemClose: @Sendable (Int32) -> Int32 = { close($0) }
 private let systemPipe: @Sendable (UnsafeMutablePointer<Int32>) -> Int32 = { pipe($0) }
 #if canImport(Darwin)
-private let systemPoll: @Sendable (UnsafeMutablePointer<pollfd>, UInt32, Int32) -> Int32 = { poll($0, $1, $2) }
+    private let systemPoll: @Sendable (UnsafeMutablePointer<pollfd>, UInt32, Int32) -> Int32 = { poll($0, $1, $2) }
 #else
-private let systemPoll: @Sendable (UnsafeMutablePointer<pollfd>, UInt, Int32) -> Int32 = { poll($0, $1, $2) }
+    private let systemPoll: @Sendable (UnsafeMutablePointer<pollfd>, UInt, Int32) -> Int32 = { poll($0, $1, $2) }
 #endif

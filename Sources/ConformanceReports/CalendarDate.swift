@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A day of the proleptic Gregorian calendar, written `YYYY-MM-DD`: the unit of waiver expiry.
@@ -20,7 +20,8 @@ public struct CalendarDate: Sendable, Hashable, Comparable, Codable, CustomStrin
     /// A date from its parts, or `nil` when they do not name a real day (for example 2025-02-29).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              day >= 1, day <= CalendarDate.length(ofMonth: month, in: year) else { return nil }
+            day >= 1, day <= CalendarDate.length(ofMonth: month, in: year)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day

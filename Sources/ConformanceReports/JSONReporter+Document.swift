@@ -25,7 +25,8 @@ extension JSONReporter {
         var waivers: Waivers
 
         enum CodingKeys: String, CodingKey {
-            case schema = "$schema", schemaVersion, metadata, summary, criteria, testCases, waivers
+            case schema = "$schema"
+            case schemaVersion, metadata, summary, criteria, testCases, waivers
         }
     }
 
@@ -203,9 +204,10 @@ extension JSONReporter.Document {
         schemaVersion = JSONReporter.schemaVersion
         self.metadata = R.Metadata(
             harnessVersion: metadata.harnessVersion, criteriaDigest: metadata.criteriaDigest,
-            adapter: .init(name: metadata.adapter.name, version: metadata.adapter.version, transport: metadata.adapter.transport,
-                           command: .init(metadata.adapter.command), declaredTargets: .init(metadata.adapter.declaredTargets),
-                           capabilities: .init(metadata.adapter.capabilities), unknownTargets: metadata.adapter.unknownTargets),
+            adapter: .init(
+                name: metadata.adapter.name, version: metadata.adapter.version, transport: metadata.adapter.transport,
+                command: .init(metadata.adapter.command), declaredTargets: .init(metadata.adapter.declaredTargets),
+                capabilities: .init(metadata.adapter.capabilities), unknownTargets: metadata.adapter.unknownTargets),
             targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters,
             allowNotVerified: metadata.allowNotVerified, criteria: .init(metadata.criteriaRoot), interruption: .init(metadata.interruption),
             fault: .init(metadata.fault.map(R.Metadata.Fault.init)))
@@ -217,8 +219,9 @@ extension JSONReporter.Document {
         criteria = model.sections.map { section in
             let info = section.info
             let items = (info?.verifyItems ?? []).map { item in
-                R.VerifyItem(id: item.id, text: item.text,
-                             testCases: section.cases.filter { $0.result.verifyItems.contains(item.id) }.map(\.result.id))
+                R.VerifyItem(
+                    id: item.id, text: item.text,
+                    testCases: section.cases.filter { $0.result.verifyItems.contains(item.id) }.map(\.result.id))
             }
             return R.Criterion(
                 id: section.id, described: info != nil, title: .init(info?.title), level: .init(info?.level), group: .init(info?.group),
@@ -236,8 +239,9 @@ extension JSONReporter.Document {
                 outcome: item.outcome, waivedBy: .init(item.waiver?.id), message: .init(result.message),
                 steps: result.steps.map { R.Step(keyword: $0.keyword, text: $0.text, line: $0.line, status: $0.status, message: .init($0.message)) },
                 evidence: result.evidence.map {
-                    R.Entry(sequence: $0.sequence, atMillis: $0.atMillis, channel: $0.channel, name: $0.name, summary: $0.summary,
-                            payload: .init($0.payload))
+                    R.Entry(
+                        sequence: $0.sequence, atMillis: $0.atMillis, channel: $0.channel, name: $0.name, summary: $0.summary,
+                        payload: .init($0.payload))
                 },
                 rerun: RerunCommand.line(for: result, metadata: model.run.metadata),
                 virtualMillis: result.virtualMillis, wallSeconds: ReportModel.finite(result.wallSeconds),
@@ -247,9 +251,10 @@ extension JSONReporter.Document {
         waivers = R.Waivers(
             file: .init(evaluation.source), evaluatedOn: .init(evaluation.evaluatedOn?.description),
             entries: evaluation.entries.map {
-                R.Waiver(id: $0.waiver.id, criterion: $0.waiver.criterion, target: $0.waiver.target.description, reason: $0.waiver.reason,
-                         owner: $0.waiver.owner, expires: $0.waiver.expires.description, status: $0.status,
-                         waivedTestCases: $0.waivedTestCaseIDs)
+                R.Waiver(
+                    id: $0.waiver.id, criterion: $0.waiver.criterion, target: $0.waiver.target.description, reason: $0.waiver.reason,
+                    owner: $0.waiver.owner, expires: $0.waiver.expires.description, status: $0.status,
+                    waivedTestCases: $0.waivedTestCaseIDs)
             },
             problems: evaluation.problems.map { R.Problem(kind: $0.kind, waiver: $0.waiver.id, message: $0.message) })
     }

@@ -73,8 +73,10 @@ public enum JUnitReporter {
         }
         if model.exitStatus == .incomplete {
             let gaps = ExitStatus.Gap.all(in: model.run)
-            return ("incomplete", "incomplete: \(gaps.count) gap(s); --allow-not-verified accepts them",
-                    ([exit] + gaps.map { "\($0.kind.rawValue): \($0.detail)" }).joined(separator: "\n"))
+            return (
+                "incomplete", "incomplete: \(gaps.count) gap(s); --allow-not-verified accepts them",
+                ([exit] + gaps.map { "\($0.kind.rawValue): \($0.detail)" }).joined(separator: "\n")
+            )
         }
         return nil
     }
@@ -106,13 +108,17 @@ public enum JUnitReporter {
         let metadata = model.run.metadata
         var properties: [(String, String)] = []
         if let info = section.info {
-            properties += [("criterion.title", info.title), ("criterion.level", info.level.rawValue), ("criterion.group", info.group),
-                           ("criterion.derived", String(info.derived)), ("criterion.origin", info.origin.rawValue)]
+            properties += [
+                ("criterion.title", info.title), ("criterion.level", info.level.rawValue), ("criterion.group", info.group),
+                ("criterion.derived", String(info.derived)), ("criterion.origin", info.origin.rawValue),
+            ]
         }
-        properties += [("criterion.verdict", section.verdict.rawValue), ("criterion.outcome", section.outcome.rawValue),
-                       ("harness.version", metadata.harnessVersion), ("criteria.digest", metadata.criteriaDigest),
-                       ("adapter", "\(metadata.adapter.name) \(metadata.adapter.version) (\(metadata.adapter.transport))"),
-                       ("seed", String(metadata.seed)), ("startedAt", metadata.startedAt)]
+        properties += [
+            ("criterion.verdict", section.verdict.rawValue), ("criterion.outcome", section.outcome.rawValue),
+            ("harness.version", metadata.harnessVersion), ("criteria.digest", metadata.criteriaDigest),
+            ("adapter", "\(metadata.adapter.name) \(metadata.adapter.version) (\(metadata.adapter.transport))"),
+            ("seed", String(metadata.seed)), ("startedAt", metadata.startedAt),
+        ]
         xml += "    <properties>\n"
         for (name, value) in properties {
             xml += "      <property name=\"\(attribute(name))\" value=\"\(attribute(value))\"/>\n"
@@ -160,7 +166,8 @@ public enum JUnitReporter {
             element = ("skipped", "message=\"\(attribute("not verified: " + (message ?? "a capability or target is missing")))\"")
         case .waived:
             let waiver = item.waiver
-            let text = "waived: \(waiver?.reason ?? "") (waiver \(waiver?.id ?? "?"), owner \(waiver?.owner ?? "?"), expires \(waiver?.expires.description ?? "?"))"
+            let text =
+                "waived: \(waiver?.reason ?? "") (waiver \(waiver?.id ?? "?"), owner \(waiver?.owner ?? "?"), expires \(waiver?.expires.description ?? "?"))"
             element = ("skipped", "message=\"\(attribute(text))\"")
         }
         xml += open + ">\n"

@@ -18,13 +18,16 @@ extension MarkdownReporter.Document {
         var facts = "**Verdict: \(Reporter.labelled(section.outcome))**"
         if section.outcome != ReportOutcome(section.verdict, waived: false) { facts += " (run verdict: \(section.verdict.rawValue))" }
         facts += " · Level: \(Self.level(info.level)) · Group: \(TextEscaping.markdownInline(info.group))"
-        let origin = switch info.origin {
-        case .source: "**Source criterion:** numbered by the source document."
-        case .derived: "**Derived criterion:** the harness derives it from the source's text; it is not one of the source's numbered criteria."
-        case .recommendation: "**Recommendation:** from another standard, next to the source; outside the default gate (`run --level recommendation` includes it)."
-        }
-        block(facts + "\\", origin + "\\", "**Source:** \(TextEscaping.markdownInline(info.source))\\",
-              "**Criterion file:** \(TextEscaping.markdownCode(info.file))")
+        let origin =
+            switch info.origin {
+            case .source: "**Source criterion:** numbered by the source document."
+            case .derived: "**Derived criterion:** the harness derives it from the source's text; it is not one of the source's numbered criteria."
+            case .recommendation:
+                "**Recommendation:** from another standard, next to the source; outside the default gate (`run --level recommendation` includes it)."
+            }
+        block(
+            facts + "\\", origin + "\\", "**Source:** \(TextEscaping.markdownInline(info.source))\\",
+            "**Criterion file:** \(TextEscaping.markdownCode(info.file))")
         block("**Statement.** \(info.statement)")
         if !info.references.isEmpty {
             block(["**References:**", ""] + info.references.map { "- \(TextEscaping.markdownInline($0))" })
@@ -116,16 +119,18 @@ extension MarkdownReporter.Document {
     private mutating func testCase(_ item: ReportModel.Case, metadata: RunMetadata) {
         let result = item.result
         block("#### \(Reporter.labelled(item.outcome)): \(TextEscaping.markdownInline(result.scenario)) · \(TextEscaping.markdownInline(result.target))")
-        block([
-            "- **Meaning:** " + Self.meaning(item),
-            "- **Test case:** \(TextEscaping.markdownCode(result.id))",
-            "- **Scenario:** \(TextEscaping.markdownCode("\(result.file):\(result.line)"))",
-            "- **Verify items:** " + (result.verifyItems.isEmpty ? "none" : result.verifyItems.map(TextEscaping.markdownInline).joined(separator: ", ")),
-            "- **Virtual time:** \(result.virtualMillis) ms",
-        ] + Self.typedOutcome(result))
+        block(
+            [
+                "- **Meaning:** " + Self.meaning(item),
+                "- **Test case:** \(TextEscaping.markdownCode(result.id))",
+                "- **Scenario:** \(TextEscaping.markdownCode("\(result.file):\(result.line)"))",
+                "- **Verify items:** " + (result.verifyItems.isEmpty ? "none" : result.verifyItems.map(TextEscaping.markdownInline).joined(separator: ", ")),
+                "- **Virtual time:** \(result.virtualMillis) ms",
+            ] + Self.typedOutcome(result))
         if let waiver = item.waiver {
-            block("**Waived by** \(TextEscaping.markdownCode(waiver.id)) (owner \(TextEscaping.markdownInline(waiver.owner)), "
-                  + "holds through \(waiver.expires)): \(TextEscaping.markdownInline(waiver.reason))")
+            block(
+                "**Waived by** \(TextEscaping.markdownCode(waiver.id)) (owner \(TextEscaping.markdownInline(waiver.owner)), "
+                    + "holds through \(waiver.expires)): \(TextEscaping.markdownInline(waiver.reason))")
         }
         if let message = result.message, !message.isEmpty {
             block("**Why:**", TextEscaping.markdownFence(message))
@@ -188,11 +193,14 @@ extension MarkdownReporter.Document {
             block("**Evidence:** no transcript excerpt was recorded.")
             return
         }
-        var lines = ["**Evidence** (transcript excerpt; time is virtual, from the start of the test case):", "",
-                     "| # | Time | Channel | Name | Summary |", "|--:|--:|---|---|---|"]
+        var lines = [
+            "**Evidence** (transcript excerpt; time is virtual, from the start of the test case):", "",
+            "| # | Time | Channel | Name | Summary |", "|--:|--:|---|---|---|",
+        ]
         for entry in entries {
-            lines.append("| \(entry.sequence) | \(entry.atMillis) ms | \(TextEscaping.markdownInline(entry.channel.rawValue)) | "
-                + "\(TextEscaping.markdownCode(entry.name, inTable: true)) | \(TextEscaping.markdownInline(entry.summary)) |")
+            lines.append(
+                "| \(entry.sequence) | \(entry.atMillis) ms | \(TextEscaping.markdownInline(entry.channel.rawValue)) | "
+                    + "\(TextEscaping.markdownCode(entry.name, inTable: true)) | \(TextEscaping.markdownInline(entry.summary)) |")
         }
         block(lines)
     }

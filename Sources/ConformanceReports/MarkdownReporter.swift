@@ -86,13 +86,16 @@ extension MarkdownReporter {
                 lines.append("- **Adapter command:** \(TextEscaping.markdownCode(command))")
             }
             if let declared = adapter.declaredTargets {
-                lines.append("- **Adapter declares targets:** " + (declared.isEmpty ? "none" : declared.map(TextEscaping.markdownInline).joined(separator: ", ")))
+                lines.append(
+                    "- **Adapter declares targets:** " + (declared.isEmpty ? "none" : declared.map(TextEscaping.markdownInline).joined(separator: ", ")))
             }
             if !adapter.unknownTargets.isEmpty {
                 lines.append("- **Unknown targets declared (ignored):** " + adapter.unknownTargets.map(TextEscaping.markdownInline).joined(separator: ", "))
             }
             if let capabilities = adapter.capabilities {
-                lines.append("- **Adapter declares capabilities:** " + (capabilities.isEmpty ? "none" : capabilities.map(TextEscaping.markdownInline).joined(separator: ", ")))
+                lines.append(
+                    "- **Adapter declares capabilities:** "
+                        + (capabilities.isEmpty ? "none" : capabilities.map(TextEscaping.markdownInline).joined(separator: ", ")))
             }
             if metadata.allowNotVerified {
                 lines.append("- **Gate relaxed:** `--allow-not-verified` (criteria left unverified do not make the run incomplete)")
@@ -107,9 +110,12 @@ extension MarkdownReporter {
                 "- **Targets:** " + (metadata.targets.isEmpty ? "none" : metadata.targets.map(TextEscaping.markdownInline).joined(separator: ", ")),
                 "- **Seed:** \(metadata.seed)",
                 "- **Started:** \(TextEscaping.markdownInline(metadata.startedAt))",
-                "- **Filters:** " + (metadata.filters.isEmpty ? "none" : metadata.filters.keys.sorted().map {
-                    "\(TextEscaping.markdownInline($0)) = \(TextEscaping.markdownCode(metadata.filters[$0] ?? ""))"
-                }.joined(separator: "; ")),
+                "- **Filters:** "
+                    + (metadata.filters.isEmpty
+                        ? "none"
+                        : metadata.filters.keys.sorted().map {
+                            "\(TextEscaping.markdownInline($0)) = \(TextEscaping.markdownCode(metadata.filters[$0] ?? ""))"
+                        }.joined(separator: "; ")),
                 "- **Waivers:** " + Self.waiverSource(model.waivers),
                 "- **Duration:** \(ReportModel.seconds(model.run.wallSeconds)) s wall time, \(model.run.virtualMillis) ms virtual time",
             ]
@@ -126,10 +132,12 @@ extension MarkdownReporter {
         static func summary(_ model: ReportModel) -> [String] {
             let cases = model.caseCounts
             let status = model.exitStatus
-            var lines = ["**Result: \(TextEscaping.markdownInline(status.headline(model.run)))** (exit status \(status.rawValue)). "
-                + "\(TextEscaping.count(model.sections.count, "criterion", "criteria")): \(counted(model.criterionCounts)). "
-                + "\(TextEscaping.count(model.cases.count, "test case")): \(counted(cases)). "
-                + "Waiver problems: \(model.waivers.problems.count)."]
+            var lines = [
+                "**Result: \(TextEscaping.markdownInline(status.headline(model.run)))** (exit status \(status.rawValue)). "
+                    + "\(TextEscaping.count(model.sections.count, "criterion", "criteria")): \(counted(model.criterionCounts)). "
+                    + "\(TextEscaping.count(model.cases.count, "test case")): \(counted(cases)). "
+                    + "Waiver problems: \(model.waivers.problems.count)."
+            ]
             if let count = cases[.failed], count > 0 {
                 lines.append("Failed: \(TextEscaping.count(count, "test case")). The relying party broke the criterion and no live waiver accepts it.")
             }
@@ -137,7 +145,8 @@ extension MarkdownReporter {
                 lines.append("Waived: \(TextEscaping.count(count, "failed test case")). The failure is known and accepted until its waiver expires.")
             }
             if let count = cases[.error], count > 0 {
-                lines.append("Error: \(TextEscaping.count(count, "test case")). The harness, the adapter or the transport failed, so nothing was decided there.")
+                lines.append(
+                    "Error: \(TextEscaping.count(count, "test case")). The harness, the adapter or the transport failed, so nothing was decided there.")
             }
             if let count = cases[.undefined], count > 0 {
                 lines.append("Undefined: \(TextEscaping.count(count, "test case")). A step matches no step definition: a defect in the criterion file.")
@@ -151,7 +160,8 @@ extension MarkdownReporter {
                 lines.append("Gaps\(relaxed): " + gaps.map { TextEscaping.markdownInline($0.detail) }.joined(separator: "; ") + ".")
             }
             if !model.waivers.problems.isEmpty {
-                lines.append("Waiver problems: \(model.waivers.problems.count), from expired or stale waivers; each makes the run fail by itself (see Waivers).")
+                lines.append(
+                    "Waiver problems: \(model.waivers.problems.count), from expired or stale waivers; each makes the run fail by itself (see Waivers).")
             }
             // One paragraph: a trailing backslash is a Markdown line break.
             return lines.enumerated().map { $0.offset < lines.count - 1 ? $0.element + "\\" : $0.element }
@@ -175,8 +185,10 @@ extension MarkdownReporter {
                 block("The run has no criteria.")
                 return
             }
-            var lines = ["| Criterion | Title | Level | Overall | " + model.targets.map(TextEscaping.markdownInline).joined(separator: " | ") + " |",
-                         "|---|---|---|:-:|" + String(repeating: ":-:|", count: model.targets.count)]
+            var lines = [
+                "| Criterion | Title | Level | Overall | " + model.targets.map(TextEscaping.markdownInline).joined(separator: " | ") + " |",
+                "|---|---|---|:-:|" + String(repeating: ":-:|", count: model.targets.count),
+            ]
             for section in model.sections {
                 var name = "[\(TextEscaping.markdownInline(section.id))](#\(Self.anchor(section.id)))"
                 if let origin = section.info?.origin, origin != .source { name += " *(\(origin.rawValue))*" }
@@ -186,8 +198,9 @@ extension MarkdownReporter {
                 lines.append("| \(name) | \(title) | \(level) | \(symbol(section.outcome)) | " + cells.joined(separator: " | ") + " |")
             }
             block(lines)
-            block("Legend: " + ReportOutcome.allCases.map { "\(symbol($0)) \(legend($0))" }.joined(separator: " · ")
-                  + " · \(notApplicable) the criterion does not apply to the target.")
+            block(
+                "Legend: " + ReportOutcome.allCases.map { "\(symbol($0)) \(legend($0))" }.joined(separator: " · ")
+                    + " · \(notApplicable) the criterion does not apply to the target.")
         }
 
         mutating func waivers(_ model: ReportModel) {
@@ -203,16 +216,21 @@ extension MarkdownReporter {
             } else {
                 var lines = ["| Waiver | Status | Waived test cases | Owner | Expires | Reason |", "|---|---|--:|---|---|---|"]
                 for entry in waivers.entries {
-                    lines.append("| \(TextEscaping.markdownCode(entry.waiver.id, inTable: true)) | \(Self.status(entry.status)) | \(entry.waivedTestCaseIDs.count) | "
-                        + "\(TextEscaping.markdownInline(entry.waiver.owner)) | \(entry.waiver.expires) | \(TextEscaping.markdownInline(entry.waiver.reason)) |")
+                    lines.append(
+                        "| \(TextEscaping.markdownCode(entry.waiver.id, inTable: true)) | \(Self.status(entry.status)) | \(entry.waivedTestCaseIDs.count) | "
+                            + "\(TextEscaping.markdownInline(entry.waiver.owner)) | \(entry.waiver.expires) | \(TextEscaping.markdownInline(entry.waiver.reason)) |"
+                    )
                 }
                 block(lines)
             }
             if waivers.problems.isEmpty {
                 block("No waiver problems.")
             } else {
-                block(["Waiver problems (each makes the run fail):", ""]
-                      + waivers.problems.map { "- **\($0.kind.rawValue)** \(TextEscaping.markdownCode($0.waiver.id)): \(TextEscaping.markdownInline($0.message))" })
+                block(
+                    ["Waiver problems (each makes the run fail):", ""]
+                        + waivers.problems.map {
+                            "- **\($0.kind.rawValue)** \(TextEscaping.markdownCode($0.waiver.id)): \(TextEscaping.markdownInline($0.message))"
+                        })
             }
         }
 
@@ -235,10 +253,12 @@ extension MarkdownReporter {
         /// The HTML id of a criterion's section: its id with anything but letters, digits, `.`, `-`
         /// and `_` replaced by `-`.
         static func anchor(_ id: String) -> String {
-            String(id.unicodeScalars.map { scalar -> Character in
-                let allowed = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar)
-                return allowed ? Character(scalar) : "-"
-            })
+            String(
+                id.unicodeScalars.map { scalar -> Character in
+                    let allowed =
+                        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar)
+                    return allowed ? Character(scalar) : "-"
+                })
         }
     }
 }

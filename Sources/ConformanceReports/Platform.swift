@@ -2,15 +2,15 @@
 // creating a file exclusively, writing, syncing and renaming it, with the system's own reason
 // (`strerror`) for every failure.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Android)
-import Android
+    import Android
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #else
-#error("ConformanceReports needs a POSIX C library")
+    #error("ConformanceReports needs a POSIX C library")
 #endif
 
 /// Thin, throwing wrappers over the POSIX calls the reports and waivers need.
@@ -110,13 +110,13 @@ enum Platform {
     /// Atomically replaces `destination` with `source` (both in the same directory).
     static func rename(_ source: String, to destination: String) throws(Failure) {
         #if canImport(Darwin)
-        let result = Darwin.rename(source, destination)
+            let result = Darwin.rename(source, destination)
         #elseif canImport(Glibc)
-        let result = Glibc.rename(source, destination)
+            let result = Glibc.rename(source, destination)
         #elseif canImport(Musl)
-        let result = Musl.rename(source, destination)
+            let result = Musl.rename(source, destination)
         #else
-        let result = Android.rename(source, destination)
+            let result = Android.rename(source, destination)
         #endif
         if result != 0 { throw Failure(code: errno) }
     }
@@ -125,13 +125,13 @@ enum Platform {
     /// content survives a rename over `path`; `false` when the system refuses.
     static func hardLink(_ path: String, as link: String) -> Bool {
         #if canImport(Darwin)
-        Darwin.link(path, link) == 0
+            Darwin.link(path, link) == 0
         #elseif canImport(Glibc)
-        Glibc.link(path, link) == 0
+            Glibc.link(path, link) == 0
         #elseif canImport(Musl)
-        Musl.link(path, link) == 0
+            Musl.link(path, link) == 0
         #else
-        Android.link(path, link) == 0
+            Android.link(path, link) == 0
         #endif
     }
 

@@ -52,8 +52,10 @@ public enum ReportWriter {
     /// - Returns: the paths written, in the order of `formats`.
     /// - Throws: `WriteError` with the path and the reason.
     @discardableResult
-    public static func write(_ run: RunResult, waivers: WaiverEvaluation = .none, formats: [ReportFormat],
-                             to directory: String) throws(WriteError) -> [String] {
+    public static func write(
+        _ run: RunResult, waivers: WaiverEvaluation = .none, formats: [ReportFormat],
+        to directory: String
+    ) throws(WriteError) -> [String] {
         var seen: Set<ReportFormat> = []
         let formats = formats.filter { seen.insert($0).inserted }
         let model = ReportModel(run, waivers: waivers)

@@ -24,9 +24,11 @@ enum RerunCommand {
 
     /// A word as is when the shell would read it unchanged, otherwise double-quoted.
     static func word(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-+=@%:,/".unicodeScalars.contains($0)
-        }
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-+=@%:,/".unicodeScalars.contains($0)
+            }
         return plain ? text : doubleQuoted(text)
     }
 

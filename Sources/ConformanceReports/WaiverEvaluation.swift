@@ -153,9 +153,12 @@ extension WaiverFile {
             let status: WaiverEvaluation.Status
             if !waiver.isLive(on: today) {
                 status = .expired
-                expiredProblems.append(WaiverEvaluation.Problem(
-                    kind: .expired, waiver: waiver,
-                    message: "expired on \(waiver.expires) (owner \(waiver.owner)); the failures it covered count as failures again. Fix them, or renew the waiver with a new date."))
+                expiredProblems.append(
+                    WaiverEvaluation.Problem(
+                        kind: .expired, waiver: waiver,
+                        message:
+                            "expired on \(waiver.expires) (owner \(waiver.owner)); the failures it covered count as failures again. Fix them, or renew the waiver with a new date."
+                    ))
             } else if failedHere {
                 status = .active
             } else if stale {
@@ -164,13 +167,17 @@ extension WaiverFile {
                 status = .notExercised
             }
             if stale {
-                staleProblems.append(WaiverEvaluation.Problem(
-                    kind: .stale, waiver: waiver,
-                    message: "\(waiver.criterion) no longer fails \(scope) (\(TextEscaping.count(matching.count, "test case")) ran, none failed); remove the waiver (owner \(waiver.owner))."))
+                staleProblems.append(
+                    WaiverEvaluation.Problem(
+                        kind: .stale, waiver: waiver,
+                        message:
+                            "\(waiver.criterion) no longer fails \(scope) (\(TextEscaping.count(matching.count, "test case")) ran, none failed); remove the waiver (owner \(waiver.owner))."
+                    ))
             }
             entries.append(WaiverEvaluation.Entry(waiver: waiver, status: status, waivedTestCaseIDs: waivedIDs[waiver.id] ?? []))
         }
-        return WaiverEvaluation(source: path, evaluatedOn: today, entries: entries, waived: waived,
-                                problems: expiredProblems + staleProblems)
+        return WaiverEvaluation(
+            source: path, evaluatedOn: today, entries: entries, waived: waived,
+            problems: expiredProblems + staleProblems)
     }
 }

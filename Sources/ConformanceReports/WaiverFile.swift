@@ -106,7 +106,8 @@ public struct WaiverFile: Sendable, Hashable {
         var problems: [String] = []
         for waiver in waivers {
             if !criteria.contains(waiver.criterion) {
-                problems.append("waiver \(waiver.id): no criterion \(waiver.criterion) in the loaded criteria (known: \(criteria.sorted().joined(separator: ", ")))")
+                problems.append(
+                    "waiver \(waiver.id): no criterion \(waiver.criterion) in the loaded criteria (known: \(criteria.sorted().joined(separator: ", ")))")
             }
             if case .exactly(let target) = waiver.target, !targets.contains(target) {
                 problems.append("waiver \(waiver.id): no target \(target) (known: \(targets.sorted().joined(separator: ", ")), or * for every target)")
@@ -215,8 +216,9 @@ extension WaiverFile {
             }
             guard let criterion, let target, let reason, let owner, let expires else { return nil }
             // A reason is repeated into every report that shows the waiver: kept to 1,000 characters, the cut marked.
-            return Waiver(criterion: criterion, target: .init(target), reason: Caps.text(reason, limit: 1_000),
-                          owner: Caps.text(owner, limit: 200), expires: expires)
+            return Waiver(
+                criterion: criterion, target: .init(target), reason: Caps.text(reason, limit: 1_000),
+                owner: Caps.text(owner, limit: 200), expires: expires)
         }
 
         /// A required, non-blank string member.
@@ -276,7 +278,8 @@ extension WaiverFile {
             } catch {
                 guard let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, !text.isEmpty else { return nil }
                 guard let range = text.range(of: "around character "),
-                      let offset = Int(text[range.upperBound...].prefix(while: \.isNumber)), offset <= bytes.count else { return text }
+                    let offset = Int(text[range.upperBound...].prefix(while: \.isNumber)), offset <= bytes.count
+                else { return text }
                 var line = 1
                 var column = 1
                 for byte in bytes[..<offset] {

@@ -36,8 +36,9 @@ public struct CreateFailureClass: Sendable, Hashable, Identifiable {
 
     static func dom(_ name: String, _ constant: String, _ message: String) -> CreateFailureClass {
         let type = "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_\(constant)_ERROR"
-        return CreateFailureClass("CreatePublicKeyCredentialDomException \(name)", .android,
-                                  PlatformError(name: "CreatePublicKeyCredentialDomException", type: type, message: "\(name): \(message)"), .recorded, domError: name)
+        return CreateFailureClass(
+            "CreatePublicKeyCredentialDomException \(name)", .android,
+            PlatformError(name: "CreatePublicKeyCredentialDomException", type: type, message: "\(name): \(message)"), .recorded, domError: name)
     }
 
     static func apple(_ code: Int, _ codeName: String, _ handling: Handling, _ message: String) -> CreateFailureClass {
@@ -48,18 +49,24 @@ public struct CreateFailureClass: Sendable, Hashable, Identifiable {
     public static let all: [CreateFailureClass] = [
         CreateFailureClass("CreateCredentialNoCreateOptionException", .android, PlatformSimulator.noCreateOption, .silent),
         CreateFailureClass("CreateCredentialUnsupportedException", .android, PlatformSimulator.createUnsupported, .recorded),
-        CreateFailureClass("CreateCredentialProviderConfigurationException", .android, PlatformError(
-            name: "CreateCredentialProviderConfigurationException", type: "androidx.credentials.TYPE_CREATE_CREDENTIAL_PROVIDER_CONFIGURATION_EXCEPTION",
-            message: "the credential provider is not configured (a dependency or the provider service is missing)"), .recorded),
+        CreateFailureClass(
+            "CreateCredentialProviderConfigurationException", .android,
+            PlatformError(
+                name: "CreateCredentialProviderConfigurationException", type: "androidx.credentials.TYPE_CREATE_CREDENTIAL_PROVIDER_CONFIGURATION_EXCEPTION",
+                message: "the credential provider is not configured (a dependency or the provider service is missing)"), .recorded),
         dom("NotAllowedError", "NOT_ALLOWED", "the provider did not allow the request"),
         dom("InvalidStateError", "INVALID_STATE", "the provider refused the request in its current state"),
         dom("AbortError", "ABORT", "the request was aborted"),
         dom("ConstraintError", "CONSTRAINT", "a requirement of the request cannot be met"),
-        CreateFailureClass("CreateCredentialUnknownException", .android, PlatformError(
-            name: "CreateCredentialUnknownException", type: "android.credentials.CreateCredentialException.TYPE_UNKNOWN",
-            message: "the provider failed for an unknown reason"), .recorded),
-        CreateFailureClass("CreateCredentialCustomException", .android, PlatformError(
-            name: "CreateCredentialCustomException", type: "com.example.provider.STORAGE_FULL", message: "a provider-specific failure"), .recorded),
+        CreateFailureClass(
+            "CreateCredentialUnknownException", .android,
+            PlatformError(
+                name: "CreateCredentialUnknownException", type: "android.credentials.CreateCredentialException.TYPE_UNKNOWN",
+                message: "the provider failed for an unknown reason"), .recorded),
+        CreateFailureClass(
+            "CreateCredentialCustomException", .android,
+            PlatformError(
+                name: "CreateCredentialCustomException", type: "com.example.provider.STORAGE_FULL", message: "a provider-specific failure"), .recorded),
         apple(1001, "canceled", .silent, "the credential manager declined the conditional registration"),
         apple(1006, "matchedExcludedCredential", .silent, "the credential manager holds an excluded credential"),
         apple(1010, "deviceNotConfiguredForPasskeyCreation", .silent, "the device is not set up to create passkeys"),

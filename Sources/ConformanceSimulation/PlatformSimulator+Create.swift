@@ -67,22 +67,29 @@ public struct RegistrationView: Sendable, Hashable {
             excluded = ids
         }
         let verification = json["authenticatorSelection"]?["userVerification"]?.stringValue ?? "preferred"
-        return .success(RegistrationView(rpID: rpID, userHandle: userHandle, userName: userName,
-                                         displayName: json["user"]?["displayName"]?.stringValue, challenge: challenge,
-                                         excludedCredentials: excluded, conditional: request.isConditional, userVerification: verification))
+        return .success(
+            RegistrationView(
+                rpID: rpID, userHandle: userHandle, userName: userName,
+                displayName: json["user"]?["displayName"]?.stringValue, challenge: challenge,
+                excludedCredentials: excluded, conditional: request.isConditional, userVerification: verification))
     }
 
     static func readApple(_ request: AppleRegistrationRequest) -> Result<RegistrationView, PlatformError> {
         let failed = PlatformSimulator.appleFailed
         guard !request.relyingPartyIdentifier.isEmpty, !request.name.isEmpty, !request.challenge.isEmpty,
-              (1...64).contains(request.userID.count) else {
-            return .failure(PlatformError(name: failed.name, domain: failed.domain, code: failed.code,
-                                          message: "the registration request needs an RP identifier, a name, a challenge and a user ID of 1 to 64 bytes"))
+            (1...64).contains(request.userID.count)
+        else {
+            return .failure(
+                PlatformError(
+                    name: failed.name, domain: failed.domain, code: failed.code,
+                    message: "the registration request needs an RP identifier, a name, a challenge and a user ID of 1 to 64 bytes"))
         }
-        return .success(RegistrationView(rpID: request.relyingPartyIdentifier, userHandle: request.userID, userName: request.name,
-                                         displayName: request.displayName, challenge: request.challenge,
-                                         excludedCredentials: request.excludedCredentials, conditional: request.requestStyle == .conditional,
-                                         userVerification: request.userVerificationPreference))
+        return .success(
+            RegistrationView(
+                rpID: request.relyingPartyIdentifier, userHandle: request.userID, userName: request.name,
+                displayName: request.displayName, challenge: request.challenge,
+                excludedCredentials: request.excludedCredentials, conditional: request.requestStyle == .conditional,
+                userVerification: request.userVerificationPreference))
     }
 }
 
@@ -98,13 +105,21 @@ extension PlatformSimulator {
         }
         if case .android(let android) = request, android.isConditional, !target.has(.conditionalCreateAPI) {
             notes.append(Note(kind: .unsupportedCall, text: "isConditional does not exist in androidx.credentials \(target.credentialsLibraryVersion ?? "?")"))
-            return (.failure(PlatformError(name: "NoSuchMethodError", message: "CreatePublicKeyCredentialRequest has no isConditional parameter in this library version")), notes)
+            return (
+                .failure(
+                    PlatformError(name: "NoSuchMethodError", message: "CreatePublicKeyCredentialRequest has no isConditional parameter in this library version")
+                ), notes
+            )
         }
         if case .apple(let apple) = request, apple.requestStyle != nil, !target.hasConditionalRequestStyle {
             // Judged by OS family and version: the floors differ by family (iOS 18, macOS 15, visionOS 2).
             let family = target.osFamily
-            notes.append(Note(kind: .unsupportedCall,
-                              text: "requestStyle is not available on \(family.displayName) \(target.osVersion) (\(family.displayName) \(family.conditionalRequestStyleFloor ?? "-") and later)"))
+            notes.append(
+                Note(
+                    kind: .unsupportedCall,
+                    text:
+                        "requestStyle is not available on \(family.displayName) \(target.osVersion) (\(family.displayName) \(family.conditionalRequestStyleFloor ?? "-") and later)"
+                ))
             return (.failure(PlatformError(name: "UnavailableAPI", message: "requestStyle requires iOS and iPadOS 18, macOS 15 or visionOS 2")), notes)
         }
         let view: RegistrationView
@@ -129,7 +144,12 @@ extension PlatformSimulator {
                 return (.failure(failure.error), notes)
             }
             if !target.has(.conditionalCreate) {
-                notes.append(Note(kind: .decision, text: "the provider (\(target.provider.rawValue), Play services \(target.playServicesVersion ?? "-")) does not support conditional creation"))
+                notes.append(
+                    Note(
+                        kind: .decision,
+                        text:
+                            "the provider (\(target.provider.rawValue), Play services \(target.playServicesVersion ?? "-")) does not support conditional creation"
+                    ))
                 // A third-party provider without conditional support creates nothing, as for any other
                 // ineligibility; Google Password Manager before Play services 25.13 reports it unsupported.
                 let android = target.provider == .thirdParty ? Self.noCreateOption : Self.createUnsupported
@@ -147,7 +167,8 @@ extension PlatformSimulator {
                 return (.failure(isAndroid ? Self.noCreateOption : Self.appleDeclined), notes)
             }
             guard let autofill = provider.lastAutofill, autofill.username == view.userName, autofill.rpID == view.rpID,
-                  now - autofill.atMillis <= ProviderState.autofillRecencyMillis else {
+                now - autofill.atMillis <= ProviderState.autofillRecencyMillis
+            else {
                 let what = provider.lastAutofill.map { "the last autofill was \($0.username) at \($0.atMillis) ms" } ?? "no password was autofilled"
                 notes.append(Note(kind: .decision, text: "declined silently: no recent autofill of \(view.userName)'s saved password (\(what))"))
                 return (.failure(isAndroid ? Self.noCreateOption : Self.appleDeclined), notes)
@@ -188,8 +209,9 @@ extension PlatformSimulator {
         let clientDataJSON = CollectedClientData(type: .create, challenge: view.challenge, origin: origin(rpID: view.rpID)).jsonBytes
         let registration: VirtualAuthenticator.Registration
         do {
-            registration = try authenticator.makeCredential(rpId: view.rpID, userHandle: view.userHandle,
-                                                            clientDataHash: SHA256.hash(clientDataJSON), flags: flags.authenticatorFlags)
+            registration = try authenticator.makeCredential(
+                rpId: view.rpID, userHandle: view.userHandle,
+                clientDataHash: SHA256.hash(clientDataJSON), flags: flags.authenticatorFlags)
         } catch {
             return .failure(PlatformError(name: android ? "CreateCredentialUnknownException" : "ASAuthorizationError.unknown", message: "\(error)"))
         }
@@ -200,9 +222,11 @@ extension PlatformSimulator {
         } catch {
             return .failure(PlatformError(name: android ? "CreateCredentialUnknownException" : "ASAuthorizationError.unknown", message: "\(error)"))
         }
-        provider.passkeys.append(ProviderState.Passkey(credentialID: credentialID, rpID: view.rpID, userHandle: view.userHandle,
-                                                       userName: view.userName, displayName: view.displayName ?? view.userName,
-                                                       visibility: .visible))
+        provider.passkeys.append(
+            ProviderState.Passkey(
+                credentialID: credentialID, rpID: view.rpID, userHandle: view.userHandle,
+                userName: view.userName, displayName: view.displayName ?? view.userName,
+                visibility: .visible))
         if android {
             // WebAuthn L3 `RegistrationResponseJSON` with every member of
             // `AuthenticatorAttestationResponseJSON` (Documentation/platform-fidelity.md, F1).
@@ -223,8 +247,10 @@ extension PlatformSimulator {
             ])
             return .androidRegistration(responseJson: Wire.jsonString(json))
         }
-        return .appleRegistration(AppleRegistration(credentialID: credentialID, rawClientDataJSON: clientDataJSON,
-                                                    rawAttestationObject: registration.attestationObject))
+        return .appleRegistration(
+            AppleRegistration(
+                credentialID: credentialID, rawClientDataJSON: clientDataJSON,
+                rawAttestationObject: registration.attestationObject))
     }
 }
 
@@ -233,7 +259,8 @@ extension PlatformSimulator {
     /// `CreatePublicKeyCredentialDomException` with the DOM `ConstraintError`, whose type is the DOM
     /// exception prefix, a slash and `ConstraintError`'s own type.
     static let conditionalConstraintError = androidCreateError(
-        "CreatePublicKeyCredentialDomException", type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_CONSTRAINT_ERROR",
+        "CreatePublicKeyCredentialDomException",
+        type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_CONSTRAINT_ERROR",
         "ConstraintError: a conditional request cannot require user verification")
     /// Apple's answer to a `.conditional` request with `userVerificationPreference = .required`. Apple
     /// documents only that a conditional request whose conditions are not met returns an error without

@@ -3,12 +3,14 @@ import Foundation
 import WebAuthn
 
 extension PlatformSimulator {
-    static let getCancelled = PlatformError(name: "GetCredentialCancellationException",
-                                            type: "android.credentials.GetCredentialException.TYPE_USER_CANCELED",
-                                            message: "the user cancelled the sign-in sheet")
-    static let noCredential = PlatformError(name: "NoCredentialException",
-                                            type: "android.credentials.GetCredentialException.TYPE_NO_CREDENTIAL",
-                                            message: "no passkey is available for this request")
+    static let getCancelled = PlatformError(
+        name: "GetCredentialCancellationException",
+        type: "android.credentials.GetCredentialException.TYPE_USER_CANCELED",
+        message: "the user cancelled the sign-in sheet")
+    static let noCredential = PlatformError(
+        name: "NoCredentialException",
+        type: "android.credentials.GetCredentialException.TYPE_NO_CREDENTIAL",
+        message: "no passkey is available for this request")
 
     /// Answers a passkey sign-in request at virtual time `now`.
     public mutating func get(_ request: GetCredentialRequest, now: Int64) -> (PlatformOutcome, [Note]) {
@@ -32,7 +34,8 @@ extension PlatformSimulator {
                 return (.failure(failure), notes)
             }
             guard let id = json["rpId"]?.stringValue,
-                  let challengeText = json["challenge"]?.stringValue, let decoded = Base64URL.decodeIfValid(challengeText), !decoded.isEmpty else {
+                let challengeText = json["challenge"]?.stringValue, let decoded = Base64URL.decodeIfValid(challengeText), !decoded.isEmpty
+            else {
                 let error = PlatformError(name: "IllegalArgumentException", message: "requestJson: needs rpId and a base64url challenge")
                 notes.append(Note(kind: .malformedRequest, text: error.message))
                 return (.failure(error), notes)
@@ -60,7 +63,11 @@ extension PlatformSimulator {
             chosenID = id
             invalidSignature = true
         case nil:
-            guard let first = provider.passkeys.first(where: { $0.rpID == rpID && $0.visibility == .visible && (allowed.isEmpty || allowed.contains($0.credentialID)) }) else {
+            guard
+                let first = provider.passkeys.first(where: {
+                    $0.rpID == rpID && $0.visibility == .visible && (allowed.isEmpty || allowed.contains($0.credentialID))
+                })
+            else {
                 notes.append(Note(kind: .decision, text: "no visible passkey for \(rpID)"))
                 return (.failure(isAndroid ? Self.noCredential : Self.appleCanceled), notes)
             }
@@ -79,8 +86,9 @@ extension PlatformSimulator {
         }
         let assertion: VirtualAuthenticator.Assertion
         do {
-            assertion = try authenticator.getAssertion(credential: credential, clientDataHash: SHA256.hash(clientDataJSON),
-                                                       flags: flags.authenticatorFlags, fault: invalidSignature ? .signatureOverOtherData : nil)
+            assertion = try authenticator.getAssertion(
+                credential: credential, clientDataHash: SHA256.hash(clientDataJSON),
+                flags: flags.authenticatorFlags, fault: invalidSignature ? .signatureOverOtherData : nil)
         } catch {
             return (.failure(PlatformError(name: isAndroid ? "GetCredentialUnknownException" : "ASAuthorizationError.unknown", message: "\(error)")), notes)
         }
@@ -101,7 +109,11 @@ extension PlatformSimulator {
             ])
             return (.androidAuthentication(responseJson: Wire.jsonString(json)), notes)
         }
-        return (.appleAssertion(AppleAssertion(credentialID: chosenID, userID: passkey.userHandle, rawClientDataJSON: made.clientDataJSON,
-                                               rawAuthenticatorData: made.authenticatorData, signature: made.signature)), notes)
+        return (
+            .appleAssertion(
+                AppleAssertion(
+                    credentialID: chosenID, userID: passkey.userHandle, rawClientDataJSON: made.clientDataJSON,
+                    rawAuthenticatorData: made.authenticatorData, signature: made.signature)), notes
+        )
     }
 }

@@ -103,13 +103,15 @@ public struct SignalView: Sendable, Hashable, Codable {
                     }
                     ids.append(id)
                 }
-                return .success(SignalView(kind: .allAcceptedCredentials, interface: "signalCredentialState", rpID: rpID, userHandle: userID, acceptedCredentialIDs: ids))
+                return .success(
+                    SignalView(kind: .allAcceptedCredentials, interface: "signalCredentialState", rpID: rpID, userHandle: userID, acceptedCredentialIDs: ids))
             }
         case .currentUserDetails:
             return base64url("userId").flatMap { userID in
                 string("name").flatMap { name in
                     string("displayName").map { displayName in
-                        SignalView(kind: .currentUserDetails, interface: "signalCredentialState", rpID: rpID, userHandle: userID, name: name, displayName: displayName)
+                        SignalView(
+                            kind: .currentUserDetails, interface: "signalCredentialState", rpID: rpID, userHandle: userID, name: name, displayName: displayName)
                     }
                 }
             }
@@ -132,8 +134,10 @@ public struct SignalView: Sendable, Hashable, Codable {
         case .reportAllAcceptedPublicKeyCredentials:
             guard let handle = report.userHandle, !handle.isEmpty else { return invalid("userHandle is missing") }
             guard let accepted = report.acceptedCredentialIDs else { return invalid("acceptedCredentialIDs is missing") }
-            return .success(SignalView(kind: .allAcceptedCredentials, interface: interface, rpID: report.relyingPartyIdentifier,
-                                       userHandle: handle, acceptedCredentialIDs: accepted))
+            return .success(
+                SignalView(
+                    kind: .allAcceptedCredentials, interface: interface, rpID: report.relyingPartyIdentifier,
+                    userHandle: handle, acceptedCredentialIDs: accepted))
         case .reportPublicKeyCredentialUpdate:
             guard let handle = report.userHandle, !handle.isEmpty else { return invalid("userHandle is missing") }
             guard let name = report.newName else { return invalid("newName is missing") }
@@ -162,7 +166,10 @@ extension PlatformSimulator {
         switch request {
         case .android:
             guard target.platform == .android, target.has(.signalCredentialState) else {
-                notes.append(Note(kind: .unsupportedCall, text: "signalCredentialState is not available on \(target.id) (needs Android 15+ and androidx.credentials 1.6.0)"))
+                notes.append(
+                    Note(
+                        kind: .unsupportedCall,
+                        text: "signalCredentialState is not available on \(target.id) (needs Android 15+ and androidx.credentials 1.6.0)"))
                 return (.failure(PlatformError(name: "NoSuchMethodError", message: "CredentialManager.signalCredentialState is not available")), notes)
             }
             if let forced = provider.forcedRateLimitRetryMillis {
@@ -192,7 +199,9 @@ extension PlatformSimulator {
                     return (.failure(PlatformError(name: "UnavailableAPI", message: "ASCredentialUpdater requires 26.0")), notes)
                 }
                 if target.has(.credentialDataManager) {
-                    notes.append(Note(kind: .deprecatedCall, text: "ASCredentialUpdater is deprecated on Apple \(target.osVersion); ASCredentialDataManager replaces it"))
+                    notes.append(
+                        Note(kind: .deprecatedCall, text: "ASCredentialUpdater is deprecated on Apple \(target.osVersion); ASCredentialDataManager replaces it")
+                    )
                 }
             case .credentialDataManager:
                 guard target.has(.credentialDataManager) else {
@@ -213,13 +222,15 @@ extension PlatformSimulator {
             // WebAuthn's RP ID validation ends in SecurityError for anything that is not a domain.
             let message = "rpId \"\(view.rpID.prefix(80))\" is not a domain name (an origin, URL or host alias in place of the RP ID)"
             notes.append(Note(kind: .malformedRequest, text: message))
-            let error = switch request {
-            case .android:
-                PlatformError(name: "SignalCredentialSecurityException", type: "androidx.credentials.SignalCredentialStateException.TYPE_SECURITY",
-                              message: "SecurityError: " + message)
-            case .apple:
-                PlatformError(name: "ASAuthorizationError.failed", domain: Self.appleErrorDomain, code: 1004, message: "SecurityError: " + message)
-            }
+            let error =
+                switch request {
+                case .android:
+                    PlatformError(
+                        name: "SignalCredentialSecurityException", type: "androidx.credentials.SignalCredentialStateException.TYPE_SECURITY",
+                        message: "SecurityError: " + message)
+                case .apple:
+                    PlatformError(name: "ASAuthorizationError.failed", domain: Self.appleErrorDomain, code: 1004, message: "SecurityError: " + message)
+                }
             return (.failure(error), notes)
         }
         applyToProvider(view, notes: &notes)
@@ -227,9 +238,10 @@ extension PlatformSimulator {
     }
 
     static func rateLimited(retryMillis: Int64) -> PlatformError {
-        PlatformError(name: "SignalCredentialRateLimitExceededException",
-                      type: "androidx.credentials.SignalCredentialStateException.RATE_LIMIT_EXCEEDED",
-                      message: "signalCredentialState was called too often", retryMillis: retryMillis)
+        PlatformError(
+            name: "SignalCredentialRateLimitExceededException",
+            type: "androidx.credentials.SignalCredentialStateException.RATE_LIMIT_EXCEEDED",
+            message: "signalCredentialState was called too often", retryMillis: retryMillis)
     }
 
     /// What the provider does with an accepted signal, per its policy; recorded for the transcript only.
@@ -248,7 +260,8 @@ extension PlatformSimulator {
         }
         switch view.kind {
         case .unknownCredential:
-            for index in provider.passkeys.indices where provider.passkeys[index].rpID == view.rpID && provider.passkeys[index].credentialID == view.credentialID {
+            for index in provider.passkeys.indices
+            where provider.passkeys[index].rpID == view.rpID && provider.passkeys[index].credentialID == view.credentialID {
                 act(index, "unknown credential")
             }
         case .allAcceptedCredentials:

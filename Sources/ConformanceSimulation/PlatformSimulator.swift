@@ -86,10 +86,12 @@ public struct PlatformSimulator: Sendable {
         "CreateCredentialCancellationException", type: "android.credentials.CreateCredentialException.TYPE_USER_CANCELED",
         "the user cancelled the registration sheet")
     static let invalidState = androidCreateError(
-        "CreatePublicKeyCredentialDomException", type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_INVALID_STATE_ERROR",
+        "CreatePublicKeyCredentialDomException",
+        type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_INVALID_STATE_ERROR",
         "InvalidStateError: the provider holds an excluded credential")
     static let securityError = androidCreateError(
-        "CreatePublicKeyCredentialDomException", type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_SECURITY_ERROR",
+        "CreatePublicKeyCredentialDomException",
+        type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_SECURITY_ERROR",
         "SecurityError: the app is not associated with this RP ID")
     /// Apple's answer to a declined conditional request. Which code Apple uses is not documented; the
     /// simulation answers `canceled`, the code an app must already treat as silent.

@@ -116,23 +116,27 @@ public final class SimulationHost: PlatformHost, Sendable {
         }
     }
 
-    private static func start(_ state: inout State, _ kind: PlatformOperation.Kind, summary: String, payload: JSONValue,
-                              outcome: PlatformOutcome, notes: [PlatformSimulator.Note], hold: Bool,
-                              configure: (inout PlatformOperation) -> Void) -> OperationID {
+    private static func start(
+        _ state: inout State, _ kind: PlatformOperation.Kind, summary: String, payload: JSONValue,
+        outcome: PlatformOutcome, notes: [PlatformSimulator.Note], hold: Bool,
+        configure: (inout PlatformOperation) -> Void
+    ) -> OperationID {
         let id = "op-\(state.nextOperation)"
         state.nextOperation += 1
         let now = state.clock.nowMillis
-        let name = switch kind {
-        case .create: "platform.createCredential"
-        case .get: "platform.getCredential"
-        case .signal: "platform.signal"
-        }
+        let name =
+            switch kind {
+            case .create: "platform.createCredential"
+            case .get: "platform.getCredential"
+            case .signal: "platform.signal"
+            }
         let sequence = state.transcript.record(at: now, .rpToPlatform, name, "\(id): \(summary)", payload: payload)
         for note in notes {
             state.transcript.record(at: now, .platform, "platform.\(note.kind.rawValue)", "\(id): \(note.text)")
         }
-        var operation = PlatformOperation(id: id, kind: kind, issuedAtMillis: now, sequence: sequence, outcome: outcome,
-                                          status: hold ? .held : .pending, notes: notes)
+        var operation = PlatformOperation(
+            id: id, kind: kind, issuedAtMillis: now, sequence: sequence, outcome: outcome,
+            status: hold ? .held : .pending, notes: notes)
         configure(&operation)
         if hold {
             state.transcript.record(at: now, .platform, "platform.held", "\(id): the response is held back until the scenario releases it")
@@ -204,7 +208,8 @@ public final class SimulationHost: PlatformHost, Sendable {
             var released = 0
             for index in state.operations.indices where state.operations[index].kind == kind && state.operations[index].status == .held {
                 state.operations[index].status = .pending
-                state.transcript.record(at: state.clock.nowMillis, .platform, "platform.released", "\(state.operations[index].id): the held response is released")
+                state.transcript.record(
+                    at: state.clock.nowMillis, .platform, "platform.released", "\(state.operations[index].id): the held response is released")
                 released += 1
                 if onlyFirst { break }
             }
@@ -236,24 +241,32 @@ public final class SimulationHost: PlatformHost, Sendable {
             let clientDataHash = SHA256.hash(Data("earlier registration".utf8))
             let registration: VirtualAuthenticator.Registration
             do {
-                registration = try state.simulator.authenticator.makeCredential(rpId: rpID, userHandle: userHandle, clientDataHash: clientDataHash,
-                                                                                flags: [.userPresent, .userVerified, .backupEligible, .backupState])
+                registration = try state.simulator.authenticator.makeCredential(
+                    rpId: rpID, userHandle: userHandle, clientDataHash: clientDataHash,
+                    flags: [.userPresent, .userVerified, .backupEligible, .backupState])
             } catch {
                 throw SystemIssue("the virtual authenticator failed: \(error)")
             }
             let id = registration.credential.id
-            state.simulator.provider.passkeys.append(.init(credentialID: id, rpID: rpID, userHandle: userHandle, userName: userName,
-                                                           displayName: displayName, visibility: .visible))
-            state.transcript.record(at: state.clock.nowMillis, .platform, "provider.passkey", "the credential manager holds passkey \(Base64URL.encode(id)) of \(userName) for \(rpID)")
+            state.simulator.provider.passkeys.append(
+                .init(
+                    credentialID: id, rpID: rpID, userHandle: userHandle, userName: userName,
+                    displayName: displayName, visibility: .visible))
+            state.transcript.record(
+                at: state.clock.nowMillis, .platform, "provider.passkey",
+                "the credential manager holds passkey \(Base64URL.encode(id)) of \(userName) for \(rpID)")
             return (id, registration.credential.publicKey.bytes)
         }
     }
 
     /// A snapshot of everything recorded so far.
     public var snapshot: Snapshot {
-        state.withLock { Snapshot(nowMillis: $0.clock.nowMillis, transcript: $0.transcript.entries, operations: $0.operations,
-                                  uiEvents: $0.uiEvents, telemetry: $0.telemetry, provider: $0.simulator.provider,
-                                  pendingTimers: $0.clock.timers) }
+        state.withLock {
+            Snapshot(
+                nowMillis: $0.clock.nowMillis, transcript: $0.transcript.entries, operations: $0.operations,
+                uiEvents: $0.uiEvents, telemetry: $0.telemetry, provider: $0.simulator.provider,
+                pendingTimers: $0.clock.timers)
+        }
     }
 
     /// What the host has recorded, at one moment.

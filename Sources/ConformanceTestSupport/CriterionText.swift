@@ -28,15 +28,19 @@ public enum CriterionText {
     ///
     /// Line 1 holds the feature tags and line 2 the `Feature:` keyword; each scenario is a blank
     /// line, a line of tags and the `Scenario:` line (column 3), then its steps (column 5).
-    public static func criterion(id: String = "N9.9-AC01", level: String = "core", group: String = "N9.9",
-                                 featureTags: [String] = [], items: [String] = ["V1"], scenarios: [Scenario]) -> String {
-        var lines = [(["@criterion:\(id)", "@level:\(level)", "@group:\(group)"] + featureTags).joined(separator: " "),
-                     "Feature: \(id) A criterion written by a test",
-                     "",
-                     "  Statement:",
-                     "    The relying party does the right thing.",
-                     "  Verification: Drive it and look.",
-                     "  Items:"]
+    public static func criterion(
+        id: String = "N9.9-AC01", level: String = "core", group: String = "N9.9",
+        featureTags: [String] = [], items: [String] = ["V1"], scenarios: [Scenario]
+    ) -> String {
+        var lines = [
+            (["@criterion:\(id)", "@level:\(level)", "@group:\(group)"] + featureTags).joined(separator: " "),
+            "Feature: \(id) A criterion written by a test",
+            "",
+            "  Statement:",
+            "    The relying party does the right thing.",
+            "  Verification: Drive it and look.",
+            "  Items:",
+        ]
         lines += items.map { "    \($0): the item \($0)" }
         lines += ["  Source: a test"]
         for scenario in scenarios {

@@ -34,10 +34,13 @@ public struct FakeAdapter: RelyingPartyAdapter {
     public let log: CallLog
 
     /// Creates a fake that declares every target and capability unless told otherwise, and fails nowhere.
-    public init(targets: [String] = TargetCatalog.all.map(\.id), capabilities: [Capability] = Capability.allCases,
-                faults: Faults = Faults(), log: CallLog = CallLog()) {
-        self.description = AdapterDescription(name: "fake-rp", version: "0.0.1", targets: targets, capabilities: capabilities,
-                                              relyingPartyIDs: ["fake.example.com"])
+    public init(
+        targets: [String] = TargetCatalog.all.map(\.id), capabilities: [Capability] = Capability.allCases,
+        faults: Faults = Faults(), log: CallLog = CallLog()
+    ) {
+        self.description = AdapterDescription(
+            name: "fake-rp", version: "0.0.1", targets: targets, capabilities: capabilities,
+            relyingPartyIDs: ["fake.example.com"])
         self.faults = faults
         self.log = log
     }
@@ -85,8 +88,9 @@ public struct FakeAdapter: RelyingPartyAdapter {
             return ActionOutcome(.done)
         }
         func inspectAccount(username: String) async throws -> AccountSnapshot {
-            AccountSnapshot(username: username, accountID: "account-\(username)", userHandle: Data(username.utf8), rpID: "fake.example.com",
-                            name: username, displayName: username, credentials: [])
+            AccountSnapshot(
+                username: username, accountID: "account-\(username)", userHandle: Data(username.utf8), rpID: "fake.example.com",
+                name: username, displayName: username, credentials: [])
         }
         func inspectSession() async throws -> SessionSnapshot { SessionSnapshot(stage: .signedOut) }
         func injectFault(_ fault: Fault) async throws {}

@@ -24,14 +24,17 @@ public enum ProcessRunner {
     ///
     /// Output goes to temporary files rather than pipes, so a chatty process cannot block on a full
     /// pipe while the test waits for it to exit.
-    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-                           timeout: Duration = .seconds(60)) async throws -> Result {
+    public static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil,
+        timeout: Duration = .seconds(60)
+    ) async throws -> Result {
         let scratch = try PackagePaths.temporaryDirectory("process")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outURL = scratch.appendingPathComponent("stdout")
         let errURL = scratch.appendingPathComponent("stderr")
         guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
-              FileManager.default.createFile(atPath: errURL.path, contents: nil) else {
+            FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: scratch.path])
         }
         let out = try FileHandle(forWritingTo: outURL)
@@ -112,7 +115,8 @@ public enum BuiltProducts {
             let url = directory.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-               FileManager.default.isExecutableFile(atPath: url.path) {
+                FileManager.default.isExecutableFile(atPath: url.path)
+            {
                 return url
             }
         }

@@ -95,7 +95,8 @@ struct SourceText: Sendable {
             return (d == 0x85 || d == 0xA0) ? 2 : 0
         }
         guard position + 2 < end else { return 0 }
-        let d = b[position + 1], e = b[position + 2]
+        let d = b[position + 1]
+        let e = b[position + 2]
         switch c {
         case 0xE1: return (d == 0x9A && e == 0x80) ? 3 : 0
         case 0xE2:

@@ -22,8 +22,10 @@ enum AdapterSkeletons {
             let identity = URL(fileURLWithPath: packagePath).lastPathComponent.lowercased()
             let manifest = swiftManifest.replacingOccurrences(of: "{{PACKAGE_PATH}}", with: packagePath)
                 .replacingOccurrences(of: "{{PACKAGE_IDENTITY}}", with: identity)
-            return [File(path: "Package.swift", text: manifest), File(path: "Sources/MyRelyingPartyAdapter/main.swift", text: swiftMain),
-                    File(path: "README.md", text: readme(language: "swift"))]
+            return [
+                File(path: "Package.swift", text: manifest), File(path: "Sources/MyRelyingPartyAdapter/main.swift", text: swiftMain),
+                File(path: "README.md", text: readme(language: "swift")),
+            ]
         default:
             return nil
         }
@@ -33,7 +35,8 @@ enum AdapterSkeletons {
     static func runCommand(language: String, directory: String) -> String {
         switch language {
         case "python": return "passkey-conformance run --adapter-command \"python3 \(directory)/adapter.py\""
-        default: return "swift build --package-path \(directory) && passkey-conformance run --adapter-command \"\(directory)/.build/debug/MyRelyingPartyAdapter\""
+        default:
+            return "swift build --package-path \(directory) && passkey-conformance run --adapter-command \"\(directory)/.build/debug/MyRelyingPartyAdapter\""
         }
     }
 

@@ -4,7 +4,9 @@ import Foundation
 
 extension Adapters {
     /// An adapter process speaking JSON-RPC over stdio, started through `/bin/sh -c`.
-    static func external(_ line: String, parsed: ParsedArguments, command: String) throws -> (adapter: any RelyingPartyAdapter, transport: String, command: String?) {
+    static func external(_ line: String, parsed: ParsedArguments, command: String) throws -> (
+        adapter: any RelyingPartyAdapter, transport: String, command: String?
+    ) {
         var configuration = JSONRPCAdapter.Configuration()
         if let text = parsed.value("call-timeout") {
             guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {

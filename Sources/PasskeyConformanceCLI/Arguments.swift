@@ -33,7 +33,8 @@ struct CommandSpec: Sendable {
         var lines = ["OVERVIEW: \(summary)", "", "USAGE: passkey-conformance \(usage)", ""]
         if !options.isEmpty || !flags.isEmpty {
             lines.append("OPTIONS:")
-            let rows = options.map { ("--\($0.name) <\($0.value)>", $0.help + ($0.repeatable ? " (repeatable, or comma-separated)" : "")) }
+            let rows =
+                options.map { ("--\($0.name) <\($0.value)>", $0.help + ($0.repeatable ? " (repeatable, or comma-separated)" : "")) }
                 + flags.map { ("--\($0.name)", $0.help) } + [("-h, --help", "Show this help.")]
             let width = rows.map(\.0.count).max() ?? 0
             for (left, right) in rows {

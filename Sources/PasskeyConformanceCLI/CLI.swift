@@ -24,8 +24,10 @@ public enum CLI {
         public static let usage: Int32 = 64
     }
 
-    static let commands: [CommandSpec] = [RunCommand.spec, ListCommand.spec, ValidateCommand.spec, SelfTestCommand.spec, GherkinCommand.spec,
-                                          InitAdapterCommand.spec, ExploreCommand.spec]
+    static let commands: [CommandSpec] = [
+        RunCommand.spec, ListCommand.spec, ValidateCommand.spec, SelfTestCommand.spec, GherkinCommand.spec,
+        InitAdapterCommand.spec, ExploreCommand.spec,
+    ]
 
     static var overview: String {
         var lines = [
@@ -36,9 +38,11 @@ public enum CLI {
             "COMMANDS:",
         ]
         for command in commands { lines.append("  " + command.name.padding(toLength: 14, withPad: " ", startingAt: 0) + command.summary) }
-        lines += ["", "See 'passkey-conformance <command> --help' for a command's options.",
-                  "Exit status: 0 conformant, 1 non-conformant, 2 harness, adapter or criterion-file error, 3 incomplete (too little verified),",
-                  "64 bad usage, 130/143 interrupted (SIGINT/SIGTERM)."]
+        lines += [
+            "", "See 'passkey-conformance <command> --help' for a command's options.",
+            "Exit status: 0 conformant, 1 non-conformant, 2 harness, adapter or criterion-file error, 3 incomplete (too little verified),",
+            "64 bad usage, 130/143 interrupted (SIGINT/SIGTERM).",
+        ]
         return lines.joined(separator: "\n")
     }
 

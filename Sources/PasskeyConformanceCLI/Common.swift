@@ -7,7 +7,8 @@ enum Common {
     static let criterionOption = CommandSpec.Option(name: "criterion", value: "id", help: "Only these criteria or groups (N2.6-AC01, N3.2).", repeatable: true)
     static let targetOption = CommandSpec.Option(name: "target", value: "id", help: "Only these targets (see 'list').", repeatable: true)
     static let tagsOption = CommandSpec.Option(name: "tags", value: "expression", help: "Cucumber tag expression, e.g. '@core and not @android'.")
-    static let scenarioOption = CommandSpec.Option(name: "scenario", value: "text", help: "Only the scenario with exactly this name, or if none has it, those whose name contains it.")
+    static let scenarioOption = CommandSpec.Option(
+        name: "scenario", value: "text", help: "Only the scenario with exactly this name, or if none has it, those whose name contains it.")
 
     /// Loads the criteria; defects are printed and turned into an error.
     static func loadCriteria(_ parsed: ParsedArguments) throws -> CriteriaLoader.Result {
@@ -15,14 +16,18 @@ enum Common {
         let result = CriteriaLoader().load(root: root)
         for diagnostic in result.diagnostics { Output.error(diagnostic.description) }
         if result.hasErrors {
-            throw SystemIssue("the criterion files have \(result.diagnostics.filter { $0.severity == .error }.count) defect(s); fix them or run 'passkey-conformance validate'")
+            throw SystemIssue(
+                "the criterion files have \(result.diagnostics.filter { $0.severity == .error }.count) defect(s); fix them or run 'passkey-conformance validate'"
+            )
         }
         return result
     }
 
     /// The plan filter from the command line; unknown ids and bad tag expressions are usage errors.
-    static func filter(_ parsed: ParsedArguments, criteria: [Criterion], command: String,
-                       defaultLevel: CriterionInfo.Origin = .derived) throws -> TestPlan.Filter {
+    static func filter(
+        _ parsed: ParsedArguments, criteria: [Criterion], command: String,
+        defaultLevel: CriterionInfo.Origin = .derived
+    ) throws -> TestPlan.Filter {
         var tags = TagExpression.always
         if let text = parsed.value("tags") {
             do {
@@ -38,7 +43,8 @@ enum Common {
         let ids = criteria.map(\.info.id)
         let groups = Set(criteria.map(\.info.group))
         for criterion in parsed.list("criterion") where !ids.contains(criterion) && !groups.contains(criterion) {
-            throw UsageError("unknown criterion '\(criterion)'; known: \(groups.sorted().joined(separator: ", ")), \(ids.joined(separator: ", "))", command: command)
+            throw UsageError(
+                "unknown criterion '\(criterion)'; known: \(groups.sorted().joined(separator: ", ")), \(ids.joined(separator: ", "))", command: command)
         }
         var selected = parsed.list("criterion")
         let gate = try level(parsed, command: command, default: defaultLevel)
@@ -47,9 +53,12 @@ enum Common {
             // Criteria beyond the gate run only when named by their own id.
             let inGate = criteria.filter { $0.info.origin <= gate }.map(\.info.id)
             let named = Set(selected).intersection(beyond)
-            let wanted = selected.isEmpty ? inGate : inGate.filter { id in
-                selected.contains { id == $0 || id.hasPrefix($0 + "-") || criteria.first { $0.info.id == id }?.info.group == $0 }
-            }
+            let wanted =
+                selected.isEmpty
+                ? inGate
+                : inGate.filter { id in
+                    selected.contains { id == $0 || id.hasPrefix($0 + "-") || criteria.first { $0.info.id == id }?.info.group == $0 }
+                }
             selected = wanted + criteria.map(\.info.id).filter(named.contains)
             if selected.isEmpty { selected = ["(none within --level \(gate.rawValue))"] }
         }
@@ -67,8 +76,11 @@ enum Common {
     }
 
     /// The `--level` option of `run` and `list`.
-    static let levelOption = CommandSpec.Option(name: "level", value: "origin",
-                                                help: "Which criteria the run covers: source (the documents' own), derived (also the harness's derived requirements; the default) or recommendation (also other standards' recommendations).")
+    static let levelOption = CommandSpec.Option(
+        name: "level", value: "origin",
+        help:
+            "Which criteria the run covers: source (the documents' own), derived (also the harness's derived requirements; the default) or recommendation (also other standards' recommendations)."
+    )
 
     /// The filters as given, for the report's metadata.
     static func filterText(_ parsed: ParsedArguments) -> [String: String] {

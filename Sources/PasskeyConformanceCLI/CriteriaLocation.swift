@@ -18,8 +18,9 @@ enum CriteriaLocation {
     static func defaultRoot() throws -> String {
         if FileManager.default.fileExists(atPath: "Criteria") { return "Criteria" }
         if let bundled = bundledRoot() { return bundled }
-        throw SystemIssue("no criteria found: neither ./Criteria nor \(bundleName).resources beside the executable; "
-                          + "copy the resource bundles with the binary (see README, Installing) or pass --criteria")
+        throw SystemIssue(
+            "no criteria found: neither ./Criteria nor \(bundleName).resources beside the executable; "
+                + "copy the resource bundles with the binary (see README, Installing) or pass --criteria")
     }
 
     /// The criteria in the resource bundle beside the running executable, if it is there.
@@ -27,8 +28,8 @@ enum CriteriaLocation {
         guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
         let directory = executable.deletingLastPathComponent()
         let candidates = [
-            directory.appendingPathComponent("\(bundleName).resources/Criteria"),        // Linux, Windows
-            directory.appendingPathComponent("\(bundleName).bundle/Contents/Resources/Criteria"), // macOS
+            directory.appendingPathComponent("\(bundleName).resources/Criteria"),  // Linux, Windows
+            directory.appendingPathComponent("\(bundleName).bundle/Contents/Resources/Criteria"),  // macOS
             directory.appendingPathComponent("\(bundleName).bundle/Criteria"),
         ]
         var isDirectory: ObjCBool = false

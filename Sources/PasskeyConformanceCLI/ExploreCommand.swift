@@ -14,9 +14,13 @@ enum ExploreCommand {
             .init(name: "criterion", value: "id", help: "Only the invariants of these criteria or groups (N2.6-AC06, N3.2).", repeatable: true),
             .init(name: "budget", value: "n", help: "Histories to run (default 1000)."),
             .init(name: "seconds", value: "s", help: "Stop after this many seconds of wall time instead (the budget still caps the histories)."),
-            .init(name: "adapter-command", value: "command", help: "Explore an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."),
+            .init(
+                name: "adapter-command", value: "command", help: "Explore an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."
+            ),
             .init(name: "mutant", value: "id", help: "Explore a faulty variant of the reference RP (see 'selftest --list-mutants')."),
-            .init(name: "design", value: "id", help: "Explore a conforming design of the reference RP (see 'selftest --list-designs'); with --mutant, the mutant built on it."),
+            .init(
+                name: "design", value: "id",
+                help: "Explore a conforming design of the reference RP (see 'selftest --list-designs'); with --mutant, the mutant built on it."),
             .init(name: "seed", value: "n", help: "Seed of the histories (default 1); the same seed finds and shrinks the same history."),
             .init(name: "out", value: "dir", help: "Report directory (default: explore-report); the regression scenario goes to <dir>/criteria."),
             .init(name: "format", value: "formats", help: "Report formats: json, md, junit (default: all).", repeatable: true),
@@ -96,16 +100,28 @@ enum ExploreCommand {
         }
         await adapter.shutdown()
         let description = try? await adapter.describe()
-        let metadata = RunMetadata(harnessVersion: Suite.harnessVersion, criteriaDigest: loaded.digest,
-                                   adapter: .init(name: description?.name ?? "?", version: description?.version ?? "?", transport: transport, command: command),
-                                   targets: Explorer.targets(parsed.list("target"), description: description ?? AdapterDescription(name: "?", version: "?", targets: [], capabilities: [], relyingPartyIDs: [])).map(\.id),
-                                   seed: seed, startedAt: Suite.iso8601(Date()), filters: ["explore": "\(report.histories) histories"])
+        let metadata = RunMetadata(
+            harnessVersion: Suite.harnessVersion, criteriaDigest: loaded.digest,
+            adapter: .init(name: description?.name ?? "?", version: description?.version ?? "?", transport: transport, command: command),
+            targets: Explorer.targets(
+                parsed.list("target"),
+                description: description ?? AdapterDescription(name: "?", version: "?", targets: [], capabilities: [], relyingPartyIDs: [])
+            ).map(\.id),
+            seed: seed, startedAt: Suite.iso8601(Date()), filters: ["explore": "\(report.histories) histories"])
         let run = Explorer.runResult(scenario, criteria: loaded.criteria, metadata: metadata, wallSeconds: report.wallSeconds)
-        var lines = [String(format: "explore: %d histories, %d steps in %.2f s (%.0f histories/s), seed %llu", report.histories, report.steps, report.wallSeconds, rate, seed)]
+        var lines = [
+            String(
+                format: "explore: %d histories, %d steps in %.2f s (%.0f histories/s), seed %llu", report.histories, report.steps, report.wallSeconds, rate,
+                seed)
+        ]
         if let finding = report.finding, let scenario {
             lines.append("Violation: \(finding.violation.invariant.id) (\(finding.violation.invariant.item)): \(finding.violation.message)")
-            lines.append("Found in history \(finding.index + 1); shrunk from \(finding.original.steps.count) to \(finding.shrunk.steps.count) steps in \(finding.replays) replays.")
-            if scenario.check == nil { lines.append("No step of the library states this check for the history; the scenario below reproduces it without a Then step.") }
+            lines.append(
+                "Found in history \(finding.index + 1); shrunk from \(finding.original.steps.count) to \(finding.shrunk.steps.count) steps in \(finding.replays) replays."
+            )
+            if scenario.check == nil {
+                lines.append("No step of the library states this check for the history; the scenario below reproduces it without a Then step.")
+            }
             lines += ["", scenario.text]
         } else {
             lines.append("No invariant broken.")
@@ -119,7 +135,9 @@ enum ExploreCommand {
                     let path = (folder as NSString).appendingPathComponent(scenario.fileName)
                     try Data(scenario.text.utf8).write(to: URL(fileURLWithPath: path))
                     written.append(path)
-                    lines.append("Run it: passkey-conformance run --criteria \(folder) --target \(scenario.result.target)" + (subject.isEmpty ? "" : " " + subject.joined(separator: " ")))
+                    lines.append(
+                        "Run it: passkey-conformance run --criteria \(folder) --target \(scenario.result.target)"
+                            + (subject.isEmpty ? "" : " " + subject.joined(separator: " ")))
                 }
                 lines.append("Reports: " + written.joined(separator: ", "))
             } catch {

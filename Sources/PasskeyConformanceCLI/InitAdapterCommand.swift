@@ -8,7 +8,9 @@ enum InitAdapterCommand {
         usage: "init-adapter python|swift [--out <directory>] [--package-path <path>] [--force]",
         options: [
             .init(name: "out", value: "directory", help: "Where to write the skeleton (default: ./<language>-adapter)."),
-            .init(name: "package-path", value: "path", help: "Swift only: the passkey-conformance package the skeleton depends on (default: this harness's source checkout)."),
+            .init(
+                name: "package-path", value: "path",
+                help: "Swift only: the passkey-conformance package the skeleton depends on (default: this harness's source checkout)."),
         ],
         flags: [("force", "Overwrite files that exist.")], positionals: (1, 1, "language (python or swift)"))
 
@@ -24,7 +26,8 @@ enum InitAdapterCommand {
         }
         let existing = files.filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0.path).path) }
         if !existing.isEmpty, !parsed.flags.contains("force") {
-            Output.error("error: \(existing.map { directory.appendingPathComponent($0.path).path }.joined(separator: ", ")) already exist(s); pass --force to overwrite")
+            Output.error(
+                "error: \(existing.map { directory.appendingPathComponent($0.path).path }.joined(separator: ", ")) already exist(s); pass --force to overwrite")
             return CLI.Status.nonConformant
         }
         for file in files {

@@ -7,9 +7,11 @@ enum ListCommand {
         name: "list", summary: "List criteria, verify items with the scenarios covering them, targets, or the step catalogue.",
         usage: "list [--criteria <path>] [--criterion <id>] [--target <id>] [--tags <expr>] [--targets | --steps [--markdown]]",
         options: [Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption],
-        flags: [("targets", "List only the targets."),
-                ("steps", "List every step sentence: parameter types and ranges, the capability and target features it needs, the criteria that use it."),
-                ("markdown", "With --steps: print the catalogue section of Documentation/criterion-files.md.")],
+        flags: [
+            ("targets", "List only the targets."),
+            ("steps", "List every step sentence: parameter types and ranges, the capability and target features it needs, the criteria that use it."),
+            ("markdown", "With --steps: print the catalogue section of Documentation/criterion-files.md."),
+        ],
         positionals: (0, 0, ""))
 
     static func run(_ parsed: ParsedArguments) throws -> Int32 {
@@ -46,7 +48,9 @@ enum ListCommand {
             }
         }
         lines.append("")
-        lines.append("\(plan.criteria.count) criteria, \(plan.criteria.flatMap(\.verifyItems).count) verify items (\(uncovered) not covered), \(plan.cases.count) test cases on \(plan.targets.count) targets")
+        lines.append(
+            "\(plan.criteria.count) criteria, \(plan.criteria.flatMap(\.verifyItems).count) verify items (\(uncovered) not covered), \(plan.cases.count) test cases on \(plan.targets.count) targets"
+        )
         Output.out(lines.joined(separator: "\n"))
         return uncovered == 0 ? CLI.Status.ok : CLI.Status.nonConformant
     }
@@ -87,7 +91,9 @@ enum ValidateCommand {
         }
         files = result.files.count
         criteria = result.criteria.count
-        Output.out("\(files) file(s), \(criteria) criteria, \(errors) error(s), \(result.diagnostics.count - result.diagnostics.filter { $0.severity == .error }.count) warning(s)")
+        Output.out(
+            "\(files) file(s), \(criteria) criteria, \(errors) error(s), \(result.diagnostics.count - result.diagnostics.filter { $0.severity == .error }.count) warning(s)"
+        )
         return errors == 0 ? CLI.Status.ok : CLI.Status.nonConformant
     }
 }

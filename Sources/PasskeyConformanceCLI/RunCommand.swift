@@ -8,10 +8,13 @@ import ReferenceRP
 enum RunCommand {
     static let spec = CommandSpec(
         name: "run", summary: "Run the criteria against a relying party and write reports.",
-        usage: "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit] [--seed <n>] [--jobs <n>]",
+        usage:
+            "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit] [--seed <n>] [--jobs <n>]",
         options: [
             Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption,
-            .init(name: "adapter-command", value: "command", help: "Run against an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."),
+            .init(
+                name: "adapter-command", value: "command",
+                help: "Run against an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."),
             .init(name: "mutant", value: "id", help: "Run against a faulty variant of the reference RP (see 'selftest --list-mutants')."),
             .init(name: "seed", value: "n", help: "Seed for every random choice (default 1); the same seed reproduces the run."),
             .init(name: "out", value: "dir", help: "Report directory (default: conformance-report)."),
@@ -19,12 +22,18 @@ enum RunCommand {
             .init(name: "waivers", value: "file", help: "Waiver file of expected failures (JSON)."),
             .init(name: "today", value: "YYYY-MM-DD", help: "The date waivers expire against (default: today, UTC)."),
             .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
-            .init(name: "jobs", value: "n", help: "Test cases run at once, each in its own session (default: the CPU count in-process, 1 with --adapter-command: raise it for adapters whose sessions are isolated)."),
+            .init(
+                name: "jobs", value: "n",
+                help:
+                    "Test cases run at once, each in its own session (default: the CPU count in-process, 1 with --adapter-command: raise it for adapters whose sessions are isolated)."
+            ),
             .init(name: "timestamp", value: "ISO 8601", help: "Record this start time instead of the clock's (reproducible reports)."),
         ],
-        flags: [("quiet", "No progress and no summary on the terminal."), ("no-reports", "Write no report files."),
-                ("allow-not-verified", "Exit 0 even when criteria were left unverified (gradual adoption); recorded in the report."),
-                ("no-timings", "Record zero wall-clock durations (reproducible reports; virtual time is kept).")],
+        flags: [
+            ("quiet", "No progress and no summary on the terminal."), ("no-reports", "Write no report files."),
+            ("allow-not-verified", "Exit 0 even when criteria were left unverified (gradual adoption); recorded in the report."),
+            ("no-timings", "Record zero wall-clock durations (reproducible reports; virtual time is kept)."),
+        ],
         positionals: (0, 0, "")
     )
 
@@ -87,9 +96,10 @@ enum RunCommand {
 
         func metadata(_ description: AdapterDescription?, fault: RunFault? = nil) -> RunMetadata {
             let unnamed = command == nil ? "reference-rp" : "unknown (it did not describe itself)"
-            var metadata = Suite.metadata(plan: plan, description: description, adapterName: unnamed, digest: loaded.digest,
-                                          transport: transport, command: command, filterText: Common.filterText(parsed), seed: seed,
-                                          startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
+            var metadata = Suite.metadata(
+                plan: plan, description: description, adapterName: unnamed, digest: loaded.digest,
+                transport: transport, command: command, filterText: Common.filterText(parsed), seed: seed,
+                startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
             metadata.interruption = interruptions.signal
             metadata.criteriaRoot = parsed.value("criteria")
             return metadata
@@ -102,17 +112,22 @@ enum RunCommand {
             Output.error("error: the adapter failed before the run: \(Output.visible(fault.description))")
             run = RunResult.unstarted(plan: plan, metadata: metadata(nil), fault: fault)
         case .abandoned(let description, let results, let wallSeconds):
-            Output.error("error: the run did not stop within \(InterruptionMonitor.grace) of \(interruptions.signal?.rawValue ?? "the signal"); writing what it finished")
-            run = description.map { RunResult.assemble(plan: plan, results: results, metadata: metadata($0), wallSeconds: wallSeconds) }
-                ?? RunResult.unstarted(plan: plan, metadata: metadata(nil),
-                                       fault: RunFault(kind: "interrupted", message: "interrupted before the adapter described itself"))
+            Output.error(
+                "error: the run did not stop within \(InterruptionMonitor.grace) of \(interruptions.signal?.rawValue ?? "the signal"); writing what it finished"
+            )
+            run =
+                description.map { RunResult.assemble(plan: plan, results: results, metadata: metadata($0), wallSeconds: wallSeconds) }
+                ?? RunResult.unstarted(
+                    plan: plan, metadata: metadata(nil),
+                    fault: RunFault(kind: "interrupted", message: "interrupted before the adapter described itself"))
         }
         if let signal = run.metadata.interruption {
             Output.error("warning: interrupted by \(signal.rawValue): the report is partial (\(run.testCases.count) of \(plan.cases.count) test cases)")
         }
         if !run.metadata.adapter.unknownTargets.isEmpty {
-            Output.error("warning: the adapter declares unknown target(s), ignored: "
-                         + run.metadata.adapter.unknownTargets.map(Output.visible).joined(separator: ", "))
+            Output.error(
+                "warning: the adapter declares unknown target(s), ignored: "
+                    + run.metadata.adapter.unknownTargets.map(Output.visible).joined(separator: ", "))
         }
         if parsed.flags.contains("no-timings") { run = run.withoutWallTimes() }
         let evaluation = waivers.map { $0.evaluate(against: run, today: today) } ?? .none
@@ -139,13 +154,16 @@ enum RunCommand {
             let file = try WaiverFile.load(path)
             let problems = file.unknownIDs(criteria: Set(criteria.map(\.info.id)), targets: Set(TargetCatalog.all.map(\.id)))
             guard problems.isEmpty else {
-                throw UsageError("the waiver file cannot be used:\n" + problems.map { "  \(Output.visible(path)): \(Output.visible($0))" }.joined(separator: "\n"),
-                                 command: spec.name)
+                throw UsageError(
+                    "the waiver file cannot be used:\n" + problems.map { "  \(Output.visible(path)): \(Output.visible($0))" }.joined(separator: "\n"),
+                    command: spec.name)
             }
             return file
         } catch let error as WaiverFile.LoadError {
-            throw UsageError("the waiver file cannot be used:\n" + error.problems.map { "  \(Output.visible(error.path)): \(Output.visible($0.description))" }.joined(separator: "\n"),
-                             command: spec.name)
+            throw UsageError(
+                "the waiver file cannot be used:\n"
+                    + error.problems.map { "  \(Output.visible(error.path)): \(Output.visible($0.description))" }.joined(separator: "\n"),
+                command: spec.name)
         }
     }
 

@@ -8,13 +8,17 @@ enum SelfTestCommand {
     static let spec = CommandSpec(
         name: "selftest", summary: "Show that every criterion passes on the reference RP and its conforming variants, and fails on its mutants.",
         usage: "selftest [--criteria <path>] [--mutant <id>] [--design <id>] [--markdown <file>] [--list-mutants] [--list-designs]",
-        options: [Common.criteriaOption, .init(name: "mutant", value: "id", help: "Only these mutants.", repeatable: true),
-                  .init(name: "design", value: "id", help: "Only these conforming designs (the reference always runs).", repeatable: true),
-                  .init(name: "markdown", value: "file", help: "Also write both matrices as Markdown to this file."),
-                  .init(name: "seed", value: "n", help: "Seed (default 1).")],
-        flags: [("list-mutants", "List the mutants and what each breaks."), ("list-designs", "List the conforming designs and what each chooses."),
-                ("quiet", "Print only problems and the verdict."),
-                ("full", "Run every mutant against every criterion and show which others also catch it.")],
+        options: [
+            Common.criteriaOption, .init(name: "mutant", value: "id", help: "Only these mutants.", repeatable: true),
+            .init(name: "design", value: "id", help: "Only these conforming designs (the reference always runs).", repeatable: true),
+            .init(name: "markdown", value: "file", help: "Also write both matrices as Markdown to this file."),
+            .init(name: "seed", value: "n", help: "Seed (default 1)."),
+        ],
+        flags: [
+            ("list-mutants", "List the mutants and what each breaks."), ("list-designs", "List the conforming designs and what each chooses."),
+            ("quiet", "Print only problems and the verdict."),
+            ("full", "Run every mutant against every criterion and show which others also catch it."),
+        ],
         positionals: (0, 0, ""))
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
@@ -32,10 +36,12 @@ enum SelfTestCommand {
         }
         var designs = ReferenceDesign.all
         if !parsed.list("design").isEmpty {
-            designs = try [.reference] + parsed.list("design").map { id in
-                guard let design = ReferenceDesign.all.first(where: { $0.id == id }) else { throw UsageError("unknown design '\(id)'", command: spec.name) }
-                return design
-            }.filter { $0 != .reference }
+            designs =
+                try [.reference]
+                + parsed.list("design").map { id in
+                    guard let design = ReferenceDesign.all.first(where: { $0.id == id }) else { throw UsageError("unknown design '\(id)'", command: spec.name) }
+                    return design
+                }.filter { $0 != .reference }
         }
         let loaded = try Common.loadCriteria(parsed)
         let seed = try Common.seed(parsed, command: spec.name)
@@ -48,8 +54,9 @@ enum SelfTestCommand {
                 return mutation
             }
         }
-        let report = try await SelfTest.run(criteria: loaded.criteria, digest: loaded.digest, mutations: mutations, designs: designs, seed: seed,
-                                           fullMatrix: parsed.flags.contains("full"), concurrency: ProcessInfo.processInfo.activeProcessorCount)
+        let report = try await SelfTest.run(
+            criteria: loaded.criteria, digest: loaded.digest, mutations: mutations, designs: designs, seed: seed,
+            fullMatrix: parsed.flags.contains("full"), concurrency: ProcessInfo.processInfo.activeProcessorCount)
         Output.out(report.text(quiet: parsed.flags.contains("quiet")))
         if let path = parsed.value("markdown") {
             do {

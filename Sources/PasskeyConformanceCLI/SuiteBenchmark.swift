@@ -14,8 +14,10 @@ package enum SuiteBenchmark {
     }
 
     /// Runs the suite `repetitions` times against `makeAdapter()` and returns the figures.
-    package static func measure(_ label: String, criteria: CriteriaLoader.Result, repetitions: Int,
-                                makeAdapter: () throws -> (any RelyingPartyAdapter, String)) async throws -> Measurement {
+    package static func measure(
+        _ label: String, criteria: CriteriaLoader.Result, repetitions: Int,
+        makeAdapter: () throws -> (any RelyingPartyAdapter, String)
+    ) async throws -> Measurement {
         var walls: [Double] = []
         var last: RunResult?
         for _ in 0..<repetitions {
@@ -27,7 +29,9 @@ package enum SuiteBenchmark {
             let elapsed = clock.now - start
             walls.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             guard run.verdict == .passed else {
-                throw SystemIssue("\(label): the suite did not pass (\(run.counts.filter { $0.key != .passed }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")))")
+                throw SystemIssue(
+                    "\(label): the suite did not pass (\(run.counts.filter { $0.key != .passed }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")))"
+                )
             }
             last = run
         }
@@ -35,8 +39,9 @@ package enum SuiteBenchmark {
     }
 
     package static func line(_ measurement: Measurement) -> String {
-        String(format: "%@: %d test cases, median %.3f s wall (best %.3f s) over %d runs, %.0f s virtual covered (%.0fx faster than real time)",
-               measurement.label, measurement.testCases, measurement.median, measurement.best, measurement.wallSeconds.count,
-               measurement.virtualSeconds, measurement.virtualSeconds / max(measurement.median, 1e-9))
+        String(
+            format: "%@: %d test cases, median %.3f s wall (best %.3f s) over %d runs, %.0f s virtual covered (%.0fx faster than real time)",
+            measurement.label, measurement.testCases, measurement.median, measurement.best, measurement.wallSeconds.count,
+            measurement.virtualSeconds, measurement.virtualSeconds / max(measurement.median, 1e-9))
     }
 }

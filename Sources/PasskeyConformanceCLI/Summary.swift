@@ -15,13 +15,16 @@ enum Summary {
 
     static func text(_ run: RunResult, waivers: WaiverEvaluation) -> String {
         var lines: [String] = []
-        lines.append("passkey-conformance \(run.metadata.harnessVersion) against \(run.metadata.adapter.name) \(run.metadata.adapter.version) (\(run.metadata.adapter.transport)), seed \(run.metadata.seed)")
+        lines.append(
+            "passkey-conformance \(run.metadata.harnessVersion) against \(run.metadata.adapter.name) \(run.metadata.adapter.version) (\(run.metadata.adapter.transport)), seed \(run.metadata.seed)"
+        )
         for criterion in run.criteria {
             let info = criterion.criterion
             let cases = run.testCases.filter { $0.criterionID == info.id }
             let passed = cases.filter { $0.verdict == .passed }.count
-            lines.append("  " + info.id.padding(toLength: 11, withPad: " ", startingAt: 0) + symbol(criterion.verdict).padding(toLength: 13, withPad: " ", startingAt: 0)
-                         + "\(passed)/\(cases.count) test cases  \(info.title)")
+            lines.append(
+                "  " + info.id.padding(toLength: 11, withPad: " ", startingAt: 0) + symbol(criterion.verdict).padding(toLength: 13, withPad: " ", startingAt: 0)
+                    + "\(passed)/\(cases.count) test cases  \(info.title)")
         }
         let problems = run.testCases.filter { $0.verdict != .passed && $0.verdict != .notVerified }
         for result in problems.prefix(20) {
@@ -31,7 +34,9 @@ enum Summary {
         }
         if problems.count > 20 { lines.append("  … and \(problems.count - 20) more; see the reports") }
         let counts = run.counts
-        lines.append("\(run.testCases.count) test cases: \(counts[.passed, default: 0]) passed, \(counts[.failed, default: 0]) failed, \(counts[.error, default: 0]) errors, \(counts[.notVerified, default: 0]) not verified, \(counts[.undefined, default: 0]) undefined; \(String(format: "%.3f", run.wallSeconds)) s wall, \(run.virtualMillis / 1000) s virtual")
+        lines.append(
+            "\(run.testCases.count) test cases: \(counts[.passed, default: 0]) passed, \(counts[.failed, default: 0]) failed, \(counts[.error, default: 0]) errors, \(counts[.notVerified, default: 0]) not verified, \(counts[.undefined, default: 0]) undefined; \(String(format: "%.3f", run.wallSeconds)) s wall, \(run.virtualMillis / 1000) s virtual"
+        )
         for problem in waivers.problems { lines.append("waiver problem: \(problem)") }
         lines.append("Result: " + ExitStatus.for(run, waivers).headline(run))
         return lines.joined(separator: "\n")

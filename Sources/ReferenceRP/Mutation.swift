@@ -19,8 +19,10 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
     /// The one decision point the mutant overrides.
     private let override: @Sendable (inout Decisions) -> Void
 
-    init(_ id: String, _ criterion: String, _ verifyItems: [String], _ summary: String,
-         appliesTo: @escaping @Sendable (ReferenceDesign) -> Bool = { _ in true }, _ override: @escaping @Sendable (inout Decisions) -> Void) {
+    init(
+        _ id: String, _ criterion: String, _ verifyItems: [String], _ summary: String,
+        appliesTo: @escaping @Sendable (ReferenceDesign) -> Bool = { _ in true }, _ override: @escaping @Sendable (inout Decisions) -> Void
+    ) {
         self.id = id
         self.criterion = criterion
         self.verifyItems = verifyItems

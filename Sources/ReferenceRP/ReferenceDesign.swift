@@ -57,7 +57,8 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     }
 
     /// The reference RP's own choices.
-    public static let reference = ReferenceDesign(id: "reference", summary: "coalesces reconciliations for 1 s, retries rate-limited signals, refetches stale or partial lists")
+    public static let reference = ReferenceDesign(
+        id: "reference", summary: "coalesces reconciliations for 1 s, retries rate-limited signals, refetches stale or partial lists")
 
     /// Every other conforming design `selftest` proves the criteria against.
     public static let variants: [ReferenceDesign] = [

@@ -27,9 +27,10 @@ public struct ReferenceRP: RelyingPartyAdapter {
 
     /// Declares every target and capability, the reference RP IDs, and a name that carries the mutation.
     public func describe() async throws -> AdapterDescription {
-        AdapterDescription(name: name, version: "1.0.0",
-                           targets: TargetCatalog.all.map(\.id), capabilities: Capability.allCases,
-                           relyingPartyIDs: Self.relyingPartyIDs)
+        AdapterDescription(
+            name: name, version: "1.0.0",
+            targets: TargetCatalog.all.map(\.id), capabilities: Capability.allCases,
+            relyingPartyIDs: Self.relyingPartyIDs)
     }
 
     /// Opens a fresh app and server for one test case.

@@ -75,7 +75,9 @@ extension ReferenceSession {
 
     /// Captures an account's list at the first trigger, for a coalescing that sends that stale list.
     func captureFirstState(of intent: SignalScheduler.Intent) {
-        guard decisions.signals.coalescing == .firstState, case .reconcile(let username) = intent, state.app.signals.capturedLists[username] == nil else { return }
+        guard decisions.signals.coalescing == .firstState, case .reconcile(let username) = intent, state.app.signals.capturedLists[username] == nil else {
+            return
+        }
         state.app.signals.capturedLists[username] = state.server.acceptedIDs(username)
     }
 

@@ -19,8 +19,10 @@ extension ReferenceSession {
             case .apple:
                 request = GetCredentialRequest.apple(AppleAssertionRequest(relyingPartyIdentifier: rpID, challenge: challenge))
             case .android:
-                let json: JSONValue = .object(["challenge": .string(Base64URL.encode(challenge)), "rpId": .string(rpID),
-                                               "userVerification": .string("preferred"), "timeout": .number(60_000)])
+                let json: JSONValue = .object([
+                    "challenge": .string(Base64URL.encode(challenge)), "rpId": .string(rpID),
+                    "userVerification": .string("preferred"), "timeout": .number(60_000),
+                ])
                 request = GetCredentialRequest.android(AndroidGetPublicKeyCredentialOption(requestJson: Wire.jsonString(json)))
             }
             let operation = await host.getCredential(request)
@@ -32,7 +34,9 @@ extension ReferenceSession {
             switch state.server.revoke(token: token, credentialID: id) {
             case .failure(let refusal): return ActionOutcome(.rejected, message: refusal.message)
             case .success(let username):
-                if decisions.signals.reconcileTriggers.contains(.credentialRevoked) { await scheduleReconciliation(for: username, reason: "credential revoked") }
+                if decisions.signals.reconcileTriggers.contains(.credentialRevoked) {
+                    await scheduleReconciliation(for: username, reason: "credential revoked")
+                }
                 return ActionOutcome(.done)
             }
         case .rename(let newName, let newDisplayName, let confirmed):
@@ -81,7 +85,11 @@ extension ReferenceSession {
         guard signalInterface != nil else { return }
         captureFirstState(of: .reconcile(username: username))
         // Work already held by the rate limit is the same work: it is sent, rebuilt from current state, when the limit allows.
-        if decisions.signals.coalescing != .perTrigger, state.app.signals.held.contains(where: { SignalScheduler.equivalent($0, .reconcile(username: username)) }) { return }
+        if decisions.signals.coalescing != .perTrigger,
+            state.app.signals.held.contains(where: { SignalScheduler.equivalent($0, .reconcile(username: username)) })
+        {
+            return
+        }
         let delay = design.batchToRefreshMillis ?? design.coalesceMillis
         if delay == 0 {
             await send(.reconcile(username: username))
@@ -178,7 +186,8 @@ extension ReferenceSession {
             guard let account = state.server.accounts[username] else { return nil }
             let reReport = design.appleDisplayNameOnly == .reReportName
             let detailsEncoding = SignalEncoding(interface: decisions.signals.userDetailsInterface(interface), decisions: decisions.encoding)
-            return detailsEncoding.userDetails(account: account, nameChanged: nameChanged || (reReport && displayNameChanged), displayNameChanged: displayNameChanged)
+            return detailsEncoding.userDetails(
+                account: account, nameChanged: nameChanged || (reReport && displayNameChanged), displayNameChanged: displayNameChanged)
         }
     }
 
@@ -225,9 +234,10 @@ extension ReferenceSession {
             if decisions.signals.unknownCauses.contains(.cancelOrNetworkError) { await send(.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)) }
             return
         }
-        let result = state.server.finishAuthentication(credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
-                                                       authenticatorData: assertion.authenticatorData, signature: assertion.signature,
-                                                       userHandle: assertion.userHandle, now: await host.now())
+        let result = state.server.finishAuthentication(
+            credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
+            authenticatorData: assertion.authenticatorData, signature: assertion.signature,
+            userHandle: assertion.userHandle, now: await host.now())
         let unknown = SignalScheduler.Intent.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)
         switch result {
         case .signedIn(let username, let token):

@@ -75,8 +75,10 @@ actor ReferenceSession: RelyingPartySession {
         guard var account = state.server.accounts[credential.username] else {
             throw SystemIssue("addCredential: no account \(credential.username)")
         }
-        account.credentials.append(Server.StoredCredential(id: credential.credentialID, publicKey: credential.publicKey, signCount: credential.signCount,
-                                                           state: credential.state, rpID: account.rpID, backupEligible: true))
+        account.credentials.append(
+            Server.StoredCredential(
+                id: credential.credentialID, publicKey: credential.publicKey, signCount: credential.signCount,
+                state: credential.state, rpID: account.rpID, backupEligible: true))
         state.server.accounts[credential.username] = account
         state.server.store.changed(credential.username)
     }
@@ -221,7 +223,8 @@ actor ReferenceSession: RelyingPartySession {
             if decisions.upgrade.modalFallbackWithoutAPI {
                 await startRegistration(conditional: false, token: token, username: username)
             } else {
-                await host.telemetry(TelemetryEvent("conditional-create-unavailable", ["os": device.osVersion, "library": device.credentialsLibraryVersion ?? "-"]))
+                await host.telemetry(
+                    TelemetryEvent("conditional-create-unavailable", ["os": device.osVersion, "library": device.credentialsLibraryVersion ?? "-"]))
             }
             return
         }
@@ -246,8 +249,9 @@ actor ReferenceSession: RelyingPartySession {
         tamper(with: &options)
         let request = RequestBuilder(device: device, decisions: decisions.options).registration(options, conditional: conditional)
         let operation = await host.createCredential(request)
-        state.app.pendingRegistrations[operation] = PendingRegistration(conditional: conditional, token: token, username: username, retried: retried,
-                                                                        issuedAt: await host.now())
+        state.app.pendingRegistrations[operation] = PendingRegistration(
+            conditional: conditional, token: token, username: username, retried: retried,
+            issuedAt: await host.now())
     }
 
     private func completed(_ operation: OperationID, _ outcome: PlatformOutcome) async {
@@ -260,7 +264,9 @@ actor ReferenceSession: RelyingPartySession {
 
     private func registrationCompleted(_ pending: PendingRegistration, _ outcome: PlatformOutcome) async {
         if let error = outcome.error {
-            if decisions.signals.reconcileTriggers.contains(.failedCreation) { await scheduleReconciliation(for: pending.username, reason: "creation attempted") }
+            if decisions.signals.reconcileTriggers.contains(.failedCreation) {
+                await scheduleReconciliation(for: pending.username, reason: "creation attempted")
+            }
             guard pending.conditional else {
                 if !RequestBuilder.isCancellation(error) { await host.show(UIEvent(.error, "The passkey could not be created.")) }
                 return
@@ -293,13 +299,17 @@ actor ReferenceSession: RelyingPartySession {
             await host.telemetry(TelemetryEvent("malformed-registration-response", [:]))
             return
         }
-        switch state.server.finishRegistration(token: token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: await host.now()) {
+        switch state.server.finishRegistration(
+            token: token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: await host.now())
+        {
         case .failure(let reason):
             await host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason.message]))
             if !pending.conditional { await host.show(UIEvent(.error, "The passkey could not be saved.")) }
         case .success:
             if pending.conditional, decisions.upgrade.confirmsUpgrade { await host.show(UIEvent(.confirmation, "Your passkey is ready!")) }
-            if decisions.signals.reconcileTriggers.contains(.credentialCreated), let username = state.server.sessions[token]?.username ?? Optional(pending.username) {
+            if decisions.signals.reconcileTriggers.contains(.credentialCreated),
+                let username = state.server.sessions[token]?.username ?? Optional(pending.username)
+            {
                 await scheduleReconciliation(for: username, reason: "credential created")
             }
         }
@@ -307,7 +317,8 @@ actor ReferenceSession: RelyingPartySession {
 
     private func fired(_ timer: TimerID) async {
         if let queued = state.app.queuedStaleResponses.removeValue(forKey: timer), let response = RequestBuilder.registrationResponse(queued.outcome) {
-            _ = state.server.finishRegistration(token: queued.token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: await host.now())
+            _ = state.server.finishRegistration(
+                token: queued.token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: await host.now())
             return
         }
         if let upgrade = state.app.delayedUpgrades.removeValue(forKey: timer) {

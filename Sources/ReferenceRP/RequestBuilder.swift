@@ -20,9 +20,10 @@ struct RequestBuilder: Sendable {
                 style = nil
             }
             let exclusion = excluded(options.excluded)
-            return CreateCredentialRequest.apple(AppleRegistrationRequest(
-                relyingPartyIdentifier: options.rpID, challenge: options.challenge, name: options.userName, userID: options.userHandle,
-                displayName: options.displayName, requestStyle: style, excludedCredentials: exclusion, userVerificationPreference: "preferred"))
+            return CreateCredentialRequest.apple(
+                AppleRegistrationRequest(
+                    relyingPartyIdentifier: options.rpID, challenge: options.challenge, name: options.userName, userID: options.userHandle,
+                    displayName: options.displayName, requestStyle: style, excludedCredentials: exclusion, userVerificationPreference: "preferred"))
         case .android:
             var json: [String: JSONValue] = [
                 "challenge": .string(Base64URL.encode(options.challenge)),
@@ -43,9 +44,10 @@ struct RequestBuilder: Sendable {
                 json["excludeCredentials"] = .array(ids.map { .object(["type": .string("public-key"), "id": .string(Base64URL.encode($0))]) })
             }
             let notConditional = decisions.androidModal
-            return CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(
-                requestJson: Wire.jsonString(JSONValue.object(json)), isConditional: conditional && !notConditional,
-                preferImmediatelyAvailableCredentials: conditional && notConditional))
+            return CreateCredentialRequest.android(
+                AndroidCreatePublicKeyCredentialRequest(
+                    requestJson: Wire.jsonString(JSONValue.object(json)), isConditional: conditional && !notConditional,
+                    preferImmediatelyAvailableCredentials: conditional && notConditional))
         }
     }
 
@@ -58,8 +60,9 @@ struct RequestBuilder: Sendable {
         case .androidAuthentication, .appleAssertion, .signalAccepted, .failure: return nil
         }
         guard let json = try? JSONValue.parse(Data(text.utf8)),
-              let clientData = json["response"]?["clientDataJSON"]?.stringValue.flatMap(Base64URL.decodeIfValid),
-              let attestation = json["response"]?["attestationObject"]?.stringValue.flatMap(Base64URL.decodeIfValid) else { return nil }
+            let clientData = json["response"]?["clientDataJSON"]?.stringValue.flatMap(Base64URL.decodeIfValid),
+            let attestation = json["response"]?["attestationObject"]?.stringValue.flatMap(Base64URL.decodeIfValid)
+        else { return nil }
         return (clientData, attestation)
     }
 

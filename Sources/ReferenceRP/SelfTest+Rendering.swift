@@ -27,8 +27,9 @@ extension SelfTest.Report {
         for result in designs where !quiet || !result.problems.isEmpty {
             let counts = result.run.counts
             let status = result.problems.isEmpty ? "pass" : "FALSE ALARM"
-            lines.append("  " + result.design.id.padding(toLength: 28, withPad: " ", startingAt: 0) + status.padding(toLength: 12, withPad: " ", startingAt: 0)
-                         + "\(counts[.passed, default: 0])/\(result.run.testCases.count) test cases  \(result.design.summary)")
+            lines.append(
+                "  " + result.design.id.padding(toLength: 28, withPad: " ", startingAt: 0) + status.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + "\(counts[.passed, default: 0])/\(result.run.testCases.count) test cases  \(result.design.summary)")
             for problem in result.problems.prefix(10) {
                 lines.append("      \(problem.verdict.rawValue) \(problem.id): \(problem.message ?? "")")
             }
@@ -42,14 +43,16 @@ extension SelfTest.Report {
             guard !quiet || !survived.isEmpty else { continue }
             let status = survived.isEmpty ? "killed" : "SURVIVED"
             let items = Set(results.flatMap(\.failedItems)).sorted().map { $0.split(separator: ".").last.map(String.init) ?? $0 }.joined(separator: ",")
-            lines.append("  " + mutation.id.padding(toLength: 36, withPad: " ", startingAt: 0) + mutation.criterion.padding(toLength: 11, withPad: " ", startingAt: 0)
-                         + status.padding(toLength: 9, withPad: " ", startingAt: 0) + "\(results.count - survived.count)/\(results.count) designs  " + items)
+            lines.append(
+                "  " + mutation.id.padding(toLength: 36, withPad: " ", startingAt: 0) + mutation.criterion.padding(toLength: 11, withPad: " ", startingAt: 0)
+                    + status.padding(toLength: 9, withPad: " ", startingAt: 0) + "\(results.count - survived.count)/\(results.count) designs  " + items)
             if let others = results.first(where: { $0.design == .reference })?.failedCriteria?.filter({ $0 != mutation.criterion }), !others.isEmpty {
                 lines.append("      also failed: " + others.joined(separator: ", "))
             }
             for result in survived {
-                lines.append("      under \(result.design.id): verdict \(result.verdict.rawValue); expected failures on \(mutation.verifyItems.joined(separator: ", ")); "
-                             + "missed \(result.missedItems.joined(separator: ", ")) (\(mutation.summary))")
+                lines.append(
+                    "      under \(result.design.id): verdict \(result.verdict.rawValue); expected failures on \(mutation.verifyItems.joined(separator: ", ")); "
+                        + "missed \(result.missedItems.joined(separator: ", ")) (\(mutation.summary))")
             }
         }
         for item in itemsWithoutMutant { lines.append("  verify item \(item) has no mutant") }
@@ -62,10 +65,11 @@ extension SelfTest.Report {
     public func markdown() -> String {
         let criteria = designs.first.map { $0.run.criteria.map(\.criterion.id) } ?? []
         var out: [String] = ["# Self-test of the criteria", ""]
-        out.append("A criterion is worth its verdicts in both directions. Each **conforming design** below is the reference "
-                   + "relying party with one other, equally conforming choice; it must pass every criterion, or the criterion is "
-                   + "a false alarm. Each **mutant** is the reference with one deliberate defect; it must fail its criterion, on the "
-                   + "verify items it names, under the reference design and under every variant it applies to.")
+        out.append(
+            "A criterion is worth its verdicts in both directions. Each **conforming design** below is the reference "
+                + "relying party with one other, equally conforming choice; it must pass every criterion, or the criterion is "
+                + "a false alarm. Each **mutant** is the reference with one deliberate defect; it must fail its criterion, on the "
+                + "verify items it names, under the reference design and under every variant it applies to.")
         out.append("")
         out.append("**Result: " + (passed ? "passed" : "FAILED") + ".** " + sizeLine + ".")
         out.append("")
@@ -98,7 +102,8 @@ extension SelfTest.Report {
             let items = mutation.verifyItems.map { $0.split(separator: ".").last.map(String.init) ?? $0 }.joined(separator: ", ")
             out.append("| `\(mutation.id)` | \(mutation.criterion) | \(items) | \(mutation.summary) | " + cells.joined(separator: " | ") + " |")
         }
-        let problems = falseAlarms.flatMap { design in design.problems.map { "- false alarm under `\(design.design.id)`: \($0.id): \($0.message ?? "")" } }
+        let problems =
+            falseAlarms.flatMap { design in design.problems.map { "- false alarm under `\(design.design.id)`: \($0.id): \($0.message ?? "")" } }
             + mutants.filter { !$0.killed }.map { "- `\($0.mutation.id)` survived under `\($0.design.id)`: missed \($0.missedItems.joined(separator: ", "))" }
             + itemsWithoutMutant.map { "- verify item \($0) has no mutant" }
         if !problems.isEmpty {

@@ -62,27 +62,34 @@ public enum SelfTest {
     ///
     /// With `fullMatrix`, each mutant also runs against every criterion under the reference design,
     /// so the report shows which other criteria catch it. Runs go `concurrency` at a time.
-    public static func run(criteria: [Criterion], digest: String, mutations: [Mutation] = Mutation.allCases, designs: [ReferenceDesign] = ReferenceDesign.all,
-                           seed: UInt64 = 1, fullMatrix: Bool = false, concurrency: Int = 2) async throws -> Report {
+    public static func run(
+        criteria: [Criterion], digest: String, mutations: [Mutation] = Mutation.allCases, designs: [ReferenceDesign] = ReferenceDesign.all,
+        seed: UInt64 = 1, fullMatrix: Bool = false, concurrency: Int = 2
+    ) async throws -> Report {
         var designs = designs
         if !designs.contains(.reference) { designs.insert(.reference, at: 0) }
         let designResults = try await concurrently(designs, limit: concurrency) { design in
-            DesignResult(design: design, run: try await Suite.run(criteria: criteria, digest: digest, adapter: ReferenceRP(design: design),
-                                                                  transport: "in-process", seed: seed))
+            DesignResult(
+                design: design,
+                run: try await Suite.run(
+                    criteria: criteria, digest: digest, adapter: ReferenceRP(design: design),
+                    transport: "in-process", seed: seed))
         }
         let pairs = mutations.flatMap { mutation in designs.filter(mutation.applies(to:)).map { (mutation, $0) } }
         let results = try await concurrently(pairs, limit: concurrency) { mutation, design in
             let full = fullMatrix && design == .reference
             let filter = full ? TestPlan.Filter() : TestPlan.Filter(criteria: [mutation.criterion])
-            let run = try await Suite.run(criteria: criteria, digest: digest, adapter: ReferenceRP(mutation: mutation, design: design), transport: "in-process",
-                                          filter: filter, seed: seed)
+            let run = try await Suite.run(
+                criteria: criteria, digest: digest, adapter: ReferenceRP(mutation: mutation, design: design), transport: "in-process",
+                filter: filter, seed: seed)
             let own = run.testCases.filter { $0.criterionID == mutation.criterion }
             let failed = own.filter { $0.verdict == .failed }
             let failedItems = Set(failed.flatMap(\.verifyItems))
             let verdict = run.criteria.first { $0.criterion.id == mutation.criterion }?.verdict ?? .notVerified
-            return MutantResult(mutation: mutation, design: design, verdict: verdict, failedItems: failedItems,
-                                missedItems: mutation.verifyItems.filter { !failedItems.contains($0) }, evidence: failed.first?.message,
-                                failedCriteria: full ? run.criteria.filter { $0.verdict == .failed }.map(\.criterion.id) : nil)
+            return MutantResult(
+                mutation: mutation, design: design, verdict: verdict, failedItems: failedItems,
+                missedItems: mutation.verifyItems.filter { !failedItems.contains($0) }, evidence: failed.first?.message,
+                failedCriteria: full ? run.criteria.filter { $0.verdict == .failed }.map(\.criterion.id) : nil)
         }
         let named = Set(Mutation.allCases.flatMap(\.verifyItems))
         let items = criteria.flatMap { $0.info.verifyItems.map(\.id) }
@@ -90,8 +97,10 @@ public enum SelfTest {
     }
 
     /// Maps `body` over `inputs`, at most `limit` at a time, keeping the inputs' order.
-    static func concurrently<Input: Sendable, Output: Sendable>(_ inputs: [Input], limit: Int,
-                                                                _ body: @escaping @Sendable (Input) async throws -> Output) async throws -> [Output] {
+    static func concurrently<Input: Sendable, Output: Sendable>(
+        _ inputs: [Input], limit: Int,
+        _ body: @escaping @Sendable (Input) async throws -> Output
+    ) async throws -> [Output] {
         try await withThrowingTaskGroup(of: (Int, Output).self) { group in
             var results = [Output?](repeating: nil, count: inputs.count)
             var next = 0

@@ -6,8 +6,9 @@ extension Server {
     /// Options of a passkey sign-in for an RP ID (discoverable credentials: no allow list).
     mutating func authenticationOptions(rpID: String, now: Int64, rng: inout SeededGenerator) -> Data {
         let challenge = Data(rng.bytes(32))
-        ceremonies[challenge] = Ceremony(kind: .authentication, challenge: challenge, token: nil, username: nil, rpID: rpID,
-                                         conditional: false, issuedAt: now)
+        ceremonies[challenge] = Ceremony(
+            kind: .authentication, challenge: challenge, token: nil, username: nil, rpID: rpID,
+            conditional: false, issuedAt: now)
         return challenge
     }
 
@@ -26,16 +27,20 @@ extension Server {
     }
 
     /// Verifies an assertion and opens a session for its account.
-    mutating func finishAuthentication(credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data,
-                                       userHandle: Data?, now: Int64) -> AuthenticationResult {
+    mutating func finishAuthentication(
+        credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data,
+        userHandle: Data?, now: Int64
+    ) -> AuthenticationResult {
         guard let clientData = try? CollectedClientData(jsonBytes: clientDataJSON) else { return .invalid("clientDataJSON cannot be parsed") }
         guard let ceremony = ceremonies[clientData.challenge], ceremony.kind == .authentication else {
             return .invalid("no sign-in ceremony for this challenge")
         }
         if store.take(.credentialLookupFailure) { return .lookupFailed }
-        guard let username = accountOrder.first(where: { name in
-            accounts[name]!.rpID == ceremony.rpID && accounts[name]!.credentials.contains { $0.id == credentialID }
-        }), var account = accounts[username], let index = account.credentials.firstIndex(where: { $0.id == credentialID }) else {
+        guard
+            let username = accountOrder.first(where: { name in
+                accounts[name]!.rpID == ceremony.rpID && accounts[name]!.credentials.contains { $0.id == credentialID }
+            }), var account = accounts[username], let index = account.credentials.firstIndex(where: { $0.id == credentialID })
+        else {
             return .unknownCredential(rpID: ceremony.rpID, credentialID: credentialID)
         }
         let stored = account.credentials[index]
@@ -46,13 +51,16 @@ extension Server {
             return .expiredChallenge
         }
         guard let publicKey = try? COSEKey(decoding: stored.publicKey) else { return .invalid("the stored public key is unreadable") }
-        let record = WebAuthnVerifier.CredentialRecord(id: stored.id, publicKey: publicKey, signCount: stored.signCount,
-                                                       backupEligible: stored.backupEligible, backupState: stored.backupEligible,
-                                                       userVerified: true, aaguid: Data(count: 16))
+        let record = WebAuthnVerifier.CredentialRecord(
+            id: stored.id, publicKey: publicKey, signCount: stored.signCount,
+            backupEligible: stored.backupEligible, backupState: stored.backupEligible,
+            userVerified: true, aaguid: Data(count: 16))
         let verifier = WebAuthnVerifier(policy: .init(rpId: ceremony.rpID, allowedOrigins: allowedOrigins(rpID: ceremony.rpID), signCountPolicy: .ignore))
-        switch verifier.verifyAssertion(credentialId: credentialID, clientDataJSON: clientDataJSON, authenticatorData: authenticatorData,
-                                        signature: signature, userHandle: userHandle, credential: record,
-                                        expecting: .init(challenge: ceremony.challenge, userHandle: account.userHandle)) {
+        switch verifier.verifyAssertion(
+            credentialId: credentialID, clientDataJSON: clientDataJSON, authenticatorData: authenticatorData,
+            signature: signature, userHandle: userHandle, credential: record,
+            expecting: .init(challenge: ceremony.challenge, userHandle: account.userHandle))
+        {
         case .rejected(let reason):
             return .invalid(reason.message)
         case .verified(let authentication):

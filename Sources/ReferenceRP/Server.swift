@@ -74,7 +74,6 @@ struct Server: Sendable {
         var description: String { message }
     }
 
-
     var accounts: [String: Account] = [:]
     var accountOrder: [String] = []
     var sessions: [String: Session] = [:]
@@ -102,9 +101,10 @@ struct Server: Sendable {
     mutating func create(_ fixture: AccountFixture, rng: inout SeededGenerator) {
         let accountID = String(format: "acct-%06d", nextAccount)
         nextAccount += 1
-        accounts[fixture.username] = Account(username: fixture.username, accountID: accountID, userHandle: Data(rng.bytes(32)),
-                                             rpID: fixture.rpID, name: fixture.username, displayName: fixture.displayName, password: fixture.password,
-                                             policy: fixture.policy, restricted: fixture.restricted, credentials: [])
+        accounts[fixture.username] = Account(
+            username: fixture.username, accountID: accountID, userHandle: Data(rng.bytes(32)),
+            rpID: fixture.rpID, name: fixture.username, displayName: fixture.displayName, password: fixture.password,
+            policy: fixture.policy, restricted: fixture.restricted, credentials: [])
         accountOrder.append(fixture.username)
     }
 
@@ -150,15 +150,19 @@ struct Server: Sendable {
     // MARK: Registration
 
     /// Options for a registration by the session's account (or, for a mutant, another account).
-    mutating func registrationOptions(token: String, conditional: Bool, now: Int64, rng: inout SeededGenerator,
-                                      forUsername override: String? = nil) -> RegistrationOptions? {
+    mutating func registrationOptions(
+        token: String, conditional: Bool, now: Int64, rng: inout SeededGenerator,
+        forUsername override: String? = nil
+    ) -> RegistrationOptions? {
         guard let session = sessions[token] else { return nil }
         guard let account = accounts[override ?? session.username] else { return nil }
         let challenge = Data(rng.bytes(32))
-        ceremonies[challenge] = Ceremony(kind: .registration, challenge: challenge, token: token, username: account.username,
-                                         rpID: account.rpID, conditional: conditional, issuedAt: now)
-        return RegistrationOptions(challenge: challenge, rpID: account.rpID, userHandle: account.userHandle, userName: account.name,
-                                   displayName: account.displayName, excluded: account.credentials.map(\.id))
+        ceremonies[challenge] = Ceremony(
+            kind: .registration, challenge: challenge, token: token, username: account.username,
+            rpID: account.rpID, conditional: conditional, issuedAt: now)
+        return RegistrationOptions(
+            challenge: challenge, rpID: account.rpID, userHandle: account.userHandle, userName: account.name,
+            displayName: account.displayName, excluded: account.credentials.map(\.id))
     }
 
     func allowedOrigins(rpID: String) -> Set<String> {
@@ -184,11 +188,12 @@ struct Server: Sendable {
         let owner = decisions.response.stale == .attachToCurrentAccount ? (sessions[token]?.username ?? ceremony.username) : ceremony.username
         guard let username = owner, var account = accounts[username] else { return .failure("the account no longer exists") }
         let verifier = WebAuthnVerifier(policy: .init(rpId: ceremony.rpID, allowedOrigins: allowedOrigins(rpID: ceremony.rpID)))
-        let conditional = switch decisions.response.userPresence {
-        case .byMediation: ceremony.conditional
-        case .always: false
-        case .never: true
-        }
+        let conditional =
+            switch decisions.response.userPresence {
+            case .byMediation: ceremony.conditional
+            case .always: false
+            case .never: true
+            }
         let expectation = WebAuthnVerifier.RegistrationExpectation(
             challenge: ceremony.challenge, userVerification: decisions.response.userVerification, conditionalMediation: conditional)
         switch verifier.verifyRegistration(clientDataJSON: clientDataJSON, attestationObject: attestationObject, expecting: expectation) {
@@ -202,8 +207,10 @@ struct Server: Sendable {
             }
             ceremonies[ceremony.challenge] = nil
             store.changed(username)
-            account.credentials.append(StoredCredential(id: record.id, publicKey: record.publicKey.bytes, signCount: record.signCount,
-                                                        state: .active, rpID: ceremony.rpID, backupEligible: record.backupEligible))
+            account.credentials.append(
+                StoredCredential(
+                    id: record.id, publicKey: record.publicKey.bytes, signCount: record.signCount,
+                    state: .active, rpID: ceremony.rpID, backupEligible: record.backupEligible))
             accounts[username] = account
             return .success(record.id)
         }
@@ -211,8 +218,9 @@ struct Server: Sendable {
 
     func snapshot(_ username: String) -> AccountSnapshot? {
         guard let account = accounts[username] else { return nil }
-        return AccountSnapshot(username: account.username, accountID: account.accountID, userHandle: account.userHandle, rpID: account.rpID,
-                               name: account.name, displayName: account.displayName,
-                               credentials: account.credentials.map { CredentialSnapshot(credentialID: $0.id, rpID: $0.rpID, state: $0.state) })
+        return AccountSnapshot(
+            username: account.username, accountID: account.accountID, userHandle: account.userHandle, rpID: account.rpID,
+            name: account.name, displayName: account.displayName,
+            credentials: account.credentials.map { CredentialSnapshot(credentialID: $0.id, rpID: $0.rpID, state: $0.state) })
     }
 }

@@ -40,40 +40,53 @@ struct SignalEncoding: Sendable {
         if interface == .android {
             return android(AndroidSignalRequest.unknownCredentialType, ["rpId": .string(self.rpID(rpID)), "credentialId": .string(text(credentialID))])
         }
-        return SignalRequest.apple(AppleSignalReport(interface: appleInterface, method: .reportUnknownPublicKeyCredential,
-                                                      relyingPartyIdentifier: self.rpID(rpID), credentialID: bytes(credentialID)))
+        return SignalRequest.apple(
+            AppleSignalReport(
+                interface: appleInterface, method: .reportUnknownPublicKeyCredential,
+                relyingPartyIdentifier: self.rpID(rpID), credentialID: bytes(credentialID)))
     }
 
     func allAccepted(account: Server.Account, ids: [Data]) -> SignalRequest {
         if interface == .android {
-            return android(AndroidSignalRequest.allAcceptedCredentialsType, [
-                "rpId": .string(rpID(account.rpID)), "userId": .string(text(userHandle(account))),
-                "allAcceptedCredentialIds": decisions.joinsAndroidIDList ? .string(ids.map(text).joined(separator: ",")) : .array(ids.map { .string(text($0)) }),
-            ])
+            return android(
+                AndroidSignalRequest.allAcceptedCredentialsType,
+                [
+                    "rpId": .string(rpID(account.rpID)), "userId": .string(text(userHandle(account))),
+                    "allAcceptedCredentialIds": decisions.joinsAndroidIDList
+                        ? .string(ids.map(text).joined(separator: ",")) : .array(ids.map { .string(text($0)) }),
+                ])
         }
-        return SignalRequest.apple(AppleSignalReport(interface: appleInterface, method: .reportAllAcceptedPublicKeyCredentials,
-                                                      relyingPartyIdentifier: rpID(account.rpID), userHandle: bytes(userHandle(account)),
-                                                      acceptedCredentialIDs: ids.map(bytes)))
+        return SignalRequest.apple(
+            AppleSignalReport(
+                interface: appleInterface, method: .reportAllAcceptedPublicKeyCredentials,
+                relyingPartyIdentifier: rpID(account.rpID), userHandle: bytes(userHandle(account)),
+                acceptedCredentialIDs: ids.map(bytes)))
     }
 
     /// The current name fields; `nil` where the platform has nothing to report (Apple carries the name only).
     func userDetails(account: Server.Account, nameChanged: Bool, displayNameChanged: Bool) -> SignalRequest? {
         let blank = decisions.blanksUnchangedField
         if interface == .android {
-            return android(AndroidSignalRequest.currentUserDetailsType, [
-                "rpId": .string(rpID(account.rpID)), "userId": .string(text(userHandle(account))),
-                "name": .string(blank && !nameChanged ? "" : account.name),
-                "displayName": .string(blank && !displayNameChanged ? "" : account.displayName),
-            ])
+            return android(
+                AndroidSignalRequest.currentUserDetailsType,
+                [
+                    "rpId": .string(rpID(account.rpID)), "userId": .string(text(userHandle(account))),
+                    "name": .string(blank && !nameChanged ? "" : account.name),
+                    "displayName": .string(blank && !displayNameChanged ? "" : account.displayName),
+                ])
         }
         guard nameChanged || blank else { return nil }
-        return SignalRequest.apple(AppleSignalReport(interface: appleInterface, method: .reportPublicKeyCredentialUpdate,
-                                                      relyingPartyIdentifier: rpID(account.rpID), userHandle: bytes(userHandle(account)),
-                                                      newName: blank && !nameChanged ? "" : account.name))
+        return SignalRequest.apple(
+            AppleSignalReport(
+                interface: appleInterface, method: .reportPublicKeyCredentialUpdate,
+                relyingPartyIdentifier: rpID(account.rpID), userHandle: bytes(userHandle(account)),
+                newName: blank && !nameChanged ? "" : account.name))
     }
 
     /// The fields of a successful assertion, whichever platform.
-    static func assertion(_ outcome: PlatformOutcome) -> (credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userHandle: Data?)? {
+    static func assertion(_ outcome: PlatformOutcome) -> (
+        credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userHandle: Data?
+    )? {
         let text: String
         switch outcome {
         case .appleAssertion(let apple):
@@ -82,11 +95,12 @@ struct SignalEncoding: Sendable {
         case .androidRegistration, .appleRegistration, .signalAccepted, .failure: return nil
         }
         guard let json = try? JSONValue.parse(Data(text.utf8)),
-              let id = json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid),
-              let response = json["response"],
-              let clientData = response["clientDataJSON"]?.stringValue.flatMap(Base64URL.decodeIfValid),
-              let authenticatorData = response["authenticatorData"]?.stringValue.flatMap(Base64URL.decodeIfValid),
-              let signature = response["signature"]?.stringValue.flatMap(Base64URL.decodeIfValid) else { return nil }
+            let id = json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid),
+            let response = json["response"],
+            let clientData = response["clientDataJSON"]?.stringValue.flatMap(Base64URL.decodeIfValid),
+            let authenticatorData = response["authenticatorData"]?.stringValue.flatMap(Base64URL.decodeIfValid),
+            let signature = response["signature"]?.stringValue.flatMap(Base64URL.decodeIfValid)
+        else { return nil }
         return (id, clientData, authenticatorData, signature, response["userHandle"]?.stringValue.flatMap(Base64URL.decodeIfValid))
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The attestation object of WebAuthn §6.5: the CBOR map `{"fmt": text, "attStmt": map,
@@ -30,8 +30,10 @@ public struct AttestationObject: Sendable, Hashable {
 
     /// The CTAP2 canonical encoding (keys in the order fmt, attStmt, authData).
     public var bytes: Data {
-        CBOR.map([CBOR.Pair("fmt", .text(format)), CBOR.Pair("attStmt", statement),
-                  CBOR.Pair("authData", .bytes(authenticatorData))]).encoded
+        CBOR.map([
+            CBOR.Pair("fmt", .text(format)), CBOR.Pair("attStmt", statement),
+            CBOR.Pair("authData", .bytes(authenticatorData)),
+        ]).encoded
     }
 
     /// Why bytes are not an acceptable attestation object.

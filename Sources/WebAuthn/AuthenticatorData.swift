@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The authenticator data structure of WebAuthn §6.1.
@@ -34,8 +34,10 @@ public struct AuthenticatorData: Sendable, Hashable {
 
         /// The set flag names, for example `[UP, UV, AT]`, with RFU bits as hex.
         public var description: String {
-            let names: [(Flags, String)] = [(.userPresent, "UP"), (.userVerified, "UV"), (.backupEligible, "BE"),
-                                            (.backupState, "BS"), (.attestedCredentialData, "AT"), (.extensionData, "ED")]
+            let names: [(Flags, String)] = [
+                (.userPresent, "UP"), (.userVerified, "UV"), (.backupEligible, "BE"),
+                (.backupState, "BS"), (.attestedCredentialData, "AT"), (.extensionData, "ED"),
+            ]
             var parts = names.filter { contains($0.0) }.map(\.1)
             let reserved = rawValue & 0x22
             if reserved != 0 { parts.append("RFU 0x" + String(reserved, radix: 16)) }
@@ -75,8 +77,10 @@ public struct AuthenticatorData: Sendable, Hashable {
     public var extensions: CBOR?
 
     /// Creates authenticator data; AT and ED are added to `flags` when the matching part is present.
-    public init(rpIdHash: Data, flags: Flags, signCount: UInt32,
-                attestedCredentialData: AttestedCredentialData? = nil, extensions: CBOR? = nil) {
+    public init(
+        rpIdHash: Data, flags: Flags, signCount: UInt32,
+        attestedCredentialData: AttestedCredentialData? = nil, extensions: CBOR? = nil
+    ) {
         self.rpIdHash = rpIdHash
         var flags = flags
         if attestedCredentialData != nil { flags.insert(.attestedCredentialData) }
@@ -142,16 +146,17 @@ public struct AuthenticatorData: Sendable, Hashable {
 
         /// A one-line human-readable explanation.
         public var description: String {
-            let message = switch kind {
-            case let .tooShort(length): "authenticator data is \(length) bytes, at least 37 are required"
-            case .attestedCredentialDataTruncated: "AT flag is set but the attested credential data is truncated"
-            case let .credentialIdTooLong(length): "credential ID length \(length) exceeds 1023"
-            case let .malformedCredentialPublicKey(error): "credential public key is not valid CBOR (\(error))"
-            case let .malformedExtensions(error): "extensions are not valid CBOR (\(error))"
-            case let .extensionsNotAMap(found): "extensions must be a CBOR map, found \(found)"
-            case .missingExtensions: "ED flag is set but no extensions follow"
-            case let .trailingBytes(count): "\(count) unexpected byte(s) after the parts announced by the flags"
-            }
+            let message =
+                switch kind {
+                case let .tooShort(length): "authenticator data is \(length) bytes, at least 37 are required"
+                case .attestedCredentialDataTruncated: "AT flag is set but the attested credential data is truncated"
+                case let .credentialIdTooLong(length): "credential ID length \(length) exceeds 1023"
+                case let .malformedCredentialPublicKey(error): "credential public key is not valid CBOR (\(error))"
+                case let .malformedExtensions(error): "extensions are not valid CBOR (\(error))"
+                case let .extensionsNotAMap(found): "extensions must be a CBOR map, found \(found)"
+                case .missingExtensions: "ED flag is set but no extensions follow"
+                case let .trailingBytes(count): "\(count) unexpected byte(s) after the parts announced by the flags"
+                }
             return "authenticator data error at byte \(offset): \(message)"
         }
     }

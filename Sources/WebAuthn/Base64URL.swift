@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The base64url encoding of RFC 4648 §5 as WebAuthn uses it: URL-safe alphabet, no padding.
@@ -76,7 +76,8 @@ public enum Base64URL {
         output.reserveCapacity(sextets.count * 3 / 4)
         var index = 0
         while index + 4 <= sextets.count {
-            let group = UInt32(sextets[index]) << 18 | UInt32(sextets[index + 1]) << 12
+            let group =
+                UInt32(sextets[index]) << 18 | UInt32(sextets[index + 1]) << 12
                 | UInt32(sextets[index + 2]) << 6 | UInt32(sextets[index + 3])
             output.append(UInt8(group >> 16 & 0xFF))
             output.append(UInt8(group >> 8 & 0xFF))

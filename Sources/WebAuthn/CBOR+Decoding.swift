@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension CBOR {
@@ -147,10 +147,18 @@ private struct Reader {
         let minimum: UInt64
         switch info {
         case 0..<24: return UInt64(info)
-        case 24: value = try readBigEndian(byteCount: 1); minimum = 24
-        case 25: value = try readBigEndian(byteCount: 2); minimum = 0x100
-        case 26: value = try readBigEndian(byteCount: 4); minimum = 0x1_0000
-        case 27: value = try readBigEndian(byteCount: 8); minimum = 0x1_0000_0000
+        case 24:
+            value = try readBigEndian(byteCount: 1)
+            minimum = 24
+        case 25:
+            value = try readBigEndian(byteCount: 2)
+            minimum = 0x100
+        case 26:
+            value = try readBigEndian(byteCount: 4)
+            minimum = 0x1_0000
+        case 27:
+            value = try readBigEndian(byteCount: 8)
+            minimum = 0x1_0000_0000
         default: throw CBOR.DecodingError(.reservedAdditionalInformation(info), offset: headOffset)
         }
         if options.requireCanonical, value < minimum {

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// An ES256 credential public key in COSE_Key form (RFC 9052/9053): EC2 key type, algorithm
@@ -106,8 +106,10 @@ public struct COSEKey: Sendable, Hashable {
 
     /// The COSE_Key map as a CBOR item.
     public var item: CBOR {
-        [1: .integer(Self.keyTypeEC2), 3: .integer(Self.algorithmES256), -1: .integer(Self.curveP256),
-         -2: .bytes(publicKey.x), -3: .bytes(publicKey.y)]
+        [
+            1: .integer(Self.keyTypeEC2), 3: .integer(Self.algorithmES256), -1: .integer(Self.curveP256),
+            -2: .bytes(publicKey.x), -3: .bytes(publicKey.y),
+        ]
     }
 
     /// The CTAP2 canonical encoding (77 bytes).

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A failure reported by the platform's cryptography library.
@@ -160,7 +160,7 @@ public struct P256SigningKey: Sendable, Hashable {
             do {
                 try self.init(privateScalar: SHA256.hash(input))
                 return
-            } catch where error.kind == .scalarOutOfRange {
+            } catch  where error.kind == .scalarOutOfRange {
                 counter &+= 1
             }
         }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Synchronization
 
@@ -26,8 +26,10 @@ public final class VirtualAuthenticator: Sendable {
 
         /// Creates a configuration; the defaults model a synced passkey provider without attestation
         /// but with a per-credential counter.
-        public init(aaguid: Data = Data(count: 16), credentialIdLength: Int = 16,
-                    signCounter: SignCounter = .incrementing, attestation: AttestationFormat = .none) {
+        public init(
+            aaguid: Data = Data(count: 16), credentialIdLength: Int = 16,
+            signCounter: SignCounter = .incrementing, attestation: AttestationFormat = .none
+        ) {
             self.aaguid = aaguid
             self.credentialIdLength = credentialIdLength
             self.signCounter = signCounter
@@ -178,9 +180,11 @@ public final class VirtualAuthenticator: Sendable {
     ///   - flags: The UP, UV, BE and BS bits to report; AT (and ED with extensions) is added.
     ///     BE fixes the credential's backup eligibility.
     ///   - extensions: Authenticator extension outputs to include (a CBOR map), if any.
-    public func makeCredential(rpId: String, userHandle: Data, clientDataHash: Data,
-                               flags: AuthenticatorData.Flags = [.userPresent, .userVerified],
-                               extensions: CBOR? = nil) throws(Error) -> Registration {
+    public func makeCredential(
+        rpId: String, userHandle: Data, clientDataHash: Data,
+        flags: AuthenticatorData.Flags = [.userPresent, .userVerified],
+        extensions: CBOR? = nil
+    ) throws(Error) -> Registration {
         guard clientDataHash.count == 32 else { throw .invalidClientDataHash(length: clientDataHash.count) }
         guard (1...64).contains(userHandle.count) else { throw .invalidUserHandle(length: userHandle.count) }
         let index = state.withLock { state in
@@ -194,15 +198,18 @@ public final class VirtualAuthenticator: Sendable {
         } catch {
             throw .crypto(error)
         }
-        let credential = Credential(id: id, rpId: rpId, userHandle: Data(userHandle), signingKey: signingKey,
-                                    signCount: configuration.signCounter == .incrementing ? 1 : 0,
-                                    backupEligible: flags.contains(.backupEligible),
-                                    backupState: flags.contains(.backupState))
+        let credential = Credential(
+            id: id, rpId: rpId, userHandle: Data(userHandle), signingKey: signingKey,
+            signCount: configuration.signCounter == .incrementing ? 1 : 0,
+            backupEligible: flags.contains(.backupEligible),
+            backupState: flags.contains(.backupState))
         let attested = AuthenticatorData.AttestedCredentialData(
             aaguid: configuration.aaguid, credentialId: id, credentialPublicKey: credential.publicKey.bytes)
-        let authenticatorData = AuthenticatorData(rpIdHash: SHA256.hash(Data(rpId.utf8)), flags: flags,
-                                                  signCount: credential.signCount,
-                                                  attestedCredentialData: attested, extensions: extensions).bytes
+        let authenticatorData = AuthenticatorData(
+            rpIdHash: SHA256.hash(Data(rpId.utf8)), flags: flags,
+            signCount: credential.signCount,
+            attestedCredentialData: attested, extensions: extensions
+        ).bytes
         let attestation: AttestationObject
         switch configuration.attestation {
         case .none:
@@ -214,14 +221,16 @@ public final class VirtualAuthenticator: Sendable {
             } catch {
                 throw .crypto(error)
             }
-            attestation = AttestationObject(format: "packed", statement: ["alg": -7, "sig": .bytes(signature)],
-                                            authenticatorData: authenticatorData)
+            attestation = AttestationObject(
+                format: "packed", statement: ["alg": -7, "sig": .bytes(signature)],
+                authenticatorData: authenticatorData)
         }
         state.withLock { state in
             if state.credentials.updateValue(credential, forKey: id) == nil { state.order.append(id) }
         }
-        return Registration(credential: credential, authenticatorData: authenticatorData,
-                            attestationObject: attestation.bytes)
+        return Registration(
+            credential: credential, authenticatorData: authenticatorData,
+            attestationObject: attestation.bytes)
     }
 
     /// Signs an assertion (authenticatorGetAssertion) with a credential this authenticator holds.
@@ -232,8 +241,10 @@ public final class VirtualAuthenticator: Sendable {
     ///   - flags: The flags to report; nil means UP and UV plus the credential's BE and BS.
     ///     Given flags are written as they are (so BE can be changed on purpose).
     ///   - fault: A defect to inject, if any.
-    public func getAssertion(credential: Credential, clientDataHash: Data,
-                             flags: AuthenticatorData.Flags? = nil, fault: Fault? = nil) throws(Error) -> Assertion {
+    public func getAssertion(
+        credential: Credential, clientDataHash: Data,
+        flags: AuthenticatorData.Flags? = nil, fault: Fault? = nil
+    ) throws(Error) -> Assertion {
         guard clientDataHash.count == 32 else { throw .invalidClientDataHash(length: clientDataHash.count) }
         let counter = configuration.signCounter
         let current = state.withLock { state -> Credential? in
@@ -255,8 +266,10 @@ public final class VirtualAuthenticator: Sendable {
         case let .signCount(value): signCount = value
         default: break
         }
-        let authenticatorData = AuthenticatorData(rpIdHash: SHA256.hash(Data(rpId.utf8)), flags: reported,
-                                                  signCount: signCount).bytes
+        let authenticatorData = AuthenticatorData(
+            rpIdHash: SHA256.hash(Data(rpId.utf8)), flags: reported,
+            signCount: signCount
+        ).bytes
         var message = authenticatorData + clientDataHash
         var signer = current.signingKey
         let signature: Data
@@ -277,8 +290,9 @@ public final class VirtualAuthenticator: Sendable {
         } catch {
             throw .crypto(error)
         }
-        return Assertion(credentialId: current.id, authenticatorData: authenticatorData,
-                         signature: signature, userHandle: current.userHandle)
+        return Assertion(
+            credentialId: current.id, authenticatorData: authenticatorData,
+            signature: signature, userHandle: current.userHandle)
     }
 
     /// `SHA-256(seed || "webauthn.virtual." || label || index)`, the source of all derived bytes.

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension WebAuthnVerifier {
@@ -14,8 +14,10 @@ extension WebAuthnVerifier {
     ///
     /// Not checked here, because it needs the relying party's storage: that the credential ID
     /// is not registered yet (WebAuthn §7.1), and which account it belongs to.
-    public func verifyRegistration(clientDataJSON: Data, attestationObject: Data,
-                                   expecting expectation: RegistrationExpectation) -> Outcome<Registration> {
+    public func verifyRegistration(
+        clientDataJSON: Data, attestationObject: Data,
+        expecting expectation: RegistrationExpectation
+    ) -> Outcome<Registration> {
         let clientData: CollectedClientData
         switch checkClientData(clientDataJSON, type: .create, challenge: expectation.challenge) {
         case let .success(value): clientData = value
@@ -28,14 +30,16 @@ extension WebAuthnVerifier {
             return .rejected(.attestationObjectMalformed(error))
         }
         let authenticatorData: AuthenticatorData
-        switch checkAuthenticatorData(attestation.authenticatorData,
-                                      requireUserPresence: !expectation.conditionalMediation,
-                                      userVerification: expectation.userVerification) {
+        switch checkAuthenticatorData(
+            attestation.authenticatorData,
+            requireUserPresence: !expectation.conditionalMediation,
+            userVerification: expectation.userVerification)
+        {
         case let .success(value): authenticatorData = value
         case let .failure(rejection): return .rejected(rejection.reason)
         }
         guard let attested = authenticatorData.attestedCredentialData,
-              authenticatorData.flags.contains(.attestedCredentialData)
+            authenticatorData.flags.contains(.attestedCredentialData)
         else { return .rejected(.attestedCredentialDataMissing) }
         let publicKey: COSEKey
         do {
@@ -46,11 +50,12 @@ extension WebAuthnVerifier {
         guard attestation.format == "none" else { return .rejected(.unsupportedAttestationFormat(attestation.format)) }
         guard attestation.statement.mapValue?.isEmpty == true else { return .rejected(.nonEmptyNoneAttestationStatement) }
         let flags = authenticatorData.flags
-        let record = CredentialRecord(id: attested.credentialId, publicKey: publicKey,
-                                      signCount: authenticatorData.signCount,
-                                      backupEligible: flags.contains(.backupEligible),
-                                      backupState: flags.contains(.backupState),
-                                      userVerified: flags.contains(.userVerified), aaguid: attested.aaguid)
+        let record = CredentialRecord(
+            id: attested.credentialId, publicKey: publicKey,
+            signCount: authenticatorData.signCount,
+            backupEligible: flags.contains(.backupEligible),
+            backupState: flags.contains(.backupState),
+            userVerified: flags.contains(.userVerified), aaguid: attested.aaguid)
         return .verified(Registration(credential: record, clientData: clientData, authenticatorData: authenticatorData))
     }
 
@@ -61,9 +66,11 @@ extension WebAuthnVerifier {
     /// authenticator data parses; rpIdHash; UP (unless not required); UV when required; BS only
     /// with BE; BE unchanged; the signature over `authenticatorData || SHA-256(clientDataJSON)`;
     /// the counter (per `Policy.signCountPolicy`).
-    public func verifyAssertion(credentialId: Data, clientDataJSON: Data, authenticatorData authenticatorDataBytes: Data,
-                                signature: Data, userHandle: Data?, credential: CredentialRecord,
-                                expecting expectation: AssertionExpectation) -> Outcome<Authentication> {
+    public func verifyAssertion(
+        credentialId: Data, clientDataJSON: Data, authenticatorData authenticatorDataBytes: Data,
+        signature: Data, userHandle: Data?, credential: CredentialRecord,
+        expecting expectation: AssertionExpectation
+    ) -> Outcome<Authentication> {
         guard credentialId == credential.id else { return .rejected(.credentialIdMismatch) }
         if let userHandle, let expected = expectation.userHandle, userHandle != expected {
             return .rejected(.userHandleMismatch)
@@ -74,8 +81,10 @@ extension WebAuthnVerifier {
         case let .failure(rejection): return .rejected(rejection.reason)
         }
         let authenticatorData: AuthenticatorData
-        switch checkAuthenticatorData(authenticatorDataBytes, requireUserPresence: expectation.requireUserPresence,
-                                      userVerification: expectation.userVerification) {
+        switch checkAuthenticatorData(
+            authenticatorDataBytes, requireUserPresence: expectation.requireUserPresence,
+            userVerification: expectation.userVerification)
+        {
         case let .success(value): authenticatorData = value
         case let .failure(rejection): return .rejected(rejection.reason)
         }
@@ -96,8 +105,10 @@ extension WebAuthnVerifier {
         var updated = credential
         updated.signCount = received
         updated.backupState = flags.contains(.backupState)
-        return .verified(Authentication(credential: updated, clientData: clientData,
-                                        authenticatorData: authenticatorData, signCountAnomaly: anomaly))
+        return .verified(
+            Authentication(
+                credential: updated, clientData: clientData,
+                authenticatorData: authenticatorData, signCountAnomaly: anomaly))
     }
 
     // MARK: Shared steps
@@ -108,8 +119,10 @@ extension WebAuthnVerifier {
     }
 
     /// Client data steps shared by both ceremonies: parse, type, challenge, origin, cross origin.
-    func checkClientData(_ json: Data, type: CollectedClientData.CeremonyType,
-                         challenge: Data) -> Result<CollectedClientData, Rejection> {
+    func checkClientData(
+        _ json: Data, type: CollectedClientData.CeremonyType,
+        challenge: Data
+    ) -> Result<CollectedClientData, Rejection> {
         let clientData: CollectedClientData
         do {
             clientData = try CollectedClientData(jsonBytes: json)
@@ -132,8 +145,10 @@ extension WebAuthnVerifier {
     }
 
     /// Authenticator data steps shared by both ceremonies: parse, rpIdHash, UP, UV, BE/BS.
-    func checkAuthenticatorData(_ bytes: Data, requireUserPresence: Bool,
-                                userVerification: UserVerificationRequirement) -> Result<AuthenticatorData, Rejection> {
+    func checkAuthenticatorData(
+        _ bytes: Data, requireUserPresence: Bool,
+        userVerification: UserVerificationRequirement
+    ) -> Result<AuthenticatorData, Rejection> {
         let authenticatorData: AuthenticatorData
         do {
             authenticatorData = try AuthenticatorData(bytes: bytes)

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The relying party's verification of registration and authentication responses
@@ -23,8 +23,10 @@ public struct WebAuthnVerifier: Sendable {
         public var signCountPolicy: SignCountPolicy
 
         /// Creates a policy.
-        public init(rpId: String, allowedOrigins: Set<String>, allowedTopOrigins: Set<String> = [],
-                    signCountPolicy: SignCountPolicy = .rejectNonIncreasing) {
+        public init(
+            rpId: String, allowedOrigins: Set<String>, allowedTopOrigins: Set<String> = [],
+            signCountPolicy: SignCountPolicy = .rejectNonIncreasing
+        ) {
             self.rpId = rpId
             self.allowedOrigins = allowedOrigins
             self.allowedTopOrigins = allowedTopOrigins
@@ -62,8 +64,10 @@ public struct WebAuthnVerifier: Sendable {
         public var conditionalMediation: Bool
 
         /// Creates an expectation.
-        public init(challenge: Data, userVerification: UserVerificationRequirement = .preferred,
-                    conditionalMediation: Bool = false) {
+        public init(
+            challenge: Data, userVerification: UserVerificationRequirement = .preferred,
+            conditionalMediation: Bool = false
+        ) {
             self.challenge = challenge
             self.userVerification = userVerification
             self.conditionalMediation = conditionalMediation
@@ -83,8 +87,10 @@ public struct WebAuthnVerifier: Sendable {
         public var userHandle: Data?
 
         /// Creates an expectation.
-        public init(challenge: Data, userVerification: UserVerificationRequirement = .preferred,
-                    requireUserPresence: Bool = true, userHandle: Data? = nil) {
+        public init(
+            challenge: Data, userVerification: UserVerificationRequirement = .preferred,
+            requireUserPresence: Bool = true, userHandle: Data? = nil
+        ) {
             self.challenge = challenge
             self.userVerification = userVerification
             self.requireUserPresence = requireUserPresence
@@ -110,8 +116,10 @@ public struct WebAuthnVerifier: Sendable {
         public var aaguid: Data
 
         /// Creates a record.
-        public init(id: Data, publicKey: COSEKey, signCount: UInt32, backupEligible: Bool,
-                    backupState: Bool, userVerified: Bool, aaguid: Data) {
+        public init(
+            id: Data, publicKey: COSEKey, signCount: UInt32, backupEligible: Bool,
+            backupState: Bool, userVerified: Bool, aaguid: Data
+        ) {
             self.id = id
             self.publicKey = publicKey
             self.signCount = signCount

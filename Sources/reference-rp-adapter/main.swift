@@ -22,7 +22,9 @@ while let option = arguments.popFirst() {
         mutation = chosen
     case "--latency-ms":
         // Each session.* answer waits this long, as a relying party across a network would.
-        guard let millis = Int(value), (0...60_000).contains(millis) else { fail("--latency-ms takes a whole number of milliseconds from 0 to 60000, not '\(value)'") }
+        guard let millis = Int(value), (0...60_000).contains(millis) else {
+            fail("--latency-ms takes a whole number of milliseconds from 0 to 60000, not '\(value)'")
+        }
         latencyMillis = millis
     default:
         fail("unknown option '\(option)'")

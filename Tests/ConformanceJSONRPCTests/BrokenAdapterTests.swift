@@ -11,8 +11,9 @@ import ConformanceTestSupport
 struct BrokenAdapterTests {
     /// Short time-outs; a message-rate limit low enough that a flood is caught even when a loaded
     /// machine reads slowly.
-    static let quick = JSONRPCAdapter.Configuration(callTimeout: .milliseconds(1500), launchTimeout: .seconds(10),
-                                                    terminationGrace: .milliseconds(500), maximumAdapterMessagesPerSecond: 1000)
+    static let quick = JSONRPCAdapter.Configuration(
+        callTimeout: .milliseconds(1500), launchTimeout: .seconds(10),
+        terminationGrace: .milliseconds(500), maximumAdapterMessagesPerSecond: 1000)
 
     /// Opens a session, performs a sign-in, and returns the fault it throws.
     func faultOfPerform(mode: String, configuration: JSONRPCAdapter.Configuration = quick) async throws -> AdapterFault {
@@ -35,21 +36,24 @@ struct BrokenAdapterTests {
         #expect(description.name == "fixture-adapter")
         let host = RecordingHost()
         let session = try await adapter.openSession(.sample(), host: host)
-        #expect(try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw")) == ActionOutcome(.signedIn, message: "password-sign-in"))
+        #expect(
+            try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw")) == ActionOutcome(.signedIn, message: "password-sign-in"))
         #expect(host.calls.withLock { $0 } == [.now, .show(UIEvent(.screen, "home at 120000"))])
         await session.close()
         await adapter.shutdown()
     }
 
-    @Test("faults that stop the process", arguments: [
-        ("garbage", AdapterFault.Kind.malformedMessage, "this is not json"),
-        ("half-then-exit", .truncatedMessage, #"{"jsonrpc":"2.0","id":"#),
-        ("half-then-hang", .timeout, "unfinished line"),
-        ("hang", .timeout, "within 1500 ms"),
-        ("unknown-id", .unknownResponseID, "987654"),
-        ("flood", .flood, "within one second"),
-        ("oversized", .oversizedMessage, "the limit is 1048576"),
-    ])
+    @Test(
+        "faults that stop the process",
+        arguments: [
+            ("garbage", AdapterFault.Kind.malformedMessage, "this is not json"),
+            ("half-then-exit", .truncatedMessage, #"{"jsonrpc":"2.0","id":"#),
+            ("half-then-hang", .timeout, "unfinished line"),
+            ("hang", .timeout, "within 1500 ms"),
+            ("unknown-id", .unknownResponseID, "987654"),
+            ("flood", .flood, "within one second"),
+            ("oversized", .oversizedMessage, "the limit is 1048576"),
+        ])
     func stoppingFaults(mode: String, kind: AdapterFault.Kind, evidence: String) async throws {
         let fault = try await faultOfPerform(mode: mode)
         #expect(fault.kind == kind)
@@ -159,15 +163,20 @@ struct BrokenAdapterTests {
 
     @Test("clock.schedule with afterMillis 2^63-1 once virtual time is above 0 saturates: no crash, the test case goes on")
     func hugeTimer() async throws {
-        let library = StepLibrary(TestSteps.definitions + [
-            StepDefinition("{word} ms pass") { world, arguments in
-                try await world.advance(byMillis: Int64(arguments[0]) ?? 0)
-                return .passed
-            },
+        let library = StepLibrary(
+            TestSteps.definitions + [
+                StepDefinition("{word} ms pass") { world, arguments in
+                    try await world.advance(byMillis: Int64(arguments[0]) ?? 0)
+                    return .passed
+                }
+            ])
+        let text = CriterionText.criterion(scenarios: [
+            CriterionText.Scenario(
+                "Far timer",
+                steps: [
+                    "Given 1000 ms pass", "When the user refreshes as alice", "And 60000 ms pass", "Then the step passes",
+                ])
         ])
-        let text = CriterionText.criterion(scenarios: [CriterionText.Scenario("Far timer", steps: [
-            "Given 1000 ms pass", "When the user refreshes as alice", "And 60000 ms pass", "Then the step passes",
-        ])])
         let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)], library: library)
         try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
         let adapter = Fixture.adapter(mode: "huge-timer", configuration: Self.quick)
@@ -221,14 +230,16 @@ struct BrokenAdapterTests {
         await adapter.shutdown()
     }
 
-    @Test("shell one-liners", arguments: [
-        ("exit 7", AdapterFault.Kind.processExited, "status 7"),
-        ("/nonexistent/adapter", .processExited, "status 127"),
-        ("yes garbage", .malformedMessage, "garbage"),
-        ("head -c 3000000 /dev/zero | tr '\\0' x", .oversizedMessage, "xxxx"),
-        ("printf '[1,2]\\n'; sleep 5", .protocolViolation, "batches"),
-        ("printf '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\\n'; sleep 5", .protocolViolation, "AdapterDescription"),
-    ])
+    @Test(
+        "shell one-liners",
+        arguments: [
+            ("exit 7", AdapterFault.Kind.processExited, "status 7"),
+            ("/nonexistent/adapter", .processExited, "status 127"),
+            ("yes garbage", .malformedMessage, "garbage"),
+            ("head -c 3000000 /dev/zero | tr '\\0' x", .oversizedMessage, "xxxx"),
+            ("printf '[1,2]\\n'; sleep 5", .protocolViolation, "batches"),
+            ("printf '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\\n'; sleep 5", .protocolViolation, "AdapterDescription"),
+        ])
     func shellAdapters(command: String, kind: AdapterFault.Kind, evidence: String) async throws {
         let adapter = JSONRPCAdapter(commandLine: command, configuration: Self.quick)
         await #expect { _ = try await adapter.describe() } throws: { error in
@@ -272,11 +283,12 @@ enum Fixture {
     static func isRunning(_ pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 else { return false }
         #if os(Linux)
-        if let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-           let close = status.lastIndex(of: ")") {
-            let state = status[status.index(close, offsetBy: 2)]
-            return state != "Z"
-        }
+            if let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = status.lastIndex(of: ")")
+            {
+                let state = status[status.index(close, offsetBy: 2)]
+                return state != "Z"
+            }
         #endif
         return true
     }

@@ -27,12 +27,17 @@ struct RoundTripTests {
     func harnessToAdapter() async throws {
         let host = RecordingHost()
         let session = try await adapter.openSession(.sample(), host: host)
-        let credential = CredentialFixture(username: AccountFixture.alice.username, credentialID: Data([0, 0xFF, 0x7E, 0x3F]),
-                                           publicKey: Data((0..<77).map { UInt8($0) }), signCount: 4_000_000_000, state: .revoked)
-        let outcome = PlatformOutcome.appleRegistration(AppleRegistration(credentialID: Data([1, 2]), rawClientDataJSON: Data(#"{"type":"webauthn.create"}"#.utf8),
-                                                                           rawAttestationObject: Data([0xA3, 0x63])))
-        let failure = PlatformOutcome.failure(PlatformError(name: "SignalCredentialRateLimitExceededException", type: "rate-limit", message: "slow down",
-                                                            retryMillis: 119_000))
+        let credential = CredentialFixture(
+            username: AccountFixture.alice.username, credentialID: Data([0, 0xFF, 0x7E, 0x3F]),
+            publicKey: Data((0..<77).map { UInt8($0) }), signCount: 4_000_000_000, state: .revoked)
+        let outcome = PlatformOutcome.appleRegistration(
+            AppleRegistration(
+                credentialID: Data([1, 2]), rawClientDataJSON: Data(#"{"type":"webauthn.create"}"#.utf8),
+                rawAttestationObject: Data([0xA3, 0x63])))
+        let failure = PlatformOutcome.failure(
+            PlatformError(
+                name: "SignalCredentialRateLimitExceededException", type: "rate-limit", message: "slow down",
+                retryMillis: 119_000))
         try await session.setUp(accounts: [.alice])
         try await session.addCredential(credential)
         try await session.injectFault(Fault(.paginationFailure, count: 2))
@@ -175,7 +180,8 @@ struct RoundTripTests {
 
     @Test("the test case's budget bounds every call of the session")
     func testCaseBudget() async throws {
-        let adapter = JSONRPCAdapter(servingInProcess: party, configuration: .init(callTimeout: .seconds(30), testCaseTimeout: .milliseconds(300), launchTimeout: .seconds(30)))
+        let adapter = JSONRPCAdapter(
+            servingInProcess: party, configuration: .init(callTimeout: .seconds(30), testCaseTimeout: .milliseconds(300), launchTimeout: .seconds(30)))
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
         await #expect {
             _ = try await session.perform(UserAction.refresh)

@@ -74,7 +74,9 @@ struct ServerTests {
         }
 
         func openSession() async throws {
-            let open = try await call(#"{"id":2,"jsonrpc":"2.0","method":"session.open","params":{"session":"a","context":{"device":{"osVersion":"18.0","platform":"apple"},"seed":1,"target":"apple-18","testCase":"t"}}}"#)
+            let open = try await call(
+                #"{"id":2,"jsonrpc":"2.0","method":"session.open","params":{"session":"a","context":{"device":{"osVersion":"18.0","platform":"apple"},"seed":1,"target":"apple-18","testCase":"t"}}}"#
+            )
             #expect(open.kind == .result)
         }
     }
@@ -109,11 +111,20 @@ struct ServerTests {
         client.send("not json")
         #expect(try await client.receiveMessage().decodeError().code == JSONRPCErrorCode.parseError)
         #expect(try await client.call(#"{"id":3,"jsonrpc":"2.0","method":"session.fly","params":{}}"#).decodeError().code == JSONRPCErrorCode.methodNotFound)
-        #expect(try await client.call(#"{"id":4,"jsonrpc":"2.0","method":"clock.now","params":{"session":"a"}}"#).decodeError().code == JSONRPCErrorCode.methodNotFound)
-        #expect(try await client.call(#"{"id":5,"jsonrpc":"2.0","method":"session.perform","params":{"session":"a"}}"#).decodeError().code == JSONRPCErrorCode.invalidParams)
-        #expect(try await client.call(#"{"id":6,"jsonrpc":"2.0","method":"session.inspectSession","params":{"session":"zz"}}"#).decodeError().code == JSONRPCErrorCode.unknownSession)
+        #expect(
+            try await client.call(#"{"id":4,"jsonrpc":"2.0","method":"clock.now","params":{"session":"a"}}"#).decodeError().code
+                == JSONRPCErrorCode.methodNotFound)
+        #expect(
+            try await client.call(#"{"id":5,"jsonrpc":"2.0","method":"session.perform","params":{"session":"a"}}"#).decodeError().code
+                == JSONRPCErrorCode.invalidParams)
+        #expect(
+            try await client.call(#"{"id":6,"jsonrpc":"2.0","method":"session.inspectSession","params":{"session":"zz"}}"#).decodeError().code
+                == JSONRPCErrorCode.unknownSession)
         try await client.openSession()
-        #expect(try await client.call(#"{"id":7,"jsonrpc":"2.0","method":"session.open","params":{"session":"a","context":{"device":{"osVersion":"18.0","platform":"apple"},"seed":1,"target":"apple-18","testCase":"t"}}}"#).decodeError().code == JSONRPCErrorCode.invalidParams)
+        #expect(
+            try await client.call(
+                #"{"id":7,"jsonrpc":"2.0","method":"session.open","params":{"session":"a","context":{"device":{"osVersion":"18.0","platform":"apple"},"seed":1,"target":"apple-18","testCase":"t"}}}"#
+            ).decodeError().code == JSONRPCErrorCode.invalidParams)
         let thrown = try await client.call(#"{"id":8,"jsonrpc":"2.0","method":"session.inspectAccount","params":{"session":"a","username":"nobody"}}"#)
         #expect(thrown.decodeError().code == JSONRPCErrorCode.adapterError && thrown.decodeError().message == "no account nobody")
     }

@@ -56,16 +56,18 @@ struct SpecificationTests {
                     methods.insert(method)
                     let adapterMethod = HarnessConnection.adapterMethods.contains(method)
                     #expect(adapterMethod != example.fromHarness, "line \(example.line): \(method.rawValue) goes the wrong way")
-                    #expect((message.kind == .notification) == HarnessConnection.notificationMethods.contains(method),
-                            "line \(example.line): \(method.rawValue) request or notification")
+                    #expect(
+                        (message.kind == .notification) == HarnessConnection.notificationMethods.contains(method),
+                        "line \(example.line): \(method.rawValue) request or notification")
                     try Self.decodeParams(of: method, message, line: example.line)
                     if let id = message.integerID {
                         if example.fromHarness { harnessRequests[id] = method } else { adapterRequests[id] = method }
                     }
                 case .result:
                     let id = try #require(message.integerID)
-                    let method = try #require(example.fromHarness ? adapterRequests.removeValue(forKey: id) : harnessRequests.removeValue(forKey: id),
-                                              "line \(example.line): an answer to no request")
+                    let method = try #require(
+                        example.fromHarness ? adapterRequests.removeValue(forKey: id) : harnessRequests.removeValue(forKey: id),
+                        "line \(example.line): an answer to no request")
                     try Self.decodeResult(of: method, message, line: example.line)
                 case .error:
                     Issue.record("line \(example.line): the examples show no error answers")
@@ -153,7 +155,10 @@ struct SpecificationTests {
         var inChecked = false
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.drop { $0 == " " }
-            if line.hasPrefix("```") { inChecked = line.hasPrefix("```jsonrpc") ? true : false; continue }
+            if line.hasPrefix("```") {
+                inChecked = line.hasPrefix("```jsonrpc") ? true : false
+                continue
+            }
             let looksLikeMessage = line.hasPrefix("→ {") || line.hasPrefix("← {") || line.hasPrefix("{\"id\"") || line.hasPrefix("{\"jsonrpc\"")
             #expect(!looksLikeMessage || inChecked, "line \(number + 1): a message outside a ```jsonrpc block is not checked")
         }

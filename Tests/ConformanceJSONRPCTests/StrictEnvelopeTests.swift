@@ -14,13 +14,15 @@ struct StrictEnvelopeTests {
         }
     }
 
-    @Test("Malformed lines carry the reader's message with the byte offset", arguments: [
-        (#"{"jsonrpc":"2.0","id":007,"method":"a"}"#, "at byte 22 (line 1, column 23): leading zero in a number"),
-        (#"{"jsonrpc":"2.0","method":"a","params":{"s":1,"s":2}}"#, #"at byte 46 (line 1, column 47): duplicate member name "s" in one object"#),
-        (#"{"jsonrpc":"2.0","method":"a","params":{"t":"\uDC00"}}"#, "at byte 45 (line 1, column 46): lone surrogate"),
-        (#"{"jsonrpc":"2.0","method":"a","params":[1,],"id":1}"#, "at byte 41 (line 1, column 42): trailing comma before ']'"),
-        (#"{"jsonrpc":"2.0","method":"a"} {}"#, "at byte 31 (line 1, column 32): unexpected '{' after the JSON value"),
-    ])
+    @Test(
+        "Malformed lines carry the reader's message with the byte offset",
+        arguments: [
+            (#"{"jsonrpc":"2.0","id":007,"method":"a"}"#, "at byte 22 (line 1, column 23): leading zero in a number"),
+            (#"{"jsonrpc":"2.0","method":"a","params":{"s":1,"s":2}}"#, #"at byte 46 (line 1, column 47): duplicate member name "s" in one object"#),
+            (#"{"jsonrpc":"2.0","method":"a","params":{"t":"\uDC00"}}"#, "at byte 45 (line 1, column 46): lone surrogate"),
+            (#"{"jsonrpc":"2.0","method":"a","params":[1,],"id":1}"#, "at byte 41 (line 1, column 42): trailing comma before ']'"),
+            (#"{"jsonrpc":"2.0","method":"a"} {}"#, "at byte 31 (line 1, column 32): unexpected '{' after the JSON value"),
+        ])
     func malformed(line: String, fragment: String) throws {
         guard case .malformed(let why)? = Self.failure(line) else {
             Issue.record("not malformed: \(String(describing: Self.failure(line)))")

@@ -21,8 +21,9 @@ final class ToyRelyingParty: RelyingPartyAdapter {
     /// Lets a test hold `perform(.refresh)` until it opens the gate.
     let gate = Gate()
 
-    static let description = AdapterDescription(name: "toy-rp", version: "0.1", targets: ["apple-18", "android-15-gpm"],
-                                                capabilities: [.conditionalCreate, .signals, .faultInjection], relyingPartyIDs: ["example.com"])
+    static let description = AdapterDescription(
+        name: "toy-rp", version: "0.1", targets: ["apple-18", "android-15-gpm"],
+        capabilities: [.conditionalCreate, .signals, .faultInjection], relyingPartyIDs: ["example.com"])
 
     func describe() async throws -> AdapterDescription { Self.description }
 
@@ -87,9 +88,11 @@ struct ToySession: RelyingPartySession {
             }
             let now = await host.now()
             let timer = await host.scheduleTimer(afterMillis: 30_000, label: "upgrade-window")
-            let operation = await host.createCredential(CreateCredentialRequest.apple(AppleRegistrationRequest(
-                relyingPartyIdentifier: account.rpID, challenge: Data([0, 1, 2, 0xFF, 0xFE]), name: account.username,
-                userID: Data([9, 8, 7]), displayName: account.displayName, requestStyle: .conditional, excludedCredentials: [Data([1]), Data()])))
+            let operation = await host.createCredential(
+                CreateCredentialRequest.apple(
+                    AppleRegistrationRequest(
+                        relyingPartyIdentifier: account.rpID, challenge: Data([0, 1, 2, 0xFF, 0xFE]), name: account.username,
+                        userID: Data([9, 8, 7]), displayName: account.displayName, requestStyle: .conditional, excludedCredentials: [Data([1]), Data()])))
             await host.show(UIEvent(.screen, "home"))
             await host.telemetry(TelemetryEvent("sign-in", ["method": "password"]))
             return ActionOutcome(.signedIn, message: "now=\(now) timer=\(timer) operation=\(operation)")
@@ -97,8 +100,11 @@ struct ToySession: RelyingPartySession {
             let operation = await host.getCredential(GetCredentialRequest.android(AndroidGetPublicKeyCredentialOption(requestJson: #"{"challenge":"AAEC"}"#)))
             return ActionOutcome(.pending, message: operation)
         case .revokePasskey:
-            let operation = await host.signal(SignalRequest.android(AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType,
-                                                                                     requestJson: #"{"rpId":"example.com"}"#)))
+            let operation = await host.signal(
+                SignalRequest.android(
+                    AndroidSignalRequest(
+                        type: AndroidSignalRequest.unknownCredentialType,
+                        requestJson: #"{"rpId":"example.com"}"#)))
             return ActionOutcome(.done, message: operation)
         case .signOut:
             await host.cancelTimer("t-1")
@@ -111,7 +117,8 @@ struct ToySession: RelyingPartySession {
         case .managePasskeys:
             // Blocks in a platform call that the harness's host holds for a while.
             party.note("manage calling platform")
-            let operation = await host.createCredential(CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(requestJson: "{}", isConditional: false)))
+            let operation = await host.createCredential(
+                CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(requestJson: "{}", isConditional: false)))
             party.note("manage got \(operation)")
             return ActionOutcome(.done, message: operation)
         default:
@@ -124,9 +131,10 @@ struct ToySession: RelyingPartySession {
             (record.accounts.first { $0.username == username }, record.credentials.filter { $0.username == username })
         }
         guard let account else { throw ToyError.noSuchAccount(username) }
-        return AccountSnapshot(username: username, accountID: "acct-\(username)", userHandle: Data([0xFF, 0x00, 0x10]), rpID: account.rpID,
-                               name: account.username, displayName: account.displayName,
-                               credentials: credentials.map { CredentialSnapshot(credentialID: $0.credentialID, rpID: account.rpID, state: $0.state) })
+        return AccountSnapshot(
+            username: username, accountID: "acct-\(username)", userHandle: Data([0xFF, 0x00, 0x10]), rpID: account.rpID,
+            name: account.username, displayName: account.displayName,
+            credentials: credentials.map { CredentialSnapshot(credentialID: $0.credentialID, rpID: account.rpID, state: $0.state) })
     }
 
     func inspectSession() async throws -> SessionSnapshot {
@@ -212,6 +220,7 @@ extension SessionContext {
 }
 
 extension AccountFixture {
-    static let alice = AccountFixture(username: "alice@example.com", displayName: "Alice Ä. Example", password: "correct horse",
-                                      policy: .passwordOnly, rpID: "example.com")
+    static let alice = AccountFixture(
+        username: "alice@example.com", displayName: "Alice Ä. Example", password: "correct horse",
+        policy: .passwordOnly, rpID: "example.com")
 }

@@ -25,7 +25,8 @@ struct TransportEquivalenceTests {
     static func compare(_ expected: [String: Verdict], _ actual: [String: Verdict]) {
         #expect(expected.count == actual.count)
         let differing = expected.keys.sorted().filter { expected[$0] != actual[$0] }
-        #expect(differing.isEmpty, "verdicts differ: \(differing.prefix(10).map { "\($0): \(expected[$0]!.rawValue) vs \(actual[$0]?.rawValue ?? "missing")" })")
+        #expect(
+            differing.isEmpty, "verdicts differ: \(differing.prefix(10).map { "\($0): \(expected[$0]!.rawValue) vs \(actual[$0]?.rawValue ?? "missing")" })")
     }
 
     @Test("The reference RP gives the same verdicts through JSON-RPC pipes as in-process")
@@ -48,8 +49,9 @@ struct TransportEquivalenceTests {
         Self.compare(direct, viaJSONRPC)
     }
 
-    @Test("The reference-rp-adapter executable gives the same verdicts as in-process",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: adapterBinary), "needs the built reference-rp-adapter (swift build)"))
+    @Test(
+        "The reference-rp-adapter executable gives the same verdicts as in-process",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: adapterBinary), "needs the built reference-rp-adapter (swift build)"))
     func childProcess() async throws {
         let direct = try await withTaskExecutorPreference(DedicatedExecutor.heavy) { try await Self.verdicts(ReferenceRP(), transport: "in-process") }
         let viaProcess = try await Self.verdicts(JSONRPCAdapter(executable: Self.adapterBinary), transport: "json-rpc")

@@ -25,10 +25,13 @@ struct WireTests {
         #expect(escaped.method == "ui.show")
     }
 
-    @Test("lines that are not JSON", arguments: [
-        "", "hello", "{", #"{"a":}"#, #"{"a":1,}"#, #"{"a":01}"#, #"{"a":1.}"#, #"{"a":-}"#, #"{"a":"\x"}"#, #"{"a":"\u12G4"}"#,
-        "{\"a\":\"tab\there\"}", #"{"a":tru}"#, #"{"a":1} x"#, #"{'a':1}"#, #"{"a":[1,2}"#, String(repeating: "[", count: 200) + String(repeating: "]", count: 200),
-    ])
+    @Test(
+        "lines that are not JSON",
+        arguments: [
+            "", "hello", "{", #"{"a":}"#, #"{"a":1,}"#, #"{"a":01}"#, #"{"a":1.}"#, #"{"a":-}"#, #"{"a":"\x"}"#, #"{"a":"\u12G4"}"#,
+            "{\"a\":\"tab\there\"}", #"{"a":tru}"#, #"{"a":1} x"#, #"{'a':1}"#, #"{"a":[1,2}"#,
+            String(repeating: "[", count: 200) + String(repeating: "]", count: 200),
+        ])
     func malformed(_ line: String) {
         #expect {
             _ = try Self.message(line)
@@ -38,13 +41,15 @@ struct WireTests {
         }
     }
 
-    @Test("JSON that is not a message of this protocol", arguments: [
-        #"[{"jsonrpc":"2.0","method":"ui.show"}]"#, #""text""#, #"{"method":"ui.show","id":1}"#, #"{"jsonrpc":"1.0","method":"a","id":1}"#,
-        #"{"jsonrpc":"2.0","id":1}"#, #"{"jsonrpc":"2.0","id":1,"result":1,"error":{}}"#, #"{"jsonrpc":"2.0","result":1}"#,
-        #"{"jsonrpc":"2.0","method":1,"id":1}"#, #"{"jsonrpc":"2.0","method":"a","params":[1],"id":1}"#,
-        #"{"jsonrpc":"2.0","method":"a","id":{"x":1}}"#, #"{"jsonrpc":"2.0","method":"a","result":1,"id":1}"#,
-        #"{"jsonrpc":"2.0","jsonrpc":"2.0","method":"a"}"#, #"{"jsonrpc":"2.0","method":"a","id":null}"#,
-    ])
+    @Test(
+        "JSON that is not a message of this protocol",
+        arguments: [
+            #"[{"jsonrpc":"2.0","method":"ui.show"}]"#, #""text""#, #"{"method":"ui.show","id":1}"#, #"{"jsonrpc":"1.0","method":"a","id":1}"#,
+            #"{"jsonrpc":"2.0","id":1}"#, #"{"jsonrpc":"2.0","id":1,"result":1,"error":{}}"#, #"{"jsonrpc":"2.0","result":1}"#,
+            #"{"jsonrpc":"2.0","method":1,"id":1}"#, #"{"jsonrpc":"2.0","method":"a","params":[1],"id":1}"#,
+            #"{"jsonrpc":"2.0","method":"a","id":{"x":1}}"#, #"{"jsonrpc":"2.0","method":"a","result":1,"id":1}"#,
+            #"{"jsonrpc":"2.0","jsonrpc":"2.0","method":"a"}"#, #"{"jsonrpc":"2.0","method":"a","id":null}"#,
+        ])
     func invalid(_ line: String) {
         #expect {
             _ = try Self.message(line)
@@ -95,10 +100,14 @@ struct WireTests {
 
     @Test("lines are written as compact single-line JSON with sorted keys and base64url bytes")
     func encoding() throws {
-        let params = JSONRPCParams.AddCredential(session: "s1", credential: CredentialFixture(username: "a\nb", credentialID: Data([0xFB, 0xFF]), publicKey: Data()))
+        let params = JSONRPCParams.AddCredential(
+            session: "s1", credential: CredentialFixture(username: "a\nb", credentialID: Data([0xFB, 0xFF]), publicKey: Data()))
         let line = try JSONRPCCodec.request(id: 3, method: JSONRPCMethod.sessionAddCredential.rawValue, params: params)
         let text = String(decoding: line, as: UTF8.self)
-        #expect(text == #"{"id":3,"jsonrpc":"2.0","method":"session.addCredential","params":{"credential":{"credentialID":"-_8","publicKey":"","signCount":0,"state":"active","username":"a\nb"},"session":"s1"}}"# + "\n")
+        #expect(
+            text
+                == #"{"id":3,"jsonrpc":"2.0","method":"session.addCredential","params":{"credential":{"credentialID":"-_8","publicKey":"","signCount":0,"state":"active","username":"a\nb"},"session":"s1"}}"#
+                + "\n")
         let error = String(decoding: JSONRPCCodec.error(id: nil, code: -32700, message: "x"), as: UTF8.self)
         #expect(error == #"{"error":{"code":-32700,"message":"x"},"id":null,"jsonrpc":"2.0"}"# + "\n")
         let decoded = try Self.message(String(text.dropLast())).decodePayload(JSONRPCParams.AddCredential.self)
@@ -107,7 +116,8 @@ struct WireTests {
 
     @Test("padded or non-base64url bytes are rejected", arguments: ["-_8=", "+/8", "-_ 8", "a"])
     func strictBytes(_ text: String) throws {
-        let line = #"{"jsonrpc":"2.0","method":"session.timerFired","id":1,"params":{"session":"s1","credential":{"credentialID":"\#(text)","publicKey":"","signCount":0,"state":"active","username":"u"}}}"#
+        let line =
+            #"{"jsonrpc":"2.0","method":"session.timerFired","id":1,"params":{"session":"s1","credential":{"credentialID":"\#(text)","publicKey":"","signCount":0,"state":"active","username":"u"}}}"#
         #expect(throws: (any Error).self) { _ = try Self.message(line).decodePayload(JSONRPCParams.AddCredential.self) }
     }
 

@@ -41,8 +41,9 @@ struct AndroidResponseJSONTests {
         #expect(json["authenticatorAttachment"]?.stringValue == "platform")
         #expect(Self.keys(json["clientExtensionResults"]) == [])
         let response = try #require(json["response"])
-        #expect(Self.keys(response)
-            == ["clientDataJSON", "authenticatorData", "transports", "publicKey", "publicKeyAlgorithm", "attestationObject"])
+        #expect(
+            Self.keys(response)
+                == ["clientDataJSON", "authenticatorData", "transports", "publicKey", "publicKeyAlgorithm", "attestationObject"])
         #expect(response["publicKeyAlgorithm"] == .number(-7))
         #expect(response["transports"]?.arrayValue?.allSatisfy { $0.stringValue != nil } == true)
         #expect(json["id"]?.stringValue == json["rawId"]?.stringValue)
@@ -75,8 +76,9 @@ struct AndroidResponseJSONTests {
     func authenticationMembers() throws {
         var (simulator, registration) = try Self.registered()
         let publicKey = try P256PublicKey(subjectPublicKeyInfo: try Self.bytes(registration["response"]?["publicKey"], "publicKey"))
-        let request = GetCredentialRequest.android(AndroidGetPublicKeyCredentialOption(
-            requestJson: #"{"challenge":"CQgHBgUEAwIB","rpId":"login.example.com","userVerification":"preferred"}"#))
+        let request = GetCredentialRequest.android(
+            AndroidGetPublicKeyCredentialOption(
+                requestJson: #"{"challenge":"CQgHBgUEAwIB","rpId":"login.example.com","userVerification":"preferred"}"#))
         let (outcome, _) = simulator.get(request, now: 2_000)
         let text = try #require(outcome.authenticationJSON, "no assertion: \(String(describing: outcome.error))")
         let json = try JSONValue.parse(Data(text.utf8))

@@ -28,20 +28,21 @@ struct BoundsTests {
         #expect(try VirtualClock.deadline(after: VirtualClock.budgetMillis, from: 0) == VirtualClock.budgetMillis)
     }
 
-    static let library = StepLibrary(TestSteps.definitions + [
-        StepDefinition("{word} ms pass") { world, arguments in
-            try await world.advance(byMillis: Int64(arguments[0]) ?? 0)
-            return .passed
-        },
-        StepDefinition("the relying party schedules a timer after {word} ms") { world, arguments in
-            _ = world.host.scheduleTimer(afterMillis: Int64(arguments[0]) ?? 0, label: "adapter's timer")
-            return .passed
-        },
-        StepDefinition("the relying party shows {word} messages") { world, arguments in
-            for index in 0..<(Int(arguments[0]) ?? 0) { world.host.show(UIEvent(.message, "message \(index)")) }
-            return .passed
-        },
-    ])
+    static let library = StepLibrary(
+        TestSteps.definitions + [
+            StepDefinition("{word} ms pass") { world, arguments in
+                try await world.advance(byMillis: Int64(arguments[0]) ?? 0)
+                return .passed
+            },
+            StepDefinition("the relying party schedules a timer after {word} ms") { world, arguments in
+                _ = world.host.scheduleTimer(afterMillis: Int64(arguments[0]) ?? 0, label: "adapter's timer")
+                return .passed
+            },
+            StepDefinition("the relying party shows {word} messages") { world, arguments in
+                for index in 0..<(Int(arguments[0]) ?? 0) { world.host.show(UIEvent(.message, "message \(index)")) }
+                return .passed
+            },
+        ])
 
     static func run(_ steps: [String]) async throws -> TestCaseResult {
         let text = CriterionText.criterion(scenarios: [CriterionText.Scenario("Bounded", steps: steps)])
@@ -52,9 +53,11 @@ struct BoundsTests {
         return try #require(await Runner(adapter: adapter, library: library).run(plan, description: adapter.description).first)
     }
 
-    @Test("a huge or negative duration in a step ends the test case as error, never as a crash", arguments: [
-        ("9223372036854775807", "budget of virtual time"), ("-1", "cannot go back"),
-    ])
+    @Test(
+        "a huge or negative duration in a step ends the test case as error, never as a crash",
+        arguments: [
+            ("9223372036854775807", "budget of virtual time"), ("-1", "cannot go back"),
+        ])
     func hugeDurations(millis: String, words: String) async throws {
         let result = try await Self.run(["When 1000 ms pass", "Then \(millis) ms pass"])
         #expect(result.verdict == .error)
@@ -63,8 +66,10 @@ struct BoundsTests {
 
     @Test("clock.schedule with afterMillis 2^63-1 once time is above 0 saturates; the test case goes on")
     func hugeTimer() async throws {
-        let result = try await Self.run(["When 1000 ms pass", "And the relying party schedules a timer after 9223372036854775807 ms",
-                                         "And 60000 ms pass", "Then the step passes"])
+        let result = try await Self.run([
+            "When 1000 ms pass", "And the relying party schedules a timer after 9223372036854775807 ms",
+            "And 60000 ms pass", "Then the step passes",
+        ])
         #expect(result.verdict == .passed, "\(result.message ?? "")")
         #expect(result.virtualMillis == 61_000)
     }
@@ -92,11 +97,13 @@ struct BoundsTests {
         let text = CriterionText.criterion(scenarios: [.init("A", steps: ["Then the step passes"]), .init("B", steps: ["Then the step passes"])])
         let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)], library: TestSteps.library)
         let plan = TestPlan.make(loaded.criteria, filter: .init(targets: ["apple-18"]))
-        let metadata = RunMetadata(harnessVersion: "t", criteriaDigest: "", adapter: .init(name: "f", version: "0", transport: "in-process"),
-                                   targets: ["apple-18"], seed: 1, startedAt: "", filters: [:])
+        let metadata = RunMetadata(
+            harnessVersion: "t", criteriaDigest: "", adapter: .init(name: "f", version: "0", transport: "in-process"),
+            targets: ["apple-18"], seed: 1, startedAt: "", filters: [:])
         let cases = plan.cases.map { testCase in
-            TestCaseResult(id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: "", line: 1, verifyItems: [],
-                           tags: [], target: "apple-18", verdict: .passed, message: nil, steps: [], evidence: [], virtualMillis: .max, wallSeconds: 0)
+            TestCaseResult(
+                id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: "", line: 1, verifyItems: [],
+                tags: [], target: "apple-18", verdict: .passed, message: nil, steps: [], evidence: [], virtualMillis: .max, wallSeconds: 0)
         }
         #expect(RunResult.assemble(plan: plan, results: cases, metadata: metadata, wallSeconds: 0).virtualMillis == .max)
     }
@@ -144,8 +151,9 @@ struct StructuredOutcomeTests {
     @Test("a failing session.close turns a pass into error, with the fault's kind and method")
     func closeFault() async throws {
         let adapter = ClosingBadly()
-        let result = try #require(await Runner(adapter: adapter, library: TestSteps.library)
-            .run(try Self.plan(["Then the step passes"]), description: adapter.inner.description).first)
+        let result = try #require(
+            await Runner(adapter: adapter, library: TestSteps.library)
+                .run(try Self.plan(["Then the step passes"]), description: adapter.inner.description).first)
         #expect(result.verdict == .error)
         #expect(result.fault == RunFault(kind: "timeout", message: "no answer within 5 s", method: "session.close"))
         #expect(result.message?.contains("session.close failed") == true)
@@ -154,18 +162,21 @@ struct StructuredOutcomeTests {
     @Test("not verified carries its kind: undeclared target, missing capability, or a step's reason")
     func notVerifiedKinds() async throws {
         let undeclared = FakeAdapter(targets: ["android-15-gpm"])
-        let first = try #require(await Runner(adapter: undeclared, library: TestSteps.library)
-            .run(try Self.plan(["Then the step passes"]), description: undeclared.description).first)
+        let first = try #require(
+            await Runner(adapter: undeclared, library: TestSteps.library)
+                .run(try Self.plan(["Then the step passes"]), description: undeclared.description).first)
         #expect(first.notVerifiedReason == NotVerifiedReason(kind: .undeclaredTarget, detail: "apple-18"))
 
         let lacking = FakeAdapter(capabilities: [])
-        let second = try #require(await Runner(adapter: lacking, library: TestSteps.library)
-            .run(try Self.plan(["Then the step needs the signals capability"]), description: lacking.description).first)
+        let second = try #require(
+            await Runner(adapter: lacking, library: TestSteps.library)
+                .run(try Self.plan(["Then the step needs the signals capability"]), description: lacking.description).first)
         #expect(second.notVerifiedReason == NotVerifiedReason(kind: .missingCapability, detail: "signals"))
 
         let full = FakeAdapter()
-        let third = try #require(await Runner(adapter: full, library: TestSteps.library)
-            .run(try Self.plan([#"Then the step is not verified because "no such API""#]), description: full.description).first)
+        let third = try #require(
+            await Runner(adapter: full, library: TestSteps.library)
+                .run(try Self.plan([#"Then the step is not verified because "no such API""#]), description: full.description).first)
         #expect(third.notVerifiedReason?.kind == .step)
         #expect(third.notVerifiedReason?.detail.contains("no such API") == true)
         #expect(third.fault == nil)
@@ -174,8 +185,9 @@ struct StructuredOutcomeTests {
     @Test("a step that throws records a typed system issue")
     func thrownFault() async throws {
         let adapter = FakeAdapter()
-        let result = try #require(await Runner(adapter: adapter, library: TestSteps.library)
-            .run(try Self.plan([#"Then the step throws "the world ended""#]), description: adapter.description).first)
+        let result = try #require(
+            await Runner(adapter: adapter, library: TestSteps.library)
+                .run(try Self.plan([#"Then the step throws "the world ended""#]), description: adapter.description).first)
         #expect(result.verdict == .error)
         #expect(result.fault?.kind == "system-issue")
         #expect(result.fault?.message == "the world ended")

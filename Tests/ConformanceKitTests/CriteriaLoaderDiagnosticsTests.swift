@@ -28,55 +28,91 @@ struct CriteriaLoaderDiagnosticsTests {
     static let features = Target.Feature.allCases.map(\.rawValue).joined(separator: ", ")
 
     static let defects: [Defect] = [
-        Defect(kind: "gherkin-syntax", expected: [
-            error("gherkin-syntax", 18, 5, "expected: #EOF, #TableRow, #DocStringSeparator, #StepLine, #TagLine, #ExamplesLine, #ScenarioLine, #RuleLine, #Comment, #Empty, got 'this line is not a step'"),
-        ]),
+        Defect(
+            kind: "gherkin-syntax",
+            expected: [
+                error(
+                    "gherkin-syntax", 18, 5,
+                    "expected: #EOF, #TableRow, #DocStringSeparator, #StepLine, #TagLine, #ExamplesLine, #ScenarioLine, #RuleLine, #Comment, #Empty, got 'this line is not a step'"
+                )
+            ]),
         Defect(kind: "no-feature", expected: [error("no-feature", 1, 1, "the file has no Feature")]),
         Defect(kind: "missing-criterion", expected: [error("missing-criterion", 3, 1, "the feature has no @criterion:<id> tag")]),
-        Defect(kind: "id-mismatch", expected: [
-            error("id-mismatch", 2, 25, "criterion id N9.9-AC02 does not match the file name N9.9-AC01.feature"),
-        ]),
-        Defect(kind: "duplicate-id", expected: [
-            // The second file's @criterion tag (line 2, after the comment) is where the duplicate is declared.
-            "\(file("duplicate-id", "second/N9.9-AC01.feature")):2:1: error: duplicate criterion id N9.9-AC01: also declared in \(file("duplicate-id", "first/N9.9-AC01.feature"))",
-        ]),
+        Defect(
+            kind: "id-mismatch",
+            expected: [
+                error("id-mismatch", 2, 25, "criterion id N9.9-AC02 does not match the file name N9.9-AC01.feature")
+            ]),
+        Defect(
+            kind: "duplicate-id",
+            expected: [
+                // The second file's @criterion tag (line 2, after the comment) is where the duplicate is declared.
+                "\(file("duplicate-id", "second/N9.9-AC01.feature")):2:1: error: duplicate criterion id N9.9-AC01: also declared in \(file("duplicate-id", "first/N9.9-AC01.feature"))"
+            ]),
         Defect(kind: "missing-level", expected: [error("missing-level", 3, 1, "the feature has no @level:core or @level:quality tag")]),
         Defect(kind: "unknown-level", expected: [error("unknown-level", 2, 22, #"unknown level "essential" (use core or quality)"#)]),
         Defect(kind: "missing-group", expected: [error("missing-group", 3, 1, "the feature has no @group:<group> tag")]),
         Defect(kind: "wrong-group", expected: [error("wrong-group", 2, 34, "criterion N9.9-AC01 is not in its declared group N9.8")]),
         Defect(kind: "missing-section", expected: [error("missing-section", 3, 1, #"the description has no "Verification:" section"#)]),
-        Defect(kind: "verify-unknown-item", expected: [
-            error("verify-unknown-item", 19, 3, "@verify names N9.9-AC01.V7, which is not an item of N9.9-AC01's Items section"),
-        ]),
+        Defect(
+            kind: "verify-unknown-item",
+            expected: [
+                error("verify-unknown-item", 19, 3, "@verify names N9.9-AC01.V7, which is not an item of N9.9-AC01's Items section")
+            ]),
         Defect(kind: "uncovered-item", expected: [error("uncovered-item", 3, 1, "verify item N9.9-AC01.V2 is covered by no scenario")]),
-        Defect(kind: "unknown-requires", expected: [
-            error("unknown-requires", 13, 24, #"unknown target feature "teleportation" in @requires:teleportation; known: \#(features)"#),
-        ]),
-        Defect(kind: "unknown-platform", expected: [
-            error("unknown-platform", 13, 24, #"unknown platform "windows" in @platform:windows; use apple or android"#),
-        ]),
-        Defect(kind: "unknown-needs", expected: [
-            error("unknown-needs", 13, 24, #"unknown capability "telepathy" in @needs:telepathy; known: \#(capabilities)"#),
-        ]),
-        Defect(kind: "unknown-requires-on-feature", expected: [
-            error("unknown-requires-on-feature", 2, 46, #"unknown target feature "teleportation" in @requires:teleportation; known: \#(features)"#),
-        ]),
-        Defect(kind: "bad-argument", expected: [
-            error("bad-argument", 15, 5, #"step "an account "alice" with the sign-in policy "password maybe"": "password maybe" is not one of "password only", "password and second factor""#),
-            error("bad-argument", 16, 5, #"step "the authenticator reports the flags "UP=2 UV=0 BE=0 BS=0"": flags must read like "UP=0 UV=0 BE=1 BS=1", found "UP=2""#),
-        ]),
-        Defect(kind: "undefined-step", expected: [
-            error("undefined-step", 16, 5, #"no step definition matches "the user signs in as "alice" by shouting the password""#),
-        ]),
-        Defect(kind: "undefined-step-in-background", expected: [
-            error("undefined-step-in-background", 15, 5, #"no step definition matches "the moon is full""#),
-        ]),
-        Defect(kind: "no-target", expected: [
-            error("no-target", 14, 3, #"scenario "An Apple device with the Android signal API" applies to no target: its @platform and @requires tags exclude every target"#),
-        ]),
-        Defect(kind: "no-verify", expected: [
-            error("no-verify", 19, 3, #"scenario "A scenario covering nothing" has no @verify tag naming the verify item it covers"#),
-        ]),
+        Defect(
+            kind: "unknown-requires",
+            expected: [
+                error("unknown-requires", 13, 24, #"unknown target feature "teleportation" in @requires:teleportation; known: \#(features)"#)
+            ]),
+        Defect(
+            kind: "unknown-platform",
+            expected: [
+                error("unknown-platform", 13, 24, #"unknown platform "windows" in @platform:windows; use apple or android"#)
+            ]),
+        Defect(
+            kind: "unknown-needs",
+            expected: [
+                error("unknown-needs", 13, 24, #"unknown capability "telepathy" in @needs:telepathy; known: \#(capabilities)"#)
+            ]),
+        Defect(
+            kind: "unknown-requires-on-feature",
+            expected: [
+                error("unknown-requires-on-feature", 2, 46, #"unknown target feature "teleportation" in @requires:teleportation; known: \#(features)"#)
+            ]),
+        Defect(
+            kind: "bad-argument",
+            expected: [
+                error(
+                    "bad-argument", 15, 5,
+                    #"step "an account "alice" with the sign-in policy "password maybe"": "password maybe" is not one of "password only", "password and second factor""#
+                ),
+                error(
+                    "bad-argument", 16, 5,
+                    #"step "the authenticator reports the flags "UP=2 UV=0 BE=0 BS=0"": flags must read like "UP=0 UV=0 BE=1 BS=1", found "UP=2""#),
+            ]),
+        Defect(
+            kind: "undefined-step",
+            expected: [
+                error("undefined-step", 16, 5, #"no step definition matches "the user signs in as "alice" by shouting the password""#)
+            ]),
+        Defect(
+            kind: "undefined-step-in-background",
+            expected: [
+                error("undefined-step-in-background", 15, 5, #"no step definition matches "the moon is full""#)
+            ]),
+        Defect(
+            kind: "no-target",
+            expected: [
+                error(
+                    "no-target", 14, 3,
+                    #"scenario "An Apple device with the Android signal API" applies to no target: its @platform and @requires tags exclude every target"#)
+            ]),
+        Defect(
+            kind: "no-verify",
+            expected: [
+                error("no-verify", 19, 3, #"scenario "A scenario covering nothing" has no @verify tag naming the verify item it covers"#)
+            ]),
         Defect(kind: "invalid-utf8", expected: [error("invalid-utf8", 1, 1, "the file is not valid UTF-8")]),
     ]
 
@@ -94,9 +130,11 @@ struct CriteriaLoaderDiagnosticsTests {
             StepDefinition("the user waves {word} times") { _, _ in .passed },
         ])
         let result = CriteriaLoader(library: library).load(root: "\(Self.broken)/ambiguous-step")
-        #expect(result.diagnostics.map(\.description) == [
-            Self.error("ambiguous-step", 15, 5, #"2 step definitions match "the user waves 3 times": "the user waves {int} times", "the user waves {word} times""#),
-        ])
+        #expect(
+            result.diagnostics.map(\.description) == [
+                Self.error(
+                    "ambiguous-step", 15, 5, #"2 step definitions match "the user waves 3 times": "the user waves {int} times", "the user waves {word} times""#)
+            ])
     }
 
     @Test("the ambiguous fixture loads cleanly with one definition, so only the overlap is its defect")

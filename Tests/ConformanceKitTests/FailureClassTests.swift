@@ -14,8 +14,11 @@ struct FailureClassTests {
             #expect(text.contains(failure.handling == .silent ? "silent" : "recorded"))
         }
         let silent = CreateFailureClass.all.filter { $0.handling == .silent }.map(\.id)
-        #expect(silent == ["CreateCredentialNoCreateOptionException", "ASAuthorizationError.canceled",
-                           "ASAuthorizationError.matchedExcludedCredential", "ASAuthorizationError.deviceNotConfiguredForPasskeyCreation"])
+        #expect(
+            silent == [
+                "CreateCredentialNoCreateOptionException", "ASAuthorizationError.canceled",
+                "ASAuthorizationError.matchedExcludedCredential", "ASAuthorizationError.deviceNotConfiguredForPasskeyCreation",
+            ])
         #expect(Set(CreateFailureClass.all.map(\.id)).count == CreateFailureClass.all.count)
     }
 

@@ -12,8 +12,10 @@ struct OSFamilyTests {
     static let rpID = "login.example.com"
 
     static func appleRequest(style: AppleRequestStyle?, userVerification: String = "preferred") -> CreateCredentialRequest {
-        CreateCredentialRequest.apple(AppleRegistrationRequest(relyingPartyIdentifier: rpID, challenge: Data([1, 2, 3, 4]), name: "alice@example.com",
-                                                                userID: Data([0, 1, 2, 3]), requestStyle: style, userVerificationPreference: userVerification))
+        CreateCredentialRequest.apple(
+            AppleRegistrationRequest(
+                relyingPartyIdentifier: rpID, challenge: Data([1, 2, 3, 4]), name: "alice@example.com",
+                userID: Data([0, 1, 2, 3]), requestStyle: style, userVerificationPreference: userVerification))
     }
 
     @Test("A device without osFamily decodes to the platform's default family")
@@ -58,11 +60,13 @@ struct OSFamilyTests {
         }
     }
 
-    @Test("The floors by family and version", arguments: [
-        (OSFamily.ios, "17.4", false), (.ios, "18.0", true), (.ipados, "17.7", false), (.ipados, "18", true),
-        (.macos, "14.4", false), (.macos, "15.0", true), (.macos, "26.2", true),
-        (.visionos, "1.3", false), (.visionos, "2.0", true), (.visionos, "26.0", true), (.android, "15", false),
-    ])
+    @Test(
+        "The floors by family and version",
+        arguments: [
+            (OSFamily.ios, "17.4", false), (.ios, "18.0", true), (.ipados, "17.7", false), (.ipados, "18", true),
+            (.macos, "14.4", false), (.macos, "15.0", true), (.macos, "26.2", true),
+            (.visionos, "1.3", false), (.visionos, "2.0", true), (.visionos, "26.0", true), (.android, "15", false),
+        ])
     func floors(_ family: OSFamily, _ version: String, _ available: Bool) {
         let target = Target(id: "t", title: "t", platform: family.platform, osFamily: family, osVersion: version, provider: .iCloudKeychain, features: [])
         #expect(target.hasConditionalRequestStyle == available)
@@ -96,8 +100,9 @@ struct OSFamilyTests {
         let loaded = CriteriaLoader().load(root: root.appendingPathComponent("Criteria").path)
         #expect(!loaded.hasErrors)
         let targets = ["macos-14", "macos-15", "visionos-2"]
-        let run = try await Suite.run(criteria: loaded.criteria, digest: loaded.digest, adapter: ReferenceRP(), transport: "in-process",
-                                      filter: .init(criteria: ["N2.6"], targets: targets), seed: 5)
+        let run = try await Suite.run(
+            criteria: loaded.criteria, digest: loaded.digest, adapter: ReferenceRP(), transport: "in-process",
+            filter: .init(criteria: ["N2.6"], targets: targets), seed: 5)
         for target in targets {
             #expect(run.testCases.contains { $0.target == target }, "no test case on \(target)")
         }
@@ -114,7 +119,8 @@ struct ConditionalUserVerificationTests {
     static let rpID = "login.example.com"
 
     static func android(userVerification: String, conditional: Bool) -> CreateCredentialRequest {
-        let json = #"{"challenge":"AAECAwQFBgc","rp":{"id":"login.example.com"},"user":{"id":"AAECAw","name":"alice@example.com","displayName":"Alice"},"#
+        let json =
+            #"{"challenge":"AAECAwQFBgc","rp":{"id":"login.example.com"},"user":{"id":"AAECAw","name":"alice@example.com","displayName":"Alice"},"#
             + #""authenticatorSelection":{"userVerification":"\#(userVerification)"}}"#
         return CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(requestJson: json, isConditional: conditional))
     }
@@ -137,8 +143,9 @@ struct ConditionalUserVerificationTests {
         #expect(simulator.provider.passkeys.isEmpty)
     }
 
-    @Test("Apple: a .conditional request with userVerificationPreference .required fails without UI and without a passkey",
-          arguments: ["apple-18", "macos-15", "visionos-2"])
+    @Test(
+        "Apple: a .conditional request with userVerificationPreference .required fails without UI and without a passkey",
+        arguments: ["apple-18", "macos-15", "visionos-2"])
     func appleRefused(_ id: String) throws {
         var simulator = try Self.simulator(id)
         let (outcome, notes) = simulator.create(OSFamilyTests.appleRequest(style: .conditional, userVerification: "required"), now: 1_000)
@@ -150,14 +157,16 @@ struct ConditionalUserVerificationTests {
         #expect(simulator.provider.passkeys.isEmpty)
     }
 
-    @Test("Only conditional requests are refused: preferred or discouraged UV creates, and a modal request may require UV",
-          arguments: [("preferred", true), ("discouraged", true), ("required", false)])
+    @Test(
+        "Only conditional requests are refused: preferred or discouraged UV creates, and a modal request may require UV",
+        arguments: [("preferred", true), ("discouraged", true), ("required", false)])
     func otherCombinationsCreate(_ userVerification: String, _ conditional: Bool) throws {
         var simulator = try Self.simulator("android-15-gpm")
         let (outcome, _) = simulator.create(Self.android(userVerification: userVerification, conditional: conditional), now: 1_000)
         #expect(outcome.registrationJSON != nil, "error: \(String(describing: outcome.error))")
         var apple = try Self.simulator("apple-18")
-        let (appleOutcome, _) = apple.create(OSFamilyTests.appleRequest(style: conditional ? .conditional : nil, userVerification: userVerification), now: 1_000)
+        let (appleOutcome, _) = apple.create(
+            OSFamilyTests.appleRequest(style: conditional ? .conditional : nil, userVerification: userVerification), now: 1_000)
         #expect(appleOutcome.appleRegistrationResult != nil, "error: \(String(describing: appleOutcome.error))")
     }
 }

@@ -17,7 +17,8 @@ struct ObservationTests {
         let log = FakeAdapter.CallLog()
 
         func describe() async throws -> AdapterDescription {
-            AdapterDescription(name: "timer-app", version: "1", targets: ["android-15-gpm"], capabilities: Capability.allCases, relyingPartyIDs: ["fake.example.com"])
+            AdapterDescription(
+                name: "timer-app", version: "1", targets: ["android-15-gpm"], capabilities: Capability.allCases, relyingPartyIDs: ["fake.example.com"])
         }
         func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
             log.append("open")
@@ -42,7 +43,9 @@ struct ObservationTests {
                 return ActionOutcome(.done)
             }
             func inspectAccount(username: String) async throws -> AccountSnapshot {
-                AccountSnapshot(username: username, accountID: "a", userHandle: Data(username.utf8), rpID: "fake.example.com", name: username, displayName: username, credentials: [])
+                AccountSnapshot(
+                    username: username, accountID: "a", userHandle: Data(username.utf8), rpID: "fake.example.com", name: username, displayName: username,
+                    credentials: [])
             }
             func inspectSession() async throws -> SessionSnapshot { SessionSnapshot(stage: .signedOut) }
             func injectFault(_ fault: Fault) async throws {}
@@ -92,19 +95,24 @@ struct ObservationTests {
         return try #require(results.first)
     }
 
-    @Test("waiting for quiescence fires every timer, however late, and the trigger excludes what the Given steps caused",
-          arguments: [0, 30_000, 90_000, 5 * 3_600_000] as [Int64])
+    @Test(
+        "waiting for quiescence fires every timer, however late, and the trigger excludes what the Given steps caused",
+        arguments: [0, 30_000, 90_000, 5 * 3_600_000] as [Int64])
     func quiescenceAndTrigger(delay: Int64) async throws {
-        let result = try await Self.run(["Given the app refreshes", "And the app has nothing left scheduled", "When the app refreshes",
-                                         "And the app has nothing left scheduled", "Then 1 signal followed the trigger"], app: TimerApp(delayMillis: delay))
+        let result = try await Self.run(
+            [
+                "Given the app refreshes", "And the app has nothing left scheduled", "When the app refreshes",
+                "And the app has nothing left scheduled", "Then 1 signal followed the trigger",
+            ], app: TimerApp(delayMillis: delay))
         #expect(result.verdict == .passed, "\(result.message ?? "")")
         #expect(result.virtualMillis == 2 * delay)
     }
 
     @Test("a timer beyond the 24-hour horizon stays pending, and the transcript names it")
     func horizon() async throws {
-        let result = try await Self.run(["When the app refreshes", "And the app has nothing left scheduled", "Then 2 signals followed the trigger"],
-                                        app: TimerApp(delayMillis: 1_000, stragglerMillis: 25 * 3_600_000))
+        let result = try await Self.run(
+            ["When the app refreshes", "And the app has nothing left scheduled", "Then 2 signals followed the trigger"],
+            app: TimerApp(delayMillis: 1_000, stragglerMillis: 25 * 3_600_000))
         #expect(result.verdict == .failed)
         let horizon = result.evidence.first { $0.name == "clock.horizon" }
         #expect(horizon?.summary.contains("straggler") == true, "\(result.evidence.map(\.summary))")
@@ -114,11 +122,15 @@ struct ObservationTests {
     @Test("the differential replay runs only the Given steps, in a fresh session, to quiescence")
     func differential() async throws {
         let app = TimerApp(delayMillis: 60_000)
-        let result = try await Self.run(["Given the app refreshes", "When the app refreshes", "And the app has nothing left scheduled", "Then 2 signals followed the trigger",
-                                         "And without the When steps 1 signal follows"], app: app)
+        let result = try await Self.run(
+            [
+                "Given the app refreshes", "When the app refreshes", "And the app has nothing left scheduled", "Then 2 signals followed the trigger",
+                "And without the When steps 1 signal follows",
+            ], app: app)
         #expect(result.verdict == .passed, "\(result.message ?? "")")
         #expect(app.log.all == ["open", "open"])
-        let failing = try await Self.run(["Given the app refreshes", "When the app refreshes", "Then without the When steps 2 signals follow"], app: TimerApp(delayMillis: 0))
+        let failing = try await Self.run(
+            ["Given the app refreshes", "When the app refreshes", "Then without the When steps 2 signals follow"], app: TimerApp(delayMillis: 0))
         #expect(failing.verdict == .failed)
     }
 

@@ -17,18 +17,22 @@ struct PlatformSimulatorTests {
 
     static let goodUser = #""user":{"id":"AAECAw","name":"alice@example.com","displayName":"Alice"}"#
 
-    @Test("Malformed Android registration requests are refused with the offending member named", arguments: [
-        ("", "is empty"),
-        ("{not json", "is not valid JSON"),
-        ("[1,2]", "is not a JSON object"),
-        (#"{"challenge":"AAAA","rp":{"id":"login.example.com"},"user":{"id":"AAECAw"}}"#, "lacks user.name"),
-        (#"{"challenge":"AAAA","rp":{"id":"login.example.com"},"user":{"id":"a+b/","name":"a"}}"#, "user.id is not base64url"),
-        (#"{"challenge":"AAAA","rp":{"id":"login.example.com"},"user":{"id":"","name":"a"}}"#, "user.id must be 1 to 64 bytes"),
-        (#"{"challenge":"!!","rp":{"id":"login.example.com"},"user":{"id":"AAECAw","name":"a"}}"#, "challenge is missing or not base64url"),
-        (#"{"challenge":"AAAA","user":{"id":"AAECAw","name":"a"}}"#, "lacks rp.id"),
-        (#"{"challenge":"AAAA","rp":{"id":"login.example.com"},"user":{"id":"AAECAw","name":"a"},"excludeCredentials":[{"id":"%%"}]}"#,
-         "excludeCredentials[0].id is missing or not base64url"),
-    ])
+    @Test(
+        "Malformed Android registration requests are refused with the offending member named",
+        arguments: [
+            ("", "is empty"),
+            ("{not json", "is not valid JSON"),
+            ("[1,2]", "is not a JSON object"),
+            (#"{"challenge":"AAAA","rp":{"id":"login.example.com"},"user":{"id":"AAECAw"}}"#, "lacks user.name"),
+            (#"{"challenge":"AAAA","rp":{"id":"login.example.com"},"user":{"id":"a+b/","name":"a"}}"#, "user.id is not base64url"),
+            (#"{"challenge":"AAAA","rp":{"id":"login.example.com"},"user":{"id":"","name":"a"}}"#, "user.id must be 1 to 64 bytes"),
+            (#"{"challenge":"!!","rp":{"id":"login.example.com"},"user":{"id":"AAECAw","name":"a"}}"#, "challenge is missing or not base64url"),
+            (#"{"challenge":"AAAA","user":{"id":"AAECAw","name":"a"}}"#, "lacks rp.id"),
+            (
+                #"{"challenge":"AAAA","rp":{"id":"login.example.com"},"user":{"id":"AAECAw","name":"a"},"excludeCredentials":[{"id":"%%"}]}"#,
+                "excludeCredentials[0].id is missing or not base64url"
+            ),
+        ])
     func malformedRegistration(json: String, expected: String) throws {
         var simulator = try Self.simulator("android-15-gpm")
         let (outcome, notes) = simulator.create(Self.android(json), now: 0)
@@ -66,17 +70,25 @@ struct PlatformSimulatorTests {
         SignalRequest.android(AndroidSignalRequest(type: type, requestJson: json))
     }
 
-    @Test("Malformed Android signals are refused with the library's validation message", arguments: [
-        (AndroidSignalRequest.unknownCredentialType, "nope", "not a JSON object"),
-        (AndroidSignalRequest.unknownCredentialType, #"{"rpId":"login.example.com"}"#, #"missing key "credentialId""#),
-        (AndroidSignalRequest.unknownCredentialType, #"{"rpId":"login.example.com","credentialId":"AA=="}"#, "is not base64url"),
-        (AndroidSignalRequest.allAcceptedCredentialsType, #"{"rpId":"login.example.com","userId":"AAEC"}"#, #"missing key "allAcceptedCredentialIds""#),
-        (AndroidSignalRequest.allAcceptedCredentialsType, #"{"rpId":"login.example.com","userId":"AAEC","allAcceptedCredentialIds":"AAEC,AAED"}"#, "is not an array"),
-        (AndroidSignalRequest.allAcceptedCredentialsType, #"{"rpId":"login.example.com","userId":"AAEC","allAcceptedCredentialIds":["AAEC",7]}"#, "allAcceptedCredentialIds[1] is not a base64url string"),
-        (AndroidSignalRequest.currentUserDetailsType, #"{"rpId":"login.example.com","userId":"AAEC","name":"a"}"#, #"missing key "displayName""#),
-        ("androidx.credentials.SOMETHING_ELSE", #"{"rpId":"login.example.com"}"#, "unknown signal request type"),
-        (AndroidSignalRequest.unknownCredentialType, #"{"rpId":"https://login.example.com","credentialId":"AAEC"}"#, "is not a domain name"),
-    ])
+    @Test(
+        "Malformed Android signals are refused with the library's validation message",
+        arguments: [
+            (AndroidSignalRequest.unknownCredentialType, "nope", "not a JSON object"),
+            (AndroidSignalRequest.unknownCredentialType, #"{"rpId":"login.example.com"}"#, #"missing key "credentialId""#),
+            (AndroidSignalRequest.unknownCredentialType, #"{"rpId":"login.example.com","credentialId":"AA=="}"#, "is not base64url"),
+            (AndroidSignalRequest.allAcceptedCredentialsType, #"{"rpId":"login.example.com","userId":"AAEC"}"#, #"missing key "allAcceptedCredentialIds""#),
+            (
+                AndroidSignalRequest.allAcceptedCredentialsType, #"{"rpId":"login.example.com","userId":"AAEC","allAcceptedCredentialIds":"AAEC,AAED"}"#,
+                "is not an array"
+            ),
+            (
+                AndroidSignalRequest.allAcceptedCredentialsType, #"{"rpId":"login.example.com","userId":"AAEC","allAcceptedCredentialIds":["AAEC",7]}"#,
+                "allAcceptedCredentialIds[1] is not a base64url string"
+            ),
+            (AndroidSignalRequest.currentUserDetailsType, #"{"rpId":"login.example.com","userId":"AAEC","name":"a"}"#, #"missing key "displayName""#),
+            ("androidx.credentials.SOMETHING_ELSE", #"{"rpId":"login.example.com"}"#, "unknown signal request type"),
+            (AndroidSignalRequest.unknownCredentialType, #"{"rpId":"https://login.example.com","credentialId":"AAEC"}"#, "is not a domain name"),
+        ])
     func malformedSignal(type: String, json: String, expected: String) throws {
         var simulator = try Self.simulator("android-15-gpm")
         let (outcome, notes) = simulator.signal(Self.signal(type, json), now: 0)
@@ -105,25 +117,30 @@ struct PlatformSimulatorTests {
         #expect(next.error?.retryMillis == 999)
     }
 
-    @Test("Apple signal interfaces exist only from their OS version", arguments: [
-        ("apple-18", AppleSignalInterface.credentialUpdater, false),
-        ("apple-26.0", .credentialUpdater, true),
-        ("apple-26.0", .credentialDataManager, false),
-        ("apple-26.2", .credentialDataManager, true),
-    ])
+    @Test(
+        "Apple signal interfaces exist only from their OS version",
+        arguments: [
+            ("apple-18", AppleSignalInterface.credentialUpdater, false),
+            ("apple-26.0", .credentialUpdater, true),
+            ("apple-26.0", .credentialDataManager, false),
+            ("apple-26.2", .credentialDataManager, true),
+        ])
     func appleAvailability(target: String, interface: AppleSignalInterface, available: Bool) throws {
         var simulator = try Self.simulator(target)
-        let report = AppleSignalReport(interface: interface, method: .reportUnknownPublicKeyCredential,
-                                       relyingPartyIdentifier: "login.example.com", credentialID: Data([1, 2, 3]))
+        let report = AppleSignalReport(
+            interface: interface, method: .reportUnknownPublicKeyCredential,
+            relyingPartyIdentifier: "login.example.com", credentialID: Data([1, 2, 3]))
         let (outcome, notes) = simulator.signal(SignalRequest.apple(report), now: 0)
         #expect((outcome.isSignalAccepted) == available)
         #expect(notes.contains { $0.kind == .unsupportedCall } == !available)
     }
 
-    @Test("RP IDs must be domain names", arguments: [
-        ("login.example.com", true), ("example.org", true), ("https://login.example.com", false), ("localhost", false),
-        ("Login.Example.com", false), ("-bad.example.com", false), ("a..b", false), ("", false),
-    ])
+    @Test(
+        "RP IDs must be domain names",
+        arguments: [
+            ("login.example.com", true), ("example.org", true), ("https://login.example.com", false), ("localhost", false),
+            ("Login.Example.com", false), ("-bad.example.com", false), ("a..b", false), ("", false),
+        ])
     func domains(text: String, valid: Bool) {
         #expect(PlatformSimulator.isDomain(text) == valid)
     }

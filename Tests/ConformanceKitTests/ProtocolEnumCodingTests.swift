@@ -69,74 +69,91 @@ struct ProtocolEnumCodingTests {
     // MARK: Requests
 
     static let androidCreate = AndroidCreatePublicKeyCredentialRequest(requestJson: #"{"challenge":"AAEC"}"#, isConditional: true)
-    static let appleCreate = AppleRegistrationRequest(relyingPartyIdentifier: "example.com", challenge: Data([1, 2, 3]), name: "alice",
-                                                      userID: Data([9]), requestStyle: .conditional, excludedCredentials: [Data([1])])
+    static let appleCreate = AppleRegistrationRequest(
+        relyingPartyIdentifier: "example.com", challenge: Data([1, 2, 3]), name: "alice",
+        userID: Data([9]), requestStyle: .conditional, excludedCredentials: [Data([1])])
     static let androidGet = AndroidGetPublicKeyCredentialOption(requestJson: "{}")
     static let appleGet = AppleAssertionRequest(relyingPartyIdentifier: "example.com", challenge: Data([1, 2, 3]))
     static let androidSignal = AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: "{}")
-    static let appleSignal = AppleSignalReport(interface: .credentialDataManager, method: .reportUnknownPublicKeyCredential,
-                                               relyingPartyIdentifier: "example.com", credentialID: Data([1]))
+    static let appleSignal = AppleSignalReport(
+        interface: .credentialDataManager, method: .reportUnknownPublicKeyCredential,
+        relyingPartyIdentifier: "example.com", credentialID: Data([1]))
 
     @Test("registration requests encode to their one platform member and decode back")
     func createRequests() throws {
         let cases: [(CreateCredentialRequest, String)] = [
-            (.android(Self.androidCreate),
-             #"{"android":{"isAutoSelectAllowed":false,"isConditional":true,"preferImmediatelyAvailableCredentials":false,"requestJson":"{\"challenge\":\"AAEC\"}"}}"#),
-            (.apple(Self.appleCreate),
-             #"{"apple":{"challenge":"AQID","excludedCredentials":["AQ"],"name":"alice","relyingPartyIdentifier":"example.com","requestStyle":"conditional","userID":"CQ","userVerificationPreference":"preferred"}}"#),
+            (
+                .android(Self.androidCreate),
+                #"{"android":{"isAutoSelectAllowed":false,"isConditional":true,"preferImmediatelyAvailableCredentials":false,"requestJson":"{\"challenge\":\"AAEC\"}"}}"#
+            ),
+            (
+                .apple(Self.appleCreate),
+                #"{"apple":{"challenge":"AQID","excludedCredentials":["AQ"],"name":"alice","relyingPartyIdentifier":"example.com","requestStyle":"conditional","userID":"CQ","userVerificationPreference":"preferred"}}"#
+            ),
         ]
         for (request, json) in cases {
             #expect(try Self.text(request) == json)
             #expect(try Self.decode(CreateCredentialRequest.self, json) == request)
         }
-        #expect(try Self.text(CreateCredentialRequest.android(Self.androidCreate))
-            == Self.text(LegacyRequest<AndroidCreatePublicKeyCredentialRequest, AppleRegistrationRequest>(android: Self.androidCreate)))
-        #expect(try Self.text(CreateCredentialRequest.apple(Self.appleCreate))
-            == Self.text(LegacyRequest<AndroidCreatePublicKeyCredentialRequest, AppleRegistrationRequest>(apple: Self.appleCreate)))
+        #expect(
+            try Self.text(CreateCredentialRequest.android(Self.androidCreate))
+                == Self.text(LegacyRequest<AndroidCreatePublicKeyCredentialRequest, AppleRegistrationRequest>(android: Self.androidCreate)))
+        #expect(
+            try Self.text(CreateCredentialRequest.apple(Self.appleCreate))
+                == Self.text(LegacyRequest<AndroidCreatePublicKeyCredentialRequest, AppleRegistrationRequest>(apple: Self.appleCreate)))
     }
 
     @Test("sign-in requests encode to their one platform member and decode back")
     func getRequests() throws {
         let cases: [(GetCredentialRequest, String)] = [
             (.android(Self.androidGet), #"{"android":{"requestJson":"{}"}}"#),
-            (.apple(Self.appleGet),
-             #"{"apple":{"allowedCredentials":[],"challenge":"AQID","relyingPartyIdentifier":"example.com","userVerificationPreference":"preferred"}}"#),
+            (
+                .apple(Self.appleGet),
+                #"{"apple":{"allowedCredentials":[],"challenge":"AQID","relyingPartyIdentifier":"example.com","userVerificationPreference":"preferred"}}"#
+            ),
         ]
         for (request, json) in cases {
             #expect(try Self.text(request) == json)
             #expect(try Self.decode(GetCredentialRequest.self, json) == request)
         }
-        #expect(try Self.text(GetCredentialRequest.apple(Self.appleGet))
-            == Self.text(LegacyRequest<AndroidGetPublicKeyCredentialOption, AppleAssertionRequest>(apple: Self.appleGet)))
+        #expect(
+            try Self.text(GetCredentialRequest.apple(Self.appleGet))
+                == Self.text(LegacyRequest<AndroidGetPublicKeyCredentialOption, AppleAssertionRequest>(apple: Self.appleGet)))
     }
 
     @Test("signals encode to their one platform member and decode back")
     func signalRequests() throws {
         let cases: [(SignalRequest, String)] = [
             (.android(Self.androidSignal), #"{"android":{"requestJson":"{}","type":"androidx.credentials.SIGNAL_UNKNOWN_CREDENTIAL_STATE_REQUEST_TYPE"}}"#),
-            (.apple(Self.appleSignal),
-             #"{"apple":{"credentialID":"AQ","interface":"ASCredentialDataManager","method":"reportUnknownPublicKeyCredential","relyingPartyIdentifier":"example.com"}}"#),
+            (
+                .apple(Self.appleSignal),
+                #"{"apple":{"credentialID":"AQ","interface":"ASCredentialDataManager","method":"reportUnknownPublicKeyCredential","relyingPartyIdentifier":"example.com"}}"#
+            ),
         ]
         for (request, json) in cases {
             #expect(try Self.text(request) == json)
             #expect(try Self.decode(SignalRequest.self, json) == request)
         }
-        #expect(try Self.text(SignalRequest.android(Self.androidSignal))
-            == Self.text(LegacyRequest<AndroidSignalRequest, AppleSignalReport>(android: Self.androidSignal)))
+        #expect(
+            try Self.text(SignalRequest.android(Self.androidSignal))
+                == Self.text(LegacyRequest<AndroidSignalRequest, AppleSignalReport>(android: Self.androidSignal)))
     }
 
     @Test("a request with both platform members, or neither, does not decode, and says which")
     func requestShape() throws {
-        let both = #"{"android":{"requestJson":"{}"},"apple":{"allowedCredentials":[],"challenge":"AQ","relyingPartyIdentifier":"e","userVerificationPreference":"preferred"}}"#
+        let both =
+            #"{"android":{"requestJson":"{}"},"apple":{"allowedCredentials":[],"challenge":"AQ","relyingPartyIdentifier":"e","userVerificationPreference":"preferred"}}"#
         let bothText = #"the request carries both "android" and "apple"; exactly one is allowed"#
         let neitherText = #"the request carries neither "android" nor "apple"; exactly one is required"#
         #expect(Self.decodingFailure(GetCredentialRequest.self, both) == bothText)
         #expect(Self.decodingFailure(GetCredentialRequest.self, "{}") == neitherText)
         #expect(Self.decodingFailure(GetCredentialRequest.self, #"{"android":null,"apple":null}"#) == neitherText)
-        let create = #"{"android":{"isAutoSelectAllowed":false,"isConditional":true,"preferImmediatelyAvailableCredentials":false,"requestJson":"{}"},"apple":{"challenge":"AQ","name":"a","relyingPartyIdentifier":"e","userID":"AQ","userVerificationPreference":"preferred"}}"#
+        let create =
+            #"{"android":{"isAutoSelectAllowed":false,"isConditional":true,"preferImmediatelyAvailableCredentials":false,"requestJson":"{}"},"apple":{"challenge":"AQ","name":"a","relyingPartyIdentifier":"e","userID":"AQ","userVerificationPreference":"preferred"}}"#
         #expect(Self.decodingFailure(CreateCredentialRequest.self, create) == bothText)
         #expect(Self.decodingFailure(CreateCredentialRequest.self, #"{"ios":{}}"#) == neitherText)
-        let signal = #"{"android":{"requestJson":"{}","type":"t"},"apple":{"interface":"ASCredentialUpdater","method":"reportUnknownPublicKeyCredential","relyingPartyIdentifier":"e"}}"#
+        let signal =
+            #"{"android":{"requestJson":"{}","type":"t"},"apple":{"interface":"ASCredentialUpdater","method":"reportUnknownPublicKeyCredential","relyingPartyIdentifier":"e"}}"#
         #expect(Self.decodingFailure(SignalRequest.self, signal) == bothText)
         #expect(Self.decodingFailure(SignalRequest.self, "{}") == neitherText)
         // A null member counts as absent, as it always has.
@@ -146,8 +163,9 @@ struct ProtocolEnumCodingTests {
     // MARK: Outcomes
 
     static let registration = AppleRegistration(credentialID: Data([1]), rawClientDataJSON: Data([2]), rawAttestationObject: Data([3]))
-    static let assertion = AppleAssertion(credentialID: Data([1]), userID: Data([2]), rawClientDataJSON: Data([3]), rawAuthenticatorData: Data([4]),
-                                          signature: Data([5]))
+    static let assertion = AppleAssertion(
+        credentialID: Data([1]), userID: Data([2]), rawClientDataJSON: Data([3]), rawAuthenticatorData: Data([4]),
+        signature: Data([5]))
     static let error = PlatformError(name: "SignalCredentialRateLimitExceededException", type: "rate", message: "slow down", retryMillis: 1_500)
 
     struct OutcomeCase {
@@ -162,18 +180,23 @@ struct ProtocolEnumCodingTests {
     }
 
     static let outcomes: [OutcomeCase] = [
-        OutcomeCase(.androidRegistration(responseJson: #"{"id":"AQ"}"#), #"{"androidRegistrationResponseJson":"{\"id\":\"AQ\"}"}"#,
-         LegacyOutcome(androidRegistrationResponseJson: #"{"id":"AQ"}"#)),
-        OutcomeCase(.androidAuthentication(responseJson: "{}"), #"{"androidAuthenticationResponseJson":"{}"}"#,
-         LegacyOutcome(androidAuthenticationResponseJson: "{}")),
-        OutcomeCase(.appleRegistration(registration), #"{"appleRegistration":{"credentialID":"AQ","rawAttestationObject":"Aw","rawClientDataJSON":"Ag"}}"#,
-         LegacyOutcome(appleRegistration: registration)),
-        OutcomeCase(.appleAssertion(assertion),
-         #"{"appleAssertion":{"credentialID":"AQ","rawAuthenticatorData":"BA","rawClientDataJSON":"Aw","signature":"BQ","userID":"Ag"}}"#,
-         LegacyOutcome(appleAssertion: assertion)),
+        OutcomeCase(
+            .androidRegistration(responseJson: #"{"id":"AQ"}"#), #"{"androidRegistrationResponseJson":"{\"id\":\"AQ\"}"}"#,
+            LegacyOutcome(androidRegistrationResponseJson: #"{"id":"AQ"}"#)),
+        OutcomeCase(
+            .androidAuthentication(responseJson: "{}"), #"{"androidAuthenticationResponseJson":"{}"}"#,
+            LegacyOutcome(androidAuthenticationResponseJson: "{}")),
+        OutcomeCase(
+            .appleRegistration(registration), #"{"appleRegistration":{"credentialID":"AQ","rawAttestationObject":"Aw","rawClientDataJSON":"Ag"}}"#,
+            LegacyOutcome(appleRegistration: registration)),
+        OutcomeCase(
+            .appleAssertion(assertion),
+            #"{"appleAssertion":{"credentialID":"AQ","rawAuthenticatorData":"BA","rawClientDataJSON":"Aw","signature":"BQ","userID":"Ag"}}"#,
+            LegacyOutcome(appleAssertion: assertion)),
         OutcomeCase(.signalAccepted, #"{"signalAccepted":true}"#, LegacyOutcome(signalAccepted: true)),
-        OutcomeCase(.failure(error), #"{"error":{"message":"slow down","name":"SignalCredentialRateLimitExceededException","retryMillis":1500,"type":"rate"}}"#,
-         LegacyOutcome(error: error)),
+        OutcomeCase(
+            .failure(error), #"{"error":{"message":"slow down","name":"SignalCredentialRateLimitExceededException","retryMillis":1500,"type":"rate"}}"#,
+            LegacyOutcome(error: error)),
     ]
 
     @Test("every outcome case encodes to its one member, as the optional-member form did, and decodes back")
@@ -208,26 +231,33 @@ struct ProtocolEnumCodingTests {
     }
 
     static let actions: [ActionCase] = [
-        ActionCase(.passwordSignIn(username: "alice@example.com", password: "correct horse"),
-         #"{"kind":"password-sign-in","password":"correct horse","username":"alice@example.com"}"#,
-         LegacyAction(kind: .passwordSignIn, username: "alice@example.com", password: "correct horse")),
+        ActionCase(
+            .passwordSignIn(username: "alice@example.com", password: "correct horse"),
+            #"{"kind":"password-sign-in","password":"correct horse","username":"alice@example.com"}"#,
+            LegacyAction(kind: .passwordSignIn, username: "alice@example.com", password: "correct horse")),
         ActionCase(.secondFactor(.expired), #"{"kind":"second-factor","secondFactor":"expired"}"#, LegacyAction(kind: .secondFactor, secondFactor: .expired)),
         ActionCase(.recoverySignIn(username: "a"), #"{"kind":"recovery-sign-in","username":"a"}"#, LegacyAction(kind: .recoverySignIn, username: "a")),
-        ActionCase(.alternativeSignIn(username: "a", method: .magicLink), #"{"kind":"alternative-sign-in","method":"magic-link","username":"a"}"#,
-         LegacyAction(kind: .alternativeSignIn, username: "a", method: .magicLink)),
-        ActionCase(.passkeySignIn(username: "a", rpID: "example.com"), #"{"kind":"passkey-sign-in","rpID":"example.com","username":"a"}"#,
-         LegacyAction(kind: .passkeySignIn, username: "a", rpID: "example.com")),
+        ActionCase(
+            .alternativeSignIn(username: "a", method: .magicLink), #"{"kind":"alternative-sign-in","method":"magic-link","username":"a"}"#,
+            LegacyAction(kind: .alternativeSignIn, username: "a", method: .magicLink)),
+        ActionCase(
+            .passkeySignIn(username: "a", rpID: "example.com"), #"{"kind":"passkey-sign-in","rpID":"example.com","username":"a"}"#,
+            LegacyAction(kind: .passkeySignIn, username: "a", rpID: "example.com")),
         ActionCase(.passkeySignIn(username: nil, rpID: nil), #"{"kind":"passkey-sign-in"}"#, LegacyAction(kind: .passkeySignIn)),
         ActionCase(.signOut, #"{"kind":"sign-out"}"#, LegacyAction(kind: .signOut)),
-        ActionCase(.switchAccount(username: "b", password: "p"), #"{"kind":"switch-account","password":"p","username":"b"}"#,
-         LegacyAction(kind: .switchAccount, username: "b", password: "p")),
+        ActionCase(
+            .switchAccount(username: "b", password: "p"), #"{"kind":"switch-account","password":"p","username":"b"}"#,
+            LegacyAction(kind: .switchAccount, username: "b", password: "p")),
         ActionCase(.createPasskey, #"{"kind":"create-passkey"}"#, LegacyAction(kind: .createPasskey)),
-        ActionCase(.revokePasskey(credentialID: Data([1, 2])), #"{"credentialID":"AQI","kind":"revoke-passkey"}"#,
-         LegacyAction(kind: .revokePasskey, credentialID: Data([1, 2]))),
-        ActionCase(.rename(newName: "n", newDisplayName: nil, confirmed: false), #"{"confirmed":false,"kind":"rename","newName":"n"}"#,
-         LegacyAction(kind: .rename, newName: "n", confirmed: false)),
-        ActionCase(.rename(newName: nil, newDisplayName: "D", confirmed: true), #"{"confirmed":true,"kind":"rename","newDisplayName":"D"}"#,
-         LegacyAction(kind: .rename, newDisplayName: "D", confirmed: true)),
+        ActionCase(
+            .revokePasskey(credentialID: Data([1, 2])), #"{"credentialID":"AQI","kind":"revoke-passkey"}"#,
+            LegacyAction(kind: .revokePasskey, credentialID: Data([1, 2]))),
+        ActionCase(
+            .rename(newName: "n", newDisplayName: nil, confirmed: false), #"{"confirmed":false,"kind":"rename","newName":"n"}"#,
+            LegacyAction(kind: .rename, newName: "n", confirmed: false)),
+        ActionCase(
+            .rename(newName: nil, newDisplayName: "D", confirmed: true), #"{"confirmed":true,"kind":"rename","newDisplayName":"D"}"#,
+            LegacyAction(kind: .rename, newDisplayName: "D", confirmed: true)),
         ActionCase(.refresh, #"{"kind":"refresh"}"#, LegacyAction(kind: .refresh)),
         ActionCase(.managePasskeys, #"{"kind":"manage-passkeys"}"#, LegacyAction(kind: .managePasskeys)),
         ActionCase(.relaunch, #"{"kind":"relaunch"}"#, LegacyAction(kind: .relaunch)),

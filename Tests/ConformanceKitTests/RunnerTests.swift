@@ -66,10 +66,12 @@ struct RunnerTests {
         #expect(run.verdict != .passed)
     }
 
-    @Test("a capability the adapter lacks is not verified, whether a tag or a step needs it", arguments: [
-        CriterionText.Scenario("Tagged", tags: ["@needs:signals"], steps: ["Then the step passes"]),
-        CriterionText.Scenario("Step needs it", steps: ["Then the step needs the signals capability"]),
-    ])
+    @Test(
+        "a capability the adapter lacks is not verified, whether a tag or a step needs it",
+        arguments: [
+            CriterionText.Scenario("Tagged", tags: ["@needs:signals"], steps: ["Then the step passes"]),
+            CriterionText.Scenario("Step needs it", steps: ["Then the step needs the signals capability"]),
+        ])
     func missingCapability(_ scenario: CriterionText.Scenario) async throws {
         let plan = try Self.plan([scenario])
         let adapter = FakeAdapter(capabilities: Capability.allCases.filter { $0 != .signals })
@@ -118,17 +120,23 @@ struct RunnerTests {
 
     @Test("a failing step gives failed with the transcript as evidence, and later steps are skipped")
     func failingStep() async throws {
-        let plan = try Self.plan([.init("The RP breaks the criterion", steps: [
-            "When the user refreshes as alice",
-            #"Then the step fails because "the app asked before the second factor""#,
-            "And the step passes",
-        ])])
+        let plan = try Self.plan([
+            .init(
+                "The RP breaks the criterion",
+                steps: [
+                    "When the user refreshes as alice",
+                    #"Then the step fails because "the app asked before the second factor""#,
+                    "And the step passes",
+                ])
+        ])
         let result = try #require(await Self.run(plan, adapter: FakeAdapter()).first)
         #expect(result.verdict == .failed)
         #expect(result.steps.map(\.status) == [.passed, .failed, .skipped])
         #expect(result.steps[1].message == "the app asked before the second factor")
         let stepLine = try #require(plan.cases.first?.scenario.steps[1].line)
-        #expect(result.message == #"line \#(stepLine): Then the step fails because "the app asked before the second factor": the app asked before the second factor"#)
+        #expect(
+            result.message
+                == #"line \#(stepLine): Then the step fails because "the app asked before the second factor": the app asked before the second factor"#)
         let names = result.evidence.map(\.name)
         #expect(names.contains("session.open"))
         #expect(names.contains("user.recovery-sign-in"))

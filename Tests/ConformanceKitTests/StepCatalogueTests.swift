@@ -41,7 +41,9 @@ struct StepCatalogueTests {
         let current = Self.catalogue.markdown().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if committed != current {
             let first = zip(committed, current).first { $0 != $1 }
-            Issue.record("the step catalogue in Documentation/criterion-files.md is stale; run Scripts/update-step-catalogue.sh. First difference: \(first.map { "\($0.0) ≠ \($0.1)" } ?? "length")")
+            Issue.record(
+                "the step catalogue in Documentation/criterion-files.md is stale; run Scripts/update-step-catalogue.sh. First difference: \(first.map { "\($0.0) ≠ \($0.1)" } ?? "length")"
+            )
         }
     }
 }

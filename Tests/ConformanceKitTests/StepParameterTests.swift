@@ -28,14 +28,20 @@ struct StepParameterTests {
         #expect(count?.parameters.map(\.range) == [StepDefinition.defaultIntRange, nil])
     }
 
-    @Test("validate reports an {int} out of its range at the step's location", arguments: [
-        ("-1 seconds pass", "-1 is out of range for argument 1 ({int}) of \"{int} second(s) pass\": 0…86,400"),
-        ("86401 seconds pass", "86401 is out of range for argument 1 ({int}) of \"{int} second(s) pass\": 0…86,400"),
-        ("9223372036854775807 seconds pass",
-         "9223372036854775807 is out of range for argument 1 ({int}) of \"{int} second(s) pass\": 0…86,400"),
-        ("99999999999999999999 minutes pass",
-         "99999999999999999999 is out of range for argument 1 ({int}) of \"{int} minute(s) pass\": 0…1,440"),
-    ])
+    @Test(
+        "validate reports an {int} out of its range at the step's location",
+        arguments: [
+            ("-1 seconds pass", "-1 is out of range for argument 1 ({int}) of \"{int} second(s) pass\": 0…86,400"),
+            ("86401 seconds pass", "86401 is out of range for argument 1 ({int}) of \"{int} second(s) pass\": 0…86,400"),
+            (
+                "9223372036854775807 seconds pass",
+                "9223372036854775807 is out of range for argument 1 ({int}) of \"{int} second(s) pass\": 0…86,400"
+            ),
+            (
+                "99999999999999999999 minutes pass",
+                "99999999999999999999 is out of range for argument 1 ({int}) of \"{int} minute(s) pass\": 0…1,440"
+            ),
+        ])
     func outOfRange(step: String, message: String) {
         #expect(Self.diagnostics(step) == ["N9.9-AC01.feature:13:5: error: step \"\(step)\": \(message)"])
     }

@@ -90,10 +90,12 @@ struct StrictJSONFuzzTests {
 
     static let user = #""user":{"id":"AAECAw","name":"alice@example.com","displayName":"Alice"}"#
 
-    @Test("A registration requestJson with a repeated member or a leading zero is unreadable JSON, with the reader's message in the note", arguments: [
-        (#"{"challenge":"AAECAw","challenge":"BAUG","rp":{"id":"login.example.com"},"# + user + "}", #"duplicate member name "challenge""#, 22),
-        (#"{"challenge":"AAECAw","timeout":060000,"rp":{"id":"login.example.com"},"# + user + "}", "leading zero in a number", 32),
-    ])
+    @Test(
+        "A registration requestJson with a repeated member or a leading zero is unreadable JSON, with the reader's message in the note",
+        arguments: [
+            (#"{"challenge":"AAECAw","challenge":"BAUG","rp":{"id":"login.example.com"},"# + user + "}", #"duplicate member name "challenge""#, 22),
+            (#"{"challenge":"AAECAw","timeout":060000,"rp":{"id":"login.example.com"},"# + user + "}", "leading zero in a number", 32),
+        ])
     func registration(json: String, fragment: String, offset: Int) throws {
         var simulator = try Self.simulator()
         let request = CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(requestJson: json, isConditional: false))
@@ -107,8 +109,9 @@ struct StrictJSONFuzzTests {
     @Test("A sign-in requestJson with a repeated rpId is unreadable JSON, with the reader's message in the note")
     func signIn() throws {
         var simulator = try Self.simulator()
-        let request = GetCredentialRequest.android(AndroidGetPublicKeyCredentialOption(
-            requestJson: #"{"challenge":"CQgHBgUEAwIB","rpId":"login.example.com","rpId":"evil.example"}"#))
+        let request = GetCredentialRequest.android(
+            AndroidGetPublicKeyCredentialOption(
+                requestJson: #"{"challenge":"CQgHBgUEAwIB","rpId":"login.example.com","rpId":"evil.example"}"#))
         let (outcome, notes) = simulator.get(request, now: 0)
         let error = try #require(outcome.error)
         #expect(error.message == #"requestJson: is not valid JSON: JSON error at byte 55 (line 1, column 56): duplicate member name "rpId" in one object"#)
@@ -118,8 +121,10 @@ struct StrictJSONFuzzTests {
     @Test("A signal requestJson with a leading zero is unreadable JSON, with the reader's message in the note")
     func signal() throws {
         var simulator = try Self.simulator()
-        let request = SignalRequest.android(AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType,
-                                                                  requestJson: #"{"rpId":"login.example.com","credentialId":"AAEC","n":01}"#))
+        let request = SignalRequest.android(
+            AndroidSignalRequest(
+                type: AndroidSignalRequest.unknownCredentialType,
+                requestJson: #"{"rpId":"login.example.com","credentialId":"AAEC","n":01}"#))
         let (outcome, notes) = simulator.signal(request, now: 0)
         let error = try #require(outcome.error)
         #expect(error.message.contains("not valid JSON: JSON error at byte 54 (line 1, column 55): leading zero in a number"), "\(error.message)")

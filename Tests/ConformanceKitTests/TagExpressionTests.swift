@@ -3,39 +3,43 @@ import Testing
 
 @Suite("Tag expressions")
 struct TagExpressionTests {
-    @Test("precedence: or binds loosest, then and, then not; operators associate to the left", arguments: [
-        ("@a or @b and @c", "( @a or ( @b and @c ) )"),
-        ("@a and @b or @c", "( ( @a and @b ) or @c )"),
-        ("not @a and @b", "( not ( @a ) and @b )"),
-        ("not @a or @b", "( not ( @a ) or @b )"),
-        ("@a and not @b or @c", "( ( @a and not ( @b ) ) or @c )"),
-        ("@a or @b or @c", "( ( @a or @b ) or @c )"),
-        ("@a and @b and @c", "( ( @a and @b ) and @c )"),
-        ("not not @a", "not ( not ( @a ) )"),
-        ("(@a or @b) and @c", "( ( @a or @b ) and @c )"),
-        ("not (@a or @b)", "not ( ( @a or @b ) )"),
-        ("@a and (@b or (@c and not @d))", "( @a and ( @b or ( @c and not ( @d ) ) ) )"),
-        ("((@a))", "@a"),
-        ("  @a\t and\n@b  ", "( @a and @b )"),
-    ])
+    @Test(
+        "precedence: or binds loosest, then and, then not; operators associate to the left",
+        arguments: [
+            ("@a or @b and @c", "( @a or ( @b and @c ) )"),
+            ("@a and @b or @c", "( ( @a and @b ) or @c )"),
+            ("not @a and @b", "( not ( @a ) and @b )"),
+            ("not @a or @b", "( not ( @a ) or @b )"),
+            ("@a and not @b or @c", "( ( @a and not ( @b ) ) or @c )"),
+            ("@a or @b or @c", "( ( @a or @b ) or @c )"),
+            ("@a and @b and @c", "( ( @a and @b ) and @c )"),
+            ("not not @a", "not ( not ( @a ) )"),
+            ("(@a or @b) and @c", "( ( @a or @b ) and @c )"),
+            ("not (@a or @b)", "not ( ( @a or @b ) )"),
+            ("@a and (@b or (@c and not @d))", "( @a and ( @b or ( @c and not ( @d ) ) ) )"),
+            ("((@a))", "@a"),
+            ("  @a\t and\n@b  ", "( @a and @b )"),
+        ])
     func precedence(_ text: String, _ expected: String) throws {
         let expression = try TagExpression.parse(text)
         #expect(expression.description == expected)
     }
 
-    @Test("evaluation follows the precedence, not the reading order", arguments: [
-        ("@a or @b and @c", ["@a"], true),
-        ("@a or @b and @c", ["@b"], false),
-        ("@a or @b and @c", ["@b", "@c"], true),
-        ("(@a or @b) and @c", ["@a"], false),
-        ("(@a or @b) and @c", ["@a", "@c"], true),
-        ("not @a and @b", ["@b"], true),
-        ("not @a and @b", ["@a", "@b"], false),
-        ("not (@a and @b)", ["@a"], true),
-        ("not (@a and @b)", ["@a", "@b"], false),
-        ("@core and not @android", ["@core", "@apple"], true),
-        ("@core and not @android", ["@core", "@android"], false),
-    ])
+    @Test(
+        "evaluation follows the precedence, not the reading order",
+        arguments: [
+            ("@a or @b and @c", ["@a"], true),
+            ("@a or @b and @c", ["@b"], false),
+            ("@a or @b and @c", ["@b", "@c"], true),
+            ("(@a or @b) and @c", ["@a"], false),
+            ("(@a or @b) and @c", ["@a", "@c"], true),
+            ("not @a and @b", ["@b"], true),
+            ("not @a and @b", ["@a", "@b"], false),
+            ("not (@a and @b)", ["@a"], true),
+            ("not (@a and @b)", ["@a", "@b"], false),
+            ("@core and not @android", ["@core", "@apple"], true),
+            ("@core and not @android", ["@core", "@android"], false),
+        ])
     func evaluation(_ text: String, _ tags: [String], _ expected: Bool) throws {
         #expect(try TagExpression.parse(text).matches(Set(tags)) == expected)
     }
@@ -48,12 +52,14 @@ struct TagExpressionTests {
         #expect(expression.matches(["@anything"]))
     }
 
-    @Test("a backslash escapes parentheses, backslashes and white space inside a tag", arguments: [
-        (#"@a\ b"#, "@a b"),
-        (#"@x\(y\)"#, "@x(y)"),
-        (#"@a\\b"#, #"@a\b"#),
-        (#"@a\)"#, "@a)"),
-    ])
+    @Test(
+        "a backslash escapes parentheses, backslashes and white space inside a tag",
+        arguments: [
+            (#"@a\ b"#, "@a b"),
+            (#"@x\(y\)"#, "@x(y)"),
+            (#"@a\\b"#, #"@a\b"#),
+            (#"@a\)"#, "@a)"),
+        ])
     func escapes(_ text: String, _ tag: String) throws {
         let expression = try TagExpression.parse(text)
         #expect(expression == .tag(tag))
@@ -82,8 +88,12 @@ struct TagExpressionTests {
         .init(kind: "unclosed inner parenthesis", text: "@a and (@b or (@c)", column: 8, message: #"this "(" is never closed"#),
         .init(kind: "stray closing parenthesis", text: "@a)", column: 3, message: #"unexpected ")""#),
         .init(kind: "stray closing parenthesis after a group", text: "(@a or @b)) and @c", column: 11, message: #"unexpected ")""#),
-        .init(kind: "word without @ at the start", text: "a and @b", column: 1, message: #"expected a tag starting with "@", an operator or a parenthesis, found "a""#),
-        .init(kind: "word without @ later", text: "@a and wip", column: 8, message: #"expected a tag starting with "@", an operator or a parenthesis, found "wip""#),
+        .init(
+            kind: "word without @ at the start", text: "a and @b", column: 1,
+            message: #"expected a tag starting with "@", an operator or a parenthesis, found "a""#),
+        .init(
+            kind: "word without @ later", text: "@a and wip", column: 8,
+            message: #"expected a tag starting with "@", an operator or a parenthesis, found "wip""#),
         .init(kind: "a lone @", text: "@a or @", column: 7, message: #"expected a tag starting with "@", an operator or a parenthesis, found "@""#),
         .init(kind: "trailing or", text: "@a or", column: 6, message: #"the expression ends where a tag or "(" is expected"#),
         .init(kind: "trailing not", text: "@a and not", column: 11, message: #"the expression ends where a tag or "(" is expected"#),

@@ -33,15 +33,17 @@ struct TestPlanTests {
         #expect(plan.targets.map(\.id) == TargetCatalog.all.filter { target in plan.cases.contains { $0.target.id == target.id } }.map(\.id))
     }
 
-    @Test("the criterion filter takes whole ids and whole groups, never a partial id", arguments: [
-        (["N2.6-AC01"], ["N2.6-AC01"]),
-        (["N2.6-AC01", "N2.6-X02"], ["N2.6-AC01", "N2.6-X02"]),
-        (["N2.6"], ["N2.6-AC01", "N2.6-AC02", "N2.6-AC03", "N2.6-AC04", "N2.6-AC05", "N2.6-AC06", "N2.6-X01", "N2.6-X02"]),
-        (["N2.6-AC0"], []),
-        (["N2"], []),
-        (["N3.2"], (1...10).map { String(format: "N3.2-AC%02d", $0) }),
-        (["N3"], []),
-    ])
+    @Test(
+        "the criterion filter takes whole ids and whole groups, never a partial id",
+        arguments: [
+            (["N2.6-AC01"], ["N2.6-AC01"]),
+            (["N2.6-AC01", "N2.6-X02"], ["N2.6-AC01", "N2.6-X02"]),
+            (["N2.6"], ["N2.6-AC01", "N2.6-AC02", "N2.6-AC03", "N2.6-AC04", "N2.6-AC05", "N2.6-AC06", "N2.6-X01", "N2.6-X02"]),
+            (["N2.6-AC0"], []),
+            (["N2"], []),
+            (["N3.2"], (1...10).map { String(format: "N3.2-AC%02d", $0) }),
+            (["N3"], []),
+        ])
     func criterionFilter(_ filter: [String], _ expected: [String]) {
         let plan = TestPlan.make(Self.package, filter: .init(criteria: filter))
         #expect(plan.criteria.map(\.id) == expected)
@@ -57,10 +59,12 @@ struct TestPlanTests {
         #expect(Set(plan.targets.map(\.id)).isSubset(of: Set(targets)))
     }
 
-    @Test("tag expressions see the scenario's tags and the synthetic level, platform, target and criterion tags", arguments: [
-        "@android", "@apple", "@apple-17.4", "not @android", "@core", "@quality", "@N2.6-AC04", "@N2.6-AC04 and @apple",
-        "@verify:N2.6-AC01.V1", "@needs:recovery-sign-in", "@derived", "@android-15-gpm or @apple-26.2", "not (@core or @quality)",
-    ])
+    @Test(
+        "tag expressions see the scenario's tags and the synthetic level, platform, target and criterion tags",
+        arguments: [
+            "@android", "@apple", "@apple-17.4", "not @android", "@core", "@quality", "@N2.6-AC04", "@N2.6-AC04 and @apple",
+            "@verify:N2.6-AC01.V1", "@needs:recovery-sign-in", "@derived", "@android-15-gpm or @apple-26.2", "not (@core or @quality)",
+        ])
     func tagFilter(_ text: String) throws {
         let expression = try TagExpression.parse(text)
         let plan = TestPlan.make(Self.package, filter: .init(tags: expression))
@@ -94,7 +98,8 @@ struct TestPlanTests {
     @Test("the level tag follows the criterion's level")
     func qualityLevel() throws {
         let core = CriterionText.criterion(id: "N9.9-AC01", scenarios: [.init("Core", steps: ["Then no passkey registration request has been issued"])])
-        let quality = CriterionText.criterion(id: "N9.9-AC02", level: "quality", scenarios: [.init("Quality", steps: ["Then no passkey registration request has been issued"])])
+        let quality = CriterionText.criterion(
+            id: "N9.9-AC02", level: "quality", scenarios: [.init("Quality", steps: ["Then no passkey registration request has been issued"])])
         let loaded = CriterionText.load([("c/N9.9-AC01.feature", core), ("c/N9.9-AC02.feature", quality)])
         try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
         let plan = TestPlan.make(loaded.criteria, filter: .init(tags: try TagExpression.parse("@quality")))
@@ -113,8 +118,11 @@ struct TestPlanTests {
 
     @Test("filters combine: every one of them must hold")
     func combined() throws {
-        let plan = TestPlan.make(Self.package, filter: .init(tags: try TagExpression.parse("@android"), criteria: ["N2.6-AC01"],
-                                                              targets: ["android-15-gpm", "apple-18"], scenario: "policy"))
+        let plan = TestPlan.make(
+            Self.package,
+            filter: .init(
+                tags: try TagExpression.parse("@android"), criteria: ["N2.6-AC01"],
+                targets: ["android-15-gpm", "apple-18"], scenario: "policy"))
         #expect(!plan.cases.isEmpty)
         #expect(plan.cases.allSatisfy { $0.criterion.id == "N2.6-AC01" && $0.target.id == "android-15-gpm" && $0.scenario.name.contains("policy") })
         #expect(plan.targets.map(\.id) == ["android-15-gpm"])
@@ -123,24 +131,24 @@ struct TestPlanTests {
     @Test("outline rows with the same name get distinct slugs, so case ids stay unique")
     func outlineSlugs() throws {
         let text = """
-        @criterion:N9.9-AC01 @level:core @group:N9.9
-        Feature: N9.9-AC01 Outline rows
+            @criterion:N9.9-AC01 @level:core @group:N9.9
+            Feature: N9.9-AC01 Outline rows
 
-          Statement: s
-          Verification: v
-          Items:
-            V1: the item
-          Source: a test
+              Statement: s
+              Verification: v
+              Items:
+                V1: the item
+              Source: a test
 
-          @verify:N9.9-AC01.V1
-          Scenario Outline: Time passes
-            When <n> seconds pass
+              @verify:N9.9-AC01.V1
+              Scenario Outline: Time passes
+                When <n> seconds pass
 
-            Examples:
-              | n |
-              | 1 |
-              | 2 |
-        """
+                Examples:
+                  | n |
+                  | 1 |
+                  | 2 |
+            """
         let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)])
         try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
         let scenarios = try #require(loaded.criteria.first).scenarios

@@ -4,16 +4,18 @@ import Testing
 
 @Suite("Verdicts and run results")
 struct VerdictTests {
-    @Test("fold: passed only when every verdict passed; otherwise the most severe wins, in any order", arguments: [
-        ([Verdict](), Verdict.notVerified),
-        ([.passed], .passed),
-        ([.passed, .passed, .passed], .passed),
-        ([.passed, .notVerified], .notVerified),
-        ([.notVerified, .passed, .failed], .failed),
-        ([.failed, .undefined, .passed], .undefined),
-        ([.undefined, .error, .failed, .notVerified], .error),
-        ([.error, .passed], .error),
-    ])
+    @Test(
+        "fold: passed only when every verdict passed; otherwise the most severe wins, in any order",
+        arguments: [
+            ([Verdict](), Verdict.notVerified),
+            ([.passed], .passed),
+            ([.passed, .passed, .passed], .passed),
+            ([.passed, .notVerified], .notVerified),
+            ([.notVerified, .passed, .failed], .failed),
+            ([.failed, .undefined, .passed], .undefined),
+            ([.undefined, .error, .failed, .notVerified], .error),
+            ([.error, .passed], .error),
+        ])
     func fold(_ verdicts: [Verdict], _ expected: Verdict) {
         #expect(Verdict.fold(verdicts) == expected)
         #expect(Verdict.fold(verdicts.reversed()) == expected)
@@ -28,10 +30,15 @@ struct VerdictTests {
     /// Two criteria, each with two scenarios, on two targets: eight cases.
     static func plan() throws -> TestPlan {
         func criterion(_ id: String) -> (String, String) {
-            ("c/\(id).feature", CriterionText.criterion(id: id, scenarios: [
-                .init("First", steps: ["Then no passkey registration request has been issued"]),
-                .init("Second", steps: ["Then no passkey registration request has been issued"]),
-            ]))
+            (
+                "c/\(id).feature",
+                CriterionText.criterion(
+                    id: id,
+                    scenarios: [
+                        .init("First", steps: ["Then no passkey registration request has been issued"]),
+                        .init("Second", steps: ["Then no passkey registration request has been issued"]),
+                    ])
+            )
         }
         let loaded = CriterionText.load([criterion("N9.9-AC01"), criterion("N9.9-AC02")])
         try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
@@ -39,13 +46,15 @@ struct VerdictTests {
     }
 
     static func result(_ testCase: TestPlan.Case, _ verdict: Verdict) -> TestCaseResult {
-        TestCaseResult(id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: testCase.scenario.file,
-                       line: testCase.scenario.line, verifyItems: testCase.scenario.verifyItems, tags: testCase.scenario.tags,
-                       target: testCase.target.id, verdict: verdict, message: nil, steps: [], evidence: [], virtualMillis: 10, wallSeconds: 0.5)
+        TestCaseResult(
+            id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: testCase.scenario.file,
+            line: testCase.scenario.line, verifyItems: testCase.scenario.verifyItems, tags: testCase.scenario.tags,
+            target: testCase.target.id, verdict: verdict, message: nil, steps: [], evidence: [], virtualMillis: 10, wallSeconds: 0.5)
     }
 
-    static let metadata = RunMetadata(harnessVersion: "test", criteriaDigest: "", adapter: .init(name: "fake", version: "0", transport: "in-process"),
-                                      targets: [], seed: 1, startedAt: "2026-01-01T00:00:00Z", filters: [:])
+    static let metadata = RunMetadata(
+        harnessVersion: "test", criteriaDigest: "", adapter: .init(name: "fake", version: "0", transport: "in-process"),
+        targets: [], seed: 1, startedAt: "2026-01-01T00:00:00Z", filters: [:])
 
     @Test("assemble: a criterion passes only if all its cases passed on every target")
     func assemble() throws {
@@ -69,8 +78,9 @@ struct VerdictTests {
     func notPassedIsNotPassed(_ verdict: Verdict) throws {
         let plan = try Self.plan()
         let odd = try #require(plan.cases.first)
-        let run = RunResult.assemble(plan: plan, results: plan.cases.map { Self.result($0, $0.id == odd.id ? verdict : .passed) },
-                                     metadata: Self.metadata, wallSeconds: 1)
+        let run = RunResult.assemble(
+            plan: plan, results: plan.cases.map { Self.result($0, $0.id == odd.id ? verdict : .passed) },
+            metadata: Self.metadata, wallSeconds: 1)
         #expect(run.criteria.first { $0.criterion.id == odd.criterion.id }?.verdict == verdict)
         #expect(run.criteria.first { $0.criterion.id == odd.criterion.id }?.targets[odd.target.id] == verdict)
         #expect(run.verdict == verdict)

@@ -87,8 +87,8 @@ struct DocumentationExampleTests {
         }
         #expect(syntax.description.hasPrefix("ci/waivers.json: error: not valid JSON: "))
         #if os(Linux)
-        // The wording of the syntax error is Foundation's; the documentation quotes the Linux one.
-        #expect(text.contains(syntax.description), "\(syntax.description)")
+            // The wording of the syntax error is Foundation's; the documentation quotes the Linux one.
+            #expect(text.contains(syntax.description), "\(syntax.description)")
         #endif
     }
 }

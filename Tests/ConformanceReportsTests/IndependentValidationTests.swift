@@ -41,8 +41,9 @@ enum PythonValidator {
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-                      errors: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+            errors: String(decoding: errData, as: UTF8.self))
     }
 
     static func validate(json: String? = nil, junit: String? = nil, waivers: [String] = []) throws -> Result {
@@ -60,12 +61,28 @@ struct IndependentValidationTests {
         ("mixed, with waivers", Fixtures.run, Fixtures.waivers),
         ("mixed, no waivers", Fixtures.run, .none),
         ("conformant", Fixtures.run(replacing: [.failed: .passed, .error: .passed, .undefined: .passed]), .none),
-        ("undescribed criterion", { var run = Fixtures.run; run.criteria.removeLast(); return run }(), .none),
-        ("expired waiver", Fixtures.run, WaiverFile(path: "w.json", waivers: [Fixtures.waiver("N2.6-AC04", "*", expires: "2025-01-01")])
-            .evaluate(against: Fixtures.run, today: Fixtures.today)),
+        (
+            "undescribed criterion",
+            {
+                var run = Fixtures.run
+                run.criteria.removeLast()
+                return run
+            }(), .none
+        ),
+        (
+            "expired waiver", Fixtures.run,
+            WaiverFile(path: "w.json", waivers: [Fixtures.waiver("N2.6-AC04", "*", expires: "2025-01-01")])
+                .evaluate(against: Fixtures.run, today: Fixtures.today)
+        ),
         ("empty", Fixtures.makeRun(criteria: [], cases: []), .none),
-        ("typed outcomes, a run fault", Self.typed(interruption: nil, fault: RunFault(kind: "process-exited", message: "exited with status 3",
-                                                                                        method: "adapter.hello", excerpt: "stderr: boom")), .none),
+        (
+            "typed outcomes, a run fault",
+            Self.typed(
+                interruption: nil,
+                fault: RunFault(
+                    kind: "process-exited", message: "exited with status 3",
+                    method: "adapter.hello", excerpt: "stderr: boom")), .none
+        ),
         ("typed outcomes, interrupted", Self.typed(interruption: .sigterm, fault: nil), .none),
     ]
 
@@ -105,13 +122,35 @@ struct IndependentValidationTests {
     static let mutations: [(String, @Sendable (inout [String: Any]) -> Void, String)] = [
         ("unknown verdict", { setCase(&$0, 0, "verdict", "pass") }, "/testCases/0/verdict: 'pass' is not one of"),
         ("waived outcome without a waiver", { setCase(&$0, 1, "outcome", "waived") }, "/testCases/1/waivedBy: None is not of type 'string'"),
-        ("extra member", { var metadata = $0["metadata"] as! [String: Any]; metadata["extra"] = 1; $0["metadata"] = metadata },
-         "Additional properties are not allowed ('extra' was unexpected)"),
+        (
+            "extra member",
+            {
+                var metadata = $0["metadata"] as! [String: Any]
+                metadata["extra"] = 1
+                $0["metadata"] = metadata
+            },
+            "Additional properties are not allowed ('extra' was unexpected)"
+        ),
         ("missing member", { $0["waivers"] = nil }, "'waivers' is a required property"),
-        ("seed as a number", { var metadata = $0["metadata"] as! [String: Any]; metadata["seed"] = 42; $0["metadata"] = metadata },
-         "/metadata/seed: 42 is not of type 'string'"),
-        ("counts that do not add up", { var summary = $0["summary"] as! [String: Any]; summary["exitStatus"] = 1; summary["status"] = "nonConformant"; $0["summary"] = summary },
-         "exitStatus 1, expected 2"),
+        (
+            "seed as a number",
+            {
+                var metadata = $0["metadata"] as! [String: Any]
+                metadata["seed"] = 42
+                $0["metadata"] = metadata
+            },
+            "/metadata/seed: 42 is not of type 'string'"
+        ),
+        (
+            "counts that do not add up",
+            {
+                var summary = $0["summary"] as! [String: Any]
+                summary["exitStatus"] = 1
+                summary["status"] = "nonConformant"
+                $0["summary"] = summary
+            },
+            "exitStatus 1, expected 2"
+        ),
     ]
 
     static func setCase(_ document: inout [String: Any], _ index: Int, _ key: String, _ value: Any) {
@@ -125,7 +164,8 @@ struct IndependentValidationTests {
         let (name, mutate, expected) = Self.mutations[index]
         let directory = try Fixtures.temporaryDirectory("json\(index)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var document = try #require(try JSONSerialization.jsonObject(with: Data(JSONReporter.render(Fixtures.run, waivers: Fixtures.waivers))) as? [String: Any])
+        var document = try #require(
+            try JSONSerialization.jsonObject(with: Data(JSONReporter.render(Fixtures.run, waivers: Fixtures.waivers))) as? [String: Any])
         mutate(&document)
         let path = directory.path + "/report.json"
         try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
@@ -148,11 +188,13 @@ struct IndependentValidationTests {
         #expect(result.errors.contains("object keys not sorted"), "\(result.errors)")
     }
 
-    @Test("a JUnit report whose counts or elements disagree is rejected", arguments: [
-        ("tests=\"6\" failures=\"1\"", "tests=\"7\" failures=\"1\"", "suite N2.6-AC01: tests=7 but it holds 6"),
-        ("type=\"failed\">", "type=\"assertion\">", "failure type 'assertion'"),
-        ("<skipped message=\"waived: ", "<skipped message=\"", "skipped message"),
-    ])
+    @Test(
+        "a JUnit report whose counts or elements disagree is rejected",
+        arguments: [
+            ("tests=\"6\" failures=\"1\"", "tests=\"7\" failures=\"1\"", "suite N2.6-AC01: tests=7 but it holds 6"),
+            ("type=\"failed\">", "type=\"assertion\">", "failure type 'assertion'"),
+            ("<skipped message=\"waived: ", "<skipped message=\"", "skipped message"),
+        ])
     func rejectsJUnit(original: String, replacement: String, expected: String) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -166,15 +208,20 @@ struct IndependentValidationTests {
         #expect(result.errors.contains(expected), "\(result.errors)")
     }
 
-    @Test("the waiver schema and the Swift loader agree on valid and malformed files", arguments: [
-        (WaiverFileTests.valid, true),
-        (#"{"version": 1, "waivers": []}"#, true),
-        (#"{"version": 1, "waivers": [{"criterion": "N2.6-AC04", "target": "*", "reason": "r", "owner": "o", "expires": "2026-1-01"}]}"#, false),
-        (#"{"version": 1, "waivers": [{"criterion": "N2.6-AC04", "target": "*", "reason": "r", "owner": "o", "expires": "2026-01-01", "note": "x"}]}"#, false),
-        (#"{"version": 1, "waivers": [{"criterion": "N2.6 AC04", "target": "*", "reason": "r", "owner": "o", "expires": "2026-01-01"}]}"#, false),
-        (#"{"version": 2, "waivers": []}"#, false),
-        (#"{"waivers": []}"#, false),
-    ])
+    @Test(
+        "the waiver schema and the Swift loader agree on valid and malformed files",
+        arguments: [
+            (WaiverFileTests.valid, true),
+            (#"{"version": 1, "waivers": []}"#, true),
+            (#"{"version": 1, "waivers": [{"criterion": "N2.6-AC04", "target": "*", "reason": "r", "owner": "o", "expires": "2026-1-01"}]}"#, false),
+            (
+                #"{"version": 1, "waivers": [{"criterion": "N2.6-AC04", "target": "*", "reason": "r", "owner": "o", "expires": "2026-01-01", "note": "x"}]}"#,
+                false
+            ),
+            (#"{"version": 1, "waivers": [{"criterion": "N2.6 AC04", "target": "*", "reason": "r", "owner": "o", "expires": "2026-01-01"}]}"#, false),
+            (#"{"version": 2, "waivers": []}"#, false),
+            (#"{"waivers": []}"#, false),
+        ])
     func waiverFiles(text: String, valid: Bool) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -13,7 +13,10 @@ struct JSONReporterTests {
     @Test("the top level: $schema, schemaVersion and the five sections, keys sorted")
     func topLevel() throws {
         let (text, value) = try render()
-        guard case .object(let members) = value else { Issue.record("not an object"); return }
+        guard case .object(let members) = value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.keys.sorted() == ["$schema", "criteria", "metadata", "schemaVersion", "summary", "testCases", "waivers"])
         #expect(value["$schema"] == .string("urn:passkey-conformance:schema:run-report:v1"))
         #expect(value["schemaVersion"] == .string(JSONReporter.schemaVersion))
@@ -28,9 +31,13 @@ struct JSONReporterTests {
         let metadata = try #require(try render().value["metadata"])
         #expect(metadata["seed"] == .string("18446744073709551557"))
         #expect(metadata["harnessVersion"] == .string("0.9.0-test"))
-        #expect(metadata["adapter"] == .object(["name": .string("reference-rp"), "version": .string("1.2.0"),
-                                                "transport": .string("in-process"), "command": .null, "declaredTargets": .null,
-                                                "capabilities": .null, "unknownTargets": .array([])]))
+        #expect(
+            metadata["adapter"]
+                == .object([
+                    "name": .string("reference-rp"), "version": .string("1.2.0"),
+                    "transport": .string("in-process"), "command": .null, "declaredTargets": .null,
+                    "capabilities": .null, "unknownTargets": .array([]),
+                ]))
         #expect(metadata["allowNotVerified"] == .bool(false))
         #expect(metadata["interruption"] == .null)
         #expect(metadata["fault"] == .null)
@@ -47,10 +54,18 @@ struct JSONReporterTests {
         #expect(summary["status"] == .string("harnessError"))
         #expect(summary["exitStatus"] == .number(2))
         #expect(summary["waiverProblems"] == .number(1))
-        #expect(summary["testCases"] == .object(["total": .number(14), "passed": .number(9), "failed": .number(1), "waived": .number(1),
-                                                 "error": .number(1), "notVerified": .number(1), "undefined": .number(1)]))
-        #expect(summary["criteria"] == .object(["total": .number(5), "passed": .number(1), "failed": .number(1), "waived": .number(1),
-                                                "error": .number(1), "notVerified": .number(0), "undefined": .number(1)]))
+        #expect(
+            summary["testCases"]
+                == .object([
+                    "total": .number(14), "passed": .number(9), "failed": .number(1), "waived": .number(1),
+                    "error": .number(1), "notVerified": .number(1), "undefined": .number(1),
+                ]))
+        #expect(
+            summary["criteria"]
+                == .object([
+                    "total": .number(5), "passed": .number(1), "failed": .number(1), "waived": .number(1),
+                    "error": .number(1), "notVerified": .number(0), "undefined": .number(1),
+                ]))
         #expect(summary["wallSeconds"] == .number(1.25))
         #expect(summary["virtualMillis"] == .number(21_000))
     }
@@ -70,8 +85,12 @@ struct JSONReporterTests {
         #expect(failed["evidence"]?.arrayValue?[1]["payload"] == .object(["isConditional": .bool(true), "requestJson": .string("{\"user\":{}}")]))
         #expect(failed["evidence"]?.arrayValue?[0]["payload"] == .null)
         #expect(failed["evidence"]?.arrayValue?[0]["channel"] == .string("harness→rp"))
-        #expect(failed["steps"]?.arrayValue?[2] == .object(["keyword": .string("Then "), "text": .string("no conditional registration request is made"),
-                                                            "line": .number(12), "status": .string("failed"), "message": .string("1 request was made")]))
+        #expect(
+            failed["steps"]?.arrayValue?[2]
+                == .object([
+                    "keyword": .string("Then "), "text": .string("no conditional registration request is made"),
+                    "line": .number(12), "status": .string("failed"), "message": .string("1 request was made"),
+                ]))
         let passed = try #require(cases.first)
         #expect(passed["message"] == .null)
         #expect(passed["outcome"] == .string("passed"))
@@ -87,8 +106,12 @@ struct JSONReporterTests {
         #expect(ac04["targets"]?["apple-17.4"] == .object(["verdict": .string("failed"), "outcome": .string("waived")]))
         #expect(ac04["targets"]?["apple-18"] == .object(["verdict": .string("passed"), "outcome": .string("passed")]))
         let items = try #require(ac04["verifyItems"]?.arrayValue)
-        #expect(items[2] == .object(["id": .string("N2.6-AC04.V3"), "text": .string("accounts with zero, one and several known credentials"),
-                                     "testCases": .array([])]))
+        #expect(
+            items[2]
+                == .object([
+                    "id": .string("N2.6-AC04.V3"), "text": .string("accounts with zero, one and several known credentials"),
+                    "testCases": .array([]),
+                ]))
         #expect(criteria[0]["targets"]?["apple-17.4"] == nil, "N2.6-AC01 does not apply to apple-17.4")
         #expect(criteria[2]["derived"] == .bool(true))
         #expect(criteria[4]["level"] == .string("quality"))

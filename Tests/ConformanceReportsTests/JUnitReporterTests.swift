@@ -2,7 +2,7 @@ import ConformanceKit
 @testable import ConformanceReports
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import Testing
 
@@ -21,18 +21,23 @@ struct JUnitReporterTests {
 
     @Test("a well-formed document: one suite per criterion with counts and times")
     func suites() throws {
-        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"passkey-conformance\" tests=\"14\" failures=\"1\" errors=\"2\" skipped=\"2\" time=\"1.250\">\n"))
+        #expect(
+            xml.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"passkey-conformance\" tests=\"14\" failures=\"1\" errors=\"2\" skipped=\"2\" time=\"1.250\">\n"
+            ))
         let root = try parse(xml)
         #expect(root.name == "testsuites")
         let suites = root.elements(forName: "testsuite")
         #expect(suites.map { $0.attribute(forName: "name")?.stringValue } == ["N2.6-AC01", "N2.6-AC04", "N2.6-X01", "N3.2-AC01", "N3.2-AC02"])
         let counts = ["tests", "failures", "errors", "skipped", "time"]
-        #expect(suites.map { attributes($0, counts) } == [
-            ["6", "1", "0", "0", "0.033"], ["3", "0", "0", "1", "0.012"], ["2", "0", "0", "0", "0.008"],
-            ["2", "0", "1", "1", "0.008"], ["1", "0", "1", "0", "0.004"],
-        ])
+        #expect(
+            suites.map { attributes($0, counts) } == [
+                ["6", "1", "0", "0", "0.033"], ["3", "0", "0", "1", "0.012"], ["2", "0", "0", "0", "0.008"],
+                ["2", "0", "1", "1", "0.008"], ["1", "0", "1", "0", "0.004"],
+            ])
         let properties = suites[0].elements(forName: "properties").first?.elements(forName: "property") ?? []
-        let named = Dictionary(uniqueKeysWithValues: properties.map { ($0.attribute(forName: "name")!.stringValue!, $0.attribute(forName: "value")!.stringValue!) })
+        let named = Dictionary(
+            uniqueKeysWithValues: properties.map { ($0.attribute(forName: "name")!.stringValue!, $0.attribute(forName: "value")!.stringValue!) })
         #expect(named["seed"] == "18446744073709551557")
         #expect(named["criterion.title"] == "No conditional registration before the complete sign-in policy")
         #expect(named["criterion.outcome"] == "failed")
@@ -46,8 +51,11 @@ struct JUnitReporterTests {
         #expect(cases.count == 14)
         let pairs = cases.map { attributes($0, ["classname", "name"]) }
         #expect(Set(pairs.map { $0.joined(separator: "|") }).count == 14)
-        #expect(pairs.prefix(3) == [["N2.6-AC01.apple-18", "Second factor pending"], ["N2.6-AC01.android-15-gpm", "Second factor pending"],
-                                    ["N2.6-AC01.apple-18", "Second factor outcome wrong"]])
+        #expect(
+            pairs.prefix(3) == [
+                ["N2.6-AC01.apple-18", "Second factor pending"], ["N2.6-AC01.android-15-gpm", "Second factor pending"],
+                ["N2.6-AC01.apple-18", "Second factor outcome wrong"],
+            ])
         #expect(cases[1].attribute(forName: "time")?.stringValue == "0.013")
     }
 
@@ -62,18 +70,19 @@ struct JUnitReporterTests {
         let item = try testCase("N2.6-AC01.android-15-gpm", "Second factor pending")
         let failure = try #require(item.elements(forName: "failure").first)
         #expect(attributes(failure, ["type", "message"]) == ["failed", "a conditional registration request was made before the second factor"])
-        #expect(failure.stringValue == """
-            a conditional registration request was made before the second factor
-            Test case: N2.6-AC01/second-factor-pending@android-15-gpm
-            Scenario: N2.6/AC01-complete-sign-in.feature:9
-            Verify items: N2.6-AC01.V1
-            Step failed: Then no conditional registration request is made (line 12): 1 request was made
-            Evidence (virtual time since the test case started):
-              #3 120 ms harness→rp user.password-sign-in: alice signs in with a password
-              #4 125 ms rp→platform platform.createCredential: conditional create <isConditional=true> & "excludeCredentials" | 0 ids
-              #5 125 ms step assert.no-request: expected no request before the second factor
-            Re-run: swift run passkey-conformance run --criterion N2.6-AC01 --target android-15-gpm --seed 18446744073709551557 --scenario "Second factor pending"
-            """)
+        #expect(
+            failure.stringValue == """
+                a conditional registration request was made before the second factor
+                Test case: N2.6-AC01/second-factor-pending@android-15-gpm
+                Scenario: N2.6/AC01-complete-sign-in.feature:9
+                Verify items: N2.6-AC01.V1
+                Step failed: Then no conditional registration request is made (line 12): 1 request was made
+                Evidence (virtual time since the test case started):
+                  #3 120 ms harness→rp user.password-sign-in: alice signs in with a password
+                  #4 125 ms rp→platform platform.createCredential: conditional create <isConditional=true> & "excludeCredentials" | 0 ids
+                  #5 125 ms step assert.no-request: expected no request before the second factor
+                Re-run: swift run passkey-conformance run --criterion N2.6-AC01 --target android-15-gpm --seed 18446744073709551557 --scenario "Second factor pending"
+                """)
         #expect(item.children?.count == 1)
     }
 
@@ -91,7 +100,9 @@ struct JUnitReporterTests {
         #expect(notVerified.stringValue?.contains("Re-run") == false)
 
         let waived = try #require(try testCase("N2.6-AC04.apple-17.4", "Known ids in the excluded-credentials list").elements(forName: "skipped").first)
-        #expect(waived.attribute(forName: "message")?.stringValue == "waived: exclusion list ships in 4.2 (waiver N2.6-AC04@apple-17.4, owner ios-team, expires 2026-03-31)")
+        #expect(
+            waived.attribute(forName: "message")?.stringValue
+                == "waived: exclusion list ships in 4.2 (waiver N2.6-AC04@apple-17.4, owner ios-team, expires 2026-03-31)")
         #expect(waived.stringValue?.contains("#7 300 ms rp→platform platform.createCredential: excludedCredentials: 1 of 3 known ids") == true)
 
         let passed = try testCase("N2.6-X01.apple-18", "UP=0 and UV=0 accepted")
@@ -133,10 +144,12 @@ struct JUnitReporterTests {
         #expect(!text.unicodeScalars.contains { !TextEscaping.isXMLCharacter($0) })
     }
 
-    @Test("seconds with three decimals, never negative or non-finite", arguments: [
-        (0.0, "0.000"), (0.0004, "0.000"), (0.0005, "0.001"), (1.25, "1.250"), (12.3456, "12.346"), (-1.0, "0.000"),
-        (Double.nan, "0.000"), (Double.infinity, "0.000"), (86_400.5, "86400.500"),
-    ])
+    @Test(
+        "seconds with three decimals, never negative or non-finite",
+        arguments: [
+            (0.0, "0.000"), (0.0004, "0.000"), (0.0005, "0.001"), (1.25, "1.250"), (12.3456, "12.346"), (-1.0, "0.000"),
+            (Double.nan, "0.000"), (Double.infinity, "0.000"), (86_400.5, "86400.500"),
+        ])
     func seconds(value: Double, text: String) {
         #expect(ReportModel.seconds(value) == text)
     }

@@ -61,8 +61,9 @@ struct ReportWriterTests {
         #expect(try contents(base) == ["file.txt"])
     }
 
-    @Test("an unwritable directory is an error, and nothing is left behind",
-          .enabled(if: getuid() != 0, "root may write anywhere; the permission check cannot fail as root"))
+    @Test(
+        "an unwritable directory is an error, and nothing is left behind",
+        .enabled(if: getuid() != 0, "root may write anywhere; the permission check cannot fail as root"))
     func unwritable() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer {
@@ -80,18 +81,19 @@ struct ReportWriterTests {
     }
 
     #if os(Linux)
-    @Test("a directory no one may create files in (sysfs, even for root) is an error naming the temporary file",
-          .enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel"), "no sysfs mounted at /sys"))
-    func systemDirectory() throws {
-        let error = try #require(throws: ReportWriter.WriteError.self) {
-            try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: "/sys")
+        @Test(
+            "a directory no one may create files in (sysfs, even for root) is an error naming the temporary file",
+            .enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel"), "no sysfs mounted at /sys"))
+        func systemDirectory() throws {
+            let error = try #require(throws: ReportWriter.WriteError.self) {
+                try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: "/sys")
+            }
+            #expect(error.operation == .writeFile)
+            #expect(error.path.hasPrefix("/sys/.report.json."))
+            #expect(error.path.hasSuffix(".tmp"))
+            #expect(["Permission denied", "Read-only file system"].contains(error.reason))
+            #expect(error.description == "cannot write the temporary file \(error.path): \(error.reason)")
         }
-        #expect(error.operation == .writeFile)
-        #expect(error.path.hasPrefix("/sys/.report.json."))
-        #expect(error.path.hasSuffix(".tmp"))
-        #expect(["Permission denied", "Read-only file system"].contains(error.reason))
-        #expect(error.description == "cannot write the temporary file \(error.path): \(error.reason)")
-    }
     #endif
 
     @Test("a report that cannot be renamed into place is an error; no temporary file remains")

@@ -14,8 +14,12 @@ struct WaiverEvaluationTests {
     func live() {
         let waiver = Fixtures.waiver("N2.6-AC04", "apple-17.4")
         let evaluation = evaluate([waiver])
-        #expect(evaluation.waived == [.init(testCaseID: "N2.6-AC04/apple-exclusion@apple-17.4", criterionID: "N2.6-AC04",
-                                            target: "apple-17.4", waiver: waiver)])
+        #expect(
+            evaluation.waived == [
+                .init(
+                    testCaseID: "N2.6-AC04/apple-exclusion@apple-17.4", criterionID: "N2.6-AC04",
+                    target: "apple-17.4", waiver: waiver)
+            ])
         #expect(evaluation.entries == [.init(waiver: waiver, status: .active, waivedTestCaseIDs: ["N2.6-AC04/apple-exclusion@apple-17.4"])])
         #expect(evaluation.problems.isEmpty)
         #expect(evaluation.waiver(forTestCase: "N2.6-AC04/apple-exclusion@apple-17.4") == waiver)
@@ -24,9 +28,11 @@ struct WaiverEvaluationTests {
         #expect(evaluation.evaluatedOn == CalendarDate("2026-01-15"))
     }
 
-    @Test("a waiver holds through its expiry day and expires the day after", arguments: [
-        ("2026-03-30", WaiverEvaluation.Status.active), ("2026-03-31", .active), ("2026-04-01", .expired),
-    ])
+    @Test(
+        "a waiver holds through its expiry day and expires the day after",
+        arguments: [
+            ("2026-03-30", WaiverEvaluation.Status.active), ("2026-03-31", .active), ("2026-04-01", .expired),
+        ])
     func expiryDay(today: String, status: WaiverEvaluation.Status) {
         let evaluation = evaluate([Fixtures.waiver("N2.6-AC04", "apple-17.4", expires: "2026-03-31")], today: today)
         #expect(evaluation.entries.map(\.status) == [status])
@@ -41,7 +47,10 @@ struct WaiverEvaluationTests {
         let problem = try #require(evaluation.problems.first)
         #expect(evaluation.problems.count == 1)
         #expect(problem.kind == .expired)
-        #expect(problem.description == "N2.6-AC04@apple-17.4: expired on 2026-01-14 (owner ios-team); the failures it covered count as failures again. Fix them, or renew the waiver with a new date.")
+        #expect(
+            problem.description
+                == "N2.6-AC04@apple-17.4: expired on 2026-01-14 (owner ios-team); the failures it covered count as failures again. Fix them, or renew the waiver with a new date."
+        )
     }
 
     @Test("a waiver whose failure no longer happens is stale")
@@ -50,7 +59,9 @@ struct WaiverEvaluationTests {
         #expect(evaluation.entries.map(\.status) == [.stale, .stale])
         #expect(evaluation.waived.isEmpty)
         #expect(evaluation.problems.map(\.kind) == [.stale, .stale])
-        #expect(evaluation.problems[0].description == "N2.6-X01@*: N2.6-X01 no longer fails on any target (2 test cases ran, none failed); remove the waiver (owner server-team).")
+        #expect(
+            evaluation.problems[0].description
+                == "N2.6-X01@*: N2.6-X01 no longer fails on any target (2 test cases ran, none failed); remove the waiver (owner server-team).")
         #expect(evaluation.problems[1].message.hasPrefix("N2.6-AC04 no longer fails on apple-18 (1 test case ran, none failed)"))
     }
 
@@ -109,20 +120,22 @@ struct ExitStatusTests {
         #expect(ExitStatus.allCases.map(\.rawValue) == [0, 1, 2, 3, 130, 143])
     }
 
-    @Test("maps verdicts and waiver problems to 0, 1 or 2; undefined is 2 (a criterion-file defect decides nothing)", arguments: [
-        // (verdicts replaced in the mixed fixture run, waivers, expected status)
-        ([Verdict.error: Verdict.passed, .undefined: .passed, .failed: .passed], [], ExitStatus.conformant),
-        ([.error: .passed, .undefined: .passed, .failed: .passed, .notVerified: .notVerified], [], .conformant),
-        ([.error: .passed, .undefined: .passed], [], .nonConformant),
-        ([.error: .passed, .failed: .passed], [], .harnessError),
-        ([:], [], .harnessError),
-        ([.undefined: .passed, .failed: .passed], [], .harnessError),
-        ([.error: .passed, .undefined: .passed], ["N2.6-AC04@apple-17.4", "N2.6-AC01@*"], .conformant),
-        ([.error: .passed, .undefined: .passed], ["N2.6-AC04@apple-17.4"], .nonConformant),
-        ([.error: .passed, .undefined: .passed], ["N2.6-AC04@apple-17.4", "N2.6-AC01@*", "N2.6-X01@*"], .nonConformant),
-        ([.error: .passed, .undefined: .passed], ["N2.6-AC04@apple-17.4", "N2.6-AC01@*", "N9.9-AC01@*"], .conformant),
-        ([.undefined: .passed], ["N2.6-AC04@apple-17.4", "N2.6-AC01@*"], .harnessError),
-    ] as [([Verdict: Verdict], [String], ExitStatus)])
+    @Test(
+        "maps verdicts and waiver problems to 0, 1 or 2; undefined is 2 (a criterion-file defect decides nothing)",
+        arguments: [
+            // (verdicts replaced in the mixed fixture run, waivers, expected status)
+            ([Verdict.error: Verdict.passed, .undefined: .passed, .failed: .passed], [], ExitStatus.conformant),
+            ([.error: .passed, .undefined: .passed, .failed: .passed, .notVerified: .notVerified], [], .conformant),
+            ([.error: .passed, .undefined: .passed], [], .nonConformant),
+            ([.error: .passed, .failed: .passed], [], .harnessError),
+            ([:], [], .harnessError),
+            ([.undefined: .passed, .failed: .passed], [], .harnessError),
+            ([.error: .passed, .undefined: .passed], ["N2.6-AC04@apple-17.4", "N2.6-AC01@*"], .conformant),
+            ([.error: .passed, .undefined: .passed], ["N2.6-AC04@apple-17.4"], .nonConformant),
+            ([.error: .passed, .undefined: .passed], ["N2.6-AC04@apple-17.4", "N2.6-AC01@*", "N2.6-X01@*"], .nonConformant),
+            ([.error: .passed, .undefined: .passed], ["N2.6-AC04@apple-17.4", "N2.6-AC01@*", "N9.9-AC01@*"], .conformant),
+            ([.undefined: .passed], ["N2.6-AC04@apple-17.4", "N2.6-AC01@*"], .harnessError),
+        ] as [([Verdict: Verdict], [String], ExitStatus)])
     func mapping(replacements: [Verdict: Verdict], waiverIDs: [String], expected: ExitStatus) {
         let run = Fixtures.run(replacing: replacements)
         let waivers = waiverIDs.map { id in

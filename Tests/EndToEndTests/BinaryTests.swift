@@ -19,8 +19,9 @@ enum Binary {
 }
 
 /// Skips the suites below with a note when the binary has not been built: tests never build it.
-let binaryBuilt = ConditionTrait.enabled(if: Binary.url != nil,
-                                         "the passkey-conformance binary is not in the build products directory; run 'swift build' first")
+let binaryBuilt = ConditionTrait.enabled(
+    if: Binary.url != nil,
+    "the passkey-conformance binary is not in the build products directory; run 'swift build' first")
 
 @Suite("passkey-conformance run", binaryBuilt)
 struct RunCommandTests {
@@ -83,13 +84,16 @@ struct RunCommandTests {
         .init(name: "option given twice", arguments: ["run", "--seed", "1", "--seed", "2"], message: ["--seed is given more than once"]),
         .init(name: "value for a flag", arguments: ["run", "--quiet=yes"], message: ["--quiet takes no value"]),
         .init(name: "unexpected argument", arguments: ["run", "extra"], message: ["unexpected argument 'extra'"]),
-        .init(name: "bad --tags", arguments: ["run"] + Binary.criteria + ["--tags", "@core and"],
-              message: [#"bad --tags: tag expression "@core and", column 10: the expression ends where a tag or "(" is expected"#]),
+        .init(
+            name: "bad --tags", arguments: ["run"] + Binary.criteria + ["--tags", "@core and"],
+            message: [#"bad --tags: tag expression "@core and", column 10: the expression ends where a tag or "(" is expected"#]),
         .init(name: "bad --tags in list", arguments: ["list"] + Binary.criteria + ["--tags", "@core )"], message: ["column 7"]),
-        .init(name: "unknown --target", arguments: ["run"] + Binary.criteria + ["--target", "windows-11"],
-              message: ["unknown target 'windows-11'", "apple-18"]),
-        .init(name: "unknown --criterion", arguments: ["run"] + Binary.criteria + ["--criterion", "N9.9-AC01"],
-              message: ["unknown criterion 'N9.9-AC01'", "N2.6-AC01"]),
+        .init(
+            name: "unknown --target", arguments: ["run"] + Binary.criteria + ["--target", "windows-11"],
+            message: ["unknown target 'windows-11'", "apple-18"]),
+        .init(
+            name: "unknown --criterion", arguments: ["run"] + Binary.criteria + ["--criterion", "N9.9-AC01"],
+            message: ["unknown criterion 'N9.9-AC01'", "N2.6-AC01"]),
         .init(name: "bad --seed", arguments: ["run"] + Binary.criteria + ["--seed", "-1"], message: ["--seed must be a whole number", "'-1'"]),
         .init(name: "unknown --format", arguments: ["run"] + Binary.criteria + ["--format", "json,pdf"], message: ["unknown report format 'pdf'"]),
         .init(name: "unknown --mutant", arguments: ["run"] + Binary.criteria + ["--mutant", "not-a-mutant"], message: ["unknown mutant 'not-a-mutant'"]),
@@ -123,7 +127,9 @@ struct RunCommandTests {
     func brokenCriteria() async throws {
         let result = try await Binary.run(["run", "--criteria", "\(Binary.broken)/missing-level", "--no-reports"])
         #expect(result.status == 2, "\(result)")
-        #expect(result.stderr.contains("\(Binary.broken)/missing-level/N9.9-AC01.feature:3:1: error: the feature has no @level:core or @level:quality tag"), "\(result)")
+        #expect(
+            result.stderr.contains("\(Binary.broken)/missing-level/N9.9-AC01.feature:3:1: error: the feature has no @level:core or @level:quality tag"),
+            "\(result)")
         #expect(result.stderr.contains("the criterion files have 1 defect(s)"), "\(result)")
     }
 
@@ -132,7 +138,10 @@ struct RunCommandTests {
         let directory = try PackagePaths.temporaryDirectory("e2e-waivers")
         defer { try? FileManager.default.removeItem(at: directory) }
         let waivers = directory.appendingPathComponent("waivers.json")
-        try Data(#"{"version": 1, "waivers": [{"criterion": "N2.6-AC04", "target": "apple-17.4", "reason": "lands in 4.2", "owner": "ios", "expires": "2026-02-30"}]}"#.utf8).write(to: waivers)
+        try Data(
+            #"{"version": 1, "waivers": [{"criterion": "N2.6-AC04", "target": "apple-17.4", "reason": "lands in 4.2", "owner": "ios", "expires": "2026-02-30"}]}"#
+                .utf8
+        ).write(to: waivers)
         let result = try await Binary.run(["run"] + Binary.criteria + ["--waivers", waivers.path, "--no-reports"])
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains(#"\#(waivers.path): waivers[0].expires: "2026-02-30" is not a calendar date"#), "\(result)")
@@ -151,8 +160,13 @@ struct RunCommandTests {
 struct HelpTests {
     /// Each command and options its help must mention.
     static let commands: [(String, [String])] = [
-        ("run", ["--criteria", "--criterion", "--target", "--tags", "--scenario", "--adapter-command", "--mutant", "--seed", "--out",
-                 "--format", "--waivers", "--today", "--quiet", "--no-reports", "--help"]),
+        (
+            "run",
+            [
+                "--criteria", "--criterion", "--target", "--tags", "--scenario", "--adapter-command", "--mutant", "--seed", "--out",
+                "--format", "--waivers", "--today", "--quiet", "--no-reports", "--help",
+            ]
+        ),
         ("list", ["--criteria", "--criterion", "--target", "--tags", "--scenario", "--targets", "--steps", "--markdown", "--help"]),
         ("validate", ["<path>"]),
         ("selftest", ["--criteria", "--mutant", "--seed", "--list-mutants", "--quiet", "--help"]),

@@ -23,7 +23,7 @@ enum FuzzSeed {
 struct CriteriaFuzzTests {
     enum Mutation: CaseIterable {
         case deleteLine, duplicateLine, swapLines, controlCharacter, extremeNumber, truncate, garbageLine, oddTag, longWord,
-             brokenKeyword, emptyExamples, unclosedDocString, flipByte
+            brokenKeyword, emptyExamples, unclosedDocString, flipByte
 
         /// Whether a mutated set that still loads is also run: mutations that change numbers or lengths
         /// of step arguments are only loaded, since the ranges of step arguments are checked by the
@@ -48,7 +48,8 @@ struct CriteriaFuzzTests {
             let bytes = Array(text.utf8)
             return Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &random)))
         case .garbageLine: lines.insert("this line is not Gherkin at all", at: index)
-        case .oddTag: lines.insert(["@", "@criterion:", "@level:", "@verify:", "@needs:" + String(repeating: "x", count: 300)].randomElement(using: &random)!, at: index)
+        case .oddTag:
+            lines.insert(["@", "@criterion:", "@level:", "@verify:", "@needs:" + String(repeating: "x", count: 300)].randomElement(using: &random)!, at: index)
         case .longWord: lines[index] += " " + String(repeating: "w", count: 10_000)
         case .brokenKeyword: lines[index] = lines[index].replacingOccurrences(of: "Scenario", with: "Scenari")
         case .emptyExamples: lines.insert("    Examples:", at: index)
@@ -73,7 +74,9 @@ struct CriteriaFuzzTests {
         // At least 40 mutations (so that the test means the same on a loaded machine, where the
         // cooperative pool is shared with every other test), then more until 3 s have passed.
         let deadline = ContinuousClock.now + .seconds(3)
-        var iterations = 0, diagnosed = 0, ran = 0
+        var iterations = 0
+        var diagnosed = 0
+        var ran = 0
         while iterations < 40 || (ContinuousClock.now < deadline && iterations < 2_000) {
             iterations += 1
             // Loading is synchronous: yield between mutations so the (two-thread) cooperative pool
@@ -90,8 +93,9 @@ struct CriteriaFuzzTests {
             }
             let loaded = CriteriaLoader().load(sources: [("Criteria/" + path, Data(bytes))], root: "Criteria")
             for diagnostic in loaded.diagnostics {
-                #expect(!diagnostic.file.isEmpty && diagnostic.line >= 1 && diagnostic.column >= 1 && !diagnostic.message.isEmpty,
-                        "seed \(seed), iteration \(iterations), \(mutation) of \(path): unlocated diagnostic \(diagnostic)")
+                #expect(
+                    !diagnostic.file.isEmpty && diagnostic.line >= 1 && diagnostic.column >= 1 && !diagnostic.message.isEmpty,
+                    "seed \(seed), iteration \(iterations), \(mutation) of \(path): unlocated diagnostic \(diagnostic)")
             }
             if loaded.hasErrors {
                 diagnosed += 1
@@ -102,11 +106,13 @@ struct CriteriaFuzzTests {
             let plan = TestPlan.make([criterion])
             guard let testCase = plan.cases.randomElement(using: &random) else { continue }
             let filter = TestPlan.Filter(criteria: [criterion.info.id], targets: [testCase.target.id], scenario: testCase.scenario.name)
-            let run = try await Suite.run(criteria: [criterion], digest: loaded.digest, adapter: ReferenceRP(), transport: "in-process", filter: filter,
-                                          seed: seed)
+            let run = try await Suite.run(
+                criteria: [criterion], digest: loaded.digest, adapter: ReferenceRP(), transport: "in-process", filter: filter,
+                seed: seed)
             ran += 1
-            #expect(run.testCases.allSatisfy { $0.verdict != .error || $0.fault != nil },
-                    "seed \(seed), iteration \(iterations), \(mutation) of \(path): an error verdict without its typed fault")
+            #expect(
+                run.testCases.allSatisfy { $0.verdict != .error || $0.fault != nil },
+                "seed \(seed), iteration \(iterations), \(mutation) of \(path): an error verdict without its typed fault")
             try ReportWriter.write(run, formats: ReportFormat.allCases, to: out.path)
             let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
             #expect(files == ["report.json", "report.junit.xml", "report.md"], "seed \(seed), iteration \(iterations): \(files)")

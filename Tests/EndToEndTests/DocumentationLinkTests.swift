@@ -6,8 +6,10 @@ import Testing
 /// not a reader's trust.
 @Suite("Documentation links")
 struct DocumentationLinkTests {
-    static let documents = ["README.md", "Documentation/adapter-protocol.md", "Documentation/criterion-files.md",
-                            "Documentation/report-format.md", "Examples/python/README.md", "Examples/python-webauthn/README.md"]
+    static let documents = [
+        "README.md", "Documentation/adapter-protocol.md", "Documentation/criterion-files.md",
+        "Documentation/report-format.md", "Examples/python/README.md", "Examples/python-webauthn/README.md",
+    ]
 
     /// The relative targets of Markdown links `[text](target)` and of code spans naming a path in
     /// this repository (`Examples/…`, `Scripts/…`, `Documentation/…`, `Tests/…`).
@@ -30,8 +32,9 @@ struct DocumentationLinkTests {
         for reference in Self.references(in: text) {
             let fromDocument = base.appendingPathComponent(reference).path
             let fromRoot = PackagePaths.root.appendingPathComponent(reference).path
-            #expect(FileManager.default.fileExists(atPath: fromDocument) || FileManager.default.fileExists(atPath: fromRoot),
-                    "\(document) names \(reference), which does not exist")
+            #expect(
+                FileManager.default.fileExists(atPath: fromDocument) || FileManager.default.fileExists(atPath: fromRoot),
+                "\(document) names \(reference), which does not exist")
         }
     }
 }

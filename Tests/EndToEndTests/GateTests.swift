@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A small adapter for the gate's tests, written to a temporary directory at run time: it answers
@@ -14,29 +14,29 @@ import Darwin
 /// its process group to `$GATE_PGID_FILE`, starts a `sleep` helper and never answers `session.open`.
 enum GateAdapter {
     static let script = #"""
-    import json, os, subprocess, sys, time
-    targets = json.loads(sys.argv[1])
-    mode = sys.argv[2] if len(sys.argv) > 2 else "ok"
-    if mode == "hang":
-        subprocess.Popen(["sleep", "300"])
-        with open(os.environ["GATE_PGID_FILE"] + ".tmp", "w") as f:
-            f.write(str(os.getpgrp()))
-        os.rename(os.environ["GATE_PGID_FILE"] + ".tmp", os.environ["GATE_PGID_FILE"])
-    def send(m):
-        sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
-    for line in sys.stdin:
-        m = json.loads(line)
-        method, i = m.get("method"), m.get("id")
-        if method == "adapter.hello":
-            send({"jsonrpc": "2.0", "id": i, "result": {"protocolVersion": "1.0", "name": "gate-adapter\u001b[31m\u0007", "version": "1\r",
-                  "targets": targets, "capabilities": ["conditional-create"], "relyingPartyIDs": ["example.com"]}})
-        elif method == "session.open" and mode == "hang":
-            time.sleep(3600)
-        elif method == "adapter.shutdown":
-            send({"jsonrpc": "2.0", "id": i, "result": {}}); break
-        elif i is not None:
-            send({"jsonrpc": "2.0", "id": i, "result": {}})
-    """#
+        import json, os, subprocess, sys, time
+        targets = json.loads(sys.argv[1])
+        mode = sys.argv[2] if len(sys.argv) > 2 else "ok"
+        if mode == "hang":
+            subprocess.Popen(["sleep", "300"])
+            with open(os.environ["GATE_PGID_FILE"] + ".tmp", "w") as f:
+                f.write(str(os.getpgrp()))
+            os.rename(os.environ["GATE_PGID_FILE"] + ".tmp", os.environ["GATE_PGID_FILE"])
+        def send(m):
+            sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+        for line in sys.stdin:
+            m = json.loads(line)
+            method, i = m.get("method"), m.get("id")
+            if method == "adapter.hello":
+                send({"jsonrpc": "2.0", "id": i, "result": {"protocolVersion": "1.0", "name": "gate-adapter\u001b[31m\u0007", "version": "1\r",
+                      "targets": targets, "capabilities": ["conditional-create"], "relyingPartyIDs": ["example.com"]}})
+            elif method == "session.open" and mode == "hang":
+                time.sleep(3600)
+            elif method == "adapter.shutdown":
+                send({"jsonrpc": "2.0", "id": i, "result": {}}); break
+            elif i is not None:
+                send({"jsonrpc": "2.0", "id": i, "result": {}})
+        """#
 
     static var hasPython: Bool {
         ["/usr/bin", "/usr/local/bin", "/bin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/python3") }
@@ -77,18 +77,24 @@ struct GateTests {
         #expect(json["summary"]?["status"]?.stringValue == "incomplete")
         #expect(json["summary"]?["exitStatus"]?.numberValue == 3)
         #expect(json["summary"]?["gaps"]?.arrayValue?.first?["kind"]?.stringValue == "noTestCase")
-        #expect(try ReportSet.text(out, "report.junit.xml").contains(#"<error message="incomplete: 1 gap(s); --allow-not-verified accepts them" type="incomplete">"#))
+        #expect(
+            try ReportSet.text(out, "report.junit.xml").contains(
+                #"<error message="incomplete: 1 gap(s); --allow-not-verified accepts them" type="incomplete">"#))
 
-        let allowed = try await Binary.run(["run"] + Binary.criteria + ["--scenario", "no such scenario, a typo", "--out", out.path,
-                                                                        "--allow-not-verified"])
+        let allowed = try await Binary.run(
+            ["run"] + Binary.criteria + [
+                "--scenario", "no such scenario, a typo", "--out", out.path,
+                "--allow-not-verified",
+            ])
         #expect(allowed.status == 0, "\(allowed)")
         let relaxed = try ReportSet.json(out)
         #expect(relaxed["metadata"]?["allowNotVerified"] == .bool(true))
         #expect(try ReportSet.text(out, "report.md").contains("--allow-not-verified"))
     }
 
-    @Test("an adapter that declares no target, or only unknown ones, is incomplete (exit 3); unknown ids are warned about and listed",
-          .enabled(if: GateAdapter.hasPython, "needs python3"), arguments: ["[]", #"["windows-11"]"#])
+    @Test(
+        "an adapter that declares no target, or only unknown ones, is incomplete (exit 3); unknown ids are warned about and listed",
+        .enabled(if: GateAdapter.hasPython, "needs python3"), arguments: ["[]", #"["windows-11"]"#])
     func noKnownTarget(targets: String) async throws {
         let directory = try PackagePaths.temporaryDirectory("e2e-gate")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -117,8 +123,11 @@ struct GateTests {
         let directory = try PackagePaths.temporaryDirectory("e2e-gate")
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("reports")
-        let result = try await Binary.run(["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--adapter-command", "echo 'adapter v2 starting'; exit 3",
-                                                                      "--out", out.path])
+        let result = try await Binary.run(
+            ["run"] + Binary.criteria + [
+                "--criterion", "N2.6-AC01", "--adapter-command", "echo 'adapter v2 starting'; exit 3",
+                "--out", out.path,
+            ])
         #expect(result.status == 2, "\(result)")
         let json = try ReportSet.json(out)
         #expect(json["summary"]?["status"]?.stringValue == "harnessError")
@@ -134,13 +143,19 @@ struct GateTests {
         #expect(try ReportSet.text(out, "report.md").contains("Run fault"))
     }
 
-    @Test("a waiver naming an unknown criterion or target, or giving a member twice, is refused before anything is written (exit 64)",
-          arguments: [
-              (#"{"version":1,"waivers":[{"criterion":"N2.6-AC1","target":"*","reason":"r","owner":"o","expires":"2099-01-01"}]}"#, "no criterion N2.6-AC1"),
-              (#"{"version":1,"waivers":[{"criterion":"N2.6-AC01","target":"windows-11","reason":"r","owner":"o","expires":"2099-01-01"}]}"#, "no target windows-11"),
-              ("{\"version\":1,\"waivers\":[{\"criterion\":\"N2.6-AC01\",\"target\":\"*\",\"reason\":\"r\",\"owner\":\"o\",\n \"expires\":\"2099-01-01\",\"expires\":\"2020-01-01\"}]}",
-               "duplicate member name \"expires\" in one object (line 2, column 25)"),
-          ])
+    @Test(
+        "a waiver naming an unknown criterion or target, or giving a member twice, is refused before anything is written (exit 64)",
+        arguments: [
+            (#"{"version":1,"waivers":[{"criterion":"N2.6-AC1","target":"*","reason":"r","owner":"o","expires":"2099-01-01"}]}"#, "no criterion N2.6-AC1"),
+            (
+                #"{"version":1,"waivers":[{"criterion":"N2.6-AC01","target":"windows-11","reason":"r","owner":"o","expires":"2099-01-01"}]}"#,
+                "no target windows-11"
+            ),
+            (
+                "{\"version\":1,\"waivers\":[{\"criterion\":\"N2.6-AC01\",\"target\":\"*\",\"reason\":\"r\",\"owner\":\"o\",\n \"expires\":\"2099-01-01\",\"expires\":\"2020-01-01\"}]}",
+                "duplicate member name \"expires\" in one object (line 2, column 25)"
+            ),
+        ])
     func badWaivers(text: String, message: String) async throws {
         let directory = try PackagePaths.temporaryDirectory("e2e-gate")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -172,60 +187,63 @@ struct InterruptionTests {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         return entries.compactMap(Int32.init).filter { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
+                let close = stat.lastIndex(of: ")")
+            else { return false }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             return fields.count > 2 && fields[0] != "Z" && Int32(fields[2]) == pgid
         }
     }
 
-    @Test("SIGINT or SIGTERM stops the adapter's whole process group and writes the partial report marked interrupted (130 / 143)",
-          arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])
+    @Test(
+        "SIGINT or SIGTERM stops the adapter's whole process group and writes the partial report marked interrupted (130 / 143)",
+        arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])
     func interrupted(signal number: Int32, status: Int32, name: String) async throws {
         #if os(Linux)
-        let binary = try #require(Binary.url)
-        let directory = try PackagePaths.temporaryDirectory("e2e-interrupt")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("reports")
-        let pgidFile = directory.appendingPathComponent("pgid")
-        let command = try GateAdapter.command(in: directory, targets: #"["apple-18"]"#, mode: "hang")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--adapter-command", command, "--out", out.path, "--call-timeout", "60"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["GATE_PGID_FILE": pgidFile.path]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            let binary = try #require(Binary.url)
+            let directory = try PackagePaths.temporaryDirectory("e2e-interrupt")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let out = directory.appendingPathComponent("reports")
+            let pgidFile = directory.appendingPathComponent("pgid")
+            let command = try GateAdapter.command(in: directory, targets: #"["apple-18"]"#, mode: "hang")
+            let process = Process()
+            process.executableURL = binary
+            process.arguments =
+                ["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--adapter-command", command, "--out", out.path, "--call-timeout", "60"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["GATE_PGID_FILE": pgidFile.path]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
-        // Wait until the adapter runs (and hangs in session.open), then interrupt the harness only.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !FileManager.default.fileExists(atPath: pgidFile.path), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let pgid = try #require(Int32(try String(contentsOf: pgidFile, encoding: .utf8)), "the adapter never started")
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(!Self.liveMembers(of: pgid).isEmpty, "the adapter and its helper run before the signal")
-        kill(process.processIdentifier, number)
+            // Wait until the adapter runs (and hangs in session.open), then interrupt the harness only.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !FileManager.default.fileExists(atPath: pgidFile.path), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let pgid = try #require(Int32(try String(contentsOf: pgidFile, encoding: .utf8)), "the adapter never started")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(!Self.liveMembers(of: pgid).isEmpty, "the adapter and its helper run before the signal")
+            kill(process.processIdentifier, number)
 
-        let exitDeadline = ContinuousClock.now + .seconds(15)
-        while process.isRunning, ContinuousClock.now < exitDeadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!process.isRunning, "the harness did not stop within 15 s of \(name)")
-        guard !process.isRunning else { return }
-        #expect(process.terminationReason == .exit && process.terminationStatus == status)
+            let exitDeadline = ContinuousClock.now + .seconds(15)
+            while process.isRunning, ContinuousClock.now < exitDeadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(!process.isRunning, "the harness did not stop within 15 s of \(name)")
+            guard !process.isRunning else { return }
+            #expect(process.terminationReason == .exit && process.terminationStatus == status)
 
-        var survivors = Self.liveMembers(of: pgid)
-        let reapDeadline = ContinuousClock.now + .seconds(5)
-        while !survivors.isEmpty, ContinuousClock.now < reapDeadline {
-            try await Task.sleep(for: .milliseconds(50))
-            survivors = Self.liveMembers(of: pgid)
-        }
-        #expect(survivors.isEmpty, "processes of the adapter's group \(pgid) outlived the harness: \(survivors)")
+            var survivors = Self.liveMembers(of: pgid)
+            let reapDeadline = ContinuousClock.now + .seconds(5)
+            while !survivors.isEmpty, ContinuousClock.now < reapDeadline {
+                try await Task.sleep(for: .milliseconds(50))
+                survivors = Self.liveMembers(of: pgid)
+            }
+            #expect(survivors.isEmpty, "processes of the adapter's group \(pgid) outlived the harness: \(survivors)")
 
-        let json = try ReportSet.json(out)
-        #expect(json["metadata"]?["interruption"]?.stringValue == name)
-        #expect(json["summary"]?["exitStatus"]?.numberValue == Double(status))
-        #expect(try ReportSet.text(out, "report.md").contains("Interrupted"))
-        #expect(try ReportSet.text(out, "report.junit.xml").contains(#"type="\#(number == SIGINT ? "interrupted" : "terminated")">"#))
+            let json = try ReportSet.json(out)
+            #expect(json["metadata"]?["interruption"]?.stringValue == name)
+            #expect(json["summary"]?["exitStatus"]?.numberValue == Double(status))
+            #expect(try ReportSet.text(out, "report.md").contains("Interrupted"))
+            #expect(try ReportSet.text(out, "report.junit.xml").contains(#"type="\#(number == SIGINT ? "interrupted" : "terminated")">"#))
         #endif
     }
 }

@@ -33,7 +33,9 @@ struct InitAdapterTests {
         #expect(other.isEmpty, "\(other.count) test case(s) not 'not verified': \(list)")
     }
 
-    static var pythonAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") }
+    static var pythonAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3")
+    }
 
     @Test("the Python skeleton runs against the suite: every test case not verified", .enabled(if: pythonAvailable, "needs python3"))
     func python() async throws {
@@ -57,9 +59,11 @@ struct InitAdapterTests {
     static let builtSkeleton = PackagePaths.root.appendingPathComponent(".build/init-adapter-skeletons/swift")
     static let builtAdapter = builtSkeleton.appendingPathComponent(".build/debug/MyRelyingPartyAdapter")
 
-    @Test("the Swift skeleton, built against this package, runs: every test case not verified",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: builtAdapter.path),
-                   "the Swift skeleton is not built; run Scripts/build-swift-skeleton.sh (.ci/run does)"))
+    @Test(
+        "the Swift skeleton, built against this package, runs: every test case not verified",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: builtAdapter.path),
+            "the Swift skeleton is not built; run Scripts/build-swift-skeleton.sh (.ci/run does)"))
     func swift() async throws {
         let directory = try PackagePaths.temporaryDirectory("init-adapter-swift")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -95,9 +95,11 @@ struct InspectionCommandTests {
 
     @Test("selftest with the mutants of one criterion exits 0 and prints the kill matrix")
     func selftest() async throws {
-        let result = try await Binary.run(["selftest"] + Binary.criteria + ["--mutant", "upgrade-before-second-factor,never-upgrade", "--design", "coalesce-0s"])
+        let result = try await Binary.run(
+            ["selftest"] + Binary.criteria + ["--mutant", "upgrade-before-second-factor,never-upgrade", "--design", "coalesce-0s"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("2 conforming designs × 18 criteria, 2 without a false alarm; 2 mutants × their designs = 4 runs, 4 killed"), "\(result)")
+        #expect(
+            result.stdout.contains("2 conforming designs × 18 criteria, 2 without a false alarm; 2 mutants × their designs = 4 runs, 4 killed"), "\(result)")
         #expect(result.stdout.contains("self-test passed"), "\(result)")
     }
 

@@ -43,8 +43,9 @@ struct InstallTests {
         return modified(release) >= modified(debug) ? release : debug
     }
 
-    @Test("a binary copied with its resource bundles runs the whole suite from an empty directory, every criterion passing",
-          .enabled(if: InstallTests.builtBinary != nil, "the passkey-conformance binary is not built; run 'swift build -c release' first"))
+    @Test(
+        "a binary copied with its resource bundles runs the whole suite from an empty directory, every criterion passing",
+        .enabled(if: InstallTests.builtBinary != nil, "the passkey-conformance binary is not built; run 'swift build -c release' first"))
     func installedCopyRunsFromAnEmptyDirectory() async throws {
         let built = try #require(Self.builtBinary).resolvingSymlinksInPath()
         let products = built.deletingLastPathComponent()
@@ -59,8 +60,9 @@ struct InstallTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: products.path) where name.hasSuffix(".resources") {
             try FileManager.default.copyItem(at: products.appendingPathComponent(name), to: install.appendingPathComponent(name))
         }
-        let result = try await ProcessRunner.run(install.appendingPathComponent("passkey-conformance"), ["run", "--level", "recommendation", "--out", "reports"],
-                                                 in: empty, timeout: .seconds(300))
+        let result = try await ProcessRunner.run(
+            install.appendingPathComponent("passkey-conformance"), ["run", "--level", "recommendation", "--out", "reports"],
+            in: empty, timeout: .seconds(300))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Result: conformant"), "\(result.stdout.suffix(500))")
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: empty.appendingPathComponent("reports/report.json")))
@@ -77,8 +79,11 @@ struct InstallTests {
         let directory = try PackagePaths.temporaryDirectory("e2e-criteria")
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("reports")
-        let result = try await Binary.run(["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--mutant", "upgrade-before-second-factor",
-                                                                      "--out", out.path])
+        let result = try await Binary.run(
+            ["run"] + Binary.criteria + [
+                "--criterion", "N2.6-AC01", "--mutant", "upgrade-before-second-factor",
+                "--out", out.path,
+            ])
         #expect(result.status == 1, "\(result)")
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
         #expect(json["metadata"]?["criteria"]?.stringValue == PackagePaths.criteria.path)

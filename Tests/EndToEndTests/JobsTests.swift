@@ -10,8 +10,11 @@ struct JobsTests {
     static func reports(_ extra: [String], criterion: String) async throws -> [String: Data] {
         let out = try PackagePaths.temporaryDirectory("jobs")
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try await Binary.run(["run", "--quiet", "--no-timings", "--timestamp", "2026-12-01T00:00:00Z", "--out", out.path,
-                                           "--criterion", criterion] + Binary.criteria + extra)
+        let result = try await Binary.run(
+            [
+                "run", "--quiet", "--no-timings", "--timestamp", "2026-12-01T00:00:00Z", "--out", out.path,
+                "--criterion", criterion,
+            ] + Binary.criteria + extra)
         #expect(result.status == 0, "\(result)")
         var files: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: out.path) {
@@ -30,8 +33,9 @@ struct JobsTests {
 
     static let adapter = PackagePaths.root.appendingPathComponent(".build/debug/reference-rp-adapter").path
 
-    @Test("over one adapter process, --jobs 8 writes the same reports as --jobs 1, byte for byte",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: adapter), "needs the built reference-rp-adapter (swift build)"))
+    @Test(
+        "over one adapter process, --jobs 8 writes the same reports as --jobs 1, byte for byte",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: adapter), "needs the built reference-rp-adapter (swift build)"))
     func overAdapter() async throws {
         let sequential = try await Self.reports(["--adapter-command", Self.adapter, "--jobs", "1"], criterion: "N2.6-AC06")
         let parallel = try await Self.reports(["--adapter-command", Self.adapter, "--jobs", "8"], criterion: "N2.6-AC06")

@@ -68,15 +68,17 @@ enum PythonExample {
     static func run() async throws -> (status: Int32, report: Report, output: String) {
         let directory = try PackagePaths.temporaryDirectory("python-example")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await ProcessRunner.run(harness, [
-            "run", "--adapter-command", "python3 '\(adapter.path)'", "--criteria", packageRoot.appendingPathComponent("Criteria").path,
-            "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet",
-            // The example declares only some capabilities on purpose, as an RP in gradual adoption
-            // does, so whole criteria stay unverified: without the flag the run is *incomplete*
-            // (exit 3, tested in GateTests); with it the gate accepts the gaps and the report
-            // records that it did.
-            "--allow-not-verified",
-        ], in: packageRoot, timeout: .seconds(Int64(timeout)))
+        let result = try await ProcessRunner.run(
+            harness,
+            [
+                "run", "--adapter-command", "python3 '\(adapter.path)'", "--criteria", packageRoot.appendingPathComponent("Criteria").path,
+                "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet",
+                // The example declares only some capabilities on purpose, as an RP in gradual adoption
+                // does, so whole criteria stay unverified: without the flag the run is *incomplete*
+                // (exit 3, tested in GateTests); with it the gate accepts the gaps and the report
+                // records that it did.
+                "--allow-not-verified",
+            ], in: packageRoot, timeout: .seconds(Int64(timeout)))
         if result.timedOut { throw TimedOut(seconds: timeout) }
         let data = try Data(contentsOf: directory.appendingPathComponent("report/report.json"))
         return (result.status, try JSONDecoder().decode(Report.self, from: data), result.stdout + result.stderr)

@@ -31,8 +31,11 @@ enum PythonWebAuthnExample {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // find_spec locates the packages without importing them (importing takes a second or more).
-        process.arguments = ["python3", "-c", "import sys, importlib.util as u; "
-                             + "sys.exit(sys.version_info < (3, 9) or not (u.find_spec('webauthn') and u.find_spec('fido2')))"]
+        process.arguments = [
+            "python3", "-c",
+            "import sys, importlib.util as u; "
+                + "sys.exit(sys.version_info < (3, 9) or not (u.find_spec('webauthn') and u.find_spec('fido2')))",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
@@ -64,11 +67,13 @@ enum PythonWebAuthnExample {
     static func run(_ arguments: String) async throws -> (status: Int32, report: Report, output: String) {
         let directory = try PackagePaths.temporaryDirectory("python-webauthn")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await ProcessRunner.run(harness, [
-            "run", "--adapter-command", "python3 '\(adapter.path)' \(arguments)",
-            "--criteria", packageRoot.appendingPathComponent("Criteria").path,
-            "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet",
-        ], in: packageRoot, timeout: timeout)
+        let result = try await ProcessRunner.run(
+            harness,
+            [
+                "run", "--adapter-command", "python3 '\(adapter.path)' \(arguments)",
+                "--criteria", packageRoot.appendingPathComponent("Criteria").path,
+                "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet",
+            ], in: packageRoot, timeout: timeout)
         #expect(!result.timedOut, "the run did not finish within \(timeout) and was stopped")
         let data = try Data(contentsOf: directory.appendingPathComponent("report/report.json"))
         return (result.status, try JSONDecoder().decode(Report.self, from: data), result.stdout + result.stderr)
@@ -109,8 +114,9 @@ struct PythonWebAuthnExampleTests {
         let failed = report.testCases.filter { $0.verdict == "failed" }
         let x01 = failed.filter { $0.criterionID == "N2.6-X01" }
         #expect(!x01.isEmpty)
-        #expect(x01.count == report.testCases.filter { $0.criterionID == "N2.6-X01" && $0.verdict != "notVerified" }.count,
-                "every verified N2.6-X01 test case fails")
+        #expect(
+            x01.count == report.testCases.filter { $0.criterionID == "N2.6-X01" && $0.verdict != "notVerified" }.count,
+            "every verified N2.6-X01 test case fails")
         let unnamed = x01.filter { !($0.message ?? "").contains("rejectedFlags=UP") || !($0.message ?? "").contains("UP=0") }
         #expect(unnamed.isEmpty, "evidence without the rejected flag: \(PythonWebAuthnExample.list(unnamed))")
 
@@ -126,8 +132,9 @@ struct PythonWebAuthnExampleTests {
     @Test(.enabled(if: PythonWebAuthnExample.isAvailable, PythonWebAuthnExample.skipNote))
     func readmeTableIsCurrent() async throws {
         let script = PythonWebAuthnExample.packageRoot.appendingPathComponent("Scripts/real-library-verdicts.py")
-        let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, "--check"],
-                                                 in: PythonWebAuthnExample.packageRoot, timeout: .seconds(600))
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, "--check"],
+            in: PythonWebAuthnExample.packageRoot, timeout: .seconds(600))
         #expect(result.status == 0, "\(result.stderr)")
     }
 }

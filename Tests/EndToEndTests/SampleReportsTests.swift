@@ -23,8 +23,12 @@ struct SampleReportsTests {
         // As the recording script runs it: the built binary in the package root, reading ./Criteria
         // without --criteria (a --criteria would be repeated, machine path and all, in every re-run command).
         let binary = try #require(Binary.url, "the passkey-conformance binary is not built")
-        let result = try await ProcessRunner.run(binary, ["run", "--seed", "1", "--timestamp", "2026-01-01T00:00:00Z", "--no-timings", "--quiet",
-                                                          "--out", output.path] + arguments, in: Self.packageRoot, timeout: .seconds(120))
+        let result = try await ProcessRunner.run(
+            binary,
+            [
+                "run", "--seed", "1", "--timestamp", "2026-01-01T00:00:00Z", "--no-timings", "--quiet",
+                "--out", output.path,
+            ] + arguments, in: Self.packageRoot, timeout: .seconds(120))
         #expect(result.status == (name == "reference-rp" ? 0 : 1), "\(result)")
         for file in ["report.json", "report.md", "report.junit.xml"] {
             let committed = try String(contentsOf: Self.packageRoot.appendingPathComponent("Reports/sample/\(name)/\(file)"), encoding: .utf8)
@@ -33,7 +37,9 @@ struct SampleReportsTests {
                 let committedLines = committed.split(separator: "\n", omittingEmptySubsequences: false)
                 let producedLines = produced.split(separator: "\n", omittingEmptySubsequences: false)
                 let first = zip(committedLines, producedLines).enumerated().first { $0.element.0 != $0.element.1 }
-                Issue.record("Reports/sample/\(name)/\(file) is out of date (first difference at line \((first?.offset ?? min(committedLines.count, producedLines.count)) + 1)); re-record with Scripts/record-sample-reports.sh")
+                Issue.record(
+                    "Reports/sample/\(name)/\(file) is out of date (first difference at line \((first?.offset ?? min(committedLines.count, producedLines.count)) + 1)); re-record with Scripts/record-sample-reports.sh"
+                )
             }
         }
     }

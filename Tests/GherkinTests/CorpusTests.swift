@@ -57,9 +57,11 @@ struct CorpusTests {
 
         // The typed API agrees with the NDJSON rendering: pickle ids continue the document's.
         let document = try result.get()
-        #expect(PickleCompiler().compile(document, uri: uri).map(\.id) == expectedPickles.compactMap { line in
-            if case .object(let o) = line, case .object(let p)? = o["pickle"], case .string(let id)? = p["id"] { id } else { nil }
-        })
+        #expect(
+            PickleCompiler().compile(document, uri: uri).map(\.id)
+                == expectedPickles.compactMap { line in
+                    if case .object(let o) = line, case .object(let p)? = o["pickle"], case .string(let id)? = p["id"] { id } else { nil }
+                })
     }
 
     @Test("The source comparison treats CRLF and LF copies alike, and still tells texts apart")

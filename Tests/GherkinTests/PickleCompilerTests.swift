@@ -19,10 +19,11 @@ struct PickleCompilerTests {
 
     @Test("Background steps come first; conjunctions take the previous type")
     func steps() {
-        #expect(pickles[0].steps.map(\.text) == [
-            "a registered passkey", "the user signs in", "the authenticator answers", "the session is created",
-            "no password is asked",
-        ])
+        #expect(
+            pickles[0].steps.map(\.text) == [
+                "a registered passkey", "the user signs in", "the authenticator answers", "the session is created",
+                "no password is asked",
+            ])
         #expect(pickles[0].steps.map(\.type) == [.context, .action, .action, .outcome, .outcome])
         #expect(pickles[0].steps[2].argument?.docString?.mediaType == "json")
         // The rule's background follows the feature's.

@@ -7,8 +7,9 @@ import Testing
 /// crash and never a stored credential.
 @Suite("Reference RP: malformed registration responses")
 struct BadResponseTests {
-    static let account = AccountFixture(username: "alice@example.com", displayName: "Alice", password: "pw", policy: .passwordOnly,
-                                        rpID: "login.example.com")
+    static let account = AccountFixture(
+        username: "alice@example.com", displayName: "Alice", password: "pw", policy: .passwordOnly,
+        rpID: "login.example.com")
 
     /// Signs in on `target` and returns the session, its host and the registration operation id.
     static func signedIn(_ target: String) async throws -> (any RelyingPartySession, SimulationHost, OperationID) {
@@ -23,12 +24,14 @@ struct BadResponseTests {
         return (session, host, operation.id)
     }
 
-    @Test("Android registration responses that are not what they claim", arguments: [
-        "not json at all",
-        #"{"response":{}}"#,
-        #"{"rawId":"AAEC","response":{"clientDataJSON":"e30","attestationObject":"AAEC"}}"#,
-        #"{"rawId":"AAEC","response":{"clientDataJSON":"%%%","attestationObject":"oA"}}"#,
-    ])
+    @Test(
+        "Android registration responses that are not what they claim",
+        arguments: [
+            "not json at all",
+            #"{"response":{}}"#,
+            #"{"rawId":"AAEC","response":{"clientDataJSON":"e30","attestationObject":"AAEC"}}"#,
+            #"{"rawId":"AAEC","response":{"clientDataJSON":"%%%","attestationObject":"oA"}}"#,
+        ])
     func android(response: String) async throws {
         let (session, host, operation) = try await Self.signedIn("android-15-gpm")
         try await session.platformCompleted(operation: operation, outcome: PlatformOutcome.androidRegistration(responseJson: response))
@@ -43,7 +46,9 @@ struct BadResponseTests {
     func appleNotCBOR() async throws {
         let (session, host, operation) = try await Self.signedIn("apple-26.2")
         let challenge = try #require(host.snapshot.operations.first?.registration?.challenge)
-        let clientData = Data(#"{"type":"webauthn.create","challenge":"\#(challenge.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: ""))","origin":"https://login.example.com"}"#.utf8)
+        let clientData = Data(
+            #"{"type":"webauthn.create","challenge":"\#(challenge.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: ""))","origin":"https://login.example.com"}"#
+                .utf8)
         let registration = AppleRegistration(credentialID: Data([1, 2, 3]), rawClientDataJSON: clientData, rawAttestationObject: Data([0xFF, 0x00, 0x13]))
         try await session.platformCompleted(operation: operation, outcome: PlatformOutcome.appleRegistration(registration))
         #expect(try await session.inspectAccount(username: Self.account.username).credentials.isEmpty)

@@ -11,7 +11,9 @@ struct ExploreTests {
         let report = try await withTaskExecutorPreference(DedicatedExecutor.heavy) {
             try await Explorer(adapter: ReferenceRP(design: design), seed: 7).explore(budget: 150)
         }
-        #expect(report.finding == nil, "\(design.id): \(report.finding.map { "\($0.violation.invariant.id): \($0.violation.message) in \($0.shrunk.steps)" } ?? "")")
+        #expect(
+            report.finding == nil, "\(design.id): \(report.finding.map { "\($0.violation.invariant.id): \($0.violation.message) in \($0.shrunk.steps)" } ?? "")"
+        )
         #expect(report.histories == 150)
     }
 
@@ -30,8 +32,9 @@ struct ExploreTests {
     /// An app that never upgrades owes every qualifying sign-in its request (N2.6-AC05.V1).
     static let foundUnder: [Mutation: String] = [.requireUserPresence: "N2.6-AC06", .neverUpgrade: "N2.6-AC05"]
 
-    @Test("explore finds a mutant within the default budget, shrinks it to a few steps, and the scenario fails the mutant and passes the reference",
-          arguments: found)
+    @Test(
+        "explore finds a mutant within the default budget, shrinks it to a few steps, and the scenario fails the mutant and passes the reference",
+        arguments: found)
     func findsMutant(mutation: Mutation) async throws {
         try await withTaskExecutorPreference(DedicatedExecutor.heavy) { try await Self.findsMutantHere(mutation: mutation) }
     }
@@ -43,16 +46,21 @@ struct ExploreTests {
         #expect(finding.violation.invariant.criterion == foundUnder[mutation] ?? mutation.criterion, "\(finding.violation.invariant.id)")
         #expect(finding.shrunk.steps.count <= 6, "\(finding.shrunk.steps)")
         let criteria = CriteriaLoader().load(root: Suite.defaultCriteriaRoot()).criteria
-        let scenario = try await explorer.scenario(for: finding, criteria: criteria, oracle: ReferenceRP(), rerun: "passkey-conformance explore --mutant \(mutation.id)")
+        let scenario = try await explorer.scenario(
+            for: finding, criteria: criteria, oracle: ReferenceRP(), rerun: "passkey-conformance explore --mutant \(mutation.id)")
         #expect(scenario.check != nil, "no check fails \(mutation.id) and passes the reference:\n\(scenario.text)")
         #expect(scenario.result.verdict == .failed)
         // The file as `run --criteria <dir>` reads it: it loads, fails the mutant and passes the reference.
         let loaded = CriteriaLoader().load(sources: [(path: "explore/" + scenario.fileName, bytes: Data(scenario.text.utf8))], root: "explore")
         #expect(!loaded.hasErrors, "\(loaded.diagnostics)")
-        let onMutant = try await ExploreScenario.runFile(scenario.text, fileName: scenario.fileName, target: finding.shrunk.target, adapter: ReferenceRP(mutation: mutation), seed: 1)
-        let onReference = try await ExploreScenario.runFile(scenario.text, fileName: scenario.fileName, target: finding.shrunk.target, adapter: ReferenceRP(), seed: 1)
+        let onMutant = try await ExploreScenario.runFile(
+            scenario.text, fileName: scenario.fileName, target: finding.shrunk.target, adapter: ReferenceRP(mutation: mutation), seed: 1)
+        let onReference = try await ExploreScenario.runFile(
+            scenario.text, fileName: scenario.fileName, target: finding.shrunk.target, adapter: ReferenceRP(), seed: 1)
         #expect(onMutant?.verdict == .failed, "\(onMutant?.message ?? "no test case")")
         #expect(onReference?.verdict == .passed, "\(onReference?.message ?? "no test case")")
-        print("\(mutation.id): \(finding.violation.invariant.id) after \(finding.index + 1) histories; \(finding.original.steps.count) → \(finding.shrunk.steps.count) steps: \(finding.shrunk.steps)")
+        print(
+            "\(mutation.id): \(finding.violation.invariant.id) after \(finding.index + 1) histories; \(finding.original.steps.count) → \(finding.shrunk.steps.count) steps: \(finding.shrunk.steps)"
+        )
     }
 }

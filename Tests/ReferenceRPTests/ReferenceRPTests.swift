@@ -11,10 +11,13 @@ struct ReferenceRPTests {
     static let loaded = CriterionText.packageCriteria()
     static let startedAt = Date(timeIntervalSince1970: 1_800_000_000)
 
-    static func run(_ adapter: any RelyingPartyAdapter = ReferenceRP(), seed: UInt64 = 1,
-                    filter: TestPlan.Filter = .init()) async throws -> RunResult {
-        try await Suite.run(criteria: loaded.criteria, digest: loaded.digest, adapter: adapter, transport: "in-process",
-                            filter: filter, seed: seed, startedAt: startedAt)
+    static func run(
+        _ adapter: any RelyingPartyAdapter = ReferenceRP(), seed: UInt64 = 1,
+        filter: TestPlan.Filter = .init()
+    ) async throws -> RunResult {
+        try await Suite.run(
+            criteria: loaded.criteria, digest: loaded.digest, adapter: adapter, transport: "in-process",
+            filter: filter, seed: seed, startedAt: startedAt)
     }
 
     /// A run of the reference RP with every session's transcript.
@@ -53,7 +56,8 @@ struct ReferenceRPTests {
 
     static func conformingDesignsPassHere() async throws {
         for design in ReferenceDesign.variants {
-            let run = try await Suite.run(criteria: loaded.criteria, digest: loaded.digest, adapter: ReferenceRP(design: design), transport: "in-process", seed: 1)
+            let run = try await Suite.run(
+                criteria: loaded.criteria, digest: loaded.digest, adapter: ReferenceRP(design: design), transport: "in-process", seed: 1)
             let problems = run.testCases.filter { $0.verdict != .passed }
             #expect(!run.testCases.isEmpty)
             #expect(problems.isEmpty, "\(design.id): \(problems.prefix(5).map { "\($0.id): \($0.message ?? "")" }.joined(separator: "\n"))")
@@ -188,7 +192,8 @@ struct ReferenceRPTests {
                     return [apple["userID"]?.stringValue, apple["challenge"]?.stringValue].compactMap { $0 }.joined(separator: " ")
                 }
                 guard let text = payload["android"]?["requestJson"]?.stringValue,
-                      let options = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return nil }
+                    let options = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+                else { return nil }
                 return [options["user"]?["id"]?.stringValue, options["challenge"]?.stringValue].compactMap { $0 }.joined(separator: " ")
             }
         }.filter { !$0.value.isEmpty }

@@ -7,14 +7,17 @@ struct AssertionVerificationTests {
     typealias Reason = WebAuthnVerifier.Reason
 
     /// Signs an assertion for the standard client data and verifies it.
-    static func verify(ceremony: Ceremony, record: WebAuthnVerifier.CredentialRecord, credential: VirtualAuthenticator.Credential,
-                       clientData: CollectedClientData = Ceremony.clientData(.get), flags: AuthenticatorData.Flags? = nil,
-                       fault: VirtualAuthenticator.Fault? = nil,
-                       expectation: WebAuthnVerifier.AssertionExpectation = .init(challenge: Ceremony.assertionChallenge, userHandle: Ceremony.userHandle),
-                       verifier: WebAuthnVerifier? = nil) throws -> WebAuthnVerifier.Outcome<WebAuthnVerifier.Authentication> {
+    static func verify(
+        ceremony: Ceremony, record: WebAuthnVerifier.CredentialRecord, credential: VirtualAuthenticator.Credential,
+        clientData: CollectedClientData = Ceremony.clientData(.get), flags: AuthenticatorData.Flags? = nil,
+        fault: VirtualAuthenticator.Fault? = nil,
+        expectation: WebAuthnVerifier.AssertionExpectation = .init(challenge: Ceremony.assertionChallenge, userHandle: Ceremony.userHandle),
+        verifier: WebAuthnVerifier? = nil
+    ) throws -> WebAuthnVerifier.Outcome<WebAuthnVerifier.Authentication> {
         let json = clientData.jsonBytes
-        let assertion = try ceremony.authenticator.getAssertion(credential: credential, clientDataHash: SHA256.hash(json),
-                                                                flags: flags, fault: fault)
+        let assertion = try ceremony.authenticator.getAssertion(
+            credential: credential, clientDataHash: SHA256.hash(json),
+            flags: flags, fault: fault)
         return (verifier ?? ceremony.verifier).verifyAssertion(
             credentialId: assertion.credentialId, clientDataJSON: json, authenticatorData: assertion.authenticatorData,
             signature: assertion.signature, userHandle: assertion.userHandle, credential: record, expecting: expectation)
@@ -52,8 +55,9 @@ struct AssertionVerificationTests {
     @Test func userPresenceCanBeWaivedByTheCaller() throws {
         let ceremony = try Ceremony()
         let (record, credential) = try ceremony.registeredRecord()
-        let outcome = try Self.verify(ceremony: ceremony, record: record, credential: credential, flags: [],
-                                      expectation: .init(challenge: Ceremony.assertionChallenge, requireUserPresence: false))
+        let outcome = try Self.verify(
+            ceremony: ceremony, record: record, credential: credential, flags: [],
+            expectation: .init(challenge: Ceremony.assertionChallenge, requireUserPresence: false))
         #expect(outcome.value != nil)
     }
 
@@ -106,8 +110,9 @@ struct AssertionVerificationTests {
         var clientData = Ceremony.clientData(.get)
         var flags: AuthenticatorData.Flags?
         var fault: VirtualAuthenticator.Fault?
-        var expectation = WebAuthnVerifier.AssertionExpectation(challenge: Ceremony.assertionChallenge, userVerification: .required,
-                                                                userHandle: Ceremony.userHandle)
+        var expectation = WebAuthnVerifier.AssertionExpectation(
+            challenge: Ceremony.assertionChallenge, userVerification: .required,
+            userHandle: Ceremony.userHandle)
         switch defect {
         case .otherCredentialId: record.id = Data(repeating: 1, count: 16)
         case .otherUserHandle: expectation.userHandle = Data("someone-else".utf8)
@@ -133,8 +138,9 @@ struct AssertionVerificationTests {
                 credentialId: assertion.credentialId, clientDataJSON: json, authenticatorData: assertion.authenticatorData,
                 signature: assertion.signature, userHandle: assertion.userHandle, credential: record, expecting: expectation)
         } else {
-            outcome = try Self.verify(ceremony: ceremony, record: record, credential: credential, clientData: clientData,
-                                      flags: flags, fault: fault, expectation: expectation)
+            outcome = try Self.verify(
+                ceremony: ceremony, record: record, credential: credential, clientData: clientData,
+                flags: flags, fault: fault, expectation: expectation)
         }
         #expect(outcome.reason == defect.expected)
         #expect(outcome.value == nil)

@@ -24,17 +24,27 @@ struct AttestationObjectTests {
         ("missing fmt", CBOR(dictionaryLiteral: ("attStmt", [:]), ("authData", .bytes(Data()))).encoded, .missingMember("fmt")),
         ("missing attStmt", CBOR(dictionaryLiteral: ("fmt", "none"), ("authData", .bytes(Data()))).encoded, .missingMember("attStmt")),
         ("missing authData", CBOR(dictionaryLiteral: ("fmt", "none"), ("attStmt", [:])).encoded, .missingMember("authData")),
-        ("fmt integer", CBOR(dictionaryLiteral: ("fmt", 1), ("attStmt", [:]), ("authData", .bytes(Data()))).encoded,
-         .wrongType(member: "fmt", expected: "text string")),
-        ("attStmt array", CBOR(dictionaryLiteral: ("fmt", "none"), ("attStmt", []), ("authData", .bytes(Data()))).encoded,
-         .wrongType(member: "attStmt", expected: "map")),
-        ("authData text", CBOR(dictionaryLiteral: ("fmt", "none"), ("attStmt", [:]), ("authData", "x")).encoded,
-         .wrongType(member: "authData", expected: "byte string")),
-        ("extra member", CBOR(dictionaryLiteral: ("fmt", "none"), ("attStmt", [:]), ("authData", .bytes(Data())), ("epAtt", true)).encoded,
-         .unexpectedMember("\"epAtt\"")),
+        (
+            "fmt integer", CBOR(dictionaryLiteral: ("fmt", 1), ("attStmt", [:]), ("authData", .bytes(Data()))).encoded,
+            .wrongType(member: "fmt", expected: "text string")
+        ),
+        (
+            "attStmt array", CBOR(dictionaryLiteral: ("fmt", "none"), ("attStmt", []), ("authData", .bytes(Data()))).encoded,
+            .wrongType(member: "attStmt", expected: "map")
+        ),
+        (
+            "authData text", CBOR(dictionaryLiteral: ("fmt", "none"), ("attStmt", [:]), ("authData", "x")).encoded,
+            .wrongType(member: "authData", expected: "byte string")
+        ),
+        (
+            "extra member", CBOR(dictionaryLiteral: ("fmt", "none"), ("attStmt", [:]), ("authData", .bytes(Data())), ("epAtt", true)).encoded,
+            .unexpectedMember("\"epAtt\"")
+        ),
         ("integer key", CBOR(dictionaryLiteral: (1, "none")).encoded, .unexpectedMember("1")),
-        ("trailing byte", AttestationObject.none(authenticatorData: Data()).bytes + Data([0]),
-         .malformedCBOR(.init(.trailingBytes(count: 1), offset: 29))),
+        (
+            "trailing byte", AttestationObject.none(authenticatorData: Data()).bytes + Data([0]),
+            .malformedCBOR(.init(.trailingBytes(count: 1), offset: 29))
+        ),
     ]
 
     @Test(arguments: invalid)

@@ -27,10 +27,12 @@ struct AuthenticatorDataTests {
     }
 
     @Test func encodesAttestedCredentialDataAndExtensions() throws {
-        let data = AuthenticatorData(rpIdHash: Self.rpIdHash, flags: [.userPresent], signCount: 1,
-                                     attestedCredentialData: Self.attested, extensions: ["credProtect": 2])
+        let data = AuthenticatorData(
+            rpIdHash: Self.rpIdHash, flags: [.userPresent], signCount: 1,
+            attestedCredentialData: Self.attested, extensions: ["credProtect": 2])
         #expect(data.flags == [.userPresent, .attestedCredentialData, .extensionData])
-        let expected = Self.rpIdHash.hex + "c1" + "00000001" + String(repeating: "aa", count: 16) + "0010"
+        let expected =
+            Self.rpIdHash.hex + "c1" + "00000001" + String(repeating: "aa", count: 16) + "0010"
             + String(repeating: "c1", count: 16) + Self.cose.hex + "a16b6372656450726f7465637402"
         #expect(data.bytes.hex == expected)
         let parsed = try AuthenticatorData(bytes: data.bytes)
@@ -51,7 +53,7 @@ struct AuthenticatorDataTests {
         let base = rpIdHash + Data([0x41, 0, 0, 0, 1])
         let withKey = AuthenticatorData(rpIdHash: rpIdHash, flags: [.userPresent], signCount: 1, attestedCredentialData: attested).bytes
         var longId = AuthenticatorData(rpIdHash: rpIdHash, flags: [.userPresent], signCount: 1, attestedCredentialData: attested).bytes
-        longId[37 + 16] = 0x04 // length 0x0410 = 1040
+        longId[37 + 16] = 0x04  // length 0x0410 = 1040
         let noAT = rpIdHash + Data([0x01, 0, 0, 0, 1])
         let edOnly = rpIdHash + Data([0x81, 0, 0, 0, 1])
         return [
@@ -62,8 +64,14 @@ struct AuthenticatorDataTests {
             ("credential ID too long", longId, .credentialIdTooLong(length: 1040), 53),
             ("credential ID truncated", base + Data(count: 16) + Data([0x00, 0x20]) + Data(count: 8), .attestedCredentialDataTruncated, 63),
             ("no key after ID", base + Data(count: 16) + Data([0x00, 0x01, 0x09]), .attestedCredentialDataTruncated, 56),
-            ("truncated key", Data(withKey.dropLast()), .malformedCredentialPublicKey(.init(.lengthExceedsInput(declared: 32, remaining: 31), offset: 43)), withKey.count - 34),
-            ("indefinite key", base + Data(count: 16) + Data([0x00, 0x01, 0x09, 0xBF, 0xFF]), .malformedCredentialPublicKey(.init(.indefiniteLength, offset: 0)), 56),
+            (
+                "truncated key", Data(withKey.dropLast()), .malformedCredentialPublicKey(.init(.lengthExceedsInput(declared: 32, remaining: 31), offset: 43)),
+                withKey.count - 34
+            ),
+            (
+                "indefinite key", base + Data(count: 16) + Data([0x00, 0x01, 0x09, 0xBF, 0xFF]),
+                .malformedCredentialPublicKey(.init(.indefiniteLength, offset: 0)), 56
+            ),
             ("trailing after key", withKey + Data([0x00]), .trailingBytes(count: 1), withKey.count),
             ("trailing without AT", noAT + Data([0xA0]), .trailingBytes(count: 1), 37),
             ("ED without extensions", edOnly, .missingExtensions, 37),

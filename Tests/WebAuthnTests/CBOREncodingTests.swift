@@ -45,8 +45,10 @@ struct CBOREncodingTests {
     }
 
     @Test func usesShortestArgumentsAtEveryBoundary() {
-        let cases: [(UInt64, String)] = [(23, "17"), (24, "1818"), (255, "18ff"), (256, "190100"), (65535, "19ffff"),
-                                         (65536, "1a00010000"), (0xFFFF_FFFF, "1affffffff"), (0x1_0000_0000, "1b0000000100000000")]
+        let cases: [(UInt64, String)] = [
+            (23, "17"), (24, "1818"), (255, "18ff"), (256, "190100"), (65535, "19ffff"),
+            (65536, "1a00010000"), (0xFFFF_FFFF, "1affffffff"), (0x1_0000_0000, "1b0000000100000000"),
+        ]
         for (value, hex) in cases {
             #expect(CBOR.unsigned(value).encoded.hex == hex)
             // Major type 1 shares the argument; only the high nibble changes from 1 to 3.

@@ -63,7 +63,8 @@ struct COSEKeyTests {
     }
 
     @Test func errorsExplainTheParameter() {
-        #expect(COSEKey.DecodingError.unexpectedValue(label: 3, found: "-257").description
-            == "COSE key parameter 3 (alg) has unsupported value -257; ES256 needs kty 2, alg -7, crv 1")
+        #expect(
+            COSEKey.DecodingError.unexpectedValue(label: 3, found: "-257").description
+                == "COSE key parameter 3 (alg) has unsupported value -257; ES256 needs kty 2, alg -7, crv 1")
     }
 }

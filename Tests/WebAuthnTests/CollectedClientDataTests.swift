@@ -6,16 +6,19 @@ import Testing
 struct CollectedClientDataTests {
     @Test func serializesInSpecOrder() {
         let data = CollectedClientData(type: .create, challenge: Data([0xFB, 0xFF, 0xBF, 0x01]), origin: "https://example.com")
-        #expect(String(decoding: data.jsonBytes, as: UTF8.self)
-            == #"{"type":"webauthn.create","challenge":"-_-_AQ","origin":"https://example.com","crossOrigin":false}"#)
+        #expect(
+            String(decoding: data.jsonBytes, as: UTF8.self)
+                == #"{"type":"webauthn.create","challenge":"-_-_AQ","origin":"https://example.com","crossOrigin":false}"#)
         #expect(data.hash == SHA256.hash(data.jsonBytes))
     }
 
     @Test func serializesCrossOriginAndTopOrigin() {
-        let data = CollectedClientData(type: .get, challenge: Data([1]), origin: "https://a.example", crossOrigin: true,
-                                       topOrigin: "https://top.example")
-        #expect(String(decoding: data.jsonBytes, as: UTF8.self)
-            == #"{"type":"webauthn.get","challenge":"AQ","origin":"https://a.example","crossOrigin":true,"topOrigin":"https://top.example"}"#)
+        let data = CollectedClientData(
+            type: .get, challenge: Data([1]), origin: "https://a.example", crossOrigin: true,
+            topOrigin: "https://top.example")
+        #expect(
+            String(decoding: data.jsonBytes, as: UTF8.self)
+                == #"{"type":"webauthn.get","challenge":"AQ","origin":"https://a.example","crossOrigin":true,"topOrigin":"https://top.example"}"#)
     }
 
     @Test func escapesLikeCCDToString() throws {
@@ -26,13 +29,15 @@ struct CollectedClientDataTests {
     }
 
     @Test func roundTrips() throws {
-        let data = CollectedClientData(type: .get, challenge: Data(repeating: 0x5A, count: 32), origin: "https://example.com",
-                                       crossOrigin: true, topOrigin: "https://top.example")
+        let data = CollectedClientData(
+            type: .get, challenge: Data(repeating: 0x5A, count: 32), origin: "https://example.com",
+            crossOrigin: true, topOrigin: "https://top.example")
         #expect(try CollectedClientData(jsonBytes: data.jsonBytes) == data)
     }
 
     @Test func toleratesReorderingAndUnknownMembers() throws {
-        let json = #"{"origin":"https://example.com","other_keys_can_be_added_here":"do not compare clientDataJSON against a template","challenge":"AQID","type":"webauthn.get","tokenBinding":{"status":"present"}}"#
+        let json =
+            #"{"origin":"https://example.com","other_keys_can_be_added_here":"do not compare clientDataJSON against a template","challenge":"AQID","type":"webauthn.get","tokenBinding":{"status":"present"}}"#
         let data = try CollectedClientData(jsonBytes: Data(json.utf8))
         #expect(data.type == .get)
         #expect(data.challenge == Data([1, 2, 3]))
@@ -76,7 +81,8 @@ struct CollectedClientDataTests {
     }
 
     @Test func errorsNameTheMember() {
-        #expect(CollectedClientData.ParseError.missingMember("origin").description
-            == #"clientDataJSON lacks the required member "origin""#)
+        #expect(
+            CollectedClientData.ParseError.missingMember("origin").description
+                == #"clientDataJSON lacks the required member "origin""#)
     }
 }

@@ -53,9 +53,13 @@ struct CryptoTests {
     }
 
     @Test func verifiesASignatureMadeByPythonCryptography() throws {
-        let key = try P256PublicKey(x: Data(hex: "4991f64b17faeba8ffc4273a0acb27141fc2573d9a849e147ddf906eb4e47554"),
-                                    y: Data(hex: "380c5efa4fbce364be6df9f5f5784e8ea58aacf3e8cc625e023465d89c4335c0"))
-        let signature = Data(hex: "3046022100bc5a2397bd6aaa0882e3b2f43a1f7484e64fb36a88cd27aca67bb3f3a8640d1e022100b19896721d0ea7eb248e3a52d3c7a95a3628ad8aeda7aaf64d9f177953ef7083")
+        let key = try P256PublicKey(
+            x: Data(hex: "4991f64b17faeba8ffc4273a0acb27141fc2573d9a849e147ddf906eb4e47554"),
+            y: Data(hex: "380c5efa4fbce364be6df9f5f5784e8ea58aacf3e8cc625e023465d89c4335c0"))
+        let signature = Data(
+            hex:
+                "3046022100bc5a2397bd6aaa0882e3b2f43a1f7484e64fb36a88cd27aca67bb3f3a8640d1e022100b19896721d0ea7eb248e3a52d3c7a95a3628ad8aeda7aaf64d9f177953ef7083"
+        )
         #expect(key.isValidSignature(signature, for: Data("hello webauthn".utf8)))
         #expect(!key.isValidSignature(signature, for: Data("hello webauthN".utf8)))
     }

@@ -14,10 +14,13 @@ struct FuzzTests {
         let authenticatorData = AuthenticatorData(
             rpIdHash: SHA256.hash(Data("example.com".utf8)), flags: [.userPresent], signCount: 7,
             attestedCredentialData: .init(aaguid: Data(count: 16), credentialId: Data(repeating: 9, count: 16), credentialPublicKey: cose),
-            extensions: ["credProtect": 2]).bytes
+            extensions: ["credProtect": 2]
+        ).bytes
         let nested: CBOR = [1: [2, ["x": .bytes(Data([1, 2])), "y": .float(1.5)]], -5: .tagged(24, .text("ü")), "z": [.null, .undefined, true]]
-        return [cose, authenticatorData, AttestationObject.none(authenticatorData: authenticatorData).bytes, nested.encoded,
-                CollectedClientData(type: .get, challenge: Data([1, 2, 3]), origin: "https://a.example").jsonBytes]
+        return [
+            cose, authenticatorData, AttestationObject.none(authenticatorData: authenticatorData).bytes, nested.encoded,
+            CollectedClientData(type: .get, challenge: Data([1, 2, 3]), origin: "https://a.example").jsonBytes,
+        ]
     }
 
     /// Runs every parser on `input`; only crashes can fail here, plus the CBOR round-trip property.

@@ -35,8 +35,9 @@ enum PythonChecker {
         let ceremony = try Ceremony(configuration: .init(credentialIdLength: 32))
         let (registration, registrationJSON) = try ceremony.register(flags: [.userPresent, .userVerified, .backupEligible])
         let assertionJSON = Ceremony.clientData(.get).jsonBytes
-        let assertion = try ceremony.authenticator.getAssertion(credential: registration.credential,
-                                                                clientDataHash: SHA256.hash(assertionJSON), fault: fault)
+        let assertion = try ceremony.authenticator.getAssertion(
+            credential: registration.credential,
+            clientDataHash: SHA256.hash(assertionJSON), fault: fault)
         let expected = """
             {"rpId":"\(Ceremony.rpId)","origin":"\(Ceremony.origin)",\
             "registrationChallenge":"\(Base64URL.encode(Ceremony.registrationChallenge))",\

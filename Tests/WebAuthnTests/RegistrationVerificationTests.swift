@@ -46,13 +46,17 @@ struct RegistrationVerificationTests {
 
     @Test func acceptsBackedUpPasskeysAndAllowedCrossOriginCalls() throws {
         let ceremony = try Ceremony()
-        let clientData = CollectedClientData(type: .create, challenge: Ceremony.registrationChallenge, origin: Ceremony.origin,
-                                             crossOrigin: true, topOrigin: "https://top.example")
+        let clientData = CollectedClientData(
+            type: .create, challenge: Ceremony.registrationChallenge, origin: Ceremony.origin,
+            crossOrigin: true, topOrigin: "https://top.example")
         let (registration, json) = try ceremony.register(clientData: clientData, flags: [.userPresent, .backupEligible, .backupState])
-        let verifier = WebAuthnVerifier(policy: .init(rpId: Ceremony.rpId, allowedOrigins: [Ceremony.origin],
-                                                      allowedTopOrigins: ["https://top.example"]))
-        let outcome = verifier.verifyRegistration(clientDataJSON: json, attestationObject: registration.attestationObject,
-                                                  expecting: .init(challenge: Ceremony.registrationChallenge))
+        let verifier = WebAuthnVerifier(
+            policy: .init(
+                rpId: Ceremony.rpId, allowedOrigins: [Ceremony.origin],
+                allowedTopOrigins: ["https://top.example"]))
+        let outcome = verifier.verifyRegistration(
+            clientDataJSON: json, attestationObject: registration.attestationObject,
+            expecting: .init(challenge: Ceremony.registrationChallenge))
         let verified = try #require(outcome.value, "\(String(describing: outcome.reason))")
         #expect(verified.credential.backupEligible && verified.credential.backupState && !verified.credential.userVerified)
     }
@@ -116,8 +120,11 @@ struct RegistrationVerificationTests {
         case .malformedAttestationObject:
             attestationObject = Data()
         case .noneWithStatement:
-            attestationObject = AttestationObject(format: "none", statement: ["x5c": []],
-                                                  authenticatorData: registration.authenticatorData).bytes
+            attestationObject =
+                AttestationObject(
+                    format: "none", statement: ["x5c": []],
+                    authenticatorData: registration.authenticatorData
+                ).bytes
         case .truncatedAuthenticatorData:
             attestationObject = AttestationObject.none(authenticatorData: registration.authenticatorData.prefix(36)).bytes
         case .noAttestedCredentialData:

@@ -47,28 +47,37 @@ struct Ceremony {
         authenticator = try VirtualAuthenticator(seed: Data("ceremony-seed".utf8), configuration: configuration)
     }
 
-    static func clientData(_ type: CollectedClientData.CeremonyType, challenge: Data? = nil,
-                           origin: String = Ceremony.origin) -> CollectedClientData {
-        CollectedClientData(type: type, challenge: challenge ?? (type == .create ? registrationChallenge : assertionChallenge),
-                            origin: origin)
+    static func clientData(
+        _ type: CollectedClientData.CeremonyType, challenge: Data? = nil,
+        origin: String = Ceremony.origin
+    ) -> CollectedClientData {
+        CollectedClientData(
+            type: type, challenge: challenge ?? (type == .create ? registrationChallenge : assertionChallenge),
+            origin: origin)
     }
 
     /// Registers a credential and returns the authenticator's result with the client data JSON.
-    func register(clientData: CollectedClientData = Ceremony.clientData(.create), rpId: String = Ceremony.rpId,
-                  flags: AuthenticatorData.Flags = [.userPresent, .userVerified]) throws
-        -> (registration: VirtualAuthenticator.Registration, clientDataJSON: Data) {
+    func register(
+        clientData: CollectedClientData = Ceremony.clientData(.create), rpId: String = Ceremony.rpId,
+        flags: AuthenticatorData.Flags = [.userPresent, .userVerified]
+    ) throws
+        -> (registration: VirtualAuthenticator.Registration, clientDataJSON: Data)
+    {
         let json = clientData.jsonBytes
-        let registration = try authenticator.makeCredential(rpId: rpId, userHandle: Ceremony.userHandle,
-                                                            clientDataHash: SHA256.hash(json), flags: flags)
+        let registration = try authenticator.makeCredential(
+            rpId: rpId, userHandle: Ceremony.userHandle,
+            clientDataHash: SHA256.hash(json), flags: flags)
         return (registration, json)
     }
 
     /// Registers and verifies, returning the stored record and the authenticator's credential.
     func registeredRecord(flags: AuthenticatorData.Flags = [.userPresent, .userVerified]) throws
-        -> (record: WebAuthnVerifier.CredentialRecord, credential: VirtualAuthenticator.Credential) {
+        -> (record: WebAuthnVerifier.CredentialRecord, credential: VirtualAuthenticator.Credential)
+    {
         let (registration, json) = try register(flags: flags)
-        let outcome = verifier.verifyRegistration(clientDataJSON: json, attestationObject: registration.attestationObject,
-                                                  expecting: .init(challenge: Ceremony.registrationChallenge))
+        let outcome = verifier.verifyRegistration(
+            clientDataJSON: json, attestationObject: registration.attestationObject,
+            expecting: .init(challenge: Ceremony.registrationChallenge))
         let verified = try #require(outcome.value, "registration rejected: \(String(describing: outcome.reason))")
         return (verified.credential, registration.credential)
     }

@@ -8,8 +8,9 @@ struct VirtualAuthenticatorTests {
 
     @Test func makeCredentialProducesANoneAttestation() throws {
         let authenticator = try VirtualAuthenticator(seed: Data("seed".utf8))
-        let registration = try authenticator.makeCredential(rpId: "example.com", userHandle: Data([1, 2, 3]),
-                                                            clientDataHash: Self.clientDataHash)
+        let registration = try authenticator.makeCredential(
+            rpId: "example.com", userHandle: Data([1, 2, 3]),
+            clientDataHash: Self.clientDataHash)
         let object = try AttestationObject(bytes: registration.attestationObject)
         #expect(object == .none(authenticatorData: registration.authenticatorData))
         let data = try AuthenticatorData(bytes: registration.authenticatorData)
@@ -41,9 +42,10 @@ struct VirtualAuthenticatorTests {
 
     @Test func assertionSignsAuthenticatorDataAndClientDataHash() throws {
         let authenticator = try VirtualAuthenticator(seed: Data("seed".utf8))
-        let registration = try authenticator.makeCredential(rpId: "example.com", userHandle: Data([1]),
-                                                            clientDataHash: Self.clientDataHash,
-                                                            flags: [.userPresent, .backupEligible, .backupState])
+        let registration = try authenticator.makeCredential(
+            rpId: "example.com", userHandle: Data([1]),
+            clientDataHash: Self.clientDataHash,
+            flags: [.userPresent, .backupEligible, .backupState])
         let assertion = try authenticator.getAssertion(credential: registration.credential, clientDataHash: Self.clientDataHash)
         let data = try AuthenticatorData(bytes: assertion.authenticatorData)
         #expect(data.flags == [.userPresent, .userVerified, .backupEligible, .backupState])
@@ -59,8 +61,9 @@ struct VirtualAuthenticatorTests {
     }
 
     @Test func alwaysZeroCounterAndPackedSelfAttestation() throws {
-        let authenticator = try VirtualAuthenticator(seed: Data("seed".utf8),
-                                                     configuration: .init(signCounter: .alwaysZero, attestation: .packedSelf))
+        let authenticator = try VirtualAuthenticator(
+            seed: Data("seed".utf8),
+            configuration: .init(signCounter: .alwaysZero, attestation: .packedSelf))
         let registration = try authenticator.makeCredential(rpId: "example.com", userHandle: Data([1]), clientDataHash: Self.clientDataHash)
         let object = try AttestationObject(bytes: registration.attestationObject)
         #expect(object.format == "packed")

@@ -47,12 +47,12 @@ package enum JSONRPCBenchmark {
                 title + String(format: "%8.0f/s  %6.1f µs  %5.2fx", 1 / seconds, seconds * 1e6, seconds / rawSeconds)
             }
             return """
-            round trips (median of \(protocolBatches.count) alternating batches of \(batchSize)):
-            \(line("  JSON-RPC adapter (harness + server):  ", protocolSeconds))
-            \(line("  raw lines to the adapter server:      ", adapterServerSeconds))
-            \(line("  raw pipe echo (cat):                  ", rawSeconds))
-            ratio protocol / raw pipe: \(String(format: "%.2f", ratio))x
-            """
+                round trips (median of \(protocolBatches.count) alternating batches of \(batchSize)):
+                \(line("  JSON-RPC adapter (harness + server):  ", protocolSeconds))
+                \(line("  raw lines to the adapter server:      ", adapterServerSeconds))
+                \(line("  raw pipe echo (cat):                  ", rawSeconds))
+                ratio protocol / raw pipe: \(String(format: "%.2f", ratio))x
+                """
         }
     }
 
@@ -68,7 +68,8 @@ package enum JSONRPCBenchmark {
         package func addCredential(_ credential: CredentialFixture) async throws {}
         package func perform(_ action: UserAction) async throws -> ActionOutcome { ActionOutcome(.done) }
         package func inspectAccount(username: String) async throws -> AccountSnapshot {
-            AccountSnapshot(username: username, accountID: username, userHandle: Data(), rpID: "example.com", name: username, displayName: username, credentials: [])
+            AccountSnapshot(
+                username: username, accountID: username, userHandle: Data(), rpID: "example.com", name: username, displayName: username, credentials: [])
         }
         package func inspectSession() async throws -> SessionSnapshot { SessionSnapshot(stage: .signedOut) }
         package func injectFault(_ fault: Fault) async throws {}
@@ -109,8 +110,10 @@ package enum JSONRPCBenchmark {
             server.close()
             echo.close()
         }
-        try server.roundTrip(JSONRPCCodec.request(id: 1, method: JSONRPCMethod.hello.rawValue, params: JSONRPCParams.Hello(protocolVersion: adapterProtocolVersion)))
-        try server.roundTrip(JSONRPCCodec.request(id: 2, method: JSONRPCMethod.sessionOpen.rawValue, params: JSONRPCParams.Open(session: "s1", context: context)))
+        try server.roundTrip(
+            JSONRPCCodec.request(id: 1, method: JSONRPCMethod.hello.rawValue, params: JSONRPCParams.Hello(protocolVersion: adapterProtocolVersion)))
+        try server.roundTrip(
+            JSONRPCCodec.request(id: 2, method: JSONRPCMethod.sessionOpen.rawValue, params: JSONRPCParams.Open(session: "s1", context: context)))
         let line = try JSONRPCCodec.request(id: 3, method: JSONRPCMethod.sessionInspectSession.rawValue, params: JSONRPCParams.Session(session: "s1"))
         let clock = ContinuousClock()
         var result = Result(batchSize: batchSize, protocolBatches: [], adapterServerBatches: [], rawBatches: [])
@@ -142,8 +145,9 @@ package enum JSONRPCBenchmark {
         private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
 
         init(command: String) throws {
-            (child, pipes) = try ChildProcess.launch(executable: "/bin/sh", arguments: ["-c", command], environment: [:], workingDirectory: nil,
-                                                     captureStandardError: false)
+            (child, pipes) = try ChildProcess.launch(
+                executable: "/bin/sh", arguments: ["-c", command], environment: [:], workingDirectory: nil,
+                captureStandardError: false)
         }
 
         deinit { buffer.deallocate() }

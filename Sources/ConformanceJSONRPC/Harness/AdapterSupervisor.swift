@@ -28,8 +28,9 @@ actor AdapterSupervisor {
         if let connection, connection.isAlive, let adapterDescription { return (connection, adapterDescription) }
         if let launching { return try await launching.value }
         if consecutiveLaunchFailures >= configuration.maximumConsecutiveLaunchFailures, let lastLaunchFault {
-            throw AdapterFault(lastLaunchFault.kind, "not launched again after \(consecutiveLaunchFailures) failed launches; the last: \(lastLaunchFault.message)",
-                               method: lastLaunchFault.method, excerpt: lastLaunchFault.excerpt)
+            throw AdapterFault(
+                lastLaunchFault.kind, "not launched again after \(consecutiveLaunchFailures) failed launches; the last: \(lastLaunchFault.message)",
+                method: lastLaunchFault.method, excerpt: lastLaunchFault.excerpt)
         }
         let task = Task { [configuration, launcher] in try await Self.launch(configuration: configuration, launcher: launcher) }
         launching = task
@@ -51,17 +52,19 @@ actor AdapterSupervisor {
         let connection = HarnessConnection(endpoint: try launcher(), configuration: configuration)
         let description: AdapterDescription
         do {
-            description = try await connection.call(.hello, params: JSONRPCParams.Hello(protocolVersion: adapterProtocolVersion, harness: "passkey-conformance"),
-                                                    returning: AdapterDescription.self, deadline: .now + configuration.launchTimeout,
-                                                    deadlineIsTestCase: false, budget: configuration.launchTimeout)
+            description = try await connection.call(
+                .hello, params: JSONRPCParams.Hello(protocolVersion: adapterProtocolVersion, harness: "passkey-conformance"),
+                returning: AdapterDescription.self, deadline: .now + configuration.launchTimeout,
+                deadlineIsTestCase: false, budget: configuration.launchTimeout)
         } catch var fault as AdapterFault {
             fault.message = "while starting the adapter: " + fault.message
             connection.fail(fault)
             throw fault
         }
         guard ProtocolVersion.major(of: description.protocolVersion) == ProtocolVersion.major(of: adapterProtocolVersion) else {
-            let fault = AdapterFault(.versionMismatch, "the adapter speaks protocol \(description.protocolVersion); the harness speaks \(adapterProtocolVersion)",
-                                     method: JSONRPCMethod.hello.rawValue)
+            let fault = AdapterFault(
+                .versionMismatch, "the adapter speaks protocol \(description.protocolVersion); the harness speaks \(adapterProtocolVersion)",
+                method: JSONRPCMethod.hello.rawValue)
             connection.fail(fault)
             throw fault
         }
@@ -77,7 +80,8 @@ actor AdapterSupervisor {
         do {
             let opened = try await session.call(.sessionOpen, JSONRPCParams.Open(session: session.id, context: context), returning: JSONRPCParams.Session.self)
             guard opened.session == session.id else {
-                throw AdapterFault(.protocolViolation, "session.open answered session \(opened.session) for \(session.id)", method: JSONRPCMethod.sessionOpen.rawValue)
+                throw AdapterFault(
+                    .protocolViolation, "session.open answered session \(opened.session) for \(session.id)", method: JSONRPCMethod.sessionOpen.rawValue)
             }
         } catch {
             connection.unregister(session: session.id)

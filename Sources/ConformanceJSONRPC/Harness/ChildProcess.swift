@@ -33,8 +33,10 @@ final class ChildProcess: Sendable {
     }
 
     /// Starts `executable` with `arguments` and pipes on its standard input and output.
-    static func launch(executable: String, arguments: [String], environment: [String: String], workingDirectory: String?,
-                       captureStandardError: Bool) throws(AdapterFault) -> (ChildProcess, Pipes) {
+    static func launch(
+        executable: String, arguments: [String], environment: [String: String], workingDirectory: String?,
+        captureStandardError: Bool
+    ) throws(AdapterFault) -> (ChildProcess, Pipes) {
         Platform.ignoreBrokenPipeSignal()
         _ = registryInstalled
         let process = Process()
@@ -44,7 +46,8 @@ final class ChildProcess: Sendable {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         let errors = captureStandardError ? Pipe() : nil
         process.standardInput = input
         process.standardOutput = output
@@ -57,8 +60,9 @@ final class ChildProcess: Sendable {
             throw AdapterFault(.launchFailed, "could not start \(executable): \(error)")
         }
         // Keep close-on-exec duplicates and let Foundation's handles go, so that each descriptor has one owner.
-        let pipes = Pipes(fromChild: Platform.duplicate(output.fileHandleForReading.fileDescriptor),
-                          toChild: Platform.duplicate(input.fileHandleForWriting.fileDescriptor))
+        let pipes = Pipes(
+            fromChild: Platform.duplicate(output.fileHandleForReading.fileDescriptor),
+            toChild: Platform.duplicate(input.fileHandleForWriting.fileDescriptor))
         try? output.fileHandleForReading.close()
         try? input.fileHandleForWriting.close()
         var tail: StandardErrorTail?

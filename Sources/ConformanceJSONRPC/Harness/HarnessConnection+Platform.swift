@@ -27,8 +27,11 @@ extension HarnessConnection {
             return
         }
         if !isRequest && !Self.notificationMethods.contains(method) {
-            poison(session: session, with: AdapterFault(.protocolViolation, "the adapter sent \(name) as a notification; it needs an answer",
-                                                        method: name, excerpt: Excerpt(message.bytes).text))
+            poison(
+                session: session,
+                with: AdapterFault(
+                    .protocolViolation, "the adapter sent \(name) as a notification; it needs an answer",
+                    method: name, excerpt: Excerpt(message.bytes).text))
             return
         }
         do {
@@ -62,8 +65,11 @@ extension HarnessConnection {
         } catch {
             let why = DecodingErrorText(error).description
             if isRequest { answerError(message, code: JSONRPCErrorCode.invalidParams, "invalid params: \(why)") }
-            poison(session: session, with: AdapterFault(.protocolViolation, "the adapter called \(name) with invalid params: \(why)", method: name,
-                                                        excerpt: Excerpt(message.payload).text))
+            poison(
+                session: session,
+                with: AdapterFault(
+                    .protocolViolation, "the adapter called \(name) with invalid params: \(why)", method: name,
+                    excerpt: Excerpt(message.payload).text))
         }
     }
 

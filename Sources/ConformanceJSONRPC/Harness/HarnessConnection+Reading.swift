@@ -57,8 +57,9 @@ extension HarnessConnection {
             if deliver(id, .success(message)) { return }
             if state.withLock({ $0.abandoned.remove(id) != nil }) { return }
         }
-        throw AdapterFault(.unknownResponseID, "the adapter answered id \(Excerpt(message.rawID ?? [])), which the harness is not waiting for",
-                           excerpt: Excerpt(message.bytes).text)
+        throw AdapterFault(
+            .unknownResponseID, "the adapter answered id \(Excerpt(message.rawID ?? [])), which the harness is not waiting for",
+            excerpt: Excerpt(message.bytes).text)
     }
 
     /// The serving task: the adapter's calls and the answers queued behind them, in arrival order.
@@ -83,8 +84,10 @@ extension HarnessConnection {
         case .stopped:
             return
         case .lineTooLong(let prefix, let length):
-            fail(AdapterFault(.oversizedMessage, "the adapter wrote a line of more than \(length) bytes (the limit is \(configuration.maximumMessageBytes))",
-                              excerpt: Excerpt(prefix).text))
+            fail(
+                AdapterFault(
+                    .oversizedMessage, "the adapter wrote a line of more than \(length) bytes (the limit is \(configuration.maximumMessageBytes))",
+                    excerpt: Excerpt(prefix).text))
         case .readFailed(let error):
             fail(AdapterFault(.processExited, "reading the adapter's output failed (errno \(error))"))
         case .endOfInput(let truncated):

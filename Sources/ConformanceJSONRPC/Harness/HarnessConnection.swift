@@ -110,9 +110,12 @@ final class HarnessConnection: Sendable {
         let started = reader.withLock { state -> Bool in
             guard case .notStarted(let fd) = state else { return true }
             let weak = Weak(self)
-            guard let running = LineReader(fd: fd, maximumLineBytes: configuration.maximumMessageBytes,
-                                           onLine: { line in weak.connection?.receive(line) ?? .stop },
-                                           onEnd: { end in weak.connection?.readerEnded(end) }) else {
+            guard
+                let running = LineReader(
+                    fd: fd, maximumLineBytes: configuration.maximumMessageBytes,
+                    onLine: { line in weak.connection?.receive(line) ?? .stop },
+                    onEnd: { end in weak.connection?.readerEnded(end) })
+            else {
                 state = .stopped
                 return false
             }
@@ -189,8 +192,10 @@ final class HarnessConnection: Sendable {
     // MARK: - Calls
 
     /// Sends a request and waits for its answer until `deadline`, decoding the result as `Result`.
-    func call<Result: Decodable>(_ method: JSONRPCMethod, params: some Encodable, returning: Result.Type,
-                                 deadline: ContinuousClock.Instant, deadlineIsTestCase: Bool, budget: Duration) async throws -> Result {
+    func call<Result: Decodable>(
+        _ method: JSONRPCMethod, params: some Encodable, returning: Result.Type,
+        deadline: ContinuousClock.Instant, deadlineIsTestCase: Bool, budget: Duration
+    ) async throws -> Result {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -267,11 +272,14 @@ final class HarnessConnection: Sendable {
         var excerpt = child?.standardErrorText
         let partial = partialLine
         if !partial.isEmpty { excerpt = "unfinished line: " + Excerpt(partial).text }
-        let fault = call.deadlineIsTestCase
-            ? AdapterFault(.testCaseTimeout, "the test case's time budget ran out while waiting for the answer to id \(id); the adapter process was stopped",
-                           method: call.method, excerpt: excerpt)
-            : AdapterFault(.timeout, "no answer to id \(id) within \(call.budget.shortDescription); the adapter process was stopped",
-                           method: call.method, excerpt: excerpt)
+        let fault =
+            call.deadlineIsTestCase
+            ? AdapterFault(
+                .testCaseTimeout, "the test case's time budget ran out while waiting for the answer to id \(id); the adapter process was stopped",
+                method: call.method, excerpt: excerpt)
+            : AdapterFault(
+                .timeout, "no answer to id \(id) within \(call.budget.shortDescription); the adapter process was stopped",
+                method: call.method, excerpt: excerpt)
         fail(fault, culprit: id)
     }
 
@@ -279,15 +287,17 @@ final class HarnessConnection: Sendable {
         if message.kind == .error {
             let error = message.decodeError()
             let kind: AdapterFault.Kind = error.code == JSONRPCErrorCode.unsupportedVersion ? .versionMismatch : .adapterError
-            throw AdapterFault(kind, "the adapter answered with error \(error.code): \(error.message)", method: method.rawValue,
-                               excerpt: error.data.map { Excerpt(Array((try? JSONRPCCodec.encoder.encode($0)) ?? Data())).text })
+            throw AdapterFault(
+                kind, "the adapter answered with error \(error.code): \(error.message)", method: method.rawValue,
+                excerpt: error.data.map { Excerpt(Array((try? JSONRPCCodec.encoder.encode($0)) ?? Data())).text })
         }
         if Result.self == JSONRPCParams.Empty.self { return unsafeBitCast(JSONRPCParams.Empty(), to: Result.self) }
         do {
             return try message.decodePayload(Result.self)
         } catch {
-            throw AdapterFault(.protocolViolation, "the result is not a valid \(Result.self): \(DecodingErrorText(error))", method: method.rawValue,
-                               excerpt: Excerpt(message.payload).text)
+            throw AdapterFault(
+                .protocolViolation, "the result is not a valid \(Result.self): \(DecodingErrorText(error))", method: method.rawValue,
+                excerpt: Excerpt(message.payload).text)
         }
     }
 
@@ -302,7 +312,8 @@ final class HarnessConnection: Sendable {
             state.fault = fault
             if !state.pending.isEmpty { state.faultDelivered = true }
             let failed = state.pending.map { id, call in
-                let error = culprit == nil || culprit == id
+                let error =
+                    culprit == nil || culprit == id
                     ? fault.during(call.method)
                     : AdapterFault(.connectionClosed, "the adapter process was stopped because another call failed: \(fault)", method: call.method)
                 return (call, error)
@@ -326,8 +337,9 @@ final class HarnessConnection: Sendable {
     func shutdown() async {
         let grace = configuration.terminationGrace
         if isAlive {
-            _ = try? await call(.shutdown, params: JSONRPCParams.Empty(), returning: JSONRPCParams.Empty.self,
-                                deadline: .now + grace, deadlineIsTestCase: false, budget: grace)
+            _ = try? await call(
+                .shutdown, params: JSONRPCParams.Empty(), returning: JSONRPCParams.Empty.self,
+                deadline: .now + grace, deadlineIsTestCase: false, budget: grace)
         }
         outbox.close()
         if let child { await child.exited(within: grace) }

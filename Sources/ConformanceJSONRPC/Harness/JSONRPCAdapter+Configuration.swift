@@ -31,10 +31,12 @@ extension JSONRPCAdapter {
         public var standardError: StandardError
 
         /// Creates a configuration; the defaults are those of `Documentation/adapter-protocol.md`.
-        public init(callTimeout: Duration = .seconds(5), testCaseTimeout: Duration = .seconds(60), launchTimeout: Duration = .seconds(10),
-                    terminationGrace: Duration = .seconds(1), maximumMessageBytes: Int = 1 << 20,
-                    maximumAdapterMessagesPerSecond: Int = 10_000, maximumConsecutiveLaunchFailures: Int = 3,
-                    standardError: StandardError = .capture) {
+        public init(
+            callTimeout: Duration = .seconds(5), testCaseTimeout: Duration = .seconds(60), launchTimeout: Duration = .seconds(10),
+            terminationGrace: Duration = .seconds(1), maximumMessageBytes: Int = 1 << 20,
+            maximumAdapterMessagesPerSecond: Int = 10_000, maximumConsecutiveLaunchFailures: Int = 3,
+            standardError: StandardError = .capture
+        ) {
             self.callTimeout = callTimeout
             self.testCaseTimeout = testCaseTimeout
             self.launchTimeout = launchTimeout

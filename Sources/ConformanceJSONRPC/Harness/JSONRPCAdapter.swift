@@ -20,19 +20,25 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
     /// - Parameters:
     ///   - environment: Variables added to the harness's own environment.
     ///   - workingDirectory: The directory the command runs in; the harness's by default.
-    public init(commandLine: String, environment: [String: String] = [:], workingDirectory: String? = nil,
-                configuration: Configuration = Configuration()) {
-        self.init(executable: "/bin/sh", arguments: ["-c", commandLine], environment: environment,
-                  workingDirectory: workingDirectory, configuration: configuration)
+    public init(
+        commandLine: String, environment: [String: String] = [:], workingDirectory: String? = nil,
+        configuration: Configuration = Configuration()
+    ) {
+        self.init(
+            executable: "/bin/sh", arguments: ["-c", commandLine], environment: environment,
+            workingDirectory: workingDirectory, configuration: configuration)
     }
 
     /// An adapter started as `executable` with `arguments`, without a shell.
-    public init(executable: String, arguments: [String] = [], environment: [String: String] = [:], workingDirectory: String? = nil,
-                configuration: Configuration = Configuration()) {
+    public init(
+        executable: String, arguments: [String] = [], environment: [String: String] = [:], workingDirectory: String? = nil,
+        configuration: Configuration = Configuration()
+    ) {
         let capture = configuration.standardError == .capture
         supervisor = AdapterSupervisor(configuration: configuration) { () throws(AdapterFault) in
-            let (child, pipes) = try ChildProcess.launch(executable: executable, arguments: arguments, environment: environment,
-                                                         workingDirectory: workingDirectory, captureStandardError: capture)
+            let (child, pipes) = try ChildProcess.launch(
+                executable: executable, arguments: arguments, environment: environment,
+                workingDirectory: workingDirectory, captureStandardError: capture)
             return HarnessConnection.Endpoint(pipes: pipes, child: child)
         }
     }

@@ -49,8 +49,9 @@ public struct JSONRPCSession: RelyingPartySession {
 
     /// Sends `session.platformCompleted` with the outcome of a platform operation.
     public func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {
-        _ = try await call(.sessionPlatformCompleted, JSONRPCParams.PlatformCompleted(session: id, operation: operation, outcome: outcome),
-                           returning: JSONRPCParams.Empty.self)
+        _ = try await call(
+            .sessionPlatformCompleted, JSONRPCParams.PlatformCompleted(session: id, operation: operation, outcome: outcome),
+            returning: JSONRPCParams.Empty.self)
     }
 
     /// Sends `session.timerFired` for a timer that is due.
@@ -71,8 +72,9 @@ public struct JSONRPCSession: RelyingPartySession {
         guard connection.isAlive else { return nil }
         let budget = connection.configuration.callTimeout
         do {
-            _ = try await connection.call(.sessionClose, params: JSONRPCParams.Session(session: id), returning: JSONRPCParams.Empty.self,
-                                          deadline: .now + budget, deadlineIsTestCase: false, budget: budget)
+            _ = try await connection.call(
+                .sessionClose, params: JSONRPCParams.Session(session: id), returning: JSONRPCParams.Empty.self,
+                deadline: .now + budget, deadlineIsTestCase: false, budget: budget)
             return nil
         } catch let fault as AdapterFault {
             return fault.during(JSONRPCMethod.sessionClose.rawValue).runFault
@@ -90,8 +92,9 @@ public struct JSONRPCSession: RelyingPartySession {
             throw AdapterFault(.testCaseTimeout, "the test case took longer than \(configuration.testCaseTimeout.shortDescription)", method: method.rawValue)
         }
         let callDeadline = now + configuration.callTimeout
-        let result = try await connection.call(method, params: params, returning: Result.self, deadline: min(callDeadline, deadline),
-                                               deadlineIsTestCase: deadline < callDeadline, budget: configuration.callTimeout)
+        let result = try await connection.call(
+            method, params: params, returning: Result.self, deadline: min(callDeadline, deadline),
+            deadlineIsTestCase: deadline < callDeadline, budget: configuration.callTimeout)
         if let fault = connection.fault(ofSession: id) { throw fault }
         return result
     }

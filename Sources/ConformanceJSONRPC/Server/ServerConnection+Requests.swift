@@ -34,9 +34,10 @@ extension ServerConnection {
         if method == .hello {
             let hello = try params(JSONRPCParams.Hello.self, of: message)
             guard let major = ProtocolVersion.major(of: hello.protocolVersion), major == ProtocolVersion.major(of: adapterProtocolVersion) else {
-                throw Rejection(code: JSONRPCErrorCode.unsupportedVersion,
-                                message: "the harness speaks protocol \(hello.protocolVersion); this adapter speaks \(adapterProtocolVersion)",
-                                data: .object(["supported": .string(adapterProtocolVersion)]))
+                throw Rejection(
+                    code: JSONRPCErrorCode.unsupportedVersion,
+                    message: "the harness speaks protocol \(hello.protocolVersion); this adapter speaks \(adapterProtocolVersion)",
+                    data: .object(["supported": .string(adapterProtocolVersion)]))
             }
             let description = try await adapter.describe()
             state.withLock { $0.helloDone = true }
@@ -52,7 +53,10 @@ extension ServerConnection {
                 return Array(state.sessions.values)
             }
             for served in sessions { await served.session.close() }
-            if state.withLock({ state in defer { state.adapterShutDown = true }; return !state.adapterShutDown }) {
+            if state.withLock({ state in
+                defer { state.adapterShutDown = true }
+                return !state.adapterShutDown
+            }) {
                 await adapter.shutdown()
             }
             return JSONRPCParams.Empty()

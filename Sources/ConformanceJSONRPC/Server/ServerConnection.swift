@@ -60,9 +60,10 @@ final class ServerConnection: Sendable {
     func serve() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             state.withLock { $0.done = done }
-            let started = LineReader(fd: input, maximumLineBytes: configuration.maximumMessageBytes,
-                                     onLine: { [self] line in receive(line) },
-                                     onEnd: { [self] end in readerEnded(end) })
+            let started = LineReader(
+                fd: input, maximumLineBytes: configuration.maximumMessageBytes,
+                onLine: { [self] line in receive(line) },
+                onEnd: { [self] end in readerEnded(end) })
             if let started {
                 reader.withLock { $0 = started }
             } else {
@@ -75,7 +76,10 @@ final class ServerConnection: Sendable {
             return Array(state.sessions.values)
         }
         for served in sessions { await served.session.close() }
-        if state.withLock({ state in defer { state.adapterShutDown = true }; return !state.adapterShutDown }) {
+        if state.withLock({ state in
+            defer { state.adapterShutDown = true }
+            return !state.adapterShutDown
+        }) {
             await adapter.shutdown()
         }
         writer.withLock { fd in

@@ -34,8 +34,10 @@ final class LineReader: Sendable {
     private let unfinished = Mutex<[UInt8]>([])
 
     /// Starts reading `fd` at once; `nil` if no wake pipe could be made (then `fd` is closed).
-    init?(fd: Int32, maximumLineBytes: Int, onLine: @escaping @Sendable (ArraySlice<UInt8>) -> Next,
-          onEnd: @escaping @Sendable (End) -> Void) {
+    init?(
+        fd: Int32, maximumLineBytes: Int, onLine: @escaping @Sendable (ArraySlice<UInt8>) -> Next,
+        onEnd: @escaping @Sendable (End) -> Void
+    ) {
         guard let pipe = Platform.makePipe() else {
             Platform.close(fd)
             return nil

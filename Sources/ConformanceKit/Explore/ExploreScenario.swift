@@ -27,11 +27,20 @@ public struct ExploreScenario: Sendable {
         case "upgrade-only-after-complete-sign-in": return ["no passkey registration request has been issued"] + (0...4).map(exactly)
         case "request-is-conditional":
             // Where the device lacks the conditional interface, a conforming app issues no request at all.
-            return ["every registration request is conditional", "the app made no call the platform does not support", "no passkey registration request has been issued"]
+            return [
+                "every registration request is conditional", "the app made no call the platform does not support",
+                "no passkey registration request has been issued",
+            ]
         case "request-for-signed-in-account":
-            return aliases.flatMap { ["the last registration request names \"\($0)\" and no other account", "the last registration request carries the WebAuthn user handle of \"\($0)\""] }
+            return aliases.flatMap {
+                [
+                    "the last registration request names \"\($0)\" and no other account",
+                    "the last registration request carries the WebAuthn user handle of \"\($0)\"",
+                ]
+            }
         case "request-excludes-known-passkeys": return aliases.map { "the registration request excludes exactly the passkeys the server holds for \"\($0)\"" }
-        case "one-request-per-qualifying-sign-in": return (0...4).map(exactly) + ["the registration request followed the sign-in promptly", "no passkey registration request has been issued"]
+        case "one-request-per-qualifying-sign-in":
+            return (0...4).map(exactly) + ["the registration request followed the sign-in promptly", "no passkey registration request has been issued"]
         case "qualifying-sign-in-gets-a-request": return (1...4).map(exactly) + ["the registration request followed the sign-in promptly"]
         case "no-error-after-expected-no-op": return ["the app showed no error"]
         case "no-credential-from-changed-context":
@@ -41,7 +50,12 @@ public struct ExploreScenario: Sendable {
         case "no-unavailable-interface": return ["the app made no call the platform does not support"]
         case "unknown-only-for-unknown-ids": return ["no unknown-credential signal has been sent"]
         case "accepted-list-is-server-list":
-            return aliases.flatMap { ["every accepted-credentials signal for \"\($0)\" lists exactly the server's accepted passkeys", "the last accepted-credentials signal for \"\($0)\" lists exactly the server's accepted passkeys"] }
+            return aliases.flatMap {
+                [
+                    "every accepted-credentials signal for \"\($0)\" lists exactly the server's accepted passkeys",
+                    "the last accepted-credentials signal for \"\($0)\" lists exactly the server's accepted passkeys",
+                ]
+            }
         case "android-rate-window": return ["the app never made more than 10 signal calls in any 120-second window"]
         case "retry-after-retry-millis": return ["every rate-limited signal was retried no earlier than the platform asked"]
         case "signal-names-account-rp-id": return ["every signal names the RP ID of its account"]
@@ -67,7 +81,8 @@ public struct ExploreScenario: Sendable {
         var lines = [
             "# Found by passkey-conformance explore (history \(finding.index + 1), shrunk from \(finding.original.steps.count) to \(finding.shrunk.steps.count) steps).",
             "# Re-run: \(rerun)",
-            "@criterion:\(violation.invariant.criterion) @level:\(criterion?.level.rawValue ?? "core") @group:\(group)" + (criterion?.derived == true ? " @derived" : ""),
+            "@criterion:\(violation.invariant.criterion) @level:\(criterion?.level.rawValue ?? "core") @group:\(group)"
+                + (criterion?.derived == true ? " @derived" : ""),
             "Feature: \(violation.invariant.criterion) \(criterion?.title ?? "explored regression")",
             "",
             "  Statement:",
@@ -81,15 +96,18 @@ public struct ExploreScenario: Sendable {
             "  Background:",
         ]
         for (index, step) in finding.shrunk.background.enumerated() { lines.append("    \(index == 0 ? "Given" : "And") \(step)") }
-        lines += ["", "  @verify:\(violation.invariant.item) @platform:\(platform)", "  \(features)",
-                  "  Scenario: Explored: \(violation.invariant.id) on \(finding.shrunk.target)"]
+        lines += [
+            "", "  @verify:\(violation.invariant.item) @platform:\(platform)", "  \(features)",
+            "  Scenario: Explored: \(violation.invariant.id) on \(finding.shrunk.target)",
+        ]
         for (index, step) in finding.shrunk.steps.enumerated() { lines.append("    \(index == 0 ? "When" : "And") \(step)") }
         if let check { lines.append("    Then \(check)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// Runs the rendered file's one test case on the finding's target.
-    public static func runFile(_ text: String, fileName: String, target: String, adapter: any RelyingPartyAdapter, seed: UInt64) async throws -> TestCaseResult? {
+    public static func runFile(_ text: String, fileName: String, target: String, adapter: any RelyingPartyAdapter, seed: UInt64) async throws -> TestCaseResult?
+    {
         let loaded = CriteriaLoader().load(sources: [(path: "explore/" + fileName, bytes: Data(text.utf8))], root: "explore")
         guard !loaded.hasErrors else { return nil }
         let plan = TestPlan.make(loaded.criteria, filter: TestPlan.Filter(targets: [target]))
@@ -111,24 +129,30 @@ extension Explorer {
         for check in ExploreScenario.checks(for: violation.invariant.id, aliases: aliases) {
             let text = ExploreScenario.render(finding, criterion: info, check: check, rerun: rerun)
             guard let result = try await ExploreScenario.runFile(text, fileName: fileName, target: finding.shrunk.target, adapter: adapter, seed: seed),
-                  result.verdict == .failed else { continue }
+                result.verdict == .failed
+            else { continue }
             if let oracle {
                 guard let control = try await ExploreScenario.runFile(text, fileName: fileName, target: finding.shrunk.target, adapter: oracle, seed: seed),
-                      control.verdict == .passed else { continue }
+                    control.verdict == .passed
+                else { continue }
             }
             var annotated = result
-            annotated.message = "explore: invariant \(violation.invariant.id) (\(violation.invariant.item)): \(violation.message); seed \(seed); re-run: \(rerun). "
+            annotated.message =
+                "explore: invariant \(violation.invariant.id) (\(violation.invariant.item)): \(violation.message); seed \(seed); re-run: \(rerun). "
                 + (result.message ?? "")
             return ExploreScenario(fileName: fileName, text: text, check: check, result: annotated)
         }
         let text = ExploreScenario.render(finding, criterion: info, check: nil, rerun: rerun)
-        let steps = (finding.shrunk.background.map { StepResult(keyword: "Given ", text: $0, line: 0, status: .passed) }
-                     + finding.shrunk.steps.map { StepResult(keyword: "When ", text: $0, line: 0, status: .passed) })
-        let result = TestCaseResult(id: "\(violation.invariant.criterion)/explored-\(violation.invariant.id)@\(finding.shrunk.target)", criterionID: violation.invariant.criterion,
-                                    scenario: "Explored: \(violation.invariant.id) on \(finding.shrunk.target)", file: "explore/" + fileName, line: 1,
-                                    verifyItems: [violation.invariant.item], tags: ["@explore"], target: finding.shrunk.target, verdict: .failed,
-                                    message: "explore: invariant \(violation.invariant.id) (\(violation.invariant.item)): \(violation.message); seed \(seed); re-run: \(rerun). No step of the library states this check for the history; the scenario reproduces it without a Then step.",
-                                    steps: steps, evidence: [], virtualMillis: 0, wallSeconds: 0)
+        let steps =
+            (finding.shrunk.background.map { StepResult(keyword: "Given ", text: $0, line: 0, status: .passed) }
+                + finding.shrunk.steps.map { StepResult(keyword: "When ", text: $0, line: 0, status: .passed) })
+        let result = TestCaseResult(
+            id: "\(violation.invariant.criterion)/explored-\(violation.invariant.id)@\(finding.shrunk.target)", criterionID: violation.invariant.criterion,
+            scenario: "Explored: \(violation.invariant.id) on \(finding.shrunk.target)", file: "explore/" + fileName, line: 1,
+            verifyItems: [violation.invariant.item], tags: ["@explore"], target: finding.shrunk.target, verdict: .failed,
+            message:
+                "explore: invariant \(violation.invariant.id) (\(violation.invariant.item)): \(violation.message); seed \(seed); re-run: \(rerun). No step of the library states this check for the history; the scenario reproduces it without a Then step.",
+            steps: steps, evidence: [], virtualMillis: 0, wallSeconds: 0)
         return ExploreScenario(fileName: fileName, text: text, check: nil, result: result)
     }
 }
@@ -139,10 +163,13 @@ extension Explorer {
     public static func runResult(_ scenario: ExploreScenario?, criteria: [Criterion], metadata: RunMetadata, wallSeconds: Double) -> RunResult {
         var infos: [CriterionInfo] = []
         if let scenario {
-            infos = [criteria.first { $0.info.id == scenario.result.criterionID }?.info
-                ?? CriterionInfo(id: scenario.result.criterionID, title: "explored regression", level: .core,
-                                 group: String(scenario.result.criterionID.split(separator: "-").first ?? ""), derived: false,
-                                 statement: "", verification: "", verifyItems: [], source: "", references: [], file: scenario.result.file)]
+            infos = [
+                criteria.first { $0.info.id == scenario.result.criterionID }?.info
+                    ?? CriterionInfo(
+                        id: scenario.result.criterionID, title: "explored regression", level: .core,
+                        group: String(scenario.result.criterionID.split(separator: "-").first ?? ""), derived: false,
+                        statement: "", verification: "", verifyItems: [], source: "", references: [], file: scenario.result.file)
+            ]
         }
         let targets = scenario.flatMap { TargetCatalog.target(id: $0.result.target) }.map { [$0] } ?? []
         let plan = TestPlan(cases: [], criteria: infos, targets: targets)

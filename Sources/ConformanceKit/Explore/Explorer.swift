@@ -81,13 +81,18 @@ public struct Explorer: Sendable {
 
     /// Runs histories until one breaks an invariant, `budget` histories have run or `seconds` have
     /// passed; shrinks the first violation.
-    public func explore(budget: Int, seconds: Double? = nil, targets requested: [String] = [],
-                        progress: @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> Report {
+    public func explore(
+        budget: Int, seconds: Double? = nil, targets requested: [String] = [],
+        progress: @Sendable (Int, Int) -> Void = { _, _ in }
+    ) async throws -> Report {
         let clock = ContinuousClock()
         let started = clock.now
         let description = try await adapter.describe()
         let targets = Self.targets(requested, description: description)
-        guard !targets.isEmpty else { throw SystemIssue("the adapter declares none of the targets to explore (\((requested.isEmpty ? Self.defaultTargets : requested).joined(separator: ", ")))") }
+        guard !targets.isEmpty else {
+            throw SystemIssue(
+                "the adapter declares none of the targets to explore (\((requested.isEmpty ? Self.defaultTargets : requested).joined(separator: ", ")))")
+        }
         var steps = 0
         var index = 0
         while index < budget {
@@ -101,9 +106,10 @@ public struct Explorer: Sendable {
             if index % 100 == 0 { progress(index, budget) }
             if let violation = outcome.violation {
                 let (shrunk, final, replays) = try await shrink(outcome.history, violation: violation, description: description, worldSeed: worldSeed)
-                return Report(histories: index, steps: steps,
-                              finding: Finding(original: outcome.history, shrunk: shrunk, violation: final, worldSeed: worldSeed, index: index - 1, replays: replays),
-                              wallSeconds: Self.seconds(clock.now - started))
+                return Report(
+                    histories: index, steps: steps,
+                    finding: Finding(original: outcome.history, shrunk: shrunk, violation: final, worldSeed: worldSeed, index: index - 1, replays: replays),
+                    wallSeconds: Self.seconds(clock.now - started))
             }
         }
         return Report(histories: index, steps: steps, finding: nil, wallSeconds: Self.seconds(clock.now - started))
@@ -134,8 +140,10 @@ public struct Explorer: Sendable {
 
     /// Runs a Background and `count` steps chosen by `next`, checking the invariants after each.
     /// A step the relying party or the situation makes inapplicable ends the history without a violation.
-    func run(target: Target, description: AdapterDescription, worldSeed: UInt64, background: [String], count: Int,
-             next: (World) -> String) async throws -> Outcome {
+    func run(
+        target: Target, description: AdapterDescription, worldSeed: UInt64, background: [String], count: Int,
+        next: (World) -> String
+    ) async throws -> Outcome {
         let host = SimulationHost(simulator: try PlatformSimulator(target: target, associatedRPIDs: description.relyingPartyIDs, seed: worldSeed))
         let context = SessionContext(testCase: "explore/\(worldSeed)@\(target.id)", target: target.id, device: target.device, seed: worldSeed)
         host.record(.harnessToRP, "session.open", "\(target.id): \(target.title)", payload: Wire.jsonValue(context))
@@ -208,7 +216,9 @@ public struct Explorer: Sendable {
 
     /// Shrinks a failing history: drops steps (halves, then single ones), merges neighbouring time
     /// jumps and simplifies arguments, as long as the same invariant breaks. Deterministic.
-    func shrink(_ history: ExploreHistory, violation: ExploreViolation, description: AdapterDescription, worldSeed: UInt64) async throws -> (ExploreHistory, ExploreViolation, Int) {
+    func shrink(_ history: ExploreHistory, violation: ExploreViolation, description: AdapterDescription, worldSeed: UInt64) async throws -> (
+        ExploreHistory, ExploreViolation, Int
+    ) {
         var steps = Array(history.steps.prefix(violation.stepIndex + 1))
         var current = violation
         var replays = 0
@@ -240,7 +250,10 @@ public struct Explorer: Sendable {
                 if let first = Self.seconds(of: steps[index]), let second = Self.seconds(of: steps[index + 1]) {
                     var candidate = steps
                     candidate.replaceSubrange(index...index + 1, with: [Self.timeStep(first + second)])
-                    if try await attempt(candidate) { changed = true; continue }
+                    if try await attempt(candidate) {
+                        changed = true
+                        continue
+                    }
                 }
                 index += 1
             }
@@ -251,7 +264,10 @@ public struct Explorer: Sendable {
                 for simpler in Self.simplifications(of: steps[index]) {
                     var candidate = steps
                     candidate[index] = simpler
-                    if try await attempt(candidate) { changed = true; break }
+                    if try await attempt(candidate) {
+                        changed = true
+                        break
+                    }
                 }
                 index += 1
             }
@@ -293,7 +309,8 @@ public struct Explorer: Sendable {
             result.append(sentence.replacingOccurrences(of: "the user switches to ", with: "the user signs in as "))
         }
         if let range = sentence.range(of: "rate limit of "), let end = sentence.range(of: " seconds", range: range.upperBound..<sentence.endIndex),
-           let value = Int(sentence[range.upperBound..<end.lowerBound]), value > 5 {
+            let value = Int(sentence[range.upperBound..<end.lowerBound]), value > 5
+        {
             result.append(sentence.replacingCharacters(in: range.upperBound..<end.lowerBound, with: "5"))
         }
         return result

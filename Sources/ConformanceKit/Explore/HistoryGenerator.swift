@@ -46,7 +46,10 @@ struct HistoryGenerator {
             ("the user signs in as \"\(alias)\" with the password saved for \"\(other)\"", can(.conditionalCreate) ? 1 : 0),
             ("the user answers the second factor \"\(random.pick(["correct", "correct", "wrong", "expired"]))\"", can(.secondFactor) ? 3 : 0),
             ("the user signs in as \"\(alias)\" through account recovery", can(.recoverySignIn) ? 1 : 0),
-            ("the user signs in as \"\(alias)\" through \"\(random.pick(["a magic link", "a one-time code", "federated sign-in"]))\"", can(.alternativeSignIn) ? 1 : 0),
+            (
+                "the user signs in as \"\(alias)\" through \"\(random.pick(["a magic link", "a one-time code", "federated sign-in"]))\"",
+                can(.alternativeSignIn) ? 1 : 0
+            ),
             ("the user signs out", pending ? 5 : 2),
             ("the user switches to \"\(alias)\" with the autofilled password", can(.accountSwitch) ? (pending ? 4 : 2) : 0),
             ("the user switches to \"\(alias)\" typing the password by hand", can(.accountSwitch) ? 1 : 0),
@@ -58,13 +61,19 @@ struct HistoryGenerator {
             ("the user signs in with the revoked passkey", can(.passkeySignIn) && signals ? 1 : 0),
             ("the user signs in with a passkey of \"alice\" whose signature is invalid", can(.passkeySignIn) && signals ? 1 : 0),
             ("the user cancels the passkey sign-in for \"\(alias)\"", can(.passkeySignIn) && signals ? 1 : 0),
-            ("the user changes the account's name to \"\(alias).renamed@example.com\" and its display name to \"\(random.pick(["-", "Renamed"]))\"", can(.rename) && signals ? 1 : 0),
+            (
+                "the user changes the account's name to \"\(alias).renamed@example.com\" and its display name to \"\(random.pick(["-", "Renamed"]))\"",
+                can(.rename) && signals ? 1 : 0
+            ),
             ("the user changes the account's name to \"-\" and its display name to \"Renamed\"", can(.rename) && signals ? 1 : 0),
             // Holding from the first step makes the response of the first sign-in one that a
             // context change, or half a minute, can come before (N2.6-AC06 and its control).
             ("the credential manager holds every registration response until it is released", holding ? 0 : drawn == 0 ? 14 : 2),
             ("the first held registration response is released", pending ? 8 : 0),
-            ("the credential manager fails the next conditional registration with \"\(failures.isEmpty ? "" : random.pick(failures))\"", failures.isEmpty ? 0 : 1),
+            (
+                "the credential manager fails the next conditional registration with \"\(failures.isEmpty ? "" : random.pick(failures))\"",
+                failures.isEmpty ? 0 : 1
+            ),
             ("the platform rejects the next signal with a rate limit of \(random.pick([5, 60, 120])) seconds", target.has(.signals) ? 1 : 0),
             ("\(random.pick([1, 2, 30, 45, 61, 119, 121, 300])) seconds pass", 4),
             ("\(random.pick([2, 10, 60])) minutes pass", 1),

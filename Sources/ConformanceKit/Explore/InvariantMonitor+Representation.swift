@@ -70,7 +70,10 @@ extension InvariantMonitor {
             guard let value else { return .failure(Problem("\(key) is missing")) }
             guard let text = value.stringValue else { return .failure(Problem("\(key) is not a JSON string")) }
             guard let data = Base64URL.decodeIfValid(text) else {
-                return .failure(Problem("\(key) \"\(text.prefix(48))\" is not unpadded base64url" + (text.contains("=") || text.contains("+") || text.contains("/") ? " (standard base64 or padding)" : "")))
+                return .failure(
+                    Problem(
+                        "\(key) \"\(text.prefix(48))\" is not unpadded base64url"
+                            + (text.contains("=") || text.contains("+") || text.contains("/") ? " (standard base64 or padding)" : "")))
             }
             return .success(data)
         }
@@ -78,7 +81,8 @@ extension InvariantMonitor {
             switch bytes("credentialId", json["credentialId"]) {
             case .failure(let problem): return (item, problem.message)
             case .success(let id):
-                return exact.knownIDs.contains(id) ? nil : (item, "credentialId \(Base64URL.encode(id)) is no credential id the server or the credential manager holds")
+                return exact.knownIDs.contains(id)
+                    ? nil : (item, "credentialId \(Base64URL.encode(id)) is no credential id the server or the credential manager holds")
             }
         }
         let handleText = json["userId"]?.stringValue ?? ""
@@ -95,7 +99,10 @@ extension InvariantMonitor {
         guard kind == .allAcceptedCredentials else { return nil }
         guard let list = json["allAcceptedCredentialIds"] else { return (item, "allAcceptedCredentialIds is missing") }
         guard let items = list.arrayValue else {
-            return (item, "allAcceptedCredentialIds is \(list.stringValue.map { "the string \"\($0.prefix(48))\"" } ?? "not a JSON array"), not an array of base64url strings")
+            return (
+                item,
+                "allAcceptedCredentialIds is \(list.stringValue.map { "the string \"\($0.prefix(48))\"" } ?? "not a JSON array"), not an array of base64url strings"
+            )
         }
         for (index, element) in items.enumerated() {
             switch bytes("allAcceptedCredentialIds[\(index)]", element) {
@@ -112,12 +119,14 @@ extension InvariantMonitor {
         let item = "N3.2-AC09.V1"
         func describe(_ data: Data) -> String {
             let text = String(decoding: data, as: UTF8.self)
-            return Base64URL.decodeIfValid(text) != nil && data.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? "the bytes of the text \"\(text.prefix(48))\"" : "\(data.count) bytes"
+            return Base64URL.decodeIfValid(text) != nil && data.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+                ? "the bytes of the text \"\(text.prefix(48))\"" : "\(data.count) bytes"
         }
         switch report.method {
         case .reportUnknownPublicKeyCredential:
             guard let id = report.credentialID else { return nil }  // the platform's own validation
-            return exact.knownIDs.contains(id) ? nil : (item, "credentialID is \(describe(id)), not the raw bytes of a credential id the server or the credential manager holds")
+            return exact.knownIDs.contains(id)
+                ? nil : (item, "credentialID is \(describe(id)), not the raw bytes of a credential id the server or the credential manager holds")
         case .reportAllAcceptedPublicKeyCredentials, .reportPublicKeyCredentialUpdate:
             guard let handle = report.userHandle else { return nil }
             if let problem = accountIDProblem([handle], exact: exact, field: "userHandle") { return problem }
@@ -125,7 +134,9 @@ extension InvariantMonitor {
                 return (item, "userHandle is \(describe(handle)), not the raw bytes of an account's WebAuthn user handle")
             }
             for (index, id) in (report.acceptedCredentialIDs ?? []).enumerated() where !account.ids.contains(id) {
-                return (item, "acceptedCredentialIDs[\(index)] is \(describe(id)), not the raw bytes of a credential id the server holds for \(account.username)")
+                return (
+                    item, "acceptedCredentialIDs[\(index)] is \(describe(id)), not the raw bytes of a credential id the server holds for \(account.username)"
+                )
             }
             return nil
         case .reportUnusedPasswordCredential:
@@ -138,7 +149,8 @@ extension StepLibrary {
     /// The `Then` step that states `signal-ids-exact` for a whole test case, so that a history
     /// explore shrank can end in a check: after quiescence, every signal call of the test case
     /// carries exact user handles and credential ids in its platform's representation.
-    static let exactRepresentationStep = StepDefinition("every signal carries exact user handles and credential ids in its platform's representation") { world, _ in
+    static let exactRepresentationStep = StepDefinition("every signal carries exact user handles and credential ids in its platform's representation") {
+        world, _ in
         try await world.quiesce()
         var accounts: [AccountSnapshot] = []
         for alias in world.accounts.keys.sorted() { accounts.append(try await world.inspect(alias)) }

@@ -22,7 +22,9 @@ final class InvariantMonitor {
 
     /// What a step is, as far as the invariants care.
     enum StepKind: Equatable {
-        case passwordSignIn(alias: String), switchAccount(alias: String), secondFactor, recovery, alternative, passkeySignIn
+        case passwordSignIn(alias: String)
+        case switchAccount(alias: String)
+        case secondFactor, recovery, alternative, passkeySignIn
         case signOut, otherUserAction, platformOrTime
     }
 
@@ -59,7 +61,9 @@ final class InvariantMonitor {
         if sentence.hasPrefix("the user answers the second factor") { return .secondFactor }
         if sentence.hasPrefix("the user signs in with ") { return .passkeySignIn }
         if sentence == "the user signs out" { return .signOut }
-        if sentence.hasPrefix("the user ") || sentence == "the app is relaunched" || sentence.hasPrefix("the app reaches its refresh point") { return .otherUserAction }
+        if sentence.hasPrefix("the user ") || sentence == "the app is relaunched" || sentence.hasPrefix("the app reaches its refresh point") {
+            return .otherUserAction
+        }
         return .platformOrTime
     }
 
@@ -88,10 +92,15 @@ final class InvariantMonitor {
     func afterStep(_ index: Int, sentence: String) async throws -> ExploreViolation? {
         let kind = Self.kind(of: sentence)
         // A user action: every earlier sign-in that owed a request must have had it by now.
-        if kind != .platformOrTime, let owed = events.indices.first(where: { events[$0].owesRequest && events[$0].step < index && requestsPerEvent[$0, default: 0] == 0 }) {
+        if kind != .platformOrTime,
+            let owed = events.indices.first(where: { events[$0].owesRequest && events[$0].step < index && requestsPerEvent[$0, default: 0] == 0 })
+        {
             let event = events[owed]
-            return ExploreViolation(invariant: ExploreInvariant.named("qualifying-sign-in-gets-a-request")!, stepIndex: index,
-                                    message: "the sign-in of \(event.username) at step \(event.step + 1) completed its policy with a password; no registration request followed it before step \(index + 1), a further user action")
+            return ExploreViolation(
+                invariant: ExploreInvariant.named("qualifying-sign-in-gets-a-request")!, stepIndex: index,
+                message:
+                    "the sign-in of \(event.username) at step \(event.step + 1) completed its policy with a password; no registration request followed it before step \(index + 1), a further user action"
+            )
         }
         let snapshot = world.host.snapshot
         let after = try await accounts()
@@ -112,8 +121,10 @@ final class InvariantMonitor {
                 events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: true, item: "", owesRequest: owes(username)))
                 awaitingSecondFactor = nil
             } else if let username = awaitingSecondFactor {
-                events.append(.init(step: index, marker: marker, atMillis: now, username: username, qualifying: false,
-                                    item: sentence.contains("expired") ? "N2.6-AC01.V3" : "N2.6-AC01.V2"))
+                events.append(
+                    .init(
+                        step: index, marker: marker, atMillis: now, username: username, qualifying: false,
+                        item: sentence.contains("expired") ? "N2.6-AC01.V3" : "N2.6-AC01.V2"))
             }
         case .recovery:
             events.append(.init(step: index, marker: marker, atMillis: now, username: "", qualifying: false, item: "N2.6-AC01.V5"))
@@ -126,18 +137,25 @@ final class InvariantMonitor {
         case .otherUserAction, .platformOrTime: break
         }
         if kind != .platformOrTime { userActionSteps.append(index) }
-        if sentence == "the app is relaunched" { relaunches.append(marker); relaunchSteps.append(index) }
+        if sentence == "the app is relaunched" {
+            relaunches.append(marker)
+            relaunchSteps.append(index)
+        }
         // A context change is what the app's session shows: another stage or account, or a sign-in
         // the app accepted (a new session even for the same account). A refused sign-in changes nothing.
         let sessionAfter = try await world.session.inspectSession()
-        let signInAccepted: Bool = switch kind {
-        case .passwordSignIn, .switchAccount, .recovery, .alternative, .passkeySignIn:
-            [.signedIn, .signedInLimited, .secondFactorRequired].contains(outcome)
-        default: false
-        }
+        let signInAccepted: Bool =
+            switch kind {
+            case .passwordSignIn, .switchAccount, .recovery, .alternative, .passkeySignIn:
+                [.signedIn, .signedInLimited, .secondFactorRequired].contains(outcome)
+            default: false
+            }
         if let sessionBefore, kind != .secondFactor, sessionBefore.stage != .signedOut || sessionAfter.stage != .signedOut,
-           signInAccepted || sessionBefore.stage != sessionAfter.stage || sessionBefore.username != sessionAfter.username {
-            let item = sessionAfter.stage == .signedOut ? "N2.6-AC06.V1"
+            signInAccepted || sessionBefore.stage != sessionAfter.stage || sessionBefore.username != sessionAfter.username
+        {
+            let item =
+                sessionAfter.stage == .signedOut
+                ? "N2.6-AC06.V1"
                 : sessionBefore.username != nil && sessionBefore.username != sessionAfter.username ? "N2.6-AC06.V2" : "N2.6-AC06.V3"
             contextChanges.append((index, item))
         }
@@ -169,8 +187,9 @@ final class InvariantMonitor {
             }
             guard let view = operation.registration else { continue }
             if !view.conditional {
-                return violation("request-is-conditional", item: world.target.platform == .android ? "N2.6-AC02.V2" : "N2.6-AC02.V1",
-                                 "\(cite) is a modal registration request; the app issues only conditional ones on its own")
+                return violation(
+                    "request-is-conditional", item: world.target.platform == .android ? "N2.6-AC02.V2" : "N2.6-AC02.V1",
+                    "\(cite) is a modal registration request; the app issues only conditional ones on its own")
             }
             guard let eventIndex = events.lastIndex(where: { $0.marker < operation.sequence }) else {
                 return violation("upgrade-only-after-complete-sign-in", "\(cite) came before any sign-in")
@@ -179,31 +198,43 @@ final class InvariantMonitor {
             guard event.qualifying else {
                 let item = event.item
                 if item.hasPrefix("N2.6-AC05") {
-                    return violation("one-request-per-qualifying-sign-in", item: item, "\(cite) followed a passkey sign-in (step \(event.step + 1)), which does not qualify")
+                    return violation(
+                        "one-request-per-qualifying-sign-in", item: item, "\(cite) followed a passkey sign-in (step \(event.step + 1)), which does not qualify")
                 }
-                return violation("upgrade-only-after-complete-sign-in", item: item, "\(cite) followed step \(event.step + 1), a sign-in that did not complete the policy with a password")
+                return violation(
+                    "upgrade-only-after-complete-sign-in", item: item,
+                    "\(cite) followed step \(event.step + 1), a sign-in that did not complete the policy with a password")
             }
             requestsPerEvent[eventIndex, default: 0] += 1
             if requestsPerEvent[eventIndex]! > 1 {
                 let later = index != event.step
-                return violation("one-request-per-qualifying-sign-in", item: later ? "N2.6-AC05.V7" : "N2.6-AC05.V1",
-                                 "\(cite) is registration request \(requestsPerEvent[eventIndex]!) for the sign-in of \(event.username) at step \(event.step + 1)"
-                                    + (later ? ", issued at step \(index + 1)" : ""))
+                return violation(
+                    "one-request-per-qualifying-sign-in", item: later ? "N2.6-AC05.V7" : "N2.6-AC05.V1",
+                    "\(cite) is registration request \(requestsPerEvent[eventIndex]!) for the sign-in of \(event.username) at step \(event.step + 1)"
+                        + (later ? ", issued at step \(index + 1)" : ""))
             }
             if userActionSteps.contains(where: { $0 > event.step && $0 <= index }) || operation.issuedAtMillis - event.atMillis > 5 * 60_000 {
-                return violation("one-request-per-qualifying-sign-in", "\(cite) for the sign-in at step \(event.step + 1) came only at step \(index + 1), \((operation.issuedAtMillis - event.atMillis) / 1000) s later")
+                return violation(
+                    "one-request-per-qualifying-sign-in",
+                    "\(cite) for the sign-in at step \(event.step + 1) came only at step \(index + 1), \((operation.issuedAtMillis - event.atMillis) / 1000) s later"
+                )
             }
             guard let account = byUsername[event.username] else { continue }
             if !names(account.username).contains(view.userName) || view.userHandle != account.userHandle {
-                return violation("request-for-signed-in-account", "\(cite) names \(view.userName) (user handle \(view.userHandle == account.userHandle ? "of" : "not of") \(account.username)); the sign-in at step \(event.step + 1) was \(account.username)'s")
+                return violation(
+                    "request-for-signed-in-account",
+                    "\(cite) names \(view.userName) (user handle \(view.userHandle == account.userHandle ? "of" : "not of") \(account.username)); the sign-in at step \(event.step + 1) was \(account.username)'s"
+                )
             }
             if world.target.has(.exclusionList) {
                 let excluded = Set(view.excludedCredentials ?? [])
                 let active = Set((beforeByUsername[event.username] ?? account).credentials.filter { $0.state == .active }.map(\.credentialID))
                 let own = Set(((beforeByUsername[event.username]?.credentials ?? []) + account.credentials).map(\.credentialID))
                 if !active.isSubset(of: excluded) || !excluded.isSubset(of: own) {
-                    return violation("request-excludes-known-passkeys", "\(cite) excludes \(excluded.count) id(s); the server holds \(active.count) active passkey(s) of \(account.username), "
-                                     + "\(active.subtracting(excluded).count) missing, \(excluded.subtracting(own).count) not \(account.username)'s")
+                    return violation(
+                        "request-excludes-known-passkeys",
+                        "\(cite) excludes \(excluded.count) id(s); the server holds \(active.count) active passkey(s) of \(account.username), "
+                            + "\(active.subtracting(excluded).count) missing, \(excluded.subtracting(own).count) not \(account.username)'s")
                 }
             }
         }
@@ -212,41 +243,52 @@ final class InvariantMonitor {
         for operation in operations where operation.kind == .create && deliveryStep[operation.id] == index {
             guard let error = operation.outcome.error, World.failureClass(of: error)?.handling == .silent else { continue }
             if let shown = errors.first(where: { $0.sequence > operation.sequence }) {
-                return violation("no-error-after-expected-no-op", "\(StepSupport.cite(operation)) ended in the expected no-op \(error.name); the app showed #\(shown.sequence) \"\(shown.value.text)\"")
+                return violation(
+                    "no-error-after-expected-no-op",
+                    "\(StepSupport.cite(operation)) ended in the expected no-op \(error.name); the app showed #\(shown.sequence) \"\(shown.value.text)\"")
             }
         }
         // Passkeys bound from a changed context or to another account.
         for (alias, account) in after {
             let known = Set((before[alias]?.credentials ?? []).map(\.credentialID))
             for credential in account.credentials where !known.contains(credential.credentialID) {
-                guard let operation = operations.first(where: { $0.kind == .create && Self.credentialID(of: $0.outcome) == credential.credentialID }) else { continue }
+                guard let operation = operations.first(where: { $0.kind == .create && Self.credentialID(of: $0.outcome) == credential.credentialID }) else {
+                    continue
+                }
                 let cite = StepSupport.cite(operation)
                 if let view = operation.registration, !names(account.username).contains(view.userName) {
-                    return violation("no-credential-from-changed-context", item: "N2.6-AC06.V2", "\(cite) was issued for \(view.userName); its passkey was stored for \(account.username) at step \(index + 1)")
+                    return violation(
+                        "no-credential-from-changed-context", item: "N2.6-AC06.V2",
+                        "\(cite) was issued for \(view.userName); its passkey was stored for \(account.username) at step \(index + 1)")
                 }
                 guard let issued = issueStep[operation.id] else { continue }
                 let delivered = deliveryStep[operation.id] ?? index
                 if let change = contextChanges.first(where: { $0.step > issued && $0.step < delivered }) {
-                    return violation("no-credential-from-changed-context", item: change.item,
-                                     "\(cite) was issued at step \(issued + 1); step \(change.step + 1) changed the context before its response (step \(delivered + 1)); the passkey was stored for \(account.username) at step \(index + 1)")
+                    return violation(
+                        "no-credential-from-changed-context", item: change.item,
+                        "\(cite) was issued at step \(issued + 1); step \(change.step + 1) changed the context before its response (step \(delivered + 1)); the passkey was stored for \(account.username) at step \(index + 1)"
+                    )
                 }
             }
         }
         // A live response (delivered without a context change, within the control's minute) is stored.
         for operation in operations where operation.kind == .create && deliveryStep[operation.id] == index {
             guard let issued = issueStep[operation.id], let view = operation.registration, let id = Self.credentialID(of: operation.outcome),
-                  now - operation.issuedAtMillis <= Self.liveReleaseMillis,
-                  !contextChanges.contains(where: { $0.step > issued && $0.step <= index }),
-                  !relaunchSteps.contains(where: { $0 > issued && $0 <= index }) else { continue }
+                now - operation.issuedAtMillis <= Self.liveReleaseMillis,
+                !contextChanges.contains(where: { $0.step > issued && $0.step <= index }),
+                !relaunchSteps.contains(where: { $0 > issued && $0 <= index })
+            else { continue }
             guard let owner = after.values.first(where: { names($0.username).contains(view.userName) }) else { continue }
             liveResponses.append((operation, owner.username, id, index, now - operation.issuedAtMillis))
         }
         if snapshot.pendingTimers.isEmpty {
             liveResponses.removeAll { live in byUsername[live.username]?.credentials.contains { $0.credentialID == live.credentialID } == true }
             if let live = liveResponses.first {
-                return violation("live-response-is-stored", "\(StepSupport.cite(live.operation)) for \(live.username) was answered at step \(live.delivered + 1), "
-                                 + "\(live.afterMillis / 1000) s after the request, with no context change or relaunch in between; "
-                                 + "the app has nothing left scheduled and the server holds no passkey of it for \(live.username)")
+                return violation(
+                    "live-response-is-stored",
+                    "\(StepSupport.cite(live.operation)) for \(live.username) was answered at step \(live.delivered + 1), "
+                        + "\(live.afterMillis / 1000) s after the request, with no context change or relaunch in between; "
+                        + "the app has nothing left scheduled and the server holds no passkey of it for \(live.username)")
             }
         }
         // Signals.
@@ -275,12 +317,17 @@ final class InvariantMonitor {
                 let activeAfter = Set(account.credentials.filter { $0.state == .active }.map(\.credentialID))
                 let activeBefore = Set((beforeByUsername[account.username]?.credentials ?? []).filter { $0.state == .active }.map(\.credentialID))
                 if sent != activeAfter && sent != activeBefore {
-                    return violation("accepted-list-is-server-list", "\(cite) lists \(sent.count) id(s) for \(account.username); the server holds \(activeAfter.count) active, \(sent.subtracting(activeAfter).count) of the listed not among them")
+                    return violation(
+                        "accepted-list-is-server-list",
+                        "\(cite) lists \(sent.count) id(s) for \(account.username); the server holds \(activeAfter.count) active, \(sent.subtracting(activeAfter).count) of the listed not among them"
+                    )
                 }
             default: break
             }
-            let expected: String? = if let id = signal.credentialID { snapshot.provider.passkeys.first { $0.credentialID == id }?.rpID }
-                else if let handle = signal.userHandle { handles[handle]?.rpID } else { nil }
+            let expected: String? =
+                if let id = signal.credentialID { snapshot.provider.passkeys.first { $0.credentialID == id }?.rpID } else if let handle = signal.userHandle {
+                    handles[handle]?.rpID
+                } else { nil }
             if let expected, signal.rpID != expected {
                 return violation("signal-names-account-rp-id", "\(cite) names the RP ID \(signal.rpID); its account's is \(expected)")
             }
@@ -300,7 +347,10 @@ final class InvariantMonitor {
             for (position, call) in calls.enumerated() {
                 guard let retry = call.outcome.error?.retryMillis else { continue }
                 if let early = calls[(position + 1)...].first(where: { $0.issuedAtMillis < call.issuedAtMillis + retry && sameRun(call, $0) }) {
-                    return violation("retry-after-retry-millis", "\(StepSupport.cite(call)) was rate limited for \(retry / 1000) s; \(StepSupport.cite(early)) came \((call.issuedAtMillis + retry - early.issuedAtMillis) / 1000) s too early")
+                    return violation(
+                        "retry-after-retry-millis",
+                        "\(StepSupport.cite(call)) was rate limited for \(retry / 1000) s; \(StepSupport.cite(early)) came \((call.issuedAtMillis + retry - early.issuedAtMillis) / 1000) s too early"
+                    )
                 }
             }
         }

@@ -13,8 +13,9 @@ extension RunResult {
             }
             return CriterionResult(criterion: info, verdict: Verdict.fold(cases.map(\.verdict)), targets: targets)
         }
-        return RunResult(metadata: metadata, criteria: criteria, testCases: results, verdict: Verdict.fold(criteria.map(\.verdict)),
-                         wallSeconds: wallSeconds, virtualMillis: totalVirtualMillis(results))
+        return RunResult(
+            metadata: metadata, criteria: criteria, testCases: results, verdict: Verdict.fold(criteria.map(\.verdict)),
+            wallSeconds: wallSeconds, virtualMillis: totalVirtualMillis(results))
     }
 
     /// The virtual time of all test cases together, saturating at `Int64.max` instead of
@@ -36,11 +37,12 @@ extension RunResult {
         var metadata = metadata
         metadata.fault = fault
         let results = plan.cases.map { testCase in
-            TestCaseResult(id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: testCase.scenario.file,
-                           line: testCase.scenario.line, verifyItems: testCase.scenario.verifyItems, tags: testCase.scenario.tags,
-                           target: testCase.target.id, verdict: .error, message: "not run: the adapter failed before the run: \(fault)",
-                           steps: testCase.scenario.steps.map { StepResult(keyword: $0.keyword, text: $0.text, line: $0.line, status: .skipped) },
-                           evidence: [], virtualMillis: 0, wallSeconds: 0, fault: fault)
+            TestCaseResult(
+                id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: testCase.scenario.file,
+                line: testCase.scenario.line, verifyItems: testCase.scenario.verifyItems, tags: testCase.scenario.tags,
+                target: testCase.target.id, verdict: .error, message: "not run: the adapter failed before the run: \(fault)",
+                steps: testCase.scenario.steps.map { StepResult(keyword: $0.keyword, text: $0.text, line: $0.line, status: .skipped) },
+                evidence: [], virtualMillis: 0, wallSeconds: 0, fault: fault)
         }
         var run = assemble(plan: plan, results: results, metadata: metadata, wallSeconds: 0)
         // A run without a single planned case still does not read as anything but an error.

@@ -32,8 +32,10 @@ public struct Runner: Sendable {
     /// results and `.finished` events still come in plan order, so the reports are those of a
     /// sequential run (wall times aside). Each test case's seed depends on its id alone, never on
     /// what ran before it.
-    public func run(_ plan: TestPlan, description: AdapterDescription, jobs: Int = 1,
-                    onEvent: @Sendable (Event) -> Void = { _ in }) async -> [TestCaseResult] {
+    public func run(
+        _ plan: TestPlan, description: AdapterDescription, jobs: Int = 1,
+        onEvent: @Sendable (Event) -> Void = { _ in }
+    ) async -> [TestCaseResult] {
         let total = plan.cases.count
         onEvent(.started(total: total))
         var slots = [TestCaseResult?](repeating: nil, count: total)
@@ -115,11 +117,12 @@ public struct Runner: Sendable {
                 step.message = step.message.map { Caps.text($0) }
                 return step
             }
-            return TestCaseResult(id: testCase.id, criterionID: testCase.criterion.id, scenario: scenario.name, file: scenario.file,
-                                  line: scenario.line, verifyItems: scenario.verifyItems, tags: scenario.tags, target: testCase.target.id,
-                                  verdict: verdict, message: message.map { Caps.text($0) }, steps: cappedSteps, evidence: Caps.evidence(evidence),
-                                  virtualMillis: virtualMillis, wallSeconds: seconds, fault: verdict == .error ? fault.map(Self.capped) : nil,
-                                  notVerifiedReason: verdict == .notVerified ? notVerifiedReason : nil)
+            return TestCaseResult(
+                id: testCase.id, criterionID: testCase.criterion.id, scenario: scenario.name, file: scenario.file,
+                line: scenario.line, verifyItems: scenario.verifyItems, tags: scenario.tags, target: testCase.target.id,
+                verdict: verdict, message: message.map { Caps.text($0) }, steps: cappedSteps, evidence: Caps.evidence(evidence),
+                virtualMillis: virtualMillis, wallSeconds: seconds, fault: verdict == .error ? fault.map(Self.capped) : nil,
+                notVerifiedReason: verdict == .notVerified ? notVerifiedReason : nil)
         }
         // Bind every step first: an undefined or ambiguous step is an authoring defect, decided before running.
         var bound: [(StepDefinition, [String])] = []
@@ -238,15 +241,19 @@ public struct Runner: Sendable {
             let session = try await adapter.openSession(context, host: host)
             return .success(World(target: testCase.target, adapter: description, host: host, session: session, seed: caseSeed))
         } catch {
-            return .failure(OpenFailure(message: "the adapter could not open a session: \(error)", transcript: host.snapshot.transcript,
-                                        fault: Self.fault(error, method: "session.open")))
+            return .failure(
+                OpenFailure(
+                    message: "the adapter could not open a session: \(error)", transcript: host.snapshot.transcript,
+                    fault: Self.fault(error, method: "session.open")))
         }
     }
 
     /// The same test case in a fresh session with only its `Given` steps, observed to quiescence:
     /// what the relying party does without the scenario's trigger. The caller closes its session.
-    func replayContext(_ testCase: TestPlan.Case, description: AdapterDescription, seed caseSeed: UInt64,
-                       bound: [(StepDefinition, [String])]) async throws -> World {
+    func replayContext(
+        _ testCase: TestPlan.Case, description: AdapterDescription, seed caseSeed: UInt64,
+        bound: [(StepDefinition, [String])]
+    ) async throws -> World {
         let world: World
         switch await openWorld(testCase, description: description, seed: caseSeed) {
         case .success(let opened): world = opened

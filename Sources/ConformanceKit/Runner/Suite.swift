@@ -14,18 +14,21 @@ public enum Suite {
     ///   - jobs: how many test cases run at once (see `Runner.run(_:description:jobs:onEvent:)`).
     /// - Throws: only when the adapter cannot describe itself (a fault of the adapter); every test
     ///   case's own faults become `error` verdicts.
-    public static func run(criteria: [Criterion], digest: String, adapter: any RelyingPartyAdapter, transport: String,
-                           command: String? = nil, filter: TestPlan.Filter = .init(), filterText: [String: String] = [:],
-                           seed: UInt64 = 1, startedAt: Date = Date(), allowNotVerified: Bool = false, jobs: Int = 1,
-                           onEvent: @Sendable (Runner.Event) -> Void = { _ in }) async throws -> RunResult {
+    public static func run(
+        criteria: [Criterion], digest: String, adapter: any RelyingPartyAdapter, transport: String,
+        command: String? = nil, filter: TestPlan.Filter = .init(), filterText: [String: String] = [:],
+        seed: UInt64 = 1, startedAt: Date = Date(), allowNotVerified: Bool = false, jobs: Int = 1,
+        onEvent: @Sendable (Runner.Event) -> Void = { _ in }
+    ) async throws -> RunResult {
         let clock = ContinuousClock()
         let started = clock.now
         let description = try await describe(adapter)
         let plan = TestPlan.make(criteria, filter: filter)
         let results = await Runner(adapter: adapter, seed: seed).run(plan, description: description, jobs: jobs, onEvent: onEvent)
         let elapsed = clock.now - started
-        let metadata = Self.metadata(plan: plan, description: description, digest: digest, transport: transport, command: command,
-                                     filterText: filterText, seed: seed, startedAt: startedAt, allowNotVerified: allowNotVerified)
+        let metadata = Self.metadata(
+            plan: plan, description: description, digest: digest, transport: transport, command: command,
+            filterText: filterText, seed: seed, startedAt: startedAt, allowNotVerified: allowNotVerified)
         return RunResult.assemble(plan: plan, results: results, metadata: metadata, wallSeconds: seconds(elapsed))
     }
 
@@ -46,19 +49,23 @@ public enum Suite {
     }
 
     /// The metadata of a run of `plan`; `description` is `nil` when the adapter could not describe itself.
-    public static func metadata(plan: TestPlan, description: AdapterDescription?, adapterName: String = "unknown", digest: String,
-                                transport: String, command: String?, filterText: [String: String], seed: UInt64, startedAt: Date,
-                                allowNotVerified: Bool, fault: RunFault? = nil) -> RunMetadata {
+    public static func metadata(
+        plan: TestPlan, description: AdapterDescription?, adapterName: String = "unknown", digest: String,
+        transport: String, command: String?, filterText: [String: String], seed: UInt64, startedAt: Date,
+        allowNotVerified: Bool, fault: RunFault? = nil
+    ) -> RunMetadata {
         let adapter: RunMetadata.AdapterInfo
         if let description {
-            adapter = .init(name: description.name, version: description.version, transport: transport, command: command,
-                            declaredTargets: description.targets, capabilities: description.capabilities.map(\.rawValue),
-                            unknownTargets: unknownTargets(of: description))
+            adapter = .init(
+                name: description.name, version: description.version, transport: transport, command: command,
+                declaredTargets: description.targets, capabilities: description.capabilities.map(\.rawValue),
+                unknownTargets: unknownTargets(of: description))
         } else {
             adapter = .init(name: adapterName, version: "unknown", transport: transport, command: command)
         }
-        return RunMetadata(harnessVersion: harnessVersion, criteriaDigest: digest, adapter: adapter, targets: plan.targets.map(\.id),
-                           seed: seed, startedAt: iso8601(startedAt), filters: filterText, allowNotVerified: allowNotVerified, fault: fault)
+        return RunMetadata(
+            harnessVersion: harnessVersion, criteriaDigest: digest, adapter: adapter, targets: plan.targets.map(\.id),
+            seed: seed, startedAt: iso8601(startedAt), filters: filterText, allowNotVerified: allowNotVerified, fault: fault)
     }
 
     /// A duration in seconds.

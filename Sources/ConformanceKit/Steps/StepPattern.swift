@@ -55,13 +55,36 @@ public struct StepPattern: Sendable, Hashable, CustomStringConvertible {
         var literal = ""
         var rest = Substring(source)
         func flush() {
-            if !literal.isEmpty { segments.append(.literal(literal)); literal = "" }
+            if !literal.isEmpty {
+                segments.append(.literal(literal))
+                literal = ""
+            }
         }
         while let character = rest.first {
-            if rest.hasPrefix("{string}") { flush(); segments.append(.string); rest = rest.dropFirst(8); continue }
-            if rest.hasPrefix("{int}") { flush(); segments.append(.int); rest = rest.dropFirst(5); continue }
-            if rest.hasPrefix("{word}") { flush(); segments.append(.word); rest = rest.dropFirst(6); continue }
-            if rest.hasPrefix("(s)") { flush(); segments.append(.optionalLiteral("s")); rest = rest.dropFirst(3); continue }
+            if rest.hasPrefix("{string}") {
+                flush()
+                segments.append(.string)
+                rest = rest.dropFirst(8)
+                continue
+            }
+            if rest.hasPrefix("{int}") {
+                flush()
+                segments.append(.int)
+                rest = rest.dropFirst(5)
+                continue
+            }
+            if rest.hasPrefix("{word}") {
+                flush()
+                segments.append(.word)
+                rest = rest.dropFirst(6)
+                continue
+            }
+            if rest.hasPrefix("(s)") {
+                flush()
+                segments.append(.optionalLiteral("s"))
+                rest = rest.dropFirst(3)
+                continue
+            }
             literal.append(character)
             rest = rest.dropFirst()
         }
@@ -219,7 +242,6 @@ public enum StepOutcome: Sendable, Hashable {
     case notVerified(String)
 }
 
-
 /// Binds a sentence pattern to what the harness does for it.
 public struct StepDefinition: Sendable {
     /// The values an `{int}` parameter accepts unless its definition says otherwise: counts,
@@ -248,9 +270,11 @@ public struct StepDefinition: Sendable {
 
     /// Creates a definition from its pattern source, its capabilities, the ranges of `{int}`
     /// arguments that differ from the default, an argument check and its body.
-    public init(_ pattern: String, needs: Set<Capability> = [], ranges: [Int: ClosedRange<Int>] = [:],
-                check: (@Sendable ([String]) -> String?)? = nil, sourceFile: String = #fileID,
-                body: @escaping @Sendable (World, [String]) async throws -> StepOutcome) {
+    public init(
+        _ pattern: String, needs: Set<Capability> = [], ranges: [Int: ClosedRange<Int>] = [:],
+        check: (@Sendable ([String]) -> String?)? = nil, sourceFile: String = #fileID,
+        body: @escaping @Sendable (World, [String]) async throws -> StepOutcome
+    ) {
         self.pattern = StepPattern(pattern)
         self.needs = needs
         self.ranges = ranges
@@ -282,7 +306,8 @@ public struct StepDefinition: Sendable {
         for parameter in parameters where parameter.index < arguments.count {
             let argument = arguments[parameter.index]
             if argument.count > Self.maximumArgumentLength {
-                return "argument \(parameter.index + 1) (\(parameter.kind.placeholder)) is \(argument.count) characters long; at most \(Self.maximumArgumentLength) are allowed"
+                return
+                    "argument \(parameter.index + 1) (\(parameter.kind.placeholder)) is \(argument.count) characters long; at most \(Self.maximumArgumentLength) are allowed"
             }
             if let range = parameter.range {
                 guard let value = Int(argument), range.contains(value) else {
@@ -311,7 +336,8 @@ public struct StepDefinition: Sendable {
     /// An argument check: the argument at `index` must be one of `values`.
     public static func oneOf(_ values: [String], at index: Int = 0) -> @Sendable ([String]) -> String? {
         { arguments in
-            values.contains(arguments[index]) ? nil
+            values.contains(arguments[index])
+                ? nil
                 : "\"\(arguments[index])\" is not one of " + values.map { "\"\($0)\"" }.joined(separator: ", ")
         }
     }

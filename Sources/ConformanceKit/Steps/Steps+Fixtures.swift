@@ -3,8 +3,10 @@ import Foundation
 extension StepLibrary {
     /// Accounts, saved passwords, server credentials and provider behaviour.
     static let fixtureSteps: [StepDefinition] = [
-        StepDefinition("an account {string} with the sign-in policy {string}",
-                       check: StepDefinition.oneOf(SignInPolicy.phrases, at: 1)) { world, arguments in
+        StepDefinition(
+            "an account {string} with the sign-in policy {string}",
+            check: StepDefinition.oneOf(SignInPolicy.phrases, at: 1)
+        ) { world, arguments in
             let policy = try SignInPolicy(phrase: arguments[1])
             if policy == .passwordAndSecondFactor, !world.adapter.capabilities.contains(.secondFactor) {
                 return .notVerified("the adapter does not declare the capability second-factor")
@@ -34,9 +36,15 @@ extension StepLibrary {
             world.host.record(.step, "provider.setting", "registration responses are held until released")
             return .passed
         },
-        StepDefinition("the authenticator reports the flags {string}", check: { arguments in
-            do { _ = try World.parseFlags(arguments[0]); return nil } catch { return "\(error)" }
-        }) { world, arguments in
+        StepDefinition(
+            "the authenticator reports the flags {string}",
+            check: { arguments in
+                do {
+                    _ = try World.parseFlags(arguments[0])
+                    return nil
+                } catch { return "\(error)" }
+            }
+        ) { world, arguments in
             let flags = try World.parseFlags(arguments[0])
             world.host.withProvider { $0.flagsOverride = flags }
             world.host.record(.step, "provider.setting", "the authenticator reports \(arguments[0])")
@@ -67,8 +75,9 @@ extension SignInPolicy {
 extension World {
     /// The fixture for an alias: `alice` → `alice@example.com`, display name `Alice Example`.
     static func fixture(_ alias: String, policy: SignInPolicy, rpID: String, restricted: Bool = false) -> AccountFixture {
-        AccountFixture(username: username(alias), displayName: alias.prefix(1).uppercased() + alias.dropFirst() + " Example",
-                       password: "pw-\(alias)-correct-horse", policy: policy, rpID: rpID, restricted: restricted)
+        AccountFixture(
+            username: username(alias), displayName: alias.prefix(1).uppercased() + alias.dropFirst() + " Example",
+            password: "pw-\(alias)-correct-horse", policy: policy, rpID: rpID, restricted: restricted)
     }
 
     /// Parses `UP=0 UV=0 BE=1 BS=1`.

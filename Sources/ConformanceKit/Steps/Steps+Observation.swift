@@ -27,8 +27,10 @@ extension StepLibrary {
             let limit = try StepSupport.int(arguments[0])
             let (calls, account) = try await world.acceptedListSignals(arguments[1])
             let taken = calls.filter(\.accepted)
-            return StepSupport.expect(taken.count <= limit, "the platform took \(taken.count) accepted-credentials signals for \(account.username) after the trigger, "
-                                      + "more than the \(limit) the triggers call for: " + taken.map(\.cite).joined(separator: ", "))
+            return StepSupport.expect(
+                taken.count <= limit,
+                "the platform took \(taken.count) accepted-credentials signals for \(account.username) after the trigger, "
+                    + "more than the \(limit) the triggers call for: " + taken.map(\.cite).joined(separator: ", "))
         },
         StepDefinition("the platform returned the assertion and the app refused the sign-in") { world, _ in
             try await world.quiesce()
@@ -42,8 +44,9 @@ extension StepLibrary {
                 return .failed("\(StepSupport.cite(signIn)): the assertion was never delivered to the app (\(signIn.status.rawValue))")
             }
             let session = try await world.inspectSession()
-            return StepSupport.expect(session.stage != .signedIn,
-                                      "the app accepted the sign-in of \(StepSupport.cite(signIn)): its session is signed in as \(session.username ?? "?")")
+            return StepSupport.expect(
+                session.stage != .signedIn,
+                "the app accepted the sign-in of \(StepSupport.cite(signIn)): its session is signed in as \(session.username ?? "?")")
         },
         StepDefinition("the platform reported the cancellation and the app is not signed in") { world, _ in
             try await world.quiesce()
@@ -67,8 +70,10 @@ extension StepLibrary {
             }
             let sent = Set(mine.compactMap(\.kind))
             let missing = [SignalView.Kind.unknownCredential, .allAcceptedCredentials, .currentUserDetails].filter { !sent.contains($0) }
-            return StepSupport.expect(missing.isEmpty, "no \(missing.map(\.rawValue).joined(separator: ", ")) signal for \(account.username) after the trigger"
-                                      + (calls.isEmpty ? "" : "; sent: " + calls.map { "\($0.cite) \($0.kind?.rawValue ?? "?")" }.joined(separator: ", ")))
+            return StepSupport.expect(
+                missing.isEmpty,
+                "no \(missing.map(\.rawValue).joined(separator: ", ")) signal for \(account.username) after the trigger"
+                    + (calls.isEmpty ? "" : "; sent: " + calls.map { "\($0.cite) \($0.kind?.rawValue ?? "?")" }.joined(separator: ", ")))
         },
         StepDefinition("every user-details signal for {string} carries its current name") { world, arguments in
             let calls = try await world.signalsSinceTrigger().filter { $0.kind == .currentUserDetails }
@@ -77,8 +82,10 @@ extension StepLibrary {
                 let name = call.operation.signalRequest?.appleRequest?.newName ?? call.androidJSON?["name"]?.stringValue ?? call.operation.signal?.name
                 return call.operation.signal?.userHandle != account.userHandle || name != account.name
             }
-            return StepSupport.expect(wrong.isEmpty, "user-details signal(s) not carrying the current name \"\(account.name)\" of \(account.username): "
-                                      + wrong.map(\.cite).joined(separator: ", "))
+            return StepSupport.expect(
+                wrong.isEmpty,
+                "user-details signal(s) not carrying the current name \"\(account.name)\" of \(account.username): "
+                    + wrong.map(\.cite).joined(separator: ", "))
         },
     ]
 }

@@ -32,14 +32,17 @@ extension StepLibrary {
     static let registrationSteps: [StepDefinition] = [
         StepDefinition("no passkey registration request has been issued") { world, _ in
             let issued = try await world.registrationsSinceTrigger()
-            return StepSupport.expect(issued.isEmpty,
-                                      "the app issued \(issued.count) registration request(s): " + issued.map(StepSupport.cite).joined(separator: ", "))
+            return StepSupport.expect(
+                issued.isEmpty,
+                "the app issued \(issued.count) registration request(s): " + issued.map(StepSupport.cite).joined(separator: ", "))
         },
         StepDefinition("exactly {int} registration request(s) {word} been issued") { world, arguments in
             let expected = try StepSupport.int(arguments[0])
             let issued = try await world.registrationsSinceTrigger()
-            return StepSupport.expect(issued.count == expected,
-                                      "expected \(expected) registration request(s), the app issued \(issued.count)" + (issued.isEmpty ? "" : ": " + issued.map(StepSupport.cite).joined(separator: ", ")))
+            return StepSupport.expect(
+                issued.count == expected,
+                "expected \(expected) registration request(s), the app issued \(issued.count)"
+                    + (issued.isEmpty ? "" : ": " + issued.map(StepSupport.cite).joined(separator: ", ")))
         },
         StepDefinition("exactly {int} conditional registration request(s) {word} been issued for {string}") { world, arguments in
             let expected = try StepSupport.int(arguments[0])
@@ -50,37 +53,48 @@ extension StepLibrary {
             var message = "expected \(expected) conditional registration request(s) for \(username), the app issued \(matching.count)"
             if !matching.isEmpty { message += " (" + matching.map(StepSupport.cite).joined(separator: ", ") + ")" }
             if !others.isEmpty {
-                message += "; other registration requests: " + others.map { op in
-                    "\(StepSupport.cite(op)) \(op.registration.map { "\($0.conditional ? "conditional" : "modal") for \($0.userName)" } ?? "unreadable")"
-                }.joined(separator: ", ")
+                message +=
+                    "; other registration requests: "
+                    + others.map { op in
+                        "\(StepSupport.cite(op)) \(op.registration.map { "\($0.conditional ? "conditional" : "modal") for \($0.userName)" } ?? "unreadable")"
+                    }.joined(separator: ", ")
             }
             return StepSupport.expect(matching.count == expected, message)
         },
         StepDefinition("every registration request uses the conditional request style") { world, _ in
             let issued = world.registrations
             let wrong = issued.filter { $0.createRequest?.appleRequest?.requestStyle != .conditional }
-            return StepSupport.expect(!issued.isEmpty && wrong.isEmpty,
-                                      issued.isEmpty ? "the app issued no registration request" :
-                                        "request style of " + wrong.map { "\(StepSupport.cite($0)): \($0.createRequest?.appleRequest?.requestStyle?.rawValue ?? ($0.createRequest?.appleRequest == nil ? "not an Apple request" : "unset (standard)"))" }.joined(separator: ", "))
+            return StepSupport.expect(
+                !issued.isEmpty && wrong.isEmpty,
+                issued.isEmpty
+                    ? "the app issued no registration request"
+                    : "request style of "
+                        + wrong.map {
+                            "\(StepSupport.cite($0)): \($0.createRequest?.appleRequest?.requestStyle?.rawValue ?? ($0.createRequest?.appleRequest == nil ? "not an Apple request" : "unset (standard)"))"
+                        }.joined(separator: ", "))
         },
         StepDefinition("every registration request sets isConditional to true") { world, _ in
             let issued = world.registrations
             let wrong = issued.filter { $0.createRequest?.androidRequest?.isConditional != true }
-            return StepSupport.expect(!issued.isEmpty && wrong.isEmpty,
-                                      issued.isEmpty ? "the app issued no registration request" :
-                                        "isConditional is not true in " + wrong.map(StepSupport.cite).joined(separator: ", "))
+            return StepSupport.expect(
+                !issued.isEmpty && wrong.isEmpty,
+                issued.isEmpty
+                    ? "the app issued no registration request" : "isConditional is not true in " + wrong.map(StepSupport.cite).joined(separator: ", "))
         },
         StepDefinition("every registration request is conditional") { world, _ in
             let issued = world.registrations
             let wrong = issued.filter { $0.registration?.conditional != true }
-            return StepSupport.expect(!issued.isEmpty && wrong.isEmpty,
-                                      issued.isEmpty ? "the app issued no registration request" :
-                                        "non-conditional registration request(s): " + wrong.map(StepSupport.cite).joined(separator: ", "))
+            return StepSupport.expect(
+                !issued.isEmpty && wrong.isEmpty,
+                issued.isEmpty
+                    ? "the app issued no registration request"
+                    : "non-conditional registration request(s): " + wrong.map(StepSupport.cite).joined(separator: ", "))
         },
         StepDefinition("the app made no call the platform does not support") { world, _ in
             let unsupported = world.host.snapshot.transcript.filter { $0.name == "platform.unsupported-call" }
-            return StepSupport.expect(unsupported.isEmpty,
-                                      "unsupported call(s): " + unsupported.map { "#\($0.sequence) \($0.summary)" }.joined(separator: "; "))
+            return StepSupport.expect(
+                unsupported.isEmpty,
+                "unsupported call(s): " + unsupported.map { "#\($0.sequence) \($0.summary)" }.joined(separator: "; "))
         },
         StepDefinition("the last registration request names {string} and no other account") { world, arguments in
             guard let last = world.registrations.last, let view = last.registration else {
@@ -106,8 +120,10 @@ extension StepLibrary {
                 return .failed("the app issued no readable registration request")
             }
             let expected = try await world.inspect(arguments[0])
-            return StepSupport.expect(view.userHandle == expected.userHandle,
-                                      "\(StepSupport.cite(last)): user.id is \(Base64URL.encode(view.userHandle)), the server's user handle of \(expected.username) is \(Base64URL.encode(expected.userHandle))")
+            return StepSupport.expect(
+                view.userHandle == expected.userHandle,
+                "\(StepSupport.cite(last)): user.id is \(Base64URL.encode(view.userHandle)), the server's user handle of \(expected.username) is \(Base64URL.encode(expected.userHandle))"
+            )
         },
         StepDefinition("no registration request carries a product account id as its user handle") { world, _ in
             var accountIDs: [Data: String] = [:]
@@ -116,8 +132,10 @@ extension StepLibrary {
                 accountIDs[Data(snapshot.accountID.utf8)] = snapshot.accountID
             }
             let offending = world.registrations.filter { $0.registration.map { accountIDs[$0.userHandle] != nil } ?? false }
-            return StepSupport.expect(offending.isEmpty,
-                                      "user.id is a product account id in " + offending.map { "\(StepSupport.cite($0)) (\(accountIDs[$0.registration!.userHandle]!))" }.joined(separator: ", "))
+            return StepSupport.expect(
+                offending.isEmpty,
+                "user.id is a product account id in "
+                    + offending.map { "\(StepSupport.cite($0)) (\(accountIDs[$0.registration!.userHandle]!))" }.joined(separator: ", "))
         },
         StepDefinition("the registration request excludes exactly the passkeys the server holds for {string}") { world, arguments in
             guard let last = world.registrations.last, let view = last.registration else {
@@ -130,8 +148,13 @@ extension StepLibrary {
             let missing = known.subtracting(excluded)
             let foreign = excluded.subtracting(known)
             var problems: [String] = []
-            if !missing.isEmpty { problems.append("\(missing.count) of \(known.count) server-known id(s) missing: " + missing.map(Base64URL.encode).sorted().joined(separator: ", ")) }
-            if !foreign.isEmpty { problems.append("\(foreign.count) id(s) the server does not hold: " + foreign.map(Base64URL.encode).sorted().joined(separator: ", ")) }
+            if !missing.isEmpty {
+                problems.append(
+                    "\(missing.count) of \(known.count) server-known id(s) missing: " + missing.map(Base64URL.encode).sorted().joined(separator: ", "))
+            }
+            if !foreign.isEmpty {
+                problems.append("\(foreign.count) id(s) the server does not hold: " + foreign.map(Base64URL.encode).sorted().joined(separator: ", "))
+            }
             if view.excludedCredentials == nil && !known.isEmpty { problems.append("the request has no exclusion input at all") }
             return StepSupport.expect(problems.isEmpty, "\(StepSupport.cite(last)): " + problems.joined(separator: "; "))
         },
@@ -144,33 +167,47 @@ extension StepLibrary {
             guard let request = snapshot.operations.first(where: { $0.kind == .create && $0.sequence > signIn.sequence }) else {
                 return .failed("no registration request followed the sign-in at #\(signIn.sequence)")
             }
-            let userActions = snapshot.transcript.filter { $0.channel == .harnessToRP && $0.name.hasPrefix("user.") && !$0.name.hasSuffix(".result") && $0.sequence > signIn.sequence && $0.sequence < request.sequence }
+            let userActions = snapshot.transcript.filter {
+                $0.channel == .harnessToRP && $0.name.hasPrefix("user.") && !$0.name.hasSuffix(".result") && $0.sequence > signIn.sequence
+                    && $0.sequence < request.sequence
+            }
             let delay = request.issuedAtMillis - signIn.atMillis
             if let action = userActions.first {
                 return .failed("\(StepSupport.cite(request)) came only after a further user action (#\(action.sequence) \(action.name))")
             }
             let window = ProviderState.autofillRecencyMillis
-            return StepSupport.expect(delay <= window, "\(StepSupport.cite(request)) came \(delay / 1000) s after the sign-in at #\(signIn.sequence), "
-                                      + "when the credential manager's autofill context (\(window / 1000) s) no longer applies")
+            return StepSupport.expect(
+                delay <= window,
+                "\(StepSupport.cite(request)) came \(delay / 1000) s after the sign-in at #\(signIn.sequence), "
+                    + "when the credential manager's autofill context (\(window / 1000) s) no longer applies")
         },
         StepDefinition("the credential manager created a passkey for {string}") { world, arguments in
             let username = try world.account(arguments[0]).username
             let created = world.registrations.filter { $0.registration?.userName == username && $0.outcome.error == nil }
-            return StepSupport.expect(!created.isEmpty, "no registration for \(username) succeeded at the credential manager: "
-                + world.registrations.map { "\(StepSupport.cite($0)) \($0.outcome.error.map { "\($0.name)" } ?? "ok")" }.joined(separator: ", "))
+            return StepSupport.expect(
+                !created.isEmpty,
+                "no registration for \(username) succeeded at the credential manager: "
+                    + world.registrations.map { "\(StepSupport.cite($0)) \($0.outcome.error.map { "\($0.name)" } ?? "ok")" }.joined(separator: ", "))
         },
         StepDefinition("the credential manager declined the registration") { world, _ in
             let issued = world.registrations
-            return StepSupport.expect(!issued.isEmpty && issued.allSatisfy { $0.outcome.error != nil },
-                                      issued.isEmpty ? "the app issued no registration request" : "a registration request succeeded: " + issued.filter { $0.outcome.error == nil }.map(StepSupport.cite).joined(separator: ", "))
+            return StepSupport.expect(
+                !issued.isEmpty && issued.allSatisfy { $0.outcome.error != nil },
+                issued.isEmpty
+                    ? "the app issued no registration request"
+                    : "a registration request succeeded: " + issued.filter { $0.outcome.error == nil }.map(StepSupport.cite).joined(separator: ", "))
         },
         StepDefinition("the server holds {int} passkey(s) for {string}") { world, arguments in
             let expected = try StepSupport.int(arguments[0])
             let snapshot = try await world.inspect(arguments[1])
             let active = snapshot.credentials.filter { $0.state == .active }
-            let rejections = world.host.snapshot.telemetry.map { "\($0.value.name) \($0.value.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))" }
-            return StepSupport.expect(active.count == expected,
-                                      "the server holds \(active.count) active passkey(s) for \(snapshot.username), expected \(expected)" + (rejections.isEmpty ? "" : "; the app's telemetry: " + rejections.joined(separator: "; ")))
+            let rejections = world.host.snapshot.telemetry.map {
+                "\($0.value.name) \($0.value.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+            }
+            return StepSupport.expect(
+                active.count == expected,
+                "the server holds \(active.count) active passkey(s) for \(snapshot.username), expected \(expected)"
+                    + (rejections.isEmpty ? "" : "; the app's telemetry: " + rejections.joined(separator: "; ")))
         },
         StepDefinition("the app showed no error") { world, _ in
             try await world.quiesce()
@@ -180,7 +217,8 @@ extension StepLibrary {
         StepDefinition("the app showed no confirmation screen of its own") { world, _ in
             try await world.quiesce()
             let screens = world.host.snapshot.uiEvents.filter { $0.value.kind == .confirmation }
-            return StepSupport.expect(screens.isEmpty, "the app showed its own confirmation: " + screens.map { "#\($0.sequence) \"\($0.value.text)\"" }.joined(separator: ", "))
+            return StepSupport.expect(
+                screens.isEmpty, "the app showed its own confirmation: " + screens.map { "#\($0.sequence) \"\($0.value.text)\"" }.joined(separator: ", "))
         },
         StepDefinition("the first held registration response is released") { world, _ in
             let released = try await world.releaseHeld(.create, onlyFirst: true)
@@ -190,9 +228,12 @@ extension StepLibrary {
         StepDefinition("releasing the response changed no account's server credentials") { world, _ in
             guard let comparison = world.releaseComparison else { throw SystemIssue("no held response was released before this step") }
             let changed = comparison.before.keys.sorted().filter { comparison.before[$0] != comparison.after[$0] }
-            return StepSupport.expect(changed.isEmpty, "the late response changed the server credentials of " + changed.map { alias in
-                "\(World.username(alias)) (\(comparison.before[alias]?.count ?? 0) → \(comparison.after[alias]?.count ?? 0))"
-            }.joined(separator: ", "))
+            return StepSupport.expect(
+                changed.isEmpty,
+                "the late response changed the server credentials of "
+                    + changed.map { alias in
+                        "\(World.username(alias)) (\(comparison.before[alias]?.count ?? 0) → \(comparison.after[alias]?.count ?? 0))"
+                    }.joined(separator: ", "))
         },
     ]
 

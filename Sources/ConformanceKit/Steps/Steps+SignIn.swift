@@ -19,8 +19,10 @@ extension StepLibrary {
             try await world.perform(.passwordSignIn(username: account.username, password: account.password))
             return .passed
         },
-        StepDefinition("the user answers the second factor {string}", needs: [.secondFactor],
-                       check: StepDefinition.oneOf(["correct", "wrong", "expired"])) { world, arguments in
+        StepDefinition(
+            "the user answers the second factor {string}", needs: [.secondFactor],
+            check: StepDefinition.oneOf(["correct", "wrong", "expired"])
+        ) { world, arguments in
             guard let outcome = SecondFactorOutcome(rawValue: arguments[0]) else {
                 throw SystemIssue("unknown second-factor outcome \"\(arguments[0])\" (use correct, wrong or expired)")
             }
@@ -52,20 +54,23 @@ extension StepLibrary {
         timePasses("{int} minute passes", unitMillis: 60_000),
         StepDefinition("the app asks for a second factor") { world, _ in
             let status = world.lastOutcome?.status
-            return StepSupport.expect(status == .secondFactorRequired,
-                                      "after the password the app answered \(status?.rawValue ?? "nothing") instead of asking for the second factor")
+            return StepSupport.expect(
+                status == .secondFactorRequired,
+                "after the password the app answered \(status?.rawValue ?? "nothing") instead of asking for the second factor")
         },
         StepDefinition("{string} is signed in") { world, arguments in
             let account = try world.account(arguments[0])
             let session = try await world.inspectSession()
-            return StepSupport.expect(session.stage == .signedIn && session.username == account.username,
-                                      "the app's session is \(session.stage.rawValue)\(session.username.map { " as \($0)" } ?? ""), not signed in as \(account.username)")
+            return StepSupport.expect(
+                session.stage == .signedIn && session.username == account.username,
+                "the app's session is \(session.stage.rawValue)\(session.username.map { " as \($0)" } ?? ""), not signed in as \(account.username)")
         },
         StepDefinition("{string} is not fully signed in") { world, arguments in
             let account = try world.account(arguments[0])
             let session = try await world.inspectSession()
-            return StepSupport.expect(!(session.stage == .signedIn && session.username == account.username),
-                                      "the app signed \(account.username) in fully although the sign-in policy was not completed")
+            return StepSupport.expect(
+                !(session.stage == .signedIn && session.username == account.username),
+                "the app signed \(account.username) in fully although the sign-in policy was not completed")
         },
     ]
 }

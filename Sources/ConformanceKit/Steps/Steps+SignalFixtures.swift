@@ -16,7 +16,8 @@ extension World {
         let snapshot = try await inspect(alias)
         var ids: [Data] = []
         for _ in 0..<count {
-            let made = try host.makeProviderPasskey(rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
+            let made = try host.makeProviderPasskey(
+                rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
             try await addServerCredential(CredentialFixture(username: snapshot.username, credentialID: made.id, publicKey: made.publicKey, state: state))
             ids.append(made.id)
         }
@@ -50,10 +51,13 @@ extension World {
 extension StepLibrary {
     /// Signal-related fixtures and user actions (N3.2).
     static let signalFixtureSteps: [StepDefinition] = [
-        StepDefinition("an account {string} on the {word} RP with the sign-in policy {string}", check: { arguments in
-            StepDefinition.oneOf(["primary", "second"], at: 1)(arguments)
-                ?? StepDefinition.oneOf(SignInPolicy.phrases, at: 2)(arguments)
-        }) { world, arguments in
+        StepDefinition(
+            "an account {string} on the {word} RP with the sign-in policy {string}",
+            check: { arguments in
+                StepDefinition.oneOf(["primary", "second"], at: 1)(arguments)
+                    ?? StepDefinition.oneOf(SignInPolicy.phrases, at: 2)(arguments)
+            }
+        ) { world, arguments in
             guard let rpID = try world.rpID(named: arguments[1]) else {
                 return .notVerified("the adapter declares only one RP ID; this scenario needs a second")
             }
@@ -61,7 +65,8 @@ extension StepLibrary {
             return .passed
         },
         StepDefinition("a restricted account {string}") { world, arguments in
-            try await world.createAccounts([World.fixture(arguments[0], policy: .passwordOnly, rpID: world.primaryRPID, restricted: true)], aliases: [arguments[0]])
+            try await world.createAccounts(
+                [World.fixture(arguments[0], policy: .passwordOnly, rpID: world.primaryRPID, restricted: true)], aliases: [arguments[0]])
             return .passed
         },
         StepDefinition("{string} has {int} passkey(s) in the credential manager") { world, arguments in
@@ -75,7 +80,8 @@ extension StepLibrary {
         },
         StepDefinition("the credential manager holds a passkey for {string} that the server does not know") { world, arguments in
             let snapshot = try await world.inspect(arguments[0])
-            let made = try world.host.makeProviderPasskey(rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
+            let made = try world.host.makeProviderPasskey(
+                rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
             world.notes["unknown passkey"] = Base64URL.encode(made.id)
             return .passed
         },
@@ -95,8 +101,10 @@ extension StepLibrary {
             world.host.record(.step, "provider.setting", "the next signal is rate limited, retryMillis \(millis)")
             return .passed
         },
-        StepDefinition("the server's credential store suffers {string}", needs: [.faultInjection],
-                       check: StepDefinition.oneOf(["partial data", "a pagination failure", "a time-out", "a stale cache"])) { world, arguments in
+        StepDefinition(
+            "the server's credential store suffers {string}", needs: [.faultInjection],
+            check: StepDefinition.oneOf(["partial data", "a pagination failure", "a time-out", "a stale cache"])
+        ) { world, arguments in
             let kind: Fault.Kind
             switch arguments[0] {
             case "partial data": kind = .partialCredentialData
@@ -119,13 +127,15 @@ extension StepLibrary {
             try await world.session.injectFault(Fault(.credentialLookupFailure, count: 1))
             return .passed
         },
-        StepDefinition("the user signs in with {int} passkeys of {string} the server does not know, {int} seconds apart", needs: [.passkeySignIn]) { world, arguments in
+        StepDefinition("the user signs in with {int} passkeys of {string} the server does not know, {int} seconds apart", needs: [.passkeySignIn]) {
+            world, arguments in
             let times = try StepSupport.int(arguments[0])
             let snapshot = try await world.inspect(arguments[1])
             let gap = Int64(try StepSupport.int(arguments[2])) * 1000
             for index in 0..<times {
                 if index > 0 { try await world.advance(byMillis: gap) }
-                let made = try world.host.makeProviderPasskey(rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
+                let made = try world.host.makeProviderPasskey(
+                    rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
                 try await world.passkeySignIn(.use(made.id), hint: nil)
             }
             return .passed
@@ -190,8 +200,10 @@ extension StepLibrary {
             return .passed
         },
         StepDefinition("the user changes the account's name to {string} and its display name to {string}", needs: [.rename]) { world, arguments in
-            try await world.perform(.rename(newName: arguments[0] == "-" ? nil : arguments[0],
-                                               newDisplayName: arguments[1] == "-" ? nil : arguments[1], confirmed: true))
+            try await world.perform(
+                .rename(
+                    newName: arguments[0] == "-" ? nil : arguments[0],
+                    newDisplayName: arguments[1] == "-" ? nil : arguments[1], confirmed: true))
             return .passed
         },
         StepDefinition("the user changes the account's name {int} times, {int} seconds apart", needs: [.rename]) { world, arguments in

@@ -87,7 +87,9 @@ extension SignalCall {
         let extra = Set(listed).subtracting(accepted)
         var problems: [String] = []
         if !missing.isEmpty { problems.append("missing \(missing.count) accepted id(s): " + missing.map(Base64URL.encode).sorted().joined(separator: ", ")) }
-        if !extra.isEmpty { problems.append("\(extra.count) id(s) the server does not accept: " + extra.map(Base64URL.encode).sorted().joined(separator: ", ")) }
+        if !extra.isEmpty {
+            problems.append("\(extra.count) id(s) the server does not accept: " + extra.map(Base64URL.encode).sorted().joined(separator: ", "))
+        }
         if listed.count != Set(listed).count { problems.append("duplicate ids") }
         return problems.isEmpty ? nil : "\(cite) lists \(listed.count) id(s), the server accepts \(accepted.count): " + problems.joined(separator: "; ")
     }
@@ -105,26 +107,34 @@ extension StepLibrary {
             let id = try world.storedID("unknown passkey")
             let sent = try await world.signalsSinceTrigger().filter { $0.kind == .unknownCredential }
             let matching = sent.filter { $0.operation.signal?.credentialID == id }
-            return StepSupport.expect(matching.count == expected && sent.count == expected,
-                                      "expected \(expected) unknown-credential signal(s) for \(Base64URL.encode(id)); the app sent \(sent.count), \(matching.count) with that exact id" + (sent.isEmpty ? "" : ": " + sent.map(\.cite).joined(separator: ", ")))
+            return StepSupport.expect(
+                matching.count == expected && sent.count == expected,
+                "expected \(expected) unknown-credential signal(s) for \(Base64URL.encode(id)); the app sent \(sent.count), \(matching.count) with that exact id"
+                    + (sent.isEmpty ? "" : ": " + sent.map(\.cite).joined(separator: ", ")))
         },
         StepDefinition("no accepted-credentials signal has been sent") { world, _ in
             let sent = try await world.signalsSinceTrigger().filter { $0.kind == .allAcceptedCredentials }
-            return StepSupport.expect(sent.isEmpty, "accepted-credentials signal(s): " + sent.map { "\($0.cite) listing \($0.operation.signal?.acceptedCredentialIDs?.count ?? -1) id(s)" }.joined(separator: ", "))
+            return StepSupport.expect(
+                sent.isEmpty,
+                "accepted-credentials signal(s): "
+                    + sent.map { "\($0.cite) listing \($0.operation.signal?.acceptedCredentialIDs?.count ?? -1) id(s)" }.joined(separator: ", "))
         },
         StepDefinition("exactly {int} accepted-credentials signal(s) {word} been sent for {string}") { world, arguments in
             let expected = try StepSupport.int(arguments[0])
             let (calls, account) = try await world.acceptedListSignals(arguments[2])
             let all = try await world.signalsSinceTrigger().filter { $0.kind == .allAcceptedCredentials }
-            return StepSupport.expect(calls.count == expected,
-                                      "expected \(expected) accepted-credentials signal(s) for \(account.username), the app sent \(calls.count) (\(all.count) in all)" + (all.isEmpty ? "" : ": " + all.map(\.cite).joined(separator: ", ")))
+            return StepSupport.expect(
+                calls.count == expected,
+                "expected \(expected) accepted-credentials signal(s) for \(account.username), the app sent \(calls.count) (\(all.count) in all)"
+                    + (all.isEmpty ? "" : ": " + all.map(\.cite).joined(separator: ", ")))
         },
         // The last list the platform took: a call it refused (a rate limit) changed nothing.
         StepDefinition("the last accepted-credentials signal for {string} lists exactly the server's accepted passkeys") { world, arguments in
             let (calls, account) = try await world.acceptedListSignals(arguments[0])
             guard let last = calls.last(where: \.accepted) else {
-                return .failed("the platform took no accepted-credentials signal for \(account.username) after the trigger"
-                               + (calls.isEmpty ? "" : " (it refused " + calls.map(\.cite).joined(separator: ", ") + ")"))
+                return .failed(
+                    "the platform took no accepted-credentials signal for \(account.username) after the trigger"
+                        + (calls.isEmpty ? "" : " (it refused " + calls.map(\.cite).joined(separator: ", ") + ")"))
             }
             return last.listProblem(against: account).map { .failed($0) } ?? .passed
         },
@@ -139,21 +149,29 @@ extension StepLibrary {
             let (with, without) = try await world.signalsWithAndWithoutTrigger()
             guard with != without else { return .passed }
             func list(_ digests: [SignalDigest]) -> String { digests.isEmpty ? "none" : digests.map(\.text).joined(separator: " | ") }
-            return .failed("with the When steps the app sent \(with.count) signal(s) after them: \(list(with)); without them, \(without.count): \(list(without))")
+            return .failed(
+                "with the When steps the app sent \(with.count) signal(s) after them: \(list(with)); without them, \(without.count): \(list(without))")
         },
         StepDefinition("an empty accepted-credentials signal has been sent for {string}") { world, arguments in
             let (calls, account) = try await world.acceptedListSignals(arguments[0])
             let empty = calls.filter { $0.accepted && $0.operation.signal?.acceptedCredentialIDs?.isEmpty == true }
-            return StepSupport.expect(!empty.isEmpty, "no empty accepted-credentials signal for \(account.username); sent: " + calls.map { "\($0.cite) with \($0.operation.signal?.acceptedCredentialIDs?.count ?? -1) id(s)" }.joined(separator: ", "))
+            return StepSupport.expect(
+                !empty.isEmpty,
+                "no empty accepted-credentials signal for \(account.username); sent: "
+                    + calls.map { "\($0.cite) with \($0.operation.signal?.acceptedCredentialIDs?.count ?? -1) id(s)" }.joined(separator: ", "))
         },
         StepDefinition("the platform accepted every signal") { world, _ in
             try await world.quiesce()
             let refused = world.signalCalls.filter { $0.operation.outcome.error != nil && $0.operation.outcome.error?.retryMillis == nil }
-            return StepSupport.expect(refused.isEmpty, "the platform refused: " + refused.map { "\($0.cite) \($0.operation.outcome.error!.name): \($0.operation.outcome.error!.message)" }.joined(separator: "; "))
+            return StepSupport.expect(
+                refused.isEmpty,
+                "the platform refused: "
+                    + refused.map { "\($0.cite) \($0.operation.outcome.error!.name): \($0.operation.outcome.error!.message)" }.joined(separator: "; "))
         },
         StepDefinition("no signal has been sent") { world, _ in
             let sent = try await world.signalsSinceTrigger()
-            return StepSupport.expect(sent.isEmpty, "signal(s): " + sent.map { "\($0.cite) \($0.kind?.rawValue ?? "?") via \($0.interface)" }.joined(separator: ", "))
+            return StepSupport.expect(
+                sent.isEmpty, "signal(s): " + sent.map { "\($0.cite) \($0.kind?.rawValue ?? "?") via \($0.interface)" }.joined(separator: ", "))
         },
         StepDefinition("at least one signal has been sent") { world, _ in
             try await world.quiesce()
@@ -181,18 +199,24 @@ extension StepLibrary {
                 guard let retry = call.operation.outcome.error?.retryMillis else { continue }
                 let earliest = call.operation.issuedAtMillis + retry
                 if let early = calls[(index + 1)...].first(where: { $0.operation.issuedAtMillis < earliest }) {
-                    return .failed("\(call.cite) was rate limited with retryMillis \(retry); \(early.cite) came \(earliest - early.operation.issuedAtMillis) ms too early")
+                    return .failed(
+                        "\(call.cite) was rate limited with retryMillis \(retry); \(early.cite) came \(earliest - early.operation.issuedAtMillis) ms too early")
                 }
             }
             return StepSupport.expect(calls.contains { $0.operation.outcome.error?.retryMillis != nil }, "no signal was rate limited")
         },
-        StepDefinition("every signal goes through {word}",
-                       check: StepDefinition.oneOf(["signalCredentialState", "ASCredentialDataManager", "ASCredentialUpdater"])) { world, arguments in
+        StepDefinition(
+            "every signal goes through {word}",
+            check: StepDefinition.oneOf(["signalCredentialState", "ASCredentialDataManager", "ASCredentialUpdater"])
+        ) { world, arguments in
             try await world.quiesce()
             let calls = world.signalCalls
             let wrong = calls.filter { $0.interface != arguments[0] }
-            return StepSupport.expect(!calls.isEmpty && wrong.isEmpty, calls.isEmpty ? "the app sent no signal" :
-                                        "signal(s) through another interface: " + wrong.map { "\($0.cite) via \($0.interface)" }.joined(separator: ", "))
+            return StepSupport.expect(
+                !calls.isEmpty && wrong.isEmpty,
+                calls.isEmpty
+                    ? "the app sent no signal"
+                    : "signal(s) through another interface: " + wrong.map { "\($0.cite) via \($0.interface)" }.joined(separator: ", "))
         },
         StepDefinition("every signal names the RP ID of its account") { world, _ in
             try await world.quiesce()
@@ -205,9 +229,14 @@ extension StepLibrary {
             var problems: [String] = []
             let calls = world.signalCalls
             for call in calls {
-                let expected: String? = if let id = call.operation.signal?.credentialID { providerRP[id] }
-                    else if let handle = call.operation.signal?.userHandle { handles[handle]?.rpID } else { nil }
-                guard let expected else { problems.append("\(call.cite): cannot tell which account it is for"); continue }
+                let expected: String? =
+                    if let id = call.operation.signal?.credentialID { providerRP[id] } else if let handle = call.operation.signal?.userHandle {
+                        handles[handle]?.rpID
+                    } else { nil }
+                guard let expected else {
+                    problems.append("\(call.cite): cannot tell which account it is for")
+                    continue
+                }
                 if call.rpID != expected { problems.append("\(call.cite) names \(call.rpID ?? "no RP ID"), the credential's RP ID is \(expected)") }
             }
             return StepSupport.expect(!calls.isEmpty && problems.isEmpty, calls.isEmpty ? "the app sent no signal" : problems.joined(separator: "; "))
@@ -218,7 +247,10 @@ extension StepLibrary {
             let snapshot = world.host.snapshot
             guard let first = snapshot.operations.first(where: { $0.kind == .signal }) else { return .failed("the app sent no signal") }
             let claims = snapshot.uiEvents.filter { $0.sequence > first.sequence && ProviderClaim.claims($0.value.text) }
-            return StepSupport.expect(claims.isEmpty, "after \(StepSupport.cite(first)) the app showed: " + claims.map { "#\($0.sequence) \($0.value.kind.rawValue) \"\($0.value.text)\"" }.joined(separator: ", "))
+            return StepSupport.expect(
+                claims.isEmpty,
+                "after \(StepSupport.cite(first)) the app showed: "
+                    + claims.map { "#\($0.sequence) \($0.value.kind.rawValue) \"\($0.value.text)\"" }.joined(separator: ", "))
         },
         StepDefinition("every signal carries the user handle and passkey ids of {string} exactly") { world, arguments in
             try await world.quiesce()
@@ -230,7 +262,9 @@ extension StepLibrary {
                 switch call.operation.signalRequest {
                 case .apple(let apple)?:
                     if apple.userHandle != account.userHandle {
-                        problems.append("\(call.cite): userHandle is \(apple.userHandle.map { "\($0.count) bytes" } ?? "missing"), not the server's \(account.userHandle.count)-byte user handle")
+                        problems.append(
+                            "\(call.cite): userHandle is \(apple.userHandle.map { "\($0.count) bytes" } ?? "missing"), not the server's \(account.userHandle.count)-byte user handle"
+                        )
                     }
                     if let ids = apple.acceptedCredentialIDs, Set(ids) != Set(accepted) {
                         problems.append("\(call.cite): acceptedCredentialIDs are not the server's raw credential ids")
@@ -238,7 +272,8 @@ extension StepLibrary {
                 case .android?:
                     guard let json = call.androidJSON else { continue }
                     if json["userId"]?.stringValue != Base64URL.encode(account.userHandle) {
-                        problems.append("\(call.cite): userId is \"\(json["userId"]?.stringValue ?? "missing")\", expected \"\(Base64URL.encode(account.userHandle))\"")
+                        problems.append(
+                            "\(call.cite): userId is \"\(json["userId"]?.stringValue ?? "missing")\", expected \"\(Base64URL.encode(account.userHandle))\"")
                     }
                     if call.kind == .allAcceptedCredentials {
                         if let ids = json["allAcceptedCredentialIds"]?.arrayValue {
@@ -255,7 +290,8 @@ extension StepLibrary {
                     continue
                 }
             }
-            return StepSupport.expect(!calls.isEmpty && problems.isEmpty, calls.isEmpty ? "the app sent no signal carrying a user handle" : problems.joined(separator: "; "))
+            return StepSupport.expect(
+                !calls.isEmpty && problems.isEmpty, calls.isEmpty ? "the app sent no signal carrying a user handle" : problems.joined(separator: "; "))
         },
         StepLibrary.exactRepresentationStep,
         StepDefinition("no signal carries a product account id as its user handle") { world, _ in
@@ -276,8 +312,9 @@ extension StepLibrary {
             guard let last = world.signalCalls.last(where: { $0.kind == .currentUserDetails }) else { return .failed("the app sent no user-details signal") }
             let name = last.androidJSON?["name"]?.stringValue ?? last.operation.signal?.name
             let displayName = last.androidJSON?["displayName"]?.stringValue ?? last.operation.signal?.displayName
-            return StepSupport.expect(name == arguments[0] && displayName == arguments[1],
-                                      "\(last.cite) carries name \"\(name ?? "-")\" and display name \"\(displayName ?? "-")\"")
+            return StepSupport.expect(
+                name == arguments[0] && displayName == arguments[1],
+                "\(last.cite) carries name \"\(name ?? "-")\" and display name \"\(displayName ?? "-")\"")
         },
         StepDefinition("the last user-details signal carries the new name {string}") { world, arguments in
             try await world.quiesce()
@@ -293,7 +330,11 @@ extension StepLibrary {
             guard let noted = world.notedInventory[arguments[0]] else { throw SystemIssue("no step noted the inventory of \(arguments[0])") }
             let now = try await world.inventory(arguments[0])
             var problems: [String] = []
-            if now.server != noted.server { problems.append("server records \(noted.server.map { "\(Base64URL.encode($0.credentialID)) \($0.state.rawValue)" }) became \(now.server.map { "\(Base64URL.encode($0.credentialID)) \($0.state.rawValue)" })") }
+            if now.server != noted.server {
+                problems.append(
+                    "server records \(noted.server.map { "\(Base64URL.encode($0.credentialID)) \($0.state.rawValue)" }) became \(now.server.map { "\(Base64URL.encode($0.credentialID)) \($0.state.rawValue)" })"
+                )
+            }
             if now.provider != noted.provider { problems.append("the credential manager's passkeys \(noted.provider) became \(now.provider)") }
             return StepSupport.expect(problems.isEmpty, problems.joined(separator: "; "))
         },

@@ -21,9 +21,13 @@ extension World {
         let groups = World.failureClass(of: error)?.telemetryNames ?? [[error.name] + (error.code.map { [String($0)] } ?? [])]
         let recorded = host.snapshot.telemetry.filter { $0.sequence > failed.sequence }
         let exact = recorded.filter { World.names($0.value, groups) }
-        return StepSupport.expect(!exact.isEmpty, "\(StepSupport.cite(failed)) failed with \(error.name)\(error.code.map { " (code \($0))" } ?? "")"
-            + (error.type.map { ", type \($0)" } ?? "") + "; no telemetry record names it ("
-            + (recorded.isEmpty ? "the app recorded nothing" : "recorded: " + recorded.map { "\($0.value.name) \($0.value.attributes.sorted { $0.key < $1.key })" }.joined(separator: "; ")) + ")")
+        return StepSupport.expect(
+            !exact.isEmpty,
+            "\(StepSupport.cite(failed)) failed with \(error.name)\(error.code.map { " (code \($0))" } ?? "")"
+                + (error.type.map { ", type \($0)" } ?? "") + "; no telemetry record names it ("
+                + (recorded.isEmpty
+                    ? "the app recorded nothing"
+                    : "recorded: " + recorded.map { "\($0.value.name) \($0.value.attributes.sorted { $0.key < $1.key })" }.joined(separator: "; ")) + ")")
     }
 }
 
@@ -32,8 +36,10 @@ enum OpaqueHandle {
     static func forms(of value: String) -> [(form: String, bytes: Data)] {
         let utf8 = Data(value.utf8)
         let hex = utf8.map { String(format: "%02x", $0) }.joined()
-        return [("UTF-8", utf8), ("hex", Data(hex.utf8)), ("upper-case hex", Data(hex.uppercased().utf8)),
-                ("base64", Data(utf8.base64EncodedString().utf8)), ("base64url", Data(Base64URL.encode(utf8).utf8))]
+        return [
+            ("UTF-8", utf8), ("hex", Data(hex.utf8)), ("upper-case hex", Data(hex.uppercased().utf8)),
+            ("base64", Data(utf8.base64EncodedString().utf8)), ("base64url", Data(Base64URL.encode(utf8).utf8)),
+        ]
     }
 
     /// The 16 bytes of a handle as a UUID string, lower case, when it has 16 bytes.
@@ -67,12 +73,18 @@ extension StepLibrary {
     /// Steps of the automatic upgrade (N2.6) that read failure classes, non-password sign-ins,
     /// relaunches and the binding of a request to its account.
     static let upgradeSteps: [StepDefinition] = [
-        StepDefinition("the credential manager fails the next conditional registration with {string}",
-                       check: { arguments in CreateFailureClass.named(arguments[0]) == nil
-                           ? "unknown failure class \"\(arguments[0])\" (one of: \(CreateFailureClass.all.map(\.id).joined(separator: ", ")))" : nil }) { world, arguments in
+        StepDefinition(
+            "the credential manager fails the next conditional registration with {string}",
+            check: { arguments in
+                CreateFailureClass.named(arguments[0]) == nil
+                    ? "unknown failure class \"\(arguments[0])\" (one of: \(CreateFailureClass.all.map(\.id).joined(separator: ", ")))" : nil
+            }
+        ) { world, arguments in
             guard let failure = CreateFailureClass.named(arguments[0]) else { throw SystemIssue("unknown failure class \"\(arguments[0])\"") }
             guard failure.platform == world.target.platform else {
-                throw SystemIssue("\(failure.id) is a \(failure.platform.rawValue) failure; the scenario runs on \(world.target.id) (tag it @platform:\(failure.platform.rawValue))")
+                throw SystemIssue(
+                    "\(failure.id) is a \(failure.platform.rawValue) failure; the scenario runs on \(world.target.id) (tag it @platform:\(failure.platform.rawValue))"
+                )
             }
             world.host.withProvider { $0.nextConditionalCreateFailure = failure }
             world.host.record(.step, "provider.setting", "the next conditional registration fails with \(failure.id)")
@@ -89,22 +101,28 @@ extension StepLibrary {
         // Whatever the platform answered: silent for the expected no-op, recorded for every other class.
         StepDefinition("the app treated the failure as its class requires") { world, _ in
             try await world.quiesce()
-            guard let failed = world.operationsSinceTrigger.first(where: { $0.kind == .create && $0.outcome.error != nil }), let error = failed.outcome.error else {
+            guard let failed = world.operationsSinceTrigger.first(where: { $0.kind == .create && $0.outcome.error != nil }), let error = failed.outcome.error
+            else {
                 return .failed("no registration request failed after the trigger")
             }
             guard let failure = World.failureClass(of: error), failure.handling == .silent else { return world.recordedUnderItsClass(failed) }
             let errors = world.host.snapshot.uiEvents.filter { $0.sequence > failed.sequence && $0.value.kind == .error }
-            return StepSupport.expect(errors.isEmpty, "\(StepSupport.cite(failed)) ended in the expected no-op \(failure.id), yet the app showed: "
-                                      + errors.map { "#\($0.sequence) \"\($0.value.text)\"" }.joined(separator: ", "))
+            return StepSupport.expect(
+                errors.isEmpty,
+                "\(StepSupport.cite(failed)) ended in the expected no-op \(failure.id), yet the app showed: "
+                    + errors.map { "#\($0.sequence) \"\($0.value.text)\"" }.joined(separator: ", "))
         },
-        StepDefinition("the user signs in as {string} through {string}", needs: [.alternativeSignIn],
-                       check: StepDefinition.oneOf(["a magic link", "a one-time code", "federated sign-in"], at: 1)) { world, arguments in
+        StepDefinition(
+            "the user signs in as {string} through {string}", needs: [.alternativeSignIn],
+            check: StepDefinition.oneOf(["a magic link", "a one-time code", "federated sign-in"], at: 1)
+        ) { world, arguments in
             let account = try world.account(arguments[0])
-            let method: AlternativeSignInMethod = switch arguments[1] {
-            case "a magic link": .magicLink
-            case "a one-time code": .oneTimeCode
-            default: .federated
-            }
+            let method: AlternativeSignInMethod =
+                switch arguments[1] {
+                case "a magic link": .magicLink
+                case "a one-time code": .oneTimeCode
+                default: .federated
+                }
             world.host.withProvider { $0.lastAutofill = nil }
             try await world.perform(.alternativeSignIn(username: account.username, method: method))
             return .passed
@@ -120,8 +138,9 @@ extension StepLibrary {
         StepDefinition("{string} is signed in with limited assurance") { world, arguments in
             let account = try world.account(arguments[0])
             let session = try await world.inspectSession()
-            return StepSupport.expect(session.stage == .signedInLimited && session.username == account.username,
-                                      "the app's session is \(session.stage.rawValue)\(session.username.map { " as \($0)" } ?? ""), not a limited sign-in of \(account.username)")
+            return StepSupport.expect(
+                session.stage == .signedInLimited && session.username == account.username,
+                "the app's session is \(session.stage.rawValue)\(session.username.map { " as \($0)" } ?? ""), not a limited sign-in of \(account.username)")
         },
         StepDefinition("the last registration request carries none of the exclusions or the challenge of {string}") { world, arguments in
             try await world.quiesce()
@@ -132,7 +151,9 @@ extension StepLibrary {
             let otherChallenges = Set(registrations.dropLast().compactMap { $0.registration }.filter { $0.userName == other.username }.map(\.challenge))
             var problems: [String] = []
             let leaked = (view.excludedCredentials ?? []).filter(otherIDs.contains)
-            if !leaked.isEmpty { problems.append("it excludes \(leaked.count) passkey(s) of \(other.username): " + leaked.map(Base64URL.encode).sorted().joined(separator: ", ")) }
+            if !leaked.isEmpty {
+                problems.append("it excludes \(leaked.count) passkey(s) of \(other.username): " + leaked.map(Base64URL.encode).sorted().joined(separator: ", "))
+            }
             if otherChallenges.contains(view.challenge) { problems.append("its challenge is the one issued for \(other.username)") }
             if otherChallenges.isEmpty { problems.append("no earlier registration request of \(other.username) to compare with") }
             return StepSupport.expect(problems.isEmpty, "\(StepSupport.cite(last)): " + problems.joined(separator: "; "))
@@ -142,23 +163,30 @@ extension StepLibrary {
             var values: [(label: String, value: String)] = []
             for alias in world.accounts.keys.sorted() {
                 let account = try await world.inspect(alias)
-                values += [("username", account.username), ("name", account.name), ("display name", account.displayName), ("product account id", account.accountID)]
+                values += [
+                    ("username", account.username), ("name", account.name), ("display name", account.displayName), ("product account id", account.accountID),
+                ]
                 if let local = account.username.split(separator: "@").first { values.append(("username", String(local))) }
             }
             let registrations = world.registrations
             let leaks = registrations.compactMap { operation in
                 operation.registration.flatMap { OpaqueHandle.leak(in: $0.userHandle, values: values) }.map { "\(StepSupport.cite(operation)): \($0)" }
             }
-            return StepSupport.expect(!registrations.isEmpty && leaks.isEmpty, registrations.isEmpty ? "the app issued no registration request" : leaks.joined(separator: "; "))
+            return StepSupport.expect(
+                !registrations.isEmpty && leaks.isEmpty, registrations.isEmpty ? "the app issued no registration request" : leaks.joined(separator: "; "))
         },
         StepDefinition("releasing the response stored a passkey for {string}") { world, arguments in
             guard let comparison = world.releaseComparison else { throw SystemIssue("no held response was released before this step") }
             let before = comparison.before[arguments[0]] ?? []
             let after = comparison.after[arguments[0]] ?? []
             let added = after.filter { new in !before.contains { $0.credentialID == new.credentialID } }
-            let telemetry = world.host.snapshot.telemetry.map { "\($0.value.name) \($0.value.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))" }
-            return StepSupport.expect(added.count == 1, "releasing the held response without a context change added \(added.count) passkey(s) to \(World.username(arguments[0])), expected 1"
-                                      + (telemetry.isEmpty ? "" : "; the app's telemetry: " + telemetry.joined(separator: "; ")))
+            let telemetry = world.host.snapshot.telemetry.map {
+                "\($0.value.name) \($0.value.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+            }
+            return StepSupport.expect(
+                added.count == 1,
+                "releasing the held response without a context change added \(added.count) passkey(s) to \(World.username(arguments[0])), expected 1"
+                    + (telemetry.isEmpty ? "" : "; the app's telemetry: " + telemetry.joined(separator: "; ")))
         },
     ]
 }

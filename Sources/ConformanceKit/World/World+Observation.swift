@@ -41,16 +41,19 @@ extension World {
             fired += 1
         }
         let pending = host.snapshot.pendingTimers.sorted { ($0.dueMillis, $0.id) < ($1.dueMillis, $1.id) }
-        let result = Quiescence(timersFired: fired, elapsedMillis: host.now() - start, pendingTimers: pending.map { "\($0.id): \($0.label) (due at \($0.dueMillis) ms)" })
+        let result = Quiescence(
+            timersFired: fired, elapsedMillis: host.now() - start, pendingTimers: pending.map { "\($0.id): \($0.label) (due at \($0.dueMillis) ms)" })
         if pending.isEmpty {
             if fired > 0 || lastQuiescenceSequence != host.transcriptCount {
-                lastQuiescenceSequence = host.record(.step, "clock.quiescent",
-                                                     "the app has nothing left scheduled (\(fired) timer(s) fired, \(result.elapsedMillis / 1000) s of virtual time)")
+                lastQuiescenceSequence = host.record(
+                    .step, "clock.quiescent",
+                    "the app has nothing left scheduled (\(fired) timer(s) fired, \(result.elapsedMillis / 1000) s of virtual time)")
             }
         } else {
-            lastQuiescenceSequence = host.record(.step, "clock.horizon",
-                                                 "stopped waiting after \(fired) timer(s) and \(result.elapsedMillis / 1000) s of virtual time with \(pending.count) timer(s) still scheduled: "
-                                                 + result.pendingTimers.prefix(5).joined(separator: "; "))
+            lastQuiescenceSequence = host.record(
+                .step, "clock.horizon",
+                "stopped waiting after \(fired) timer(s) and \(result.elapsedMillis / 1000) s of virtual time with \(pending.count) timer(s) still scheduled: "
+                    + result.pendingTimers.prefix(5).joined(separator: "; "))
         }
         return result
     }

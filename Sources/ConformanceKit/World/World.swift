@@ -146,7 +146,8 @@ public final class World {
             members["appleAssertion"] = .object(assertion)
         }
         if case .androidAuthentication(let text) = outcome, case .object(var json)? = try? JSONValue.parse(Data(text.utf8)),
-           case .object(var response)? = json["response"], let signature = response["signature"]?.stringValue {
+            case .object(var response)? = json["response"], let signature = response["signature"]?.stringValue
+        {
             response["signature"] = .string(signatureNote(Base64URL.decodeIfValid(signature)?.count ?? 0))
             json["response"] = .object(response)
             members["androidAuthenticationResponseJson"] = .string(Wire.jsonString(JSONValue.object(json)))
@@ -227,21 +228,24 @@ public final class World {
         let clientDataHash = SHA256.hash(Data("fixture".utf8))
         let registration: VirtualAuthenticator.Registration
         do {
-            registration = try authenticator.makeCredential(rpId: snapshot.rpID, userHandle: snapshot.userHandle, clientDataHash: clientDataHash,
-                                                            flags: [.userPresent, .userVerified, .backupEligible, .backupState])
+            registration = try authenticator.makeCredential(
+                rpId: snapshot.rpID, userHandle: snapshot.userHandle, clientDataHash: clientDataHash,
+                flags: [.userPresent, .userVerified, .backupEligible, .backupState])
         } catch {
             throw SystemIssue("the virtual authenticator failed: \(error)")
         }
-        let fixture = CredentialFixture(username: snapshot.username, credentialID: registration.credential.id,
-                                        publicKey: registration.credential.publicKey.bytes, state: state)
+        let fixture = CredentialFixture(
+            username: snapshot.username, credentialID: registration.credential.id,
+            publicKey: registration.credential.publicKey.bytes, state: state)
         try await addServerCredential(fixture)
         return fixture
     }
 
     /// Stores a credential record on the server, recorded in the transcript.
     func addServerCredential(_ fixture: CredentialFixture) async throws {
-        host.record(.harnessToRP, "session.addCredential", "\(fixture.username): \(Base64URL.encode(fixture.credentialID)) (\(fixture.state.rawValue))",
-                    payload: Wire.jsonValue(fixture))
+        host.record(
+            .harnessToRP, "session.addCredential", "\(fixture.username): \(Base64URL.encode(fixture.credentialID)) (\(fixture.state.rawValue))",
+            payload: Wire.jsonValue(fixture))
         try await session.addCredential(fixture)
     }
 }

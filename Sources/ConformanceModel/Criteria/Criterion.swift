@@ -74,8 +74,10 @@ public struct CriterionScenario: Sendable {
     public var slug: String
 
     /// A scenario with everything planning needs.
-    public init(name: String, file: String, line: Int, tags: [String], verifyItems: [String], steps: [Step], needs: Set<Capability>,
-                platform: PlatformFamily?, requires: [Target.Feature: Bool], slug: String) {
+    public init(
+        name: String, file: String, line: Int, tags: [String], verifyItems: [String], steps: [Step], needs: Set<Capability>,
+        platform: PlatformFamily?, requires: [Target.Feature: Bool], slug: String
+    ) {
         self.name = name
         self.file = file
         self.line = line

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The version of the adapter protocol this harness speaks.
@@ -23,8 +23,10 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
     public var relyingPartyIDs: [String]
 
     /// Creates a description; the protocol version defaults to the one this harness speaks.
-    public init(protocolVersion: String = adapterProtocolVersion, name: String, version: String, targets: [String],
-                capabilities: [Capability], relyingPartyIDs: [String]) {
+    public init(
+        protocolVersion: String = adapterProtocolVersion, name: String, version: String, targets: [String],
+        capabilities: [Capability], relyingPartyIDs: [String]
+    ) {
         self.protocolVersion = protocolVersion
         self.name = name
         self.version = version
@@ -86,8 +88,10 @@ public struct DeviceInfo: Sendable, Codable, Hashable {
     ///
     /// An OS family must belong to the platform (`macos` is an Apple family); a mismatch is a
     /// programming error.
-    public init(platform: PlatformFamily, osVersion: String, credentialsLibraryVersion: String? = nil, appOrigin: String? = nil,
-                osFamily: OSFamily? = nil) {
+    public init(
+        platform: PlatformFamily, osVersion: String, credentialsLibraryVersion: String? = nil, appOrigin: String? = nil,
+        osFamily: OSFamily? = nil
+    ) {
         precondition(osFamily.map { $0.platform == platform } ?? true, "the OS family \(osFamily?.rawValue ?? "") is not an \(platform.rawValue) family")
         self.platform = platform
         self.osVersion = osVersion
@@ -109,8 +113,9 @@ public struct DeviceInfo: Sendable, Codable, Hashable {
         appOrigin = try container.decodeIfPresent(String.self, forKey: .appOrigin)
         osFamily = try container.decodeIfPresent(OSFamily.self, forKey: .osFamily)
         if let osFamily, osFamily.platform != platform {
-            throw DecodingError.dataCorruptedError(forKey: .osFamily, in: container,
-                                                   debugDescription: "osFamily \(osFamily.rawValue) is not an \(platform.rawValue) family")
+            throw DecodingError.dataCorruptedError(
+                forKey: .osFamily, in: container,
+                debugDescription: "osFamily \(osFamily.rawValue) is not an \(platform.rawValue) family")
         }
     }
 }

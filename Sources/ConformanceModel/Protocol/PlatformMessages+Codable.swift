@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 // The wire forms of the "one of" platform messages. Each is an object whose single member names
@@ -25,11 +25,13 @@ private func decodePlatformRequest<Android: Decodable, Apple: Decodable, Request
     case (let androidValue?, nil): return android(androidValue)
     case (nil, let appleValue?): return apple(appleValue)
     case (.some, .some):
-        throw DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: container.codingPath, debugDescription: "the request carries both \"android\" and \"apple\"; exactly one is allowed"))
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: container.codingPath, debugDescription: "the request carries both \"android\" and \"apple\"; exactly one is allowed"))
     case (nil, nil):
-        throw DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: container.codingPath, debugDescription: "the request carries neither \"android\" nor \"apple\"; exactly one is required"))
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: container.codingPath, debugDescription: "the request carries neither \"android\" nor \"apple\"; exactly one is required"))
     }
 }
 
@@ -106,8 +108,9 @@ extension PlatformOutcome: Codable {
         }
         if let accepted = try container.decodeIfPresent(Bool.self, forKey: .signalAccepted) {
             guard accepted else {
-                throw DecodingError.dataCorruptedError(forKey: .signalAccepted, in: container,
-                                                       debugDescription: "signalAccepted must be true; a refused signal is an \"error\"")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .signalAccepted, in: container,
+                    debugDescription: "signalAccepted must be true; a refused signal is an \"error\"")
             }
             found.append((.signalAccepted, .signalAccepted))
         }
@@ -117,9 +120,10 @@ extension PlatformOutcome: Codable {
         guard found.count == 1, let outcome = found.first?.1 else {
             let names = CodingKeys.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", ")
             let what = found.isEmpty ? "none of" : "\(found.count) of"
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: container.codingPath,
-                debugDescription: "the outcome carries \(what) \(names); exactly one is required"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: container.codingPath,
+                    debugDescription: "the outcome carries \(what) \(names); exactly one is required"))
         }
         self = outcome
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The operating-system family of a target.
@@ -64,8 +64,10 @@ public struct AndroidCreatePublicKeyCredentialRequest: Sendable, Codable, Hashab
     public var origin: String?
 
     /// Creates the request with its JSON and flags; the flags other than `isConditional` default to `false`.
-    public init(requestJson: String, isConditional: Bool, preferImmediatelyAvailableCredentials: Bool = false,
-                isAutoSelectAllowed: Bool = false, origin: String? = nil) {
+    public init(
+        requestJson: String, isConditional: Bool, preferImmediatelyAvailableCredentials: Bool = false,
+        isAutoSelectAllowed: Bool = false, origin: String? = nil
+    ) {
         self.requestJson = requestJson
         self.isConditional = isConditional
         self.preferImmediatelyAvailableCredentials = preferImmediatelyAvailableCredentials
@@ -103,8 +105,10 @@ public struct AppleRegistrationRequest: Sendable, Codable, Hashable {
 
     /// Creates the request; `requestStyle` and `excludedCredentials` stay unset unless given, and user
     /// verification is `preferred`.
-    public init(relyingPartyIdentifier: String, challenge: Data, name: String, userID: Data, displayName: String? = nil,
-                requestStyle: AppleRequestStyle? = nil, excludedCredentials: [Data]? = nil, userVerificationPreference: String = "preferred") {
+    public init(
+        relyingPartyIdentifier: String, challenge: Data, name: String, userID: Data, displayName: String? = nil,
+        requestStyle: AppleRequestStyle? = nil, excludedCredentials: [Data]? = nil, userVerificationPreference: String = "preferred"
+    ) {
         self.relyingPartyIdentifier = relyingPartyIdentifier
         self.challenge = challenge
         self.name = name
@@ -259,8 +263,10 @@ public struct AppleSignalReport: Sendable, Codable, Hashable {
     public var userName: String?
 
     /// Creates a report with the arguments its method takes; the others stay `nil`.
-    public init(interface: AppleSignalInterface, method: AppleSignalMethod, relyingPartyIdentifier: String, credentialID: Data? = nil,
-                userHandle: Data? = nil, acceptedCredentialIDs: [Data]? = nil, newName: String? = nil, userName: String? = nil) {
+    public init(
+        interface: AppleSignalInterface, method: AppleSignalMethod, relyingPartyIdentifier: String, credentialID: Data? = nil,
+        userHandle: Data? = nil, acceptedCredentialIDs: [Data]? = nil, newName: String? = nil, userName: String? = nil
+    ) {
         self.interface = interface
         self.method = method
         self.relyingPartyIdentifier = relyingPartyIdentifier

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Something the user does in the app: one case per kind of action, with the arguments that kind takes.
@@ -92,7 +92,7 @@ public enum UserAction: Sendable, Hashable {
     public var username: String? {
         switch self {
         case .passwordSignIn(let username, _), .switchAccount(let username, _), .recoverySignIn(let username),
-             .alternativeSignIn(let username, _):
+            .alternativeSignIn(let username, _):
             username
         case .passkeySignIn(let username, _):
             username
@@ -114,29 +114,34 @@ extension UserAction: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(Kind.self, forKey: .kind) {
         case .passwordSignIn:
-            self = .passwordSignIn(username: try container.decode(String.self, forKey: .username),
-                                   password: try container.decode(String.self, forKey: .password))
+            self = .passwordSignIn(
+                username: try container.decode(String.self, forKey: .username),
+                password: try container.decode(String.self, forKey: .password))
         case .secondFactor:
             self = .secondFactor(try container.decode(SecondFactorOutcome.self, forKey: .secondFactor))
         case .recoverySignIn:
             self = .recoverySignIn(username: try container.decode(String.self, forKey: .username))
         case .alternativeSignIn:
-            self = .alternativeSignIn(username: try container.decode(String.self, forKey: .username),
-                                      method: try container.decode(AlternativeSignInMethod.self, forKey: .method))
+            self = .alternativeSignIn(
+                username: try container.decode(String.self, forKey: .username),
+                method: try container.decode(AlternativeSignInMethod.self, forKey: .method))
         case .passkeySignIn:
-            self = .passkeySignIn(username: try container.decodeIfPresent(String.self, forKey: .username),
-                                  rpID: try container.decodeIfPresent(String.self, forKey: .rpID))
+            self = .passkeySignIn(
+                username: try container.decodeIfPresent(String.self, forKey: .username),
+                rpID: try container.decodeIfPresent(String.self, forKey: .rpID))
         case .signOut: self = .signOut
         case .switchAccount:
-            self = .switchAccount(username: try container.decode(String.self, forKey: .username),
-                                  password: try container.decode(String.self, forKey: .password))
+            self = .switchAccount(
+                username: try container.decode(String.self, forKey: .username),
+                password: try container.decode(String.self, forKey: .password))
         case .createPasskey: self = .createPasskey
         case .revokePasskey:
             self = .revokePasskey(credentialID: try container.decode(Data.self, forKey: .credentialID))
         case .rename:
-            self = .rename(newName: try container.decodeIfPresent(String.self, forKey: .newName),
-                           newDisplayName: try container.decodeIfPresent(String.self, forKey: .newDisplayName),
-                           confirmed: try container.decode(Bool.self, forKey: .confirmed))
+            self = .rename(
+                newName: try container.decodeIfPresent(String.self, forKey: .newName),
+                newDisplayName: try container.decodeIfPresent(String.self, forKey: .newDisplayName),
+                confirmed: try container.decode(Bool.self, forKey: .confirmed))
         case .refresh: self = .refresh
         case .managePasskeys: self = .managePasskeys
         case .relaunch: self = .relaunch

@@ -31,9 +31,10 @@ public enum Caps {
         let cut = entries.count - evidenceHead - evidenceTail
         let head = entries.prefix(evidenceHead)
         let tail = entries.suffix(evidenceTail)
-        let marker = TranscriptEntry(sequence: head.last.map { $0.sequence + 1 } ?? 1, atMillis: head.last?.atMillis ?? 0, channel: .step,
-                                     name: "evidence.cut",
-                                     summary: "[cut: \(cut) transcript entries left out; the evidence keeps the first \(evidenceHead) and the last \(evidenceTail) of \(entries.count)]")
+        let marker = TranscriptEntry(
+            sequence: head.last.map { $0.sequence + 1 } ?? 1, atMillis: head.last?.atMillis ?? 0, channel: .step,
+            name: "evidence.cut",
+            summary: "[cut: \(cut) transcript entries left out; the evidence keeps the first \(evidenceHead) and the last \(evidenceTail) of \(entries.count)]")
         return head.map(capped) + [marker] + tail.map(capped)
     }
 }

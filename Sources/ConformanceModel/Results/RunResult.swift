@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// One recorded interaction between harness, relying party and platform, at a virtual time.
@@ -106,9 +106,11 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
     public var notVerifiedReason: NotVerifiedReason?
 
     /// Creates the result of one test case from all its parts.
-    public init(id: String, criterionID: String, scenario: String, file: String, line: Int, verifyItems: [String], tags: [String],
-                target: String, verdict: Verdict, message: String?, steps: [StepResult], evidence: [TranscriptEntry],
-                virtualMillis: Int64, wallSeconds: Double, fault: RunFault? = nil, notVerifiedReason: NotVerifiedReason? = nil) {
+    public init(
+        id: String, criterionID: String, scenario: String, file: String, line: Int, verifyItems: [String], tags: [String],
+        target: String, verdict: Verdict, message: String?, steps: [StepResult], evidence: [TranscriptEntry],
+        virtualMillis: Int64, wallSeconds: Double, fault: RunFault? = nil, notVerifiedReason: NotVerifiedReason? = nil
+    ) {
         self.fault = fault
         self.notVerifiedReason = notVerifiedReason
         self.id = id
@@ -207,8 +209,10 @@ public struct CriterionInfo: Sendable, Codable, Hashable {
     }
 
     /// Creates the description of a criterion from all its parts.
-    public init(id: String, title: String, level: Level, group: String, derived: Bool, origin: Origin? = nil, statement: String, verification: String,
-                verifyItems: [VerifyItem], source: String, references: [String], file: String) {
+    public init(
+        id: String, title: String, level: Level, group: String, derived: Bool, origin: Origin? = nil, statement: String, verification: String,
+        verifyItems: [VerifyItem], source: String, references: [String], file: String
+    ) {
         self.id = id
         self.title = title
         self.level = level
@@ -296,8 +300,10 @@ public struct RunMetadata: Sendable, Codable, Hashable {
         /// The declared target ids that the harness does not know (ignored for the run, warned about).
         public var unknownTargets: [String]
         /// Creates the adapter's description for the metadata.
-        public init(name: String, version: String, transport: String, command: String? = nil, declaredTargets: [String]? = nil,
-                    capabilities: [String]? = nil, unknownTargets: [String] = []) {
+        public init(
+            name: String, version: String, transport: String, command: String? = nil, declaredTargets: [String]? = nil,
+            capabilities: [String]? = nil, unknownTargets: [String] = []
+        ) {
             self.name = name
             self.version = version
             self.transport = transport
@@ -309,9 +315,11 @@ public struct RunMetadata: Sendable, Codable, Hashable {
     }
 
     /// Creates run metadata.
-    public init(harnessVersion: String, criteriaDigest: String, adapter: AdapterInfo, targets: [String], seed: UInt64,
-                startedAt: String, filters: [String: String], allowNotVerified: Bool = false, interruption: Interruption? = nil,
-                fault: RunFault? = nil, criteriaRoot: String? = nil) {
+    public init(
+        harnessVersion: String, criteriaDigest: String, adapter: AdapterInfo, targets: [String], seed: UInt64,
+        startedAt: String, filters: [String: String], allowNotVerified: Bool = false, interruption: Interruption? = nil,
+        fault: RunFault? = nil, criteriaRoot: String? = nil
+    ) {
         self.criteriaRoot = criteriaRoot
         self.harnessVersion = harnessVersion
         self.criteriaDigest = criteriaDigest
@@ -372,8 +380,10 @@ public struct RunResult: Sendable, Codable, Hashable {
     public var virtualMillis: Int64
 
     /// Creates a run result; `assemble(plan:results:metadata:wallSeconds:)` builds one from test case results.
-    public init(metadata: RunMetadata, criteria: [CriterionResult], testCases: [TestCaseResult], verdict: Verdict,
-                wallSeconds: Double, virtualMillis: Int64) {
+    public init(
+        metadata: RunMetadata, criteria: [CriterionResult], testCases: [TestCaseResult], verdict: Verdict,
+        wallSeconds: Double, virtualMillis: Int64
+    ) {
         self.metadata = metadata
         self.criteria = criteria
         self.testCases = testCases
@@ -392,11 +402,12 @@ extension CriterionInfo {
     /// Decodes a criterion; one written before origins existed takes its origin from `derived`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(String.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
-                  level: try container.decode(Level.self, forKey: .level), group: try container.decode(String.self, forKey: .group),
-                  derived: try container.decode(Bool.self, forKey: .derived), origin: try container.decodeIfPresent(Origin.self, forKey: .origin),
-                  statement: try container.decode(String.self, forKey: .statement), verification: try container.decode(String.self, forKey: .verification),
-                  verifyItems: try container.decode([VerifyItem].self, forKey: .verifyItems), source: try container.decode(String.self, forKey: .source),
-                  references: try container.decode([String].self, forKey: .references), file: try container.decode(String.self, forKey: .file))
+        self.init(
+            id: try container.decode(String.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
+            level: try container.decode(Level.self, forKey: .level), group: try container.decode(String.self, forKey: .group),
+            derived: try container.decode(Bool.self, forKey: .derived), origin: try container.decodeIfPresent(Origin.self, forKey: .origin),
+            statement: try container.decode(String.self, forKey: .statement), verification: try container.decode(String.self, forKey: .verification),
+            verifyItems: try container.decode([VerifyItem].self, forKey: .verifyItems), source: try container.decode(String.self, forKey: .source),
+            references: try container.decode([String].self, forKey: .references), file: try container.decode(String.self, forKey: .file))
     }
 }

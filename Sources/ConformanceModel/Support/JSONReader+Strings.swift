@@ -31,7 +31,7 @@ extension JSONCursor {
         guard index + 1 < end else { throw fail("unterminated string: the input ends inside an escape") }
         switch bytes[index + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             index += 2
         case UInt8(ascii: "u"):
             let code = try hex4(at: backslash)
@@ -40,14 +40,17 @@ extension JSONCursor {
                 var low: UInt32?
                 if index + 1 < end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") { low = try hex4(at: index) }
                 guard let low, (0xDC00...0xDFFF).contains(low) else {
-                    throw fail("lone surrogate \\u\(Self.hexText(code)): a high surrogate must be followed by the \\u escape of a low one (DC00-DFFF)", at: backslash)
+                    throw fail(
+                        "lone surrogate \\u\(Self.hexText(code)): a high surrogate must be followed by the \\u escape of a low one (DC00-DFFF)", at: backslash)
                 }
                 index += 6
             } else if (0xDC00...0xDFFF).contains(code) {
                 throw fail("lone surrogate \\u\(Self.hexText(code)): a low surrogate must follow the \\u escape of a high one (D800-DBFF)", at: backslash)
             }
         default:
-            throw fail("invalid escape: a backslash followed by \(JSONSyntaxError.describe(bytes[index + 1])) (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)", at: backslash)
+            throw fail(
+                "invalid escape: a backslash followed by \(JSONSyntaxError.describe(bytes[index + 1])) (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+                at: backslash)
         }
     }
 
@@ -81,11 +84,19 @@ extension JSONCursor {
         var second: ClosedRange<UInt8> = 0x80...0xBF
         switch lead {
         case 0xC2...0xDF: count = 2
-        case 0xE0: count = 3; second = 0xA0...0xBF
-        case 0xED: count = 3; second = 0x80...0x9F
+        case 0xE0:
+            count = 3
+            second = 0xA0...0xBF
+        case 0xED:
+            count = 3
+            second = 0x80...0x9F
         case 0xE1...0xEF: count = 3
-        case 0xF0: count = 4; second = 0x90...0xBF
-        case 0xF4: count = 4; second = 0x80...0x8F
+        case 0xF0:
+            count = 4
+            second = 0x90...0xBF
+        case 0xF4:
+            count = 4
+            second = 0x80...0x8F
         case 0xF1...0xF3: count = 4
         default: throw fail("not UTF-8: byte 0x\(JSONSyntaxError.hex(lead)) cannot start a character")
         }

@@ -44,8 +44,10 @@ public enum JSONReader {
     /// Checks that `bytes` hold one strict JSON text, without building its value, and returns the
     /// value's shape. When that value is an object, `topLevelMember` is called for each member in
     /// order with the byte ranges of its name (quotes included) and of its value.
-    public static func validate(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth,
-                                topLevelMember: (_ name: Range<Int>, _ value: Range<Int>) -> Void = { _, _ in }) throws(JSONSyntaxError) -> ValueKind {
+    public static func validate(
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth,
+        topLevelMember: (_ name: Range<Int>, _ value: Range<Int>) -> Void = { _, _ in }
+    ) throws(JSONSyntaxError) -> ValueKind {
         let result: Result<ValueKind, JSONSyntaxError> = withoutActuallyEscaping(topLevelMember) { member in
             bytes.withUnsafeBufferPointer { buffer in
                 withUnsafeTemporaryAllocation(of: JSONCursor<JSONValidating>.Name.self, capacity: 64) { names in
@@ -153,14 +155,15 @@ struct JSONCursor<Mode: JSONCursorMode> {
     mutating func text() throws(JSONSyntaxError) -> (value: JSONValue, kind: JSONReader.ValueKind) {
         skipWhitespace()
         guard index < end else { throw fail("expected a JSON value, found \(index == 0 ? "an empty text" : "only whitespace")") }
-        let kind: JSONReader.ValueKind = switch bytes[index] {
-        case UInt8(ascii: "{"): .object
-        case UInt8(ascii: "["): .array
-        case UInt8(ascii: "\""): .string
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): .bool
-        case UInt8(ascii: "n"): .null
-        default: .number
-        }
+        let kind: JSONReader.ValueKind =
+            switch bytes[index] {
+            case UInt8(ascii: "{"): .object
+            case UInt8(ascii: "["): .array
+            case UInt8(ascii: "\""): .string
+            case UInt8(ascii: "t"), UInt8(ascii: "f"): .bool
+            case UInt8(ascii: "n"): .null
+            default: .number
+            }
         let value = try value(depth: 0)
         skipWhitespace()
         guard index == end else { throw fail("unexpected \(found) after the JSON value") }
