@@ -76,26 +76,12 @@ enum Platform {
         }
     }
 
-    /// The calling thread's identity.
-    static func currentThread() -> UInt {
-        #if canImport(Darwin)
-            UInt(bitPattern: pthread_self())
-        #else
-            UInt(pthread_self())
-        #endif
-    }
-
     /// A pipe whose two ends are close-on-exec.
     static func makePipe() -> (read: Int32, write: Int32)? {
         var ends: [Int32] = [0, 0]
         guard systemPipe(&ends) == 0 else { return nil }
         for end in ends { setCloseOnExec(end) }
         return (ends[0], ends[1])
-    }
-
-    /// Lets other threads run (while polling for an answer).
-    static func yieldProcessor() {
-        _ = sched_yield()
     }
 
     /// A close-on-exec duplicate of `fd`, or -1.

@@ -69,6 +69,8 @@ final class HarnessConnection: Sendable {
     let state = Mutex(State())
     let outbox: Outbox
     let inbox: AsyncStream<Inbound>.Continuation
+    /// What the serving task reads; it starts with the reader.
+    private let inboundStream: AsyncStream<Inbound>
     /// The reader: not started, running, or stopped.
     private enum ReaderState {
         /// Waiting for the first call: the descriptor to read.
@@ -99,10 +101,10 @@ final class HarnessConnection: Sendable {
         }
         let (stream, inbox) = AsyncStream<Inbound>.makeStream()
         self.inbox = inbox
+        self.inboundStream = stream
         self.reader = Mutex(.notStarted(endpoint.pipes.fromChild))
         let weak = Weak(self)
         owner.weak.withLock { $0 = weak }
-        Task { await Self.serveInbound(stream, weak) }
     }
 
     /// Starts the reader if it has not started yet.
@@ -120,6 +122,10 @@ final class HarnessConnection: Sendable {
                 return false
             }
             state = .running(running)
+            // The serving task runs on the reader thread (see `LineReader.enqueue`): an adapter call
+            // read there is served right after the read, without waking another thread.
+            let stream = inboundStream
+            Task(executorPreference: running) { await Self.serveInbound(stream, weak) }
             return true
         }
         if !started { fail(AdapterFault(.launchFailed, "could not create a pipe to wake the reader (errno \(Platform.lastError))")) }

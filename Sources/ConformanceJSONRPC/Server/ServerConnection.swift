@@ -136,7 +136,14 @@ final class ServerConnection: Sendable {
                 waiter.resume(returning: message)
             }
         case .request:
-            Task { await self.handle(message) }
+            // On the reader thread, between reads (see `LineReader.enqueue`); suspended in a
+            // platform call, the handler lets the reader read on.
+            let executor = reader.withLock { state -> LineReader? in state }
+            if let executor {
+                Task(executorPreference: executor) { await self.handle(message) }
+            } else {
+                Task { await self.handle(message) }
+            }
         case .notification:
             break
         }
