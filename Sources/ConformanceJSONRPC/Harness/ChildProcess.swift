@@ -114,11 +114,25 @@ final class ChildProcess: Sendable {
     func terminate(grace: Duration) {
         guard !stopRequested.exchange(true, ordering: .relaxed) else { return }
         signal(Platform.terminateSignal)
+        // As soon as the process exits, its group goes too (helpers it left behind)…
         Task { [self] in
-            await exited(within: grace)
-            signal(Platform.killSignal)
-            Self.registry.withLock { _ = $0.removeValue(forKey: pid) }
+            if await exited(within: grace) { kill() }
         }
+        // …and after the grace period, whatever happened. A private queue's timer fires on a thread
+        // of its own, however busy the cooperative pool is.
+        Self.killTimers.asyncAfter(
+            deadline: .now() + .nanoseconds(Int(grace.components.seconds * 1_000_000_000 + grace.components.attoseconds / 1_000_000_000))
+        ) {
+            [self] in kill()
+        }
+    }
+
+    /// The queue of the `SIGKILL` timers of `terminate(grace:)`.
+    private static let killTimers = DispatchQueue(label: "passkey-conformance.kill-timers")
+
+    private func kill() {
+        signal(Platform.killSignal)
+        Self.registry.withLock { _ = $0.removeValue(forKey: pid) }
     }
 
     /// Stops the process (`SIGTERM`, then `SIGKILL` after `grace`) and waits until it is gone.
