@@ -11,9 +11,6 @@ final class Occurrence: Sendable {
 
     private let state = Mutex(State())
 
-    /// Whether it has happened.
-    var hasFired: Bool { state.withLock { $0.fired } }
-
     /// Marks it as happened and resumes every waiter with `true`. Idempotent.
     func fire() {
         let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in

@@ -10,7 +10,7 @@
 // of the protocol; a value with more than one member, or none, does not decode.
 
 /// The members of a platform request on the wire.
-private enum PlatformRequestKey: String, CodingKey {
+enum PlatformRequestKey: String, CodingKey {
     case android, apple
 }
 
@@ -35,7 +35,19 @@ private func decodePlatformRequest<Android: Decodable, Apple: Decodable, Request
     }
 }
 
-extension CreateCredentialRequest: Codable {
+/// A platform request: one case per platform, on the wire an object whose one member names it.
+protocol OnePlatformRequest: Codable {
+    associatedtype Android: Codable
+    associatedtype Apple: Codable
+    /// The Android case.
+    static func android(_ request: Android) -> Self
+    /// The Apple case.
+    static func apple(_ request: Apple) -> Self
+    /// The one member the request is written as.
+    var member: (key: PlatformRequestKey, value: any Encodable) { get }
+}
+
+extension OnePlatformRequest {
     /// Decodes `{"android":{…}}` or `{"apple":{…}}`; both or neither is a `DecodingError` that says so.
     public init(from decoder: any Decoder) throws {
         self = try decodePlatformRequest(from: decoder, android: Self.android, apple: Self.apple)
@@ -44,41 +56,33 @@ extension CreateCredentialRequest: Codable {
     /// Encodes the request as an object with its one platform member.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: PlatformRequestKey.self)
+        try container.encode(member.value, forKey: member.key)
+    }
+}
+
+extension CreateCredentialRequest: OnePlatformRequest {
+    var member: (key: PlatformRequestKey, value: any Encodable) {
         switch self {
-        case .android(let request): try container.encode(request, forKey: .android)
-        case .apple(let request): try container.encode(request, forKey: .apple)
+        case .android(let request): (.android, request)
+        case .apple(let request): (.apple, request)
         }
     }
 }
 
-extension GetCredentialRequest: Codable {
-    /// Decodes `{"android":{…}}` or `{"apple":{…}}`; both or neither is a `DecodingError` that says so.
-    public init(from decoder: any Decoder) throws {
-        self = try decodePlatformRequest(from: decoder, android: Self.android, apple: Self.apple)
-    }
-
-    /// Encodes the request as an object with its one platform member.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: PlatformRequestKey.self)
+extension GetCredentialRequest: OnePlatformRequest {
+    var member: (key: PlatformRequestKey, value: any Encodable) {
         switch self {
-        case .android(let request): try container.encode(request, forKey: .android)
-        case .apple(let request): try container.encode(request, forKey: .apple)
+        case .android(let request): (.android, request)
+        case .apple(let request): (.apple, request)
         }
     }
 }
 
-extension SignalRequest: Codable {
-    /// Decodes `{"android":{…}}` or `{"apple":{…}}`; both or neither is a `DecodingError` that says so.
-    public init(from decoder: any Decoder) throws {
-        self = try decodePlatformRequest(from: decoder, android: Self.android, apple: Self.apple)
-    }
-
-    /// Encodes the signal as an object with its one platform member.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: PlatformRequestKey.self)
+extension SignalRequest: OnePlatformRequest {
+    var member: (key: PlatformRequestKey, value: any Encodable) {
         switch self {
-        case .android(let request): try container.encode(request, forKey: .android)
-        case .apple(let request): try container.encode(request, forKey: .apple)
+        case .android(let request): (.android, request)
+        case .apple(let request): (.apple, request)
         }
     }
 }
