@@ -181,7 +181,9 @@ struct RoundTripTests {
     @Test("the test case's budget bounds every call of the session")
     func testCaseBudget() async throws {
         let adapter = JSONRPCAdapter(
-            servingInProcess: party, configuration: .init(callTimeout: .seconds(30), testCaseTimeout: .milliseconds(300), launchTimeout: .seconds(30)))
+            servingInProcess: party, configuration: .init(callTimeout: .seconds(30), testCaseTimeout: .seconds(3), launchTimeout: .seconds(30)))
+        // The refresh below waits on a gate that stays shut, so only the 3 s budget ends it; the
+        // next session must open and answer within its own 3 s, which a loaded machine needs.
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
         await #expect {
             _ = try await session.perform(UserAction.refresh)
