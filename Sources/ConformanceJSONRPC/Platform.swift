@@ -67,12 +67,15 @@ enum Platform {
     /// Waits until `first` or `second` can be read, or `timeoutMillis` have passed (-1: no limit).
     /// Returns which are ready (hang-up and errors count as ready: the next read says which).
     static func poll(readable first: Int32, or second: Int32, timeoutMillis: Int32) -> (first: Bool, second: Bool) {
-        var entries = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
-        while true {
-            let result = systemPoll(&entries, 2, timeoutMillis)
-            if result < 0 && errno == EINTR { continue }
-            if result <= 0 { return (false, false) }
-            return (entries[0].revents != 0, entries[1].revents != 0)
+        withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { entries in
+            while true {
+                entries[0] = pollfd(fd: first, events: Int16(POLLIN), revents: 0)
+                entries[1] = pollfd(fd: second, events: Int16(POLLIN), revents: 0)
+                let result = systemPoll(entries.baseAddress!, 2, timeoutMillis)
+                if result < 0 && errno == EINTR { continue }
+                if result <= 0 { return (false, false) }
+                return (entries[0].revents != 0, entries[1].revents != 0)
+            }
         }
     }
 

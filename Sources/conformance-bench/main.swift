@@ -28,7 +28,10 @@ do {
             (JSONRPCAdapter(executable: adapterPath), "json-rpc")
         }
         print(SuiteBenchmark.line(outOfProcess))
-        print(String(format: "out-of-process / in-process wall time: %.2fx (limit 5x)", outOfProcess.median / inProcess.median))
+        print(
+            String(
+                format: "out-of-process / in-process wall time: %.2fx (suite only, one process; Scripts/bench-transport.sh times whole processes)",
+                outOfProcess.median / inProcess.median))
     } else {
         print("out-of-process: skipped, \(adapterPath) is not built (swift build -c release --product reference-rp-adapter)")
     }

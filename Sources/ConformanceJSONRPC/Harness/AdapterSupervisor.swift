@@ -10,6 +10,8 @@ actor AdapterSupervisor {
     typealias Launcher = @Sendable () throws(AdapterFault) -> HarnessConnection.Endpoint
 
     let configuration: JSONRPCAdapter.Configuration
+    /// The reader of the live connection, as an executor for test cases.
+    nonisolated let relay = ReaderRelay()
     private let launcher: Launcher
     private var connection: HarnessConnection?
     private var adapterDescription: AdapterDescription?
@@ -32,7 +34,7 @@ actor AdapterSupervisor {
                 lastLaunchFault.kind, "not launched again after \(consecutiveLaunchFailures) failed launches; the last: \(lastLaunchFault.message)",
                 method: lastLaunchFault.method, excerpt: lastLaunchFault.excerpt)
         }
-        let task = Task { [configuration, launcher] in try await Self.launch(configuration: configuration, launcher: launcher) }
+        let task = Task { [configuration, launcher, relay] in try await Self.launch(configuration: configuration, launcher: launcher, relay: relay) }
         launching = task
         defer { launching = nil }
         do {
@@ -48,8 +50,10 @@ actor AdapterSupervisor {
         }
     }
 
-    private static func launch(configuration: JSONRPCAdapter.Configuration, launcher: Launcher) async throws -> (HarnessConnection, AdapterDescription) {
-        let connection = HarnessConnection(endpoint: try launcher(), configuration: configuration)
+    private static func launch(
+        configuration: JSONRPCAdapter.Configuration, launcher: Launcher, relay: ReaderRelay
+    ) async throws -> (HarnessConnection, AdapterDescription) {
+        let connection = HarnessConnection(endpoint: try launcher(), configuration: configuration, relay: relay)
         let description: AdapterDescription
         do {
             description = try await connection.call(

@@ -10,8 +10,9 @@ import ConformanceModel
 /// adapter goes, in arrival order, to one serving task that calls the session's `PlatformHost` and
 /// answers; an answer that arrives while adapter calls before it wait to be served goes the same
 /// way behind them, so the harness never sees an answer before the platform calls the adapter made
-/// ahead of it. Callers suspend on continuations and never block a thread. Each call has a deadline
-/// task; the first expired deadline fails the connection. The shared state is small and behind one
+/// ahead of it. Callers suspend on continuations and never block a thread. The deadlines of the
+/// calls in flight are watched by one timer (`DeadlineWatch`); the first that expires fails the
+/// connection. Test cases that prefer the adapter's `ReaderRelay` run on the reader thread too. The shared state is small and behind one
 /// `Mutex`; the lifecycle (launch, hello, restart, shutdown) belongs to the `AdapterSupervisor` actor.
 final class HarnessConnection: Sendable {
     /// Where a connection reads and writes, and the process behind it, if any.
@@ -28,7 +29,6 @@ final class HarnessConnection: Sendable {
         var continuation: Waiter
         var deadlineIsTestCase: Bool
         var budget: Duration
-        var timer: Task<Void, Never>?
     }
 
     struct SessionEntry {
@@ -68,6 +68,8 @@ final class HarnessConnection: Sendable {
     let child: ChildProcess?
     let state = Mutex(State())
     let outbox: Outbox
+    /// The deadlines of the pending calls.
+    let deadlines = DeadlineWatch<Int>()
     let inbox: AsyncStream<Inbound>.Continuation
     /// What the serving task reads; it starts with the reader.
     private let inboundStream: AsyncStream<Inbound>
@@ -84,9 +86,13 @@ final class HarnessConnection: Sendable {
     /// `hello`, never a race between the reader and the registration).
     private let reader: Mutex<ReaderState>
 
-    init(endpoint: Endpoint, configuration: JSONRPCAdapter.Configuration) {
+    /// Where test cases that prefer this adapter's reader run.
+    private let relay: ReaderRelay?
+
+    init(endpoint: Endpoint, configuration: JSONRPCAdapter.Configuration, relay: ReaderRelay? = nil) {
         Platform.ignoreBrokenPipeSignal()
         self.configuration = configuration
+        self.relay = relay
         self.child = endpoint.child
         let owner = Owner()
         self.outbox = Outbox(fd: endpoint.pipes.toChild) { error in
@@ -105,6 +111,7 @@ final class HarnessConnection: Sendable {
         self.reader = Mutex(.notStarted(endpoint.pipes.fromChild))
         let weak = Weak(self)
         owner.weak.withLock { $0 = weak }
+        deadlines.onExpire { id in weak.connection?.expire(id) }
     }
 
     /// Starts the reader if it has not started yet.
@@ -122,6 +129,7 @@ final class HarnessConnection: Sendable {
                 return false
             }
             state = .running(running)
+            relay?.attach(running)
             // The serving task runs on the reader thread (see `LineReader.enqueue`): an adapter call
             // read there is served right after the read, without waking another thread.
             let stream = inboundStream
@@ -136,7 +144,9 @@ final class HarnessConnection: Sendable {
         reader.withLock { state in
             switch state {
             case .notStarted(let fd): Platform.close(fd)
-            case .running(let running): running.stop()
+            case .running(let running):
+                relay?.detach(running)
+                running.stop()
             case .stopped: break
             }
             state = .stopped
@@ -230,16 +240,7 @@ final class HarnessConnection: Sendable {
                     waiter.resume(returning: rejection)
                     return
                 }
-                let timer = Task { [weak self] in
-                    try? await Task.sleep(until: deadline, clock: .continuous)
-                    if !Task.isCancelled { self?.expire(id) }
-                }
-                let stillPending = state.withLock { state -> Bool in
-                    guard state.pending[id] != nil else { return false }
-                    state.pending[id]?.timer = timer
-                    return true
-                }
-                if !stillPending { timer.cancel() }
+                deadlines.add(id, deadline: deadline)
                 startReader()
                 outbox.send(line)
             }
@@ -259,7 +260,7 @@ final class HarnessConnection: Sendable {
             state.abandoned.insert(id)
             return pending
         }
-        pending?.timer?.cancel()
+        deadlines.remove(id)
         pending?.continuation.resume(returning: .failure(CancellationError()))
     }
 
@@ -267,13 +268,13 @@ final class HarnessConnection: Sendable {
     @discardableResult
     func deliver(_ id: Int, _ answer: Swift.Result<JSONRPCMessage, any Error>) -> Bool {
         guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return false }
-        pending.timer?.cancel()
+        deadlines.remove(id)
         pending.continuation.resume(returning: answer)
         return true
     }
 
     /// The deadline of call `id` passed: the connection fails, that call with a time-out.
-    private func expire(_ id: Int) {
+    func expire(_ id: Int) {
         guard let call = state.withLock({ $0.pending[id] }) else { return }
         var excerpt = child?.standardErrorText
         let partial = partialLine
@@ -328,8 +329,8 @@ final class HarnessConnection: Sendable {
             return failed
         }
         guard let failed else { return }
+        deadlines.stop()
         for (call, error) in failed {
-            call.timer?.cancel()
             call.continuation.resume(returning: .failure(error))
         }
         inbox.finish()

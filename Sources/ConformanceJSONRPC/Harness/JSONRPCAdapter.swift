@@ -72,6 +72,10 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
         await supervisor.shutdown()
     }
 
+    /// The reader thread of the live connection: a test case there resumes after each answer
+    /// without waking a pool thread (see `ReaderRelay`).
+    public var preferredTaskExecutor: (any TaskExecutor)? { supervisor.relay }
+
     /// The process id of the live adapter process, `nil` when none runs (or the adapter is in-process).
     package func processIdentifier() async -> Int32? {
         await supervisor.processIdentifier()

@@ -18,22 +18,11 @@ final class ServerConnection: Sendable {
     /// Where a platform call receives the harness's answer (`nil`: the connection ended first).
     typealias Waiter = CheckedContinuation<JSONRPCMessage?, Never>
 
-    /// A platform call awaiting its answer, and the task that gives up on it after the time-out.
-    struct Waiting {
-        var waiter: Waiter
-        var timer: Task<Void, Never>?
-
-        func resume(returning answer: JSONRPCMessage?) {
-            timer?.cancel()
-            waiter.resume(returning: answer)
-        }
-    }
-
     struct State {
         var helloDone = false
         var sessions: [String: ServedSession] = [:]
         var nextID = 1
-        var waiting: [Int: Waiting] = [:]
+        var waiting: [Int: Waiter] = [:]
         /// The harness has closed the input or sent `adapter.shutdown`.
         var finished = false
         var adapterShutDown = false
@@ -47,12 +36,15 @@ final class ServerConnection: Sendable {
     /// Serializes writes of whole lines; `nil` once the output is closed.
     private let writer: Mutex<Int32?>
     private let reader = Mutex<LineReader?>(nil)
+    /// The time-outs of the platform calls awaiting answers.
+    private let deadlines = DeadlineWatch<Int>()
 
     init(adapter: any RelyingPartyAdapter, configuration: JSONRPCAdapterServer.Configuration, input: Int32, output: Int32) {
         self.adapter = adapter
         self.configuration = configuration
         self.input = input
         self.writer = Mutex(output)
+        deadlines.onExpire { [weak self] id in self?.state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(returning: nil) }
     }
 
     /// Runs until the harness closes the input or sends `adapter.shutdown`, then closes every session
@@ -98,6 +90,7 @@ final class ServerConnection: Sendable {
             }
             return (state.done, state.waiting)
         }
+        deadlines.stop()
         for waiter in waiting.values { waiter.resume(returning: nil) }
         done?.resume()
     }
@@ -133,6 +126,7 @@ final class ServerConnection: Sendable {
         switch message.kind {
         case .result, .error:
             if let id = message.integerID, let waiter = state.withLock({ $0.waiting.removeValue(forKey: id) }) {
+                deadlines.remove(id)
                 waiter.resume(returning: message)
             }
         case .request:
@@ -175,27 +169,19 @@ final class ServerConnection: Sendable {
         let answer = await withCheckedContinuation { (waiter: Waiter) in
             let open = state.withLock { state -> Bool in
                 guard !state.finished else { return false }
-                state.waiting[id] = Waiting(waiter: waiter)
+                state.waiting[id] = waiter
                 return true
             }
             guard open else {
                 waiter.resume(returning: nil)
                 return
             }
+            deadlines.add(id, deadline: .now + timeout)
             guard write(line) else {
+                deadlines.remove(id)
                 if let waiter = state.withLock({ $0.waiting.removeValue(forKey: id) }) { waiter.resume(returning: nil) }
                 return
             }
-            let timer = Task { [weak self] in
-                try? await Task.sleep(for: timeout)
-                if !Task.isCancelled, let waiting = self?.state.withLock({ $0.waiting.removeValue(forKey: id) }) { waiting.resume(returning: nil) }
-            }
-            let stillWaiting = state.withLock { state -> Bool in
-                guard state.waiting[id] != nil else { return false }
-                state.waiting[id]?.timer = timer
-                return true
-            }
-            if !stillWaiting { timer.cancel() }
         }
         guard let answer else { throw PlatformCallError(description: "no answer from the harness (the connection is closed, or \(timeout) passed)") }
         if answer.kind == .error {

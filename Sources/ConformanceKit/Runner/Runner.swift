@@ -36,43 +36,47 @@ public struct Runner: Sendable {
         _ plan: TestPlan, description: AdapterDescription, jobs: Int = 1,
         onEvent: @Sendable (Event) -> Void = { _ in }
     ) async -> [TestCaseResult] {
-        let total = plan.cases.count
-        onEvent(.started(total: total))
-        var slots = [TestCaseResult?](repeating: nil, count: total)
-        var emitted = 0
-        func record(_ result: TestCaseResult, at index: Int) {
-            slots[index] = result
-            while emitted < total, let next = slots[emitted] {
-                emitted += 1
-                onEvent(.finished(next, index: emitted, total: total))
-            }
-        }
-        if jobs <= 1 {
-            for (index, testCase) in plan.cases.enumerated() {
-                // Test cases run back to back without suspending; yield between them so that a long
-                // run does not starve other tasks of the (small) cooperative thread pool.
-                await Task.yield()
-                // A cancelled run (the harness was interrupted) stops between test cases.
-                if Task.isCancelled { break }
-                record(await run(testCase, description: description), at: index)
-            }
-        } else {
-            await withTaskGroup(of: (Int, TestCaseResult).self) { group in
-                var next = 0
-                func startNext() {
-                    guard next < total, !Task.isCancelled else { return }
-                    let index = next
-                    next += 1
-                    group.addTask { (index, await run(plan.cases[index], description: description)) }
-                }
-                for _ in 0..<min(jobs, total) { startNext() }
-                while let (index, result) = await group.next() {
-                    record(result, at: index)
-                    startNext()
+        // Test cases run where the adapter answers them, when it names such a place (see
+        // `RelyingPartyAdapter.preferredTaskExecutor`); child tasks inherit the preference.
+        await withTaskExecutorPreference(adapter.preferredTaskExecutor) {
+            let total = plan.cases.count
+            onEvent(.started(total: total))
+            var slots = [TestCaseResult?](repeating: nil, count: total)
+            var emitted = 0
+            func record(_ result: TestCaseResult, at index: Int) {
+                slots[index] = result
+                while emitted < total, let next = slots[emitted] {
+                    emitted += 1
+                    onEvent(.finished(next, index: emitted, total: total))
                 }
             }
+            if jobs <= 1 {
+                for (index, testCase) in plan.cases.enumerated() {
+                    // Test cases run back to back without suspending; yield between them so that a long
+                    // run does not starve other tasks of the (small) cooperative thread pool.
+                    await Task.yield()
+                    // A cancelled run (the harness was interrupted) stops between test cases.
+                    if Task.isCancelled { break }
+                    record(await run(testCase, description: description), at: index)
+                }
+            } else {
+                await withTaskGroup(of: (Int, TestCaseResult).self) { group in
+                    var next = 0
+                    func startNext() {
+                        guard next < total, !Task.isCancelled else { return }
+                        let index = next
+                        next += 1
+                        group.addTask { (index, await run(plan.cases[index], description: description)) }
+                    }
+                    for _ in 0..<min(jobs, total) { startNext() }
+                    while let (index, result) = await group.next() {
+                        record(result, at: index)
+                        startNext()
+                    }
+                }
+            }
+            return slots.compactMap { $0 }
         }
-        return slots.compactMap { $0 }
     }
 
     /// The seed of one test case: the run seed mixed with the case id, so cases are independent.

@@ -9,6 +9,15 @@ public protocol RelyingPartyAdapter: Sendable {
     func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession
     /// Releases everything the adapter holds (child processes); called once after the run.
     func shutdown() async
+    /// Where the runner should run test cases, if the adapter has a better place than the
+    /// cooperative pool: a transport whose answers all arrive on one thread offers that thread, so a
+    /// test case resumes there after each answer without waking another thread. `nil` by default.
+    var preferredTaskExecutor: (any TaskExecutor)? { get }
+}
+
+extension RelyingPartyAdapter {
+    /// No preference: test cases run on the cooperative pool.
+    public var preferredTaskExecutor: (any TaskExecutor)? { nil }
 }
 
 /// One fresh instance of the relying party (app and server) for one test case.
