@@ -23,11 +23,16 @@ public enum ProcessRunner {
     /// Runs `executable` with `arguments` in `directory` and waits at most `timeout` seconds.
     ///
     /// Output goes to temporary files rather than pipes, so a chatty process cannot block on a full
-    /// pipe while the test waits for it to exit.
+    /// pipe while the test waits for it to exit. At most `ProcessSlots.shared.limit` processes run
+    /// at once; a test waits (suspended) for a slot, and its time-out counts from the launch. With
+    /// every end-to-end test starting its process at once, a 2-core machine ran a dozen suites side
+    /// by side and a one-minute time-out killed processes that only lacked processor time.
     public static func run(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil,
         timeout: Duration = .seconds(60)
     ) async throws -> Result {
+        await ProcessSlots.shared.acquire()
+        defer { ProcessSlots.shared.release() }
         let scratch = try PackagePaths.temporaryDirectory("process")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outURL = scratch.appendingPathComponent("stdout")
@@ -87,6 +92,49 @@ public enum ProcessRunner {
             var timedOut = false
         }
         let state = Mutex(State())
+    }
+}
+
+/// A counting limit on the processes the tests run at once, waited for without holding a thread.
+public final class ProcessSlots: Sendable {
+    /// The slots of the whole test process: the processor count, at least 2.
+    public static let shared = ProcessSlots(limit: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// How many processes may run at once.
+    public let limit: Int
+    private let state: Mutex<(free: Int, waiters: [CheckedContinuation<Void, Never>])>
+
+    /// A limit of `limit` processes at once.
+    public init(limit: Int) {
+        self.limit = limit
+        state = Mutex((limit, []))
+    }
+
+    /// Takes a slot, waiting in line for one if none is free.
+    public func acquire() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let granted = state.withLock { state -> Bool in
+                if state.free > 0 {
+                    state.free -= 1
+                    return true
+                }
+                state.waiters.append(waiter)
+                return false
+            }
+            if granted { waiter.resume() }
+        }
+    }
+
+    /// Gives a slot back: to the first waiter, if any.
+    public func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.free += 1
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
     }
 }
 
