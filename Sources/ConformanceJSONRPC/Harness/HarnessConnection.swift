@@ -12,8 +12,9 @@ import ConformanceModel
 /// way behind them, so the harness never sees an answer before the platform calls the adapter made
 /// ahead of it. Callers suspend on continuations and never block a thread. The deadlines of the
 /// calls in flight are watched by one timer (`DeadlineWatch`); the first that expires fails the
-/// connection. Test cases that prefer the adapter's `ReaderRelay` run on the reader thread too. The shared state is small and behind one
-/// `Mutex`; the lifecycle (launch, hello, restart, shutdown) belongs to the `AdapterSupervisor` actor.
+/// connection. Test cases that prefer the adapter's `ReaderRelay` run on the reader thread too.
+/// The shared state is small and behind one `Mutex`; the lifecycle (launch, hello, restart,
+/// shutdown) belongs to the `AdapterSupervisor` actor.
 final class HarnessConnection: Sendable {
     /// Where a connection reads and writes, and the process behind it, if any.
     struct Endpoint: Sendable {
