@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// A message is written at once with a non-blocking `write` when nothing is queued (the common case,
 /// no thread hop). What does not fit into the pipe is queued and written by a drain on a serial
-/// dispatch queue of its own, which waits for room with `poll`. So a caller on the cooperative pool
+/// dispatch queue of its own, which waits in `poll` for room or for `close()` (through a wake
+/// pipe). So a caller on the cooperative pool
 /// never blocks on an adapter that does not read, and two processes writing to each other can never
 /// deadlock.
 final class Outbox: Sendable {
@@ -19,6 +20,9 @@ final class Outbox: Sendable {
     }
 
     private let fd: Int32
+    /// Written by `close()` to wake a drain waiting for room; `nil` if no pipe could be made (then
+    /// the drain looks for `close()` every 250 ms while it waits).
+    private let wake: (read: Int32, write: Int32)?
     private let state = Mutex(State())
     private let drainQueue = DispatchQueue(label: "passkey-conformance.outbox")
     private let onFailure: @Sendable (Int32) -> Void
@@ -28,11 +32,16 @@ final class Outbox: Sendable {
     init(fd: Int32, onFailure: @escaping @Sendable (Int32) -> Void) {
         self.fd = fd
         self.onFailure = onFailure
+        wake = Platform.makePipe()
         Platform.setNonBlocking(fd)
     }
 
     deinit {
         if !state.withLock({ $0.descriptorClosed }) { Platform.close(fd) }
+        if let wake {
+            Platform.close(wake.read)
+            Platform.close(wake.write)
+        }
     }
 
     /// Sends one message (a complete line); silently dropped once the outbox is closed.
@@ -68,13 +77,17 @@ final class Outbox: Sendable {
     /// Stops writing: queued bytes are dropped and the descriptor is closed, so the adapter reads
     /// end-of-file. Idempotent.
     func close() {
-        let closeNow = state.withLock { state -> Bool in
+        let (closeNow, draining) = state.withLock { state -> (Bool, Bool) in
             state.closed = true
-            guard !state.draining, !state.descriptorClosed else { return false }
+            guard !state.draining, !state.descriptorClosed else { return (false, state.draining) }
             state.descriptorClosed = true
-            return true
+            return (true, false)
         }
         if closeNow { Platform.close(fd) }
+        if draining, let wake {
+            var byte: UInt8 = 1
+            _ = withUnsafeBytes(of: &byte) { Platform.write(wake.write, $0) }
+        }
     }
 
     /// Writes the queue until it is empty (then direct writes resume), the outbox is closed, or the
@@ -112,8 +125,12 @@ final class Outbox: Sendable {
                     offset += count
                 } else if count < 0 && Platform.wouldBlock {
                     if state.withLock({ $0.closed }) { return nil }
-                    // Wakes when the adapter reads, or after 250 ms to notice `close()`.
-                    _ = Platform.poll(fd, forWriting: true, timeoutMillis: 250)
+                    // Wakes when the adapter reads, or when `close()` writes to the wake pipe.
+                    if let wake {
+                        _ = Platform.poll(fd, forWriting: true, orReadable: wake.read, timeoutMillis: -1)
+                    } else {
+                        _ = Platform.poll(fd, forWriting: true, timeoutMillis: 250)
+                    }
                 } else {
                     return Platform.lastError
                 }
