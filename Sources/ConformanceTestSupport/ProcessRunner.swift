@@ -1,3 +1,4 @@
+import ConformanceModel
 import Foundation
 import Synchronization
 
@@ -13,6 +14,8 @@ public enum ProcessRunner {
         public var stderr: String
         /// The process was killed because it outlived its time-out.
         public var timedOut: Bool
+        /// From the launch to the exit: the time spent waiting for a slot is not in it.
+        public var ranFor: Duration
 
         /// Both streams, for failure messages.
         public var description: String {
@@ -57,6 +60,8 @@ public enum ProcessRunner {
         process.standardOutput = out
         process.standardError = err
         let watch = Watch()
+        let clock = ContinuousClock()
+        let launched = clock.now
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { process in
                 watch.state.withLock { $0.exited = true }
@@ -71,8 +76,7 @@ public enum ProcessRunner {
             }
             // A dispatch timer rather than a task: the cooperative pool may be busy with other tests.
             let pid = process.processIdentifier
-            let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval) {
                 watch.state.withLock { state in
                     guard !state.exited else { return }
                     state.timedOut = true
@@ -80,9 +84,10 @@ public enum ProcessRunner {
                 }
             }
         }
+        let ranFor = clock.now - launched
         let stdout = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
         let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-        return Result(status: status, stdout: stdout, stderr: stderr, timedOut: watch.state.withLock { $0.timedOut })
+        return Result(status: status, stdout: stdout, stderr: stderr, timedOut: watch.state.withLock { $0.timedOut }, ranFor: ranFor)
     }
 
     /// Whether the process has exited, and whether the time-out killed it.

@@ -49,13 +49,13 @@ final class Execution: Sendable {
             if case .finished(let result, _, _) = event { progress.withLock { $0.results.append(result) } }
             onEvent(event)
         }
-        return .finished(description, results, wallSeconds: Suite.seconds(ContinuousClock.now - started))
+        return .finished(description, results, wallSeconds: (ContinuousClock.now - started).inSeconds)
     }
 
     /// What the run has finished so far.
     var abandoned: Outcome {
         let (description, results) = progress.withLock { $0 }
-        return .abandoned(description, results, wallSeconds: Suite.seconds(ContinuousClock.now - started))
+        return .abandoned(description, results, wallSeconds: (ContinuousClock.now - started).inSeconds)
     }
 }
 

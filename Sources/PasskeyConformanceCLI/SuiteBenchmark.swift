@@ -26,8 +26,7 @@ package enum SuiteBenchmark {
             let start = clock.now
             let run = try await Suite.run(criteria: criteria.criteria, digest: criteria.digest, adapter: adapter, transport: transport)
             await adapter.shutdown()
-            let elapsed = clock.now - start
-            walls.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            walls.append((clock.now - start).inSeconds)
             guard run.verdict == .passed else {
                 throw SystemIssue(
                     "\(label): the suite did not pass (\(run.counts.filter { $0.key != .passed }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")))"

@@ -224,9 +224,9 @@ struct BrokenAdapterTests {
                 (error as? AdapterFault)?.kind == .processExited && "\(error)".contains("exited with status 2")
             }
         }
-        let started = ContinuousClock.now
+        // Only the path that refuses to launch writes this message; a wall-time bound added nothing
+        // to it and could be missed on a machine whose processor is taken by other suites.
         await #expect { _ = try await adapter.describe() } throws: { "\($0)".contains("not launched again after 3 failed launches") }
-        #expect(ContinuousClock.now - started < .milliseconds(100))
         await adapter.shutdown()
     }
 

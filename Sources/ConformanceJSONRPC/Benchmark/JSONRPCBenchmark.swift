@@ -128,9 +128,9 @@ package enum JSONRPCBenchmark {
                 for _ in 0..<batchSize { try echo.roundTrip(line) }
             }
             if batch > 0 {
-                result.protocolBatches.append(protocolTime.seconds / Double(batchSize))
-                result.adapterServerBatches.append(serverTime.seconds / Double(batchSize))
-                result.rawBatches.append(rawTime.seconds / Double(batchSize))
+                result.protocolBatches.append(protocolTime.inSeconds / Double(batchSize))
+                result.adapterServerBatches.append(serverTime.inSeconds / Double(batchSize))
+                result.rawBatches.append(rawTime.inSeconds / Double(batchSize))
             }
         }
         await session.close()
@@ -170,8 +170,4 @@ package enum JSONRPCBenchmark {
             child.terminate(grace: .seconds(1))
         }
     }
-}
-
-private extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

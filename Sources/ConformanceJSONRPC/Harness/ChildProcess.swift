@@ -1,4 +1,5 @@
 import Foundation
+import ConformanceModel
 import Synchronization
 
 /// An adapter process started with Foundation's `Process`, with the harness's ends of its pipes.
@@ -120,11 +121,7 @@ final class ChildProcess: Sendable {
         }
         // …and after the grace period, whatever happened. A private queue's timer fires on a thread
         // of its own, however busy the cooperative pool is.
-        Self.killTimers.asyncAfter(
-            deadline: .now() + .nanoseconds(Int(grace.components.seconds * 1_000_000_000 + grace.components.attoseconds / 1_000_000_000))
-        ) {
-            [self] in kill()
-        }
+        Self.killTimers.asyncAfter(deadline: .now() + grace.dispatchInterval) { [self] in kill() }
     }
 
     /// The queue of the `SIGKILL` timers of `terminate(grace:)`.

@@ -1,3 +1,4 @@
+import ConformanceModel
 import Dispatch
 import Synchronization
 
@@ -83,8 +84,6 @@ final class DeadlineWatch<ID: Hashable & Sendable>: Sendable {
     }
 
     private static func arm(_ timer: any DispatchSourceTimer, for deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) {
-        let delay = max(deadline - now, .zero)
-        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), leeway: .milliseconds(1))
+        timer.schedule(deadline: .now() + (deadline - now).dispatchInterval, leeway: .milliseconds(1))
     }
 }

@@ -109,14 +109,10 @@ public struct Explorer: Sendable {
                 return Report(
                     histories: index, steps: steps,
                     finding: Finding(original: outcome.history, shrunk: shrunk, violation: final, worldSeed: worldSeed, index: index - 1, replays: replays),
-                    wallSeconds: Self.seconds(clock.now - started))
+                    wallSeconds: (clock.now - started).inSeconds)
             }
         }
-        return Report(histories: index, steps: steps, finding: nil, wallSeconds: Self.seconds(clock.now - started))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return Report(histories: index, steps: steps, finding: nil, wallSeconds: (clock.now - started).inSeconds)
     }
 
     /// Generates and runs one history.

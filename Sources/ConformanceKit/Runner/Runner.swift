@@ -114,8 +114,7 @@ public struct Runner: Sendable {
         var fault: RunFault?
         var notVerifiedReason: NotVerifiedReason?
         func finish(_ verdict: Verdict, _ message: String?, evidence: [TranscriptEntry] = [], virtualMillis: Int64 = 0) -> TestCaseResult {
-            let elapsed = clock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = (clock.now - started).inSeconds
             let cappedSteps = steps.map { step in
                 var step = step
                 step.message = step.message.map { Caps.text($0) }

@@ -29,7 +29,7 @@ public enum Suite {
         let metadata = Self.metadata(
             plan: plan, description: description, digest: digest, transport: transport, command: command,
             filterText: filterText, seed: seed, startedAt: startedAt, allowNotVerified: allowNotVerified)
-        return RunResult.assemble(plan: plan, results: results, metadata: metadata, wallSeconds: seconds(elapsed))
+        return RunResult.assemble(plan: plan, results: results, metadata: metadata, wallSeconds: elapsed.inSeconds)
     }
 
     /// The adapter's description, checked: a different major protocol version is a fault.
@@ -66,11 +66,6 @@ public enum Suite {
         return RunMetadata(
             harnessVersion: harnessVersion, criteriaDigest: digest, adapter: adapter, targets: plan.targets.map(\.id),
             seed: seed, startedAt: iso8601(startedAt), filters: filterText, allowNotVerified: allowNotVerified, fault: fault)
-    }
-
-    /// A duration in seconds.
-    public static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// `2026-11-29T13:05:00Z`.
