@@ -54,6 +54,8 @@ struct Decisions: Sendable {
         var delayMillis: Int64?
         /// How many conditional requests one moment issues.
         var requests = 1
+        /// Holds the request back when the server already knows an active passkey of the account.
+        var skipsAccountsWithPasskeys = false
         /// Which platform errors are the expected no-create.
         var isExpectedNoCreate: @Sendable (PlatformError) -> Bool = RequestBuilder.isExpectedNoCreate
         var afterNoCreate = AfterNoCreate.waitForNextSignIn

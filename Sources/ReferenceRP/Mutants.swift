@@ -114,6 +114,13 @@ extension Mutation {
         "never sets excludedCredentials on Apple requests"
     ) { $0.options.excluded = { ids, platform in platform == .apple ? nil : ids } }
 
+    /// Holds the conditional request back for an account the server already knows a passkey of:
+    /// the criteria document says the RP must send it and let the credential manager decide.
+    public static let skipUpgradeForPasskeyHolders = Mutation(
+        "skip-upgrade-for-passkey-holders", "N2.6-AC04", ["N2.6-AC04.V1", "N2.6-AC04.V2", "N2.6-AC04.V3"],
+        "asks for no automatic upgrade when the server already knows a passkey of the account"
+    ) { $0.upgrade.skipsAccountsWithPasskeys = true }
+
     // MARK: N2.6-AC05
 
     /// Asks for the registration 10 minutes after the sign-in, when the autofill context no longer applies.
@@ -253,7 +260,7 @@ extension Mutation {
         .upgradeBeforeSecondFactor, .upgradeAfterFailedSecondFactor, .upgradeAfterRecovery, .neverUpgrade, .upgradeAfterNonPasswordSignIn,
         .appleStandardStyle, .androidNotConditional, .modalFallbackWithoutAPI, .staleAccountOptions, .accountIDAsUserHandle, .emailAsUserHandle,
         .hexAccountIDAsUserHandle, .exclusionsOfFirstAccount, .reuseFirstChallenge, .noExclusionList, .excludeFirstOnly, .appleNoExclusion,
-        .delayedUpgrade, .doubleRequest, .retryAfterNoCreate, .errorOnNoCreate, .giveUpAfterNoCreate, .ownConfirmationScreen,
+        .skipUpgradeForPasskeyHolders, .delayedUpgrade, .doubleRequest, .retryAfterNoCreate, .errorOnNoCreate, .giveUpAfterNoCreate, .ownConfirmationScreen,
         .silentUnexpectedFailure, .failureRecordedAsIneligible, .domExceptionAsNoOp, .retryOnRefresh, .retryAfterRelaunch,
         .upgradeAfterPasskeySignIn, .retryAfterAnHour, .lateResponseToCurrentAccount, .lateResponseToOriginalAccount, .uploadStaleResponseLater,
         .dropSlowRegistrationResponses, .requireUserVerification, .requireUserPresence, .rejectBackupEligible, .neverCheckUserPresence,

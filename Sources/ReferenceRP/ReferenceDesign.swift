@@ -48,6 +48,9 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     public var appleDisplayNameOnly = AppleDisplayNameOnly.sendNothing
     /// How long a sign-in or registration challenge stays valid.
     public var challengeLifetimeMillis: Int64 = 5 * 60_000
+    /// When set, the automatic upgrade is asked for this long after the qualifying sign-in (once the
+    /// sign-in screen has closed, say) instead of at once, if the session is still the same then.
+    public var upgradeDelayMillis: Int64?
 
     /// Creates a design; every choice not given is the reference's.
     public init(id: String, summary: String, _ configure: (inout ReferenceDesign) -> Void = { _ in }) {
@@ -76,6 +79,9 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
         },
         ReferenceDesign(id: "challenge-2min", summary: "challenges expire after 2 minutes") { $0.challengeLifetimeMillis = 2 * 60_000 },
         ReferenceDesign(id: "challenge-10min", summary: "challenges expire after 10 minutes") { $0.challengeLifetimeMillis = 10 * 60_000 },
+        ReferenceDesign(
+            id: "upgrade-after-3s", summary: "asks for the automatic upgrade 3 s after the sign-in, if the same session is still open"
+        ) { $0.upgradeDelayMillis = 3_000 },
     ]
 
     /// The reference and every variant.

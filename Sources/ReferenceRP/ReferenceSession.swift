@@ -25,6 +25,9 @@ actor ReferenceSession: RelyingPartySession {
         var firstUsername: String?
         var pendingRegistrations: [OperationID: PendingRegistration] = [:]
         var delayedUpgrades: [TimerID: (token: String, username: String)] = [:]
+        /// Upgrades a conforming design asks for a moment after the sign-in, by timer: each only if
+        /// its session is still the app's when the timer fires.
+        var scheduledUpgrades: [TimerID: (token: String, username: String)] = [:]
         /// Stale registration responses queued for a later upload (never, in the conforming app), by timer.
         var queuedStaleResponses: [TimerID: (token: String, outcome: PlatformOutcome)] = [:]
         /// The challenge of the app's first registration request (read only by a mutant that reuses it).
@@ -219,6 +222,9 @@ actor ReferenceSession: RelyingPartySession {
     /// Asks for a conditional registration.
     private func startUpgrade(token: String, username: String) async {
         if decisions.upgrade.afterNoCreate == .neverAskAgain, state.app.declinedOnce { return }
+        if decisions.upgrade.skipsAccountsWithPasskeys, state.server.accounts[username]?.credentials.contains(where: { $0.state == .active }) == true {
+            return
+        }
         guard conditionalCreateAvailable else {
             if decisions.upgrade.modalFallbackWithoutAPI {
                 await startRegistration(conditional: false, token: token, username: username)
@@ -233,6 +239,16 @@ actor ReferenceSession: RelyingPartySession {
             state.app.delayedUpgrades[timer] = (token, username)
             return
         }
+        if let delay = design.upgradeDelayMillis {
+            let timer = await host.scheduleTimer(afterMillis: delay, label: "automatic passkey upgrade after the sign-in screen")
+            state.app.scheduledUpgrades[timer] = (token, username)
+            return
+        }
+        await requestUpgrade(token: token, username: username)
+    }
+
+    /// Issues the conditional request (as many as `decisions.upgrade.requests` say).
+    private func requestUpgrade(token: String, username: String) async {
         for _ in 0..<decisions.upgrade.requests { await startRegistration(conditional: true, token: token, username: username) }
     }
 
@@ -323,6 +339,10 @@ actor ReferenceSession: RelyingPartySession {
         }
         if let upgrade = state.app.delayedUpgrades.removeValue(forKey: timer) {
             await startRegistration(conditional: true, token: upgrade.token, username: upgrade.username)
+            return
+        }
+        if let upgrade = state.app.scheduledUpgrades.removeValue(forKey: timer) {
+            if state.app.token == upgrade.token { await requestUpgrade(token: upgrade.token, username: upgrade.username) }
             return
         }
         await signalTimerFired(timer)

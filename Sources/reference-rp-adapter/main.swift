@@ -1,10 +1,10 @@
 // The reference relying party as a stand-alone adapter: JSON-RPC 2.0 over stdin/stdout.
-// `reference-rp-adapter [--mutant <id>] [--latency-ms <n>]`; see Documentation/adapter-protocol.md.
+// `reference-rp-adapter [--mutant <id>] [--design <id>] [--latency-ms <n>]`; see Documentation/adapter-protocol.md.
 import ConformanceJSONRPC
 import Foundation
 import ReferenceRP
 
-let usage = "usage: reference-rp-adapter [--mutant <id>] [--latency-ms <n>]"
+let usage = "usage: reference-rp-adapter [--mutant <id>] [--design <id>] [--latency-ms <n>]"
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("reference-rp-adapter: \(message)\n\(usage)\n".utf8))
@@ -12,6 +12,7 @@ func fail(_ message: String) -> Never {
 }
 
 var mutation: Mutation?
+var design = ReferenceDesign.reference
 var latencyMillis = 0
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 while let option = arguments.popFirst() {
@@ -20,6 +21,12 @@ while let option = arguments.popFirst() {
     case "--mutant":
         guard let chosen = Mutation(rawValue: value) else { fail("unknown mutant '\(value)'") }
         mutation = chosen
+    case "--design":
+        // One of the conforming designs `passkey-conformance selftest --list-designs` shows.
+        guard let chosen = ([.reference] + ReferenceDesign.variants).first(where: { $0.id == value }) else {
+            fail("unknown design '\(value)'; one of: " + ([.reference] + ReferenceDesign.variants).map(\.id).joined(separator: ", "))
+        }
+        design = chosen
     case "--latency-ms":
         // Each session.* answer waits this long, as a relying party across a network would.
         guard let millis = Int(value), (0...60_000).contains(millis) else {
@@ -31,4 +38,4 @@ while let option = arguments.popFirst() {
     }
 }
 let configuration = JSONRPCAdapterServer.Configuration(answerLatency: .milliseconds(latencyMillis))
-await JSONRPCAdapterServer(adapter: ReferenceRP(mutation: mutation), configuration: configuration).run()
+await JSONRPCAdapterServer(adapter: ReferenceRP(mutation: mutation, design: design), configuration: configuration).run()

@@ -39,7 +39,7 @@ public struct ExploreInvariant: Sendable, Hashable, Identifiable {
         .init(
             id: "qualifying-sign-in-gets-a-request", criterion: "N2.6-AC05", item: "N2.6-AC05.V1",
             statement:
-                "A sign-in that completed the policy with a password, of an account without an active passkey, on a device with the conditional interface, is followed by a registration request before any further user action."
+                "A sign-in that completed the policy with a password, on a device with the conditional interface, is followed by a registration request before any further user action, whatever passkeys the account already has."
         ),
         .init(
             id: "no-error-after-expected-no-op", criterion: "N2.6-AC05", item: "N2.6-AC05.V2",

@@ -15,8 +15,9 @@ final class InvariantMonitor {
         /// The verify item a registration request after this (non-qualifying) sign-in breaks.
         var item: String
         /// Whether the app owes this sign-in a registration request before the next user action:
-        /// a qualifying sign-in, on a device with the conditional interface, of an account the
-        /// server held no active passkey of.
+        /// a qualifying sign-in of an account the server knows, on a device with the conditional
+        /// interface, whatever passkeys the account already has (the RP must not hold the request
+        /// back because a credential manager may already hold one).
         var owesRequest = false
     }
 
@@ -85,7 +86,7 @@ final class InvariantMonitor {
     /// Whether a qualifying sign-in of an account owes a registration request (see `SignInEvent.owesRequest`).
     func owes(_ username: String) -> Bool {
         world.target.has(.conditionalCreateAPI) && world.adapter.capabilities.contains(.conditionalCreate)
-            && !(before.values.first { $0.username == username }?.credentials.contains { $0.state == .active } ?? true)
+            && before.values.contains { $0.username == username }
     }
 
     /// Checks every invariant after step `index` ran; the first violation, if any.
