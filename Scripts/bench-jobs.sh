@@ -11,12 +11,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 latency="${1:-20}"
 jobs="${2:-8}"
 shift $(( $# > 2 ? 2 : $# ))
-echo "bench-jobs: building passkey-conformance and reference-rp-adapter (release)…" >&2
-swift build -c release --package-path "$root" --product passkey-conformance >&2
-swift build -c release --package-path "$root" --product reference-rp-adapter >&2
-bin="$(swift build -c release --package-path "$root" --show-bin-path)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+bench=bench-jobs
+# shellcheck source=Scripts/release-products.sh
+source "$root/Scripts/release-products.sh"
 
 measure() {
     local n="$1"

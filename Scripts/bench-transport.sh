@@ -14,12 +14,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-7}"
 shift $(( $# > 0 ? 1 : 0 ))
-echo "bench-transport: building passkey-conformance and reference-rp-adapter (release)…" >&2
-swift build -c release --package-path "$root" --product passkey-conformance >&2
-swift build -c release --package-path "$root" --product reference-rp-adapter >&2
-bin="$(swift build -c release --package-path "$root" --show-bin-path)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+bench=bench-transport
+# shellcheck source=Scripts/release-products.sh
+source "$root/Scripts/release-products.sh"
 
 steal_before=$(awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat 2>/dev/null || echo "0 0")
 for _ in $(seq "$runs"); do
