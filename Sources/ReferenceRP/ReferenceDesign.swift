@@ -37,11 +37,16 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     public var reconcileAtEverySignIn = false
     /// Triggers of one account within this many milliseconds share one reconciliation; 0 sends at once.
     public var coalesceMillis: Int64 = 1_000
+    /// Each new trigger of an account restarts its coalescing wait (a trailing debounce): the
+    /// reconciliation leaves `coalesceMillis` after the last trigger, not after the first.
+    public var debounce = false
     /// When set, reconciliations wait for the app's next scheduled refresh, this long after the
     /// first pending trigger, or for the next refresh point, whichever comes first.
     public var batchToRefreshMillis: Int64?
     /// What happens to a rate-limited signal.
     public var rateLimited = RateLimitedSignal.retry
+    /// A rate-limited signal waits this many times the platform's `retryMillis` (a back-off).
+    public var retryBackoffFactor: Int64 = 1
     /// What happens when the store answers a stale or partial list.
     public var unusableList = UnusableList.refetch
     /// What an Apple app sends for a display-name change alone.
@@ -69,10 +74,17 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
         ReferenceDesign(id: "coalesce-0s", summary: "sends every reconciliation at once; coalesces only work held by a rate limit") { $0.coalesceMillis = 0 },
         ReferenceDesign(id: "coalesce-30s", summary: "coalesces reconciliations for 30 s") { $0.coalesceMillis = 30_000 },
         ReferenceDesign(id: "coalesce-90s", summary: "coalesces reconciliations for 90 s") { $0.coalesceMillis = 90_000 },
+        ReferenceDesign(id: "debounce-5s", summary: "sends a reconciliation once 5 s pass without a new trigger of the account") {
+            $0.coalesceMillis = 5_000
+            $0.debounce = true
+        },
         ReferenceDesign(id: "batch-to-next-refresh", summary: "holds reconciliations for the next refresh point or the scheduled refresh 15 minutes later") {
             $0.batchToRefreshMillis = 15 * 60_000
         },
         ReferenceDesign(id: "drop-rate-limited", summary: "drops a rate-limited signal instead of retrying it") { $0.rateLimited = .drop },
+        ReferenceDesign(id: "retry-backoff-3x", summary: "retries a rate-limited signal only after three times retryMillis") {
+            $0.retryBackoffFactor = 3
+        },
         ReferenceDesign(id: "skip-unusable-list", summary: "sends nothing when the store answers a stale or partial list") { $0.unusableList = .skip },
         ReferenceDesign(id: "apple-re-report-name", summary: "on Apple, re-reports the current name after a display-name change alone") {
             $0.appleDisplayNameOnly = .reReportName

@@ -95,7 +95,11 @@ extension ReferenceSession {
             await send(.reconcile(username: username))
             return
         }
-        if state.app.signals.reconcileTimers[username] != nil, decisions.signals.coalescing != .perTrigger { return }
+        if let pending = state.app.signals.reconcileTimers[username], decisions.signals.coalescing != .perTrigger {
+            guard design.debounce else { return }
+            await host.cancelTimer(pending)
+            state.app.signals.timerIntents[pending] = nil
+        }
         let label = design.batchToRefreshMillis == nil ? "reconcile \(username) (\(reason))" : "scheduled refresh: reconcile \(username) (\(reason))"
         let timer = await host.scheduleTimer(afterMillis: delay, label: label)
         state.app.signals.reconcileTimers[username] = timer
@@ -201,7 +205,7 @@ extension ReferenceSession {
         guard let (intent, request) = state.app.signals.inFlight.removeValue(forKey: operation) else { return }
         if let error = outcome.error {
             if let retryMillis = error.retryMillis {
-                let delay = decisions.signals.retryDelay(retryMillis)
+                let delay = decisions.signals.retryDelay(retryMillis) * design.retryBackoffFactor
                 let until = await host.now() + delay
                 state.app.signals.androidBlockedUntil = max(state.app.signals.androidBlockedUntil, until)
                 if design.rateLimited == .retry { await hold(decisions.signals.retriesOriginalPayload ? .resend(request) : intent, until: until) }
