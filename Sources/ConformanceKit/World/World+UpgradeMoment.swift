@@ -18,24 +18,24 @@ extension World {
     /// nothing recorded. The request is owed where the target has the conditional interface and the
     /// adapter declares it, whatever passkeys the account has: the criteria document says an RP must
     /// not hold the request back because some credential manager may already hold one.
-    func giveUpgradeItsMoment(after action: UserAction, sequence: Int) async throws {
+    /// `action` is the one that just signed in, as `lastSignIn` notes it.
+    func giveUpgradeItsMoment(after action: UserAction) async throws {
         switch action {
         case .passwordSignIn, .switchAccount, .secondFactor: break
         default: return
         }
-        guard target.has(.conditionalCreateAPI), adapter.capabilities.contains(.conditionalCreate) else { return }
-        let signedInAt = host.now()
-        let (end, overflow) = signedInAt.addingReportingOverflow(ProviderState.autofillRecencyMillis)
+        guard let signIn = lastSignIn, target.has(.conditionalCreateAPI), adapter.capabilities.contains(.conditionalCreate) else { return }
+        let (end, overflow) = signIn.atMillis.addingReportingOverflow(ProviderState.autofillRecencyMillis)
         let window = overflow ? Int64.max : end
-        func requested() -> Bool { host.snapshot.operations.contains { $0.kind == .create && $0.sequence > sequence } }
-        func timerDue() -> Bool { host.snapshot.pendingTimers.contains { $0.dueMillis <= window } }
-        guard !requested(), timerDue() else { return }
+        func requested(_ snapshot: SimulationHost.Snapshot) -> Bool { snapshot.operations.contains { $0.kind == .create && $0.sequence > signIn.sequence } }
+        let snapshot = host.snapshot
+        guard !requested(snapshot), snapshot.pendingTimers.contains(where: { $0.dueMillis <= window }) else { return }
         host.record(
             .step, "clock.upgradeMoment",
             "the app has not asked for the automatic upgrade yet: its timers due within \(ProviderState.autofillRecencyMillis / 1000) s of the sign-in run before the next user action"
         )
         var fired = 0
-        while !requested(), fired < Self.quiescenceTimerLimit, try await fireNextTimer(notAfter: window) {
+        while !requested(host.snapshot), fired < Self.quiescenceTimerLimit, try await fireNextTimer(notAfter: window) {
             fired += 1
         }
     }

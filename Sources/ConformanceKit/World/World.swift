@@ -101,7 +101,7 @@ public final class World {
             lastSignIn = (sequence, host.now())
         }
         try await settle()
-        if outcome.status == .signedIn { try await giveUpgradeItsMoment(after: action, sequence: sequence) }
+        if outcome.status == .signedIn { try await giveUpgradeItsMoment(after: action) }
         return outcome
     }
 
