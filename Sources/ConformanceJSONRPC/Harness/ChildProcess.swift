@@ -21,12 +21,15 @@ final class ChildProcess: Sendable {
     let pid: Int32
     private let isGroupLeader: Bool
     private let standardErrorTail: StandardErrorTail?
+    /// Stops the process group if the harness dies (see `GroupWatchdog`).
+    private let watchdog: GroupWatchdog?
     private let stopRequested = Atomic<Bool>(false)
     /// Fired by `Process`'s termination handler.
     private let exit: Occurrence
 
-    private init(process: Process, exit: Occurrence, standardErrorTail: StandardErrorTail?) {
+    private init(process: Process, exit: Occurrence, standardErrorTail: StandardErrorTail?, watchdog: GroupWatchdog?) {
         self.process = process
+        self.watchdog = watchdog
         self.exit = exit
         self.pid = process.processIdentifier
         self.isGroupLeader = Platform.processGroup(of: process.processIdentifier) == process.processIdentifier
@@ -41,8 +44,10 @@ final class ChildProcess: Sendable {
         Platform.ignoreBrokenPipeSignal()
         _ = registryInstalled
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        let watchdog = GroupWatchdog()
+        let (launched, launchArguments) = watchdog?.wrap(executable: executable, arguments: arguments) ?? (executable, arguments)
+        process.executableURL = URL(fileURLWithPath: launched)
+        process.arguments = launchArguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
@@ -58,6 +63,7 @@ final class ChildProcess: Sendable {
         do {
             try process.run()
         } catch {
+            watchdog?.release()
             throw AdapterFault(.launchFailed, "could not start \(executable): \(error)")
         }
         // Keep close-on-exec duplicates and let Foundation's handles go, so that each descriptor has one owner.
@@ -71,7 +77,7 @@ final class ChildProcess: Sendable {
             tail = StandardErrorTail(fd: Platform.duplicate(errors.fileHandleForReading.fileDescriptor))
             try? errors.fileHandleForReading.close()
         }
-        let child = ChildProcess(process: process, exit: exit, standardErrorTail: tail)
+        let child = ChildProcess(process: process, exit: exit, standardErrorTail: tail, watchdog: watchdog)
         registry.withLock { $0[child.pid] = child.isGroupLeader }
         return (child, pipes)
     }
@@ -129,6 +135,7 @@ final class ChildProcess: Sendable {
 
     private func kill() {
         signal(Platform.killSignal)
+        watchdog?.release()
         Self.registry.withLock { _ = $0.removeValue(forKey: pid) }
     }
 
