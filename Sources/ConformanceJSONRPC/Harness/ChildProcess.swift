@@ -44,10 +44,8 @@ final class ChildProcess: Sendable {
         Platform.ignoreBrokenPipeSignal()
         _ = registryInstalled
         let process = Process()
-        let watchdog = GroupWatchdog()
-        let (launched, launchArguments) = watchdog?.wrap(executable: executable, arguments: arguments) ?? (executable, arguments)
-        process.executableURL = URL(fileURLWithPath: launched)
-        process.arguments = launchArguments
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
@@ -63,7 +61,6 @@ final class ChildProcess: Sendable {
         do {
             try process.run()
         } catch {
-            watchdog?.release()
             throw AdapterFault(.launchFailed, "could not start \(executable): \(error)")
         }
         // Keep close-on-exec duplicates and let Foundation's handles go, so that each descriptor has one owner.
@@ -77,6 +74,8 @@ final class ChildProcess: Sendable {
             tail = StandardErrorTail(fd: Platform.duplicate(errors.fileHandleForReading.fileDescriptor))
             try? errors.fileHandleForReading.close()
         }
+        let pid = process.processIdentifier
+        let watchdog = Platform.processGroup(of: pid) == pid ? GroupWatchdog.start(group: pid) : nil
         let child = ChildProcess(process: process, exit: exit, standardErrorTail: tail, watchdog: watchdog)
         registry.withLock { $0[child.pid] = child.isGroupLeader }
         return (child, pipes)

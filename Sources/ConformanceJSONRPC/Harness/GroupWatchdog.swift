@@ -11,62 +11,70 @@ import Synchronization
 /// Stops an adapter's process group when the harness dies, however it dies (`SIGKILL`, a closed
 /// terminal's `SIGHUP`, a crash).
 ///
-/// The adapter is started through a small `/bin/sh` launcher. The launcher starts a watchdog in the
-/// background, in the adapter's process group, then `exec`s the adapter (so the adapter keeps the
-/// launcher's process id, and its exit status is the adapter's own). The watchdog opens a named pipe
-/// that the harness holds open for writing, and blocks reading it. When the harness's end closes —
-/// the harness closes it when it stops the process, and the kernel closes it when the harness dies —
-/// the read returns and the watchdog sends `SIGTERM` to the whole group, then `SIGKILL` two seconds
-/// later (it ignores `SIGTERM` itself). As a member of the group it also keeps the group's id from
-/// being reused while anything of the adapter lives. A Linux child started through Foundation's
-/// `Process` cannot ask for `PR_SET_PDEATHSIG` itself, and an adapter's helpers do not read the
-/// adapter's standard input, so neither the parent-death signal nor end of input would reach them.
+/// Right after the adapter starts, the harness starts a watchdog (`/bin/sh`) inside the adapter's
+/// process group, with the read end of a pipe as its standard input; the harness keeps the write
+/// end (close-on-exec, so no other process holds it). The watchdog blocks reading. When the write
+/// end closes — the harness closes it when it stops the process, and the kernel closes it when the
+/// harness dies — the read returns, and the watchdog sends `SIGTERM` to the whole group, then
+/// `SIGKILL` two seconds later (it ignores `SIGTERM` itself). As a member of the group it also keeps
+/// the group's id from being reused while anything of the adapter lives. A Linux child started
+/// through Foundation's `Process` cannot ask for `PR_SET_PDEATHSIG` itself, and an adapter's helpers
+/// do not read the adapter's standard input, so neither the parent-death signal nor end of input
+/// would reach them. The watchdog is the harness's child; a thread of its own reaps it.
 final class GroupWatchdog: Sendable {
-    /// The launcher: `$1` is the named pipe, the rest the adapter's executable and arguments.
-    static let launcher = """
-        fifo="$1"; shift
-        ( trap '' TERM INT HUP; exec 3<"$fifo" || exit 0; rm -f "$fifo"; read -r _ <&3
-          kill -TERM 0; sleep 2; kill -KILL 0 ) </dev/null >/dev/null 2>&1 &
-        exec "$@"
-        """
+    /// What the watchdog runs.
+    static let script = "trap '' TERM INT HUP; read -r _; kill -TERM 0; sleep 2; kill -KILL 0"
 
-    /// The named pipe's path.
-    let path: String
-    /// The harness's end, open for reading and writing (so that opening it never blocks and the
-    /// watchdog sees end of file only when this end is closed).
-    private let fd: Mutex<Int32>
+    /// The harness's end of the pipe, `-1` once released.
+    private let writeEnd: Mutex<Int32>
 
-    /// Creates the named pipe in the temporary directory; `nil` when the system refuses.
-    init?() {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("passkey-conformance-watchdog-\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)").path
-        unlink(path)
-        guard mkfifo(path, 0o600) == 0 else { return nil }
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else {
-            unlink(path)
-            return nil
-        }
-        self.path = path
-        self.fd = Mutex(fd)
+    private init(writeEnd: Int32) {
+        self.writeEnd = Mutex(writeEnd)
     }
 
-    private static let counter = Atomic<Int>(0)
-
-    /// The executable and arguments that start `executable` with `arguments` under the watchdog.
-    func wrap(executable: String, arguments: [String]) -> (String, [String]) {
-        ("/bin/sh", ["-c", Self.launcher, "passkey-conformance-launcher", path, executable] + arguments)
+    /// Starts a watchdog in process group `group`; `nil` when the system refuses (the adapter then
+    /// runs without one).
+    static func start(group: pid_t) -> GroupWatchdog? {
+        guard let pipe = Platform.makePipe() else { return nil }
+        let fds = [pipe.read, pipe.write]
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawnattr_setpgroup(&attributes, group)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        var spawned: pid_t = 0
+        let arguments = ["sh", "-c", script]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let status = posix_spawn(&spawned, "/bin/sh", &actions, &attributes, &argv, environ)
+        close(fds[0])
+        guard status == 0 else {
+            close(fds[1])
+            return nil
+        }
+        let pid = spawned
+        Thread.detachNewThread {
+            var exitStatus: Int32 = 0
+            while waitpid(pid, &exitStatus, 0) == -1 && errno == EINTR {}
+        }
+        return GroupWatchdog(writeEnd: fds[1])
     }
 
     /// Closes the harness's end: the watchdog stops the group. Idempotent.
     func release() {
-        let fd = fd.withLock { fd in
+        let fd = writeEnd.withLock { fd in
             defer { fd = -1 }
             return fd
         }
-        guard fd >= 0 else { return }
-        close(fd)
-        unlink(path)
+        if fd >= 0 { close(fd) }
     }
 
     deinit { release() }
