@@ -33,7 +33,7 @@ from jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, PLATFORM_C
 from server import FAULT_KINDS, AccountFixture, Refused, Server  # noqa: E402
 from verifiers import make_verifier  # noqa: E402
 
-PROTOCOL_VERSION = "1.0"
+PROTOCOL_VERSION = "1.1"
 NAME, VERSION = "python-webauthn-example-rp", "1.0.0"
 
 # The RP IDs the relying party is configured with; the first is the primary one.

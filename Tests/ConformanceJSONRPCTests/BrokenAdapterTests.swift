@@ -60,7 +60,7 @@ struct BrokenAdapterTests {
             ("garbage", AdapterFault.Kind.malformedMessage, "this is not json"),
             ("half-then-exit", .truncatedMessage, #"{"jsonrpc":"2.0","id":"#),
             ("half-then-hang", .timeout, "unfinished line"),
-            ("hang", .timeout, "within 1500 ms"),
+            ("hang", .timeout, "within 1500 ms; the adapter process was stopped (a slower adapter needs a longer per-call time-out: --call-timeout <seconds>)"),
             ("unknown-id", .unknownResponseID, "987654"),
             ("flood", .flood, "within one second"),
             ("oversized", .oversizedMessage, "the limit is 1048576"),

@@ -99,7 +99,7 @@ struct ServerTests {
         let client = try Client()
         let answer = try await client.call(#"{"id":1,"jsonrpc":"2.0","method":"adapter.hello","params":{"protocolVersion":"2.0"}}"#)
         #expect(answer.kind == .error && answer.decodeError().code == -32002)
-        #expect(answer.decodeError().data == .object(["supported": .string("1.0")]))
+        #expect(answer.decodeError().data == .object(["supported": .string(adapterProtocolVersion)]))
     }
 
     @Test("a later minor version is accepted and answered with the description")
