@@ -29,7 +29,7 @@ struct InstalledRerunTests {
         let binary = install.appendingPathComponent("passkey-conformance")
         let result = try await ProcessRunner.run(
             binary, ["run", "--mutant", "send-partial-list", "--criterion", "N3.2-AC04", "--target", "apple-26.2", "--format", "json", "--out", "reports"],
-            in: install, timeout: .seconds(300))
+            in: install)
         #expect(result.status == 1, "\(result)")
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: install.appendingPathComponent("reports/report.json")))
         let reruns = (json["testCases"]?.arrayValue ?? []).compactMap { $0["rerun"]?.stringValue }
