@@ -109,18 +109,24 @@ class HttpResponse:
     def __init__(self, status, body):
         self.status, self.body = status, body
 
-    def json(self):
+    def decoded(self):
         try:
-            value = json.loads(self.body.decode("utf-8"))
+            return json.loads(self.body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
-            return {}
+            return None
+
+    def json(self):
+        value = self.decoded()
         return value if isinstance(value, dict) else {}
 
     def detail(self):
-        """The error message of a JSON error answer (the package's `detail`), or the status."""
-        body = self.json()
-        detail = body.get("detail") or body.get("non_field_errors") or body.get("message") or body
-        return f"HTTP {self.status}: {detail}"
+        """The error message of a JSON error answer (a `detail`, or a list of messages), or the status."""
+        value = self.decoded()
+        if isinstance(value, dict):
+            value = value.get("detail") or value.get("non_field_errors") or value
+        if isinstance(value, list):
+            value = "; ".join(str(item) for item in value)
+        return f"HTTP {self.status}: {value if value not in (None, '', {}) else 'no message'}"
 
 
 class HttpClient:
