@@ -27,9 +27,6 @@ from jsonrpc import INVALID_PARAMS, RpcError  # noqa: E402
 from server import Refused  # noqa: E402
 from verifiers import describe_flags, package_version, rejected_flags_in  # noqa: E402
 
-SERVER_START_SECONDS = 20
-
-
 class RPServer:
     """One Django HTTP server process with its own SQLite file. It exits when its standard input
     closes, so it never outlives the adapter (rp_serve.py)."""
@@ -39,6 +36,9 @@ class RPServer:
         arguments = [sys.executable, os.path.join(HERE, "rp_serve.py"), project, settings_module, database]
         self.process = subprocess.Popen(arguments + (["--verbose"] if verbose else []), stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE)
+        self.base_url = None
+
+    def wait_until_listening(self):
         line = self.process.stdout.readline().decode("ascii", "replace").split()
         if len(line) != 2 or line[0] != "port":
             self.stop()
@@ -59,13 +59,27 @@ class Servers:
     run), each on a database that is emptied when a new session takes it."""
 
     def __init__(self, package, verbose=False):
+        """Starts the first server process at once; it imports Django while this process migrates
+        its database (the server reads the file only when a request comes)."""
         self.package, self.verbose = package, verbose
         self.directory = tempfile.mkdtemp(prefix="django-rp-")
         self.template = os.path.join(self.directory, "migrated.sqlite3")
         self.idle, self.all = [], []
+        first = self._start()
+        set_up_django(package.project, package.settings_module)
         use_database(self.template)
         from django.core.management import call_command
         call_command("migrate", verbosity=0)
+        use_database(None)
+        shutil.copyfile(self.template, first.database)
+        first.wait_until_listening()
+        self.idle.append(first)
+
+    def _start(self):
+        database = os.path.join(self.directory, f"rp-{len(self.all) + 1}.sqlite3")
+        server = RPServer(self.package.project, self.package.settings_module, database, self.verbose)
+        self.all.append(server)
+        return server
 
     def acquire(self):
         if self.idle:
@@ -73,11 +87,10 @@ class Servers:
             use_database(server.database)
             self.package.empty_database()
             return server
-        database = os.path.join(self.directory, f"rp-{len(self.all) + 1}.sqlite3")
+        server = self._start()
         use_database(None)
-        shutil.copyfile(self.template, database)
-        server = RPServer(self.package.project, self.package.settings_module, database, self.verbose)
-        self.all.append(server)
+        shutil.copyfile(self.template, server.database)
+        server.wait_until_listening()
         return server
 
     def release(self, server):
@@ -246,6 +259,38 @@ def authentication_json(credential_id, client_data_json, authenticator_data, sig
             "response": response, "clientExtensionResults": {}}
 
 
+class DjangoPackage:
+    """What an example says about its package; the fixtures common to every Django project. A
+    subclass names the project and adds the package's own credential fixtures and inspections."""
+
+    relying_party_ids = ["login.example.com"]
+    from app_protocol import ALL_TARGETS as targets
+
+    @staticmethod
+    def empty_database():
+        """A fresh server state: no users (their credentials and tokens go with them), no sessions."""
+        from django.contrib.auth import get_user_model
+        from django.contrib.sessions.models import Session as DjangoSession
+        get_user_model().objects.all().delete()
+        DjangoSession.objects.all().delete()
+
+    @staticmethod
+    def create_account(username, display_name, password, restricted):
+        """A Django user; a restricted account is an inactive one, which Django refuses at sign-in."""
+        from django.contrib.auth import get_user_model
+        first, _, last = display_name.partition(" ")
+        get_user_model().objects.create_user(username=username, password=password, first_name=first,
+                                             last_name=last, is_active=not restricted)
+
+    @staticmethod
+    def user(username):
+        from django.contrib.auth import get_user_model
+        try:
+            return get_user_model().objects.get(username=username)
+        except get_user_model().DoesNotExist:
+            raise Refused(f"no account {username}") from None
+
+
 class Session:
     """One test case: a server process of its own while it is open, and a fresh app."""
 
@@ -311,6 +356,7 @@ def run_adapter(package, arguments):
         "session.inspectAccount": inspect_account}.items()}
 
     def describe():
+        servers()  # Django and the first server process start before the first session needs them
         return {"name": package.name, "version": package_version(package.name), "targets": package.targets,
                 "capabilities": package.capabilities, "relyingPartyIDs": package.relying_party_ids}
 

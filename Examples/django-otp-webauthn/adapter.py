@@ -19,8 +19,8 @@ sys.dont_write_bytecode = True  # keep the examples directory free of __pycache_
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
 
-from django_rp import (PackageServer, RegistrationRejected, authentication_json, registration_json,  # noqa: E402
-                       run_adapter, set_up_django)
+from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json, registration_json,  # noqa: E402
+                       run_adapter)
 from server import LookupFailed, Refused, RegistrationOptions, SignInResult  # noqa: E402
 
 # What the app and the package support together. Not declared: second-factor, recovery-sign-in and
@@ -115,36 +115,19 @@ def credential_owner(device_id):
     return WebAuthnCredential.objects.select_related("user").get(pk=device_id).user.get_username()
 
 
-class Package:
+class Package(DjangoPackage):
     name = "django-otp-webauthn"
     project = HERE
     settings_module = "otp_rp.settings"
-    relying_party_ids = ["login.example.com"]
     capabilities = CAPABILITIES
     server_class = OTPWebAuthnServer
-    from app_protocol import ALL_TARGETS as targets
 
     # Fixtures and inspections, through Django's and the package's models.
 
     @staticmethod
-    def empty_database():
-        from django.contrib.auth import get_user_model
-        from django.contrib.sessions.models import Session
-        get_user_model().objects.all().delete()  # cascades to credentials, attestations, user handles
-        Session.objects.all().delete()
-
-    @staticmethod
-    def create_account(username, display_name, password, restricted):
-        from django.contrib.auth import get_user_model
-        first, _, last = display_name.partition(" ")
-        get_user_model().objects.create_user(username=username, password=password, first_name=first,
-                                             last_name=last, is_active=not restricted)
-
-    @staticmethod
     def add_credential(username, credential_id, public_key, sign_count, state):
-        from django.contrib.auth import get_user_model
         from django_otp_webauthn.models import WebAuthnCredential
-        user = get_user_model().objects.get(username=username)
+        user = Package.user(username)
         # A revoked passkey is a disabled device: the package refuses it (check_device_usable).
         WebAuthnCredential.objects.create(user=user, name="passkey", credential_id=credential_id,
                                           public_key=public_key, sign_count=sign_count,
@@ -152,13 +135,9 @@ class Package:
 
     @staticmethod
     def inspect_account(username):
-        from django.contrib.auth import get_user_model
         from django_otp_webauthn.helpers import WebAuthnHelper
         from django_otp_webauthn.models import WebAuthnCredential, WebAuthnUserHandle
-        try:
-            user = get_user_model().objects.get(username=username)
-        except get_user_model().DoesNotExist:
-            raise Refused(f"no account {username}") from None
+        user = Package.user(username)
         credentials = WebAuthnCredential.objects.filter(user=user).order_by("pk")
         helper = WebAuthnHelper(request=None)  # the names the package puts into its registration options
         return {
@@ -171,5 +150,4 @@ class Package:
 
 
 if __name__ == "__main__":
-    set_up_django(HERE, Package.settings_module)
     run_adapter(Package, sys.argv[1:])

@@ -20,8 +20,8 @@ sys.dont_write_bytecode = True  # keep the examples directory free of __pycache_
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
 
-from django_rp import (PackageServer, RegistrationRejected, authentication_json, registration_json,  # noqa: E402
-                       run_adapter, set_up_django)
+from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json, registration_json,  # noqa: E402
+                       run_adapter)
 from encoding import b64url_decode, b64url_encode  # noqa: E402
 from server import Refused, RegistrationOptions, SignInResult  # noqa: E402
 
@@ -114,55 +114,34 @@ def registration_flags(attestation_object):
     return int(AttestationObject(attestation_object).auth_data.flags)
 
 
-class Package:
+class Package(DjangoPackage):
     name = "django-passkeys"
     project = HERE
     settings_module = "passkeys_rp.settings"
-    relying_party_ids = ["login.example.com"]
     capabilities = CAPABILITIES
     server_class = PasskeysServer
-    from app_protocol import ALL_TARGETS as targets
 
     # Fixtures and inspections, through Django's and the package's models.
-
-    @staticmethod
-    def empty_database():
-        from django.contrib.auth import get_user_model
-        from django.contrib.sessions.models import Session
-        get_user_model().objects.all().delete()  # cascades to passkeys and API tokens
-        Session.objects.all().delete()
-
-    @staticmethod
-    def create_account(username, display_name, password, restricted):
-        from django.contrib.auth import get_user_model
-        first, _, last = display_name.partition(" ")
-        get_user_model().objects.create_user(username=username, password=password, first_name=first,
-                                             last_name=last, is_active=not restricted)
 
     @staticmethod
     def add_credential(username, credential_id, public_key, sign_count, state):
         """A UserPasskey row as passkeys/webauthn.py complete_registration stores one; a revoked
         passkey is a disabled one (enabled=False), which the package refuses at sign-in."""
-        from django.contrib.auth import get_user_model
         from fido2 import cbor
         from fido2.cose import CoseKey
         from fido2.utils import websafe_encode
         from fido2.webauthn import Aaguid, AttestedCredentialData
         from passkeys.models import UserPasskey
-        user = get_user_model().objects.get(username=username)
+        user = Package.user(username)
         data = AttestedCredentialData.create(Aaguid.NONE, credential_id, CoseKey.parse(cbor.decode(public_key)))
         UserPasskey.objects.create(user=user, name="passkey", token=websafe_encode(data),
                                    credential_id=b64url_encode(credential_id), enabled=state == "active")
 
     @staticmethod
     def inspect_account(username):
-        from django.contrib.auth import get_user_model
         from passkeys.models import UserPasskey
         from passkeys.webauthn import begin_registration
-        try:
-            user = get_user_model().objects.get(username=username)
-        except get_user_model().DoesNotExist:
-            raise Refused(f"no account {username}") from None
+        user = Package.user(username)
         # The user entity the package puts into its registration options (begin_registration).
         entity = begin_registration(user, None)[0]["publicKey"]["user"]
         return {
@@ -175,5 +154,4 @@ class Package:
 
 
 if __name__ == "__main__":
-    set_up_django(HERE, Package.settings_module)
     run_adapter(Package, sys.argv[1:])
