@@ -14,6 +14,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import traceback
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -311,10 +313,24 @@ def run_adapter(package, arguments):
 
     connection = protocol_connection(log)
     state = {}
+    ready = threading.Event()
+
+    def start():
+        """Django and the first server process start while the harness greets the adapter."""
+        try:
+            state["servers"] = Servers(package, verbose)
+        except Exception as error:  # noqa: BLE001  (reported to the harness by every session.open)
+            log(f"the Django project did not start:\n{traceback.format_exc()}")
+            state["failure"] = error
+        finally:
+            ready.set()
+
+    threading.Thread(target=start, name="django-start", daemon=True).start()
 
     def servers():
-        if "servers" not in state:
-            state["servers"] = Servers(package, verbose)
+        ready.wait()
+        if "failure" in state:
+            raise RuntimeError(f"the Django project did not start: {state['failure']}")
         return state["servers"]
 
     def open_session(context, platform):
@@ -356,11 +372,11 @@ def run_adapter(package, arguments):
         "session.inspectAccount": inspect_account}.items()}
 
     def describe():
-        servers()  # Django and the first server process start before the first session needs them
         return {"name": package.name, "version": package_version(package.name), "targets": package.targets,
                 "capabilities": package.capabilities, "relyingPartyIDs": package.relying_party_ids}
 
     def shut_down():
+        ready.wait()
         if "servers" in state:
             state.pop("servers").shut_down()
 

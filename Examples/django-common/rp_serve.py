@@ -6,31 +6,29 @@
 Binds 127.0.0.1 on a port the kernel chooses, writes "port <n>" on standard output, then serves
 requests one at a time with Django's own WSGI server (the one `manage.py runserver` uses). It exits
 when its standard input reaches end of file, which happens as soon as the adapter that started it
-exits for any reason (a kill included: the kernel closes the pipe), and on Linux also when the
-parent dies (PR_SET_PDEATHSIG). Request logs go to standard error only with --verbose.
+exits for any reason (a kill included: the kernel closes the pipe), and also once its parent has
+gone. Request logs go to standard error only with --verbose.
 """
 
 import os
 import sys
 import threading
+import time
 
 sys.dont_write_bytecode = True
 
 
-def die_with_parent():
-    """Asks Linux to send SIGKILL when the parent process exits (a no-op elsewhere)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-        import signal
-        libc = ctypes.CDLL(None, use_errno=True)
-        PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() == 1:  # the parent already died before the request took effect
-            os._exit(0)
-    except (OSError, AttributeError):
-        pass
+def exit_when_orphaned():
+    """Ends the process once its parent has gone (it is then adopted by another process). Linux's
+    PR_SET_PDEATHSIG is no use here: it fires when the parent's *thread* that started the server
+    ends, and the adapter starts servers from a thread that ends long before the adapter does."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def exit_at_end_of_input():
@@ -47,7 +45,7 @@ def main():
         sys.exit("usage: rp_serve.py <project directory> <settings module> <SQLite file> [--verbose]")
     project, settings_module, database = sys.argv[1:4]
     verbose = "--verbose" in sys.argv[4:]
-    die_with_parent()
+    exit_when_orphaned()
     exit_at_end_of_input()
     sys.path.insert(0, project)
     os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
