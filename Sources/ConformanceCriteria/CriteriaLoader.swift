@@ -51,6 +51,22 @@ public struct CriteriaLoader: Sendable {
         return files.sorted()
     }
 
+    /// The digest `load(root:)` would give the files below `root`, without parsing them; `nil` when
+    /// they cannot be listed or read.
+    public static func digest(root: String) -> String? {
+        guard let files = try? featureFiles(at: root) else { return nil }
+        var input = Data()
+        for path in files.sorted() {
+            guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
+            var relative = root.isEmpty || !path.hasPrefix(root) ? path : String(path.dropFirst(root.count).drop(while: { $0 == "/" }))
+            if relative.isEmpty { relative = (path as NSString).lastPathComponent }
+            input.append(Data(relative.utf8))
+            input.append(0)
+            input.append(bytes)
+        }
+        return SHA256.hash(input).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// Loads every criterion file below `root`.
     public func load(root: String) -> Result {
         let files: [String]

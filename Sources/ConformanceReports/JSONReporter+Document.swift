@@ -214,7 +214,7 @@ extension JSONReporter.Document {
         summary = R.Summary(
             verdict: run.verdict, outcome: model.outcome, status: model.exitStatus.name, exitStatus: model.exitStatus.rawValue,
             criteria: .init(model.criterionCounts), testCases: .init(model.caseCounts), waiverProblems: model.waivers.problems.count,
-            gaps: ExitStatus.Gap.all(in: run),
+            gaps: model.gaps,
             wallSeconds: ReportModel.finite(run.wallSeconds), virtualMillis: run.virtualMillis)
         criteria = model.sections.map { section in
             let info = section.info

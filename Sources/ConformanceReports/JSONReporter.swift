@@ -55,6 +55,7 @@ extension ExitStatus {
         case .incomplete: "incomplete"
         case .interrupted: "interrupted"
         case .terminated: "terminated"
+        case .hangup: "hangup"
         }
     }
 }

@@ -133,7 +133,7 @@ extension MarkdownReporter {
             let cases = model.caseCounts
             let status = model.exitStatus
             var lines = [
-                "**Result: \(TextEscaping.markdownInline(status.headline(model.run)))** (exit status \(status.rawValue)). "
+                "**Result: \(TextEscaping.markdownInline(status.headline(model.run, waivers: model.waivers)))** (exit status \(status.rawValue)). "
                     + "\(TextEscaping.count(model.sections.count, "criterion", "criteria")): \(counted(model.criterionCounts)). "
                     + "\(TextEscaping.count(model.cases.count, "test case")): \(counted(cases)). "
                     + "Waiver problems: \(model.waivers.problems.count)."
@@ -154,9 +154,9 @@ extension MarkdownReporter {
             if let count = cases[.notVerified], count > 0 {
                 lines.append("Not verified: \(TextEscaping.count(count, "test case")). A capability or target was missing; not verified is not a pass.")
             }
-            let gaps = ExitStatus.Gap.all(in: model.run)
+            let gaps = model.gaps
             if !gaps.isEmpty {
-                let relaxed = model.run.metadata.allowNotVerified ? " (accepted by --allow-not-verified)" : ""
+                let relaxed = status == .conformant ? " (accepted by --allow-not-verified)" : ""
                 lines.append("Gaps\(relaxed): " + gaps.map { TextEscaping.markdownInline($0.detail) }.joined(separator: "; ") + ".")
             }
             if !model.waivers.problems.isEmpty {

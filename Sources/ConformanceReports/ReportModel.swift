@@ -40,13 +40,19 @@ struct ReportModel {
     /// Column order: the run's targets, then any other target a result names, sorted.
     var targets: [String]
     var sections: [Section]
+    /// The run's outcome as the gate sees it, so that it never disagrees with `exitStatus`:
+    /// `passed` or `waived` for *conformant*, `failed` for *not conformant*, `error` or `undefined`
+    /// for *not decided*, `notVerified` for *incomplete*; the folded outcome for an interrupted run.
     var outcome: ReportOutcome
     var exitStatus: ExitStatus
+    /// Why the run is incomplete (or what `--allow-not-verified` accepted).
+    var gaps: [ExitStatus.Gap]
 
     init(_ run: RunResult, waivers: WaiverEvaluation) {
         self.run = run
         self.waivers = waivers
         exitStatus = ExitStatus.for(run, waivers)
+        gaps = ExitStatus.Gap.all(in: run, waivers: waivers)
 
         var casesByCriterion: [String: [Case]] = [:]
         var criterionOrder: [String] = []
@@ -90,7 +96,19 @@ struct ReportModel {
         let declared = run.metadata.targets
         let others = Set(sections.flatMap(\.cells.keys) + run.testCases.map(\.target)).subtracting(declared)
         targets = Self.unique(declared) + others.sorted()
-        outcome = .folded(run.verdict, caseOutcomes: sections.flatMap(\.cases).map(\.outcome) + sections.map(\.outcome))
+        let folded = ReportOutcome.folded(run.verdict, caseOutcomes: sections.flatMap(\.cases).map(\.outcome) + sections.map(\.outcome))
+        outcome = Self.outcome(of: exitStatus, folded: folded, anyWaived: sections.contains { $0.cases.contains { $0.outcome == .waived } })
+    }
+
+    /// The run's outcome that matches its exit status (see `outcome`).
+    static func outcome(of status: ExitStatus, folded: ReportOutcome, anyWaived: Bool) -> ReportOutcome {
+        switch status {
+        case .conformant: anyWaived ? .waived : .passed
+        case .nonConformant: .failed
+        case .harnessError: folded == .undefined ? .undefined : .error
+        case .incomplete: .notVerified
+        case .interrupted, .terminated, .hangup: folded
+        }
     }
 
     /// All test cases, in run order within criterion order.

@@ -83,9 +83,9 @@ enum ExploreCommand {
         let report = try await explorer.explore(budget: budget, seconds: seconds, targets: parsed.list("target")) { done, total in
             guard showProgress else { return }
             let of = total == Int.max ? "" : "/\(total)"
-            FileHandle.standardError.write(Data("\u{1B}[2K[\(done)\(of)] histories, no violation so far\r".utf8))
+            Output.write(Array("\u{1B}[2K[\(done)\(of)] histories, no violation so far\r".utf8), to: 2)
         }
-        if showProgress { FileHandle.standardError.write(Data("\u{1B}[2K".utf8)) }
+        if showProgress { Output.write(Array("\u{1B}[2K".utf8), to: 2) }
         var subject: [String] = []
         if let mutant = parsed.value("mutant") { subject.append("--mutant \(mutant)") }
         if let designNote { subject.append(designNote) }

@@ -274,6 +274,23 @@ public struct RunMetadata: Sendable, Codable, Hashable {
     /// working directory's `Criteria`, or the criteria shipped with the harness). Re-run commands
     /// repeat it.
     public var criteriaRoot: String?
+    /// Whether the run used the criteria shipped inside the harness; `nil` when not recorded (a run
+    /// assembled in code). Every report says so first when it did not.
+    public var criteriaSource: CriteriaSource?
+
+    /// Where a run's criteria came from, compared by digest with the suite shipped in the harness.
+    public enum CriteriaSource: Sendable, Codable, Hashable {
+        /// The criteria are the bundled, versioned suite (same digest).
+        case bundled
+        /// Other criteria; `bundledDigest` is the bundled suite's digest, `nil` when the harness's
+        /// resource bundle is missing.
+        case other(bundledDigest: String?)
+
+        /// The source of criteria with `digest`, given the bundled suite's digest.
+        public init(digest: String, bundledDigest: String?) {
+            self = digest == bundledDigest ? .bundled : .other(bundledDigest: bundledDigest)
+        }
+    }
 
     /// The signal that interrupted a run.
     public enum Interruption: String, Sendable, Codable, Hashable, CaseIterable {
@@ -281,6 +298,8 @@ public struct RunMetadata: Sendable, Codable, Hashable {
         case sigint = "SIGINT"
         /// `SIGTERM` (a CI job cancelled): exit status 143.
         case sigterm = "SIGTERM"
+        /// `SIGHUP` (the terminal or the CI runner's session went away): exit status 129.
+        case sighup = "SIGHUP"
     }
 
     /// The adapter as the run knew it.
