@@ -15,7 +15,8 @@ import ConformanceModel
 /// An interruption wins over everything; then `harnessError` over `nonConformant` (a run that
 /// could not finish says nothing reliable about the relying party), and `nonConformant` over
 /// `incomplete` (a failure is a failure, however little else ran). A run in which nothing passed is
-/// never `conformant`.
+/// never `conformant`. An `explore` report (its metadata's filters name `explore`) that broke no
+/// invariant is `conformant`, since it verifies invariants rather than verify items.
 public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
     /// The relying party met every selected verify item, each shown by a test case that passed.
     case conformant = 0
@@ -56,6 +57,9 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
             criterion.verdict == .failed && !failedTestCases.contains { $0.criterionID == criterion.criterion.id }
         }
         if criterionFailedWithoutCase || (run.verdict == .failed && failedTestCases.isEmpty) { return .nonConformant }
+        // An exploration (`explore`) judges invariants over random histories, not verify items: one
+        // that broke none has nothing to be incomplete about.
+        if run.metadata.filters["explore"] != nil { return .conformant }
         let gaps = Gap.all(in: run, waivers: waivers)
         if gaps.isEmpty || gapsAccepted(gaps, in: run) { return .conformant }
         return .incomplete

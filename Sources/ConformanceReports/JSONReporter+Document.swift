@@ -15,9 +15,19 @@ extension JSONReporter {
         }
     }
 
+    /// Whether the run used the suite shipped with the harness; a member that sorts right after
+    /// `$schema`, so that it is among the first lines of the file.
+    struct BundledSuite: Encodable {
+        var used: Bool
+        var criteriaDigest: String
+        var bundledDigest: Nullable<String>
+        var notice: Nullable<String>
+    }
+
     struct Document: Encodable {
         var schema: String
         var schemaVersion: String
+        var bundledSuite: Nullable<BundledSuite>
         var metadata: Metadata
         var summary: Summary
         var criteria: [Criterion]
@@ -26,7 +36,7 @@ extension JSONReporter {
 
         enum CodingKeys: String, CodingKey {
             case schema = "$schema"
-            case schemaVersion, metadata, summary, criteria, testCases, waivers
+            case schemaVersion, bundledSuite, metadata, summary, criteria, testCases, waivers
         }
     }
 
@@ -190,6 +200,8 @@ extension JSONReporter {
     struct Waivers: Encodable {
         var file: Nullable<String>
         var evaluatedOn: Nullable<String>
+        var clockDay: Nullable<String>
+        var revived: [String]
         var entries: [Waiver]
         var problems: [Problem]
     }
@@ -202,6 +214,17 @@ extension JSONReporter.Document {
         let metadata = run.metadata
         schema = JSONReporter.schemaID
         schemaVersion = JSONReporter.schemaVersion
+        bundledSuite = .init(
+            metadata.criteriaSource.map { source in
+                let bundled: String? =
+                    switch source {
+                    case .bundled: metadata.criteriaDigest
+                    case .other(let digest): digest
+                    }
+                return R.BundledSuite(
+                    used: source == .bundled, criteriaDigest: metadata.criteriaDigest, bundledDigest: .init(bundled),
+                    notice: .init(ReportNotices.criteria(metadata)))
+            })
         self.metadata = R.Metadata(
             harnessVersion: metadata.harnessVersion, criteriaDigest: metadata.criteriaDigest,
             adapter: .init(
@@ -250,6 +273,7 @@ extension JSONReporter.Document {
         let evaluation = model.waivers
         waivers = R.Waivers(
             file: .init(evaluation.source), evaluatedOn: .init(evaluation.evaluatedOn?.description),
+            clockDay: .init(evaluation.clockDay?.description), revived: evaluation.revived,
             entries: evaluation.entries.map {
                 R.Waiver(
                     id: $0.waiver.id, criterion: $0.waiver.criterion, target: $0.waiver.target.description, reason: $0.waiver.reason,

@@ -21,7 +21,7 @@ public enum JSONReporter {
     /// `terminated` (143), `metadata.allowNotVerified`, `metadata.interruption`, `metadata.fault`
     /// and the adapter's `declaredTargets`, `capabilities` and `unknownTargets`. 1.2.0 added each
     /// criterion's `origin` (source, derived, recommendation).
-    public static let schemaVersion = "1.2.0"
+    public static let schemaVersion = "1.3.0"
 
     /// The `$id` of the JSON Schema of major version 1, written as the report's `$schema` member.
     public static let schemaID = "urn:passkey-conformance:schema:run-report:v1"

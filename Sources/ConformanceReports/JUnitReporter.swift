@@ -31,6 +31,10 @@ public enum JUnitReporter {
 
     static func render(_ model: ReportModel) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        // What a reader must see first, as comments (a CI system ignores them, a person does not).
+        for notice in [ReportNotices.criteria(model.run.metadata), ReportNotices.waiverDate(model.waivers)].compactMap(\.self) {
+            xml += "<!-- NOTE: \(comment(notice)) -->\n"
+        }
         var all = Tally(model.cases)
         let issue = runIssue(model)
         if issue != nil {
@@ -54,6 +58,13 @@ public enum JUnitReporter {
         return xml
     }
 
+    /// Text inside an XML comment: no `--`, and characters XML cannot carry made visible.
+    static func comment(_ text: String) -> String {
+        var escaped = TextEscaping.xmlText(text)
+        while escaped.contains("--") { escaped = escaped.replacing("--", with: "-\u{2010}") }
+        return escaped.hasSuffix("-") ? escaped + " " : escaped
+    }
+
     /// The name of the extra suite that reports what happened to the run as a whole.
     static let runSuiteName = "passkey-conformance.run"
 
@@ -69,7 +80,8 @@ public enum JUnitReporter {
             var details = [exit, "Fault kind: \(fault.kind)"]
             if let method = fault.method { details.append("Fault method: \(method)") }
             if let excerpt = fault.excerpt, !excerpt.isEmpty { details.append("Fault excerpt: \(excerpt)") }
-            return ("fault", "the adapter failed before the run: \(fault.message)", details.joined(separator: "\n"))
+            let what = fault.kind == "criteria" ? "the criteria did not load" : "the adapter failed before the run"
+            return ("fault", "\(what): \(fault.message)", details.joined(separator: "\n"))
         }
         if model.exitStatus == .incomplete {
             let gaps = model.gaps

@@ -77,6 +77,7 @@ extension MarkdownReporter {
             let metadata = model.run.metadata
             let adapter = metadata.adapter
             block("# Passkey conformance report")
+            for notice in Self.notices(model) { block("> **\(notice.title):** \(notice.text)") }
             var lines = [
                 "- **Harness version:** \(TextEscaping.markdownInline(metadata.harnessVersion))",
                 "- **Criteria digest:** \(TextEscaping.markdownCode(metadata.criteriaDigest))",
@@ -121,6 +122,19 @@ extension MarkdownReporter {
             ]
             block(lines)
             block(Self.summary(model))
+        }
+
+        /// What a reader must see before anything else: criteria that are not the bundled suite,
+        /// and waivers judged on another day than the clock's.
+        static func notices(_ model: ReportModel) -> [(title: String, text: String)] {
+            var notices: [(String, String)] = []
+            if let text = ReportNotices.criteria(model.run.metadata) {
+                notices.append(("Criteria not the bundled suite", TextEscaping.markdownInline(text)))
+            }
+            if let text = ReportNotices.waiverDate(model.waivers) {
+                notices.append(("Waivers judged on another day", TextEscaping.markdownInline(text)))
+            }
+            return notices
         }
 
         static func waiverSource(_ waivers: WaiverEvaluation) -> String {

@@ -88,7 +88,7 @@ extension Platform {
             if renameatx_np(parent, first, parent, second, UInt32(RENAME_SWAP)) == 0 { return true }
         #else
             guard let renameat2 = Self.renameat2 else { return false }
-            if renameat2(parent, first, parent, second, 2 /* RENAME_EXCHANGE */) == 0 { return true }
+            if renameat2(parent, first, parent, second, 2) == 0 { return true }  // 2: RENAME_EXCHANGE
         #endif
         let code = errno
         if code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP { return false }

@@ -60,19 +60,12 @@ enum Summary {
 
     /// The first line of a run whose criteria are not the suite shipped with the harness.
     static func criteriaNotice(_ metadata: RunMetadata) -> String? {
-        guard case .other(let bundled) = metadata.criteriaSource else { return nil }
-        return Common.criteriaNotice(digest: metadata.criteriaDigest, bundled: bundled)?.replacing("warning: ", with: "NOTE: ")
+        ReportNotices.criteria(metadata).map { "NOTE: " + Output.inline($0) }
     }
 
     /// Says that the waivers were judged on another day than the clock's, and which expired waivers
     /// that keeps alive; `nil` when they were judged today.
     static func waiverDateNotice(_ waivers: WaiverEvaluation) -> String? {
-        guard let clock = waivers.clockDay, let day = waivers.evaluatedOn else { return nil }
-        let revived = waivers.revived
-        let kept =
-            revived.isEmpty
-            ? "no expired waiver is revived"
-            : "\(revived.count) waiver(s) expired by \(clock) count as live: " + revived.map(Output.inline).joined(separator: ", ")
-        return "waivers judged as of \(day) (--today), not the clock's day \(clock): \(kept)"
+        ReportNotices.waiverDate(waivers).map(Output.inline)
     }
 }
