@@ -75,6 +75,13 @@ extension JSONReporter {
         var criteria: Nullable<String>
         var interruption: Nullable<RunMetadata.Interruption>
         var fault: Nullable<Fault>
+        var harnessCommit: Nullable<String>
+        var harnessModified: Nullable<Bool>
+        var harnessBinarySHA256: Nullable<String>
+        var host: Nullable<String>
+        var shard: Nullable<RunMetadata.Shard>
+        /// The SHA-256 of the report itself with this member's value written as 64 zeros.
+        var reportDigest: String
     }
 
     struct Counts: Encodable {
@@ -233,7 +240,9 @@ extension JSONReporter.Document {
                 capabilities: .init(metadata.adapter.capabilities), unknownTargets: metadata.adapter.unknownTargets),
             targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters,
             allowNotVerified: metadata.allowNotVerified, criteria: .init(metadata.criteriaRoot), interruption: .init(metadata.interruption),
-            fault: .init(metadata.fault.map(R.Metadata.Fault.init)))
+            fault: .init(metadata.fault.map(R.Metadata.Fault.init)), harnessCommit: .init(metadata.harnessCommit),
+            harnessModified: .init(metadata.harnessModified), harnessBinarySHA256: .init(metadata.harnessBinarySHA256), host: .init(metadata.host),
+            shard: .init(metadata.shard), reportDigest: JSONReporter.digestPlaceholder)
         summary = R.Summary(
             verdict: run.verdict, outcome: model.outcome, status: model.exitStatus.name, exitStatus: model.exitStatus.rawValue,
             criteria: .init(model.criterionCounts), testCases: .init(model.caseCounts), waiverProblems: model.waivers.problems.count,

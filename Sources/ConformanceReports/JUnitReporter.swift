@@ -131,6 +131,7 @@ public enum JUnitReporter {
             ("adapter", "\(metadata.adapter.name) \(metadata.adapter.version) (\(metadata.adapter.transport))"),
             ("seed", String(metadata.seed)), ("startedAt", metadata.startedAt),
         ]
+        properties += provenance(model)
         xml += "    <properties>\n"
         for (name, value) in properties {
             xml += "      <property name=\"\(attribute(name))\" value=\"\(attribute(value))\"/>\n"

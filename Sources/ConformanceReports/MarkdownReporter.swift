@@ -83,6 +83,7 @@ extension MarkdownReporter {
                 "- **Criteria digest:** \(TextEscaping.markdownCode(metadata.criteriaDigest))",
                 "- **Adapter:** \(TextEscaping.markdownInline(adapter.name)) \(TextEscaping.markdownInline(adapter.version)), transport \(TextEscaping.markdownInline(adapter.transport))",
             ]
+            lines += Self.provenance(model)
             if let command = adapter.command {
                 lines.append("- **Adapter command:** \(TextEscaping.markdownCode(command))")
             }
