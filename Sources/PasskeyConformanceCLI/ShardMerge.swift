@@ -96,8 +96,6 @@ enum ShardMerge {
             }
         }
         let text = { (value: String?) in value ?? "not recorded" }
-        try check("shard counts", a.shard?.count, b.shard?.count) { $0.map { "\($0) shards" } ?? "none" }
-        try check("plans", a.shard?.plannedTestCases, b.shard?.plannedTestCases) { $0.map { "\($0) test cases" } ?? "none" }
         try check("criteria digests", a.criteriaDigest, b.criteriaDigest) { $0 }
         try check("seeds", a.seed, b.seed) { String($0) }
         try check("harness versions", a.harnessVersion, b.harnessVersion) { $0 }
@@ -112,6 +110,8 @@ enum ShardMerge {
         try check("gates (--allow-not-verified)", a.allowNotVerified, b.allowNotVerified) { String($0) }
         try check("targets", a.targets, b.targets) { $0.joined(separator: ",") }
         try check("criteria", first.run.criteria.map(\.criterion), shard.run.criteria.map(\.criterion)) { $0.map(\.id).joined(separator: ",") }
+        try check("shard counts", a.shard?.count, b.shard?.count) { $0.map { "\($0) shards" } ?? "none" }
+        try check("plans", a.shard?.plannedTestCases, b.shard?.plannedTestCases) { $0.map { "\($0) test cases" } ?? "none" }
     }
 
     private static func adapterText(_ adapter: RunMetadata.AdapterInfo) -> String {
