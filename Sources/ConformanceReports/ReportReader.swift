@@ -40,11 +40,34 @@ public enum ReportReader {
         metadata.harnessBinarySHA256 = source.harnessBinarySHA256
         metadata.host = source.host
         metadata.shard = source.shard
+        metadata.harnessCommand = document.testCases.first.flatMap { harnessCommand(inRerun: $0.rerun) }
         let criteria = document.criteria.compactMap(\.info).map { CriterionResult(criterion: $0, verdict: .notVerified, targets: [:]) }
         let cases = document.testCases.map(\.result)
         return RunResult(
             metadata: metadata, criteria: criteria, testCases: cases, verdict: .notVerified, wallSeconds: document.summary.wallSeconds,
             virtualMillis: 0)
+    }
+
+    /// The harness executable a test case's re-run command names (`RerunCommand`): `nil` for
+    /// `swift run passkey-conformance`, else its first word, unquoted.
+    static func harnessCommand(inRerun line: String) -> String? {
+        if line.hasPrefix("swift run passkey-conformance run") { return nil }
+        guard line.hasPrefix("\"") else { return line.split(separator: " ").first.map(String.init) }
+        var word = ""
+        var escaped = false
+        for character in line.dropFirst() {
+            if escaped {
+                word.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                return word
+            } else {
+                word.append(character)
+            }
+        }
+        return nil
     }
 
     /// The waiver file a report names, if any (a merge refuses shards run with waivers).
@@ -117,6 +140,7 @@ public enum ReportReader {
             var wallSeconds: Double
             var fault: RunFault?
             var notVerified: NotVerifiedReason?
+            var rerun: String
 
             var result: TestCaseResult {
                 TestCaseResult(

@@ -41,6 +41,7 @@ extension RunCommand {
             metadata.criteriaRoot = parsed.value("criteria")
             metadata.criteriaSource = .init(digest: digest, bundledDigest: bundledDigest)
             metadata.shard = shard
+            metadata.harnessCommand = HarnessExecutable.rerunCommand
             HarnessProvenance.stamp(&metadata, recorded: buildInfo)
             return metadata
         }

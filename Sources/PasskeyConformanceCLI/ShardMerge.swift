@@ -102,6 +102,7 @@ enum ShardMerge {
         try check("harness commits", a.harnessCommit, b.harnessCommit, text)
         try check("harness builds (modified sources)", a.harnessModified, b.harnessModified) { $0.map(String.init) ?? "not recorded" }
         try check("harness binaries (SHA-256)", a.harnessBinarySHA256, b.harnessBinarySHA256, text)
+        try check("harness executables", a.harnessCommand, b.harnessCommand) { $0 ?? "swift run passkey-conformance" }
         try check("adapters", adapterText(a.adapter), adapterText(b.adapter)) { $0 }
         try check("filters", a.filters, b.filters) { filters in
             filters.isEmpty ? "none" : filters.keys.sorted().map { "\($0)=\(filters[$0] ?? "")" }.joined(separator: " ")
