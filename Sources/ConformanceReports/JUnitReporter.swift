@@ -26,7 +26,7 @@ import ConformanceModel
 public enum JUnitReporter {
     /// The report as an XML 1.0 document in UTF-8, ending with a newline.
     public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
-        render(ReportModel(run, waivers: waivers))
+        render(ReportModel.withDigest(run, waivers: waivers))
     }
 
     static func render(_ model: ReportModel) -> String {

@@ -103,6 +103,13 @@ struct ReportModel {
         outcome = Self.outcome(of: exitStatus, folded: folded, anyWaived: sections.contains { $0.cases.contains { $0.outcome == .waived } })
     }
 
+    /// The model with the JSON report's digest set, for a format rendered on its own.
+    static func withDigest(_ run: RunResult, waivers: WaiverEvaluation) -> ReportModel {
+        var model = ReportModel(run, waivers: waivers)
+        model.reportDigest = try? JSONReporter.reportDigest(of: model)
+        return model
+    }
+
     /// The run's outcome that matches its exit status (see `outcome`).
     static func outcome(of status: ExitStatus, folded: ReportOutcome, anyWaived: Bool) -> ReportOutcome {
         switch status {
