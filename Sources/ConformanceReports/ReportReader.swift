@@ -31,7 +31,7 @@ public enum ReportReader {
         guard let seed = UInt64(document.metadata.seed) else { throw ReadError(description: "metadata.seed is not a decimal seed") }
         let source = document.metadata
         var metadata = RunMetadata(
-            harnessVersion: source.harnessVersion, criteriaDigest: source.criteriaDigest, adapter: source.adapter, targets: source.targets,
+            harnessVersion: source.harnessVersion, criteriaDigest: source.criteriaDigest, adapter: source.adapter.info, targets: source.targets,
             seed: seed, startedAt: source.startedAt, filters: source.filters, allowNotVerified: source.allowNotVerified,
             interruption: source.interruption, fault: source.fault, criteriaRoot: source.criteria)
         metadata.criteriaSource = document.bundledSuite.map { $0.used ? .bundled : .other(bundledDigest: $0.bundledDigest) }
@@ -83,7 +83,7 @@ public enum ReportReader {
         struct Metadata: Decodable {
             var harnessVersion: String
             var criteriaDigest: String
-            var adapter: RunMetadata.AdapterInfo
+            var adapter: Adapter
             var targets: [String]
             var seed: String
             var startedAt: String
@@ -97,6 +97,27 @@ public enum ReportReader {
             var harnessBinarySHA256: String?
             var host: String?
             var shard: RunMetadata.Shard?
+        }
+        /// The adapter as the report writes it: `protocolVersion` and `ignoredCapabilities` only
+        /// when they say something.
+        struct Adapter: Decodable {
+            var name: String
+            var version: String
+            var transport: String
+            var command: String?
+            var declaredTargets: [String]?
+            var capabilities: [String]?
+            var unknownTargets: [String]
+            var protocolVersion: String?
+            var ignoredCapabilities: [String]?
+
+            var info: RunMetadata.AdapterInfo {
+                .init(
+                    name: name, version: version, transport: transport, command: command, declaredTargets: declaredTargets, capabilities: capabilities,
+                    unknownTargets: unknownTargets,
+                    // Left out when it is the harness's own (for an adapter that described itself).
+                    protocolVersion: protocolVersion ?? (declaredTargets == nil ? nil : adapterProtocolVersion), ignoredCapabilities: ignoredCapabilities ?? [])
+            }
         }
         struct Summary: Decodable {
             var wallSeconds: Double
