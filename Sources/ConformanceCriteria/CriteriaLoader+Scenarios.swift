@@ -102,6 +102,7 @@ extension CriteriaLoader {
             }
             var steps: [CriterionScenario.Step] = []
             var role = CriterionScenario.Step.Role.context
+            var created: Set<String> = []
             for pickleStep in pickle.steps {
                 let astStep = pickleStep.astNodeIds.first.flatMap { astSteps[$0] }
                 let stepLine = astStep?.location.line ?? line
@@ -116,7 +117,14 @@ extension CriteriaLoader {
                 let quoted = StepCheck.excerpt(pickleStep.text)
                 switch matcher.check(pickleStep.text) {
                 case .defined:
-                    break
+                    let accounts = matcher.accounts(pickleStep.text)
+                    for alias in accounts.uses where !created.contains(alias) {
+                        error(
+                            "step \"\(quoted)\" uses the account \"\(StepCheck.excerpt(alias))\", which no earlier step of the scenario creates "
+                                + "(create it first, e.g. with 'an account \"\(StepCheck.excerpt(alias))\" with the sign-in policy \"password only\"')",
+                            line: stepLine, column: column)
+                    }
+                    created.formUnion(accounts.creates)
                 case .invalidArguments(let problem):
                     error("step \"\(quoted)\": \(problem)", line: stepLine, column: column)
                 case .undefined:
@@ -126,6 +134,13 @@ extension CriteriaLoader {
                         "\(patterns.count) step definitions match \"\(quoted)\": " + patterns.map { "\"\($0)\"" }.joined(separator: ", "), line: stepLine,
                         column: column)
                 }
+            }
+            if !verifyItems.isEmpty, !steps.contains(where: { $0.role == .outcome }) {
+                // A scenario that checks nothing shows nothing: it must not count for its items.
+                error(
+                    "scenario \"\(pickle.name)\" has no outcome check (no Then step), so it verifies nothing; its @verify tags ("
+                        + verifyItems.joined(separator: ", ") + ") cannot count for those items")
+                verifyItems = []
             }
             var slug = pickle.name
             if slugs.contains(slug) { slug += " [line \(line)]" }

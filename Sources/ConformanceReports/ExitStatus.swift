@@ -4,25 +4,30 @@ import ConformanceModel
 ///
 /// | status | name | when |
 /// |---|---|---|
-/// | 0 | `conformant` | every selected criterion verified on at least one target, no unexpected failure, nothing undefined, no error, no waiver problem |
+/// | 0 | `conformant` | every selected verify item has a test case that passed, no unexpected failure, nothing undefined, no error, no waiver problem |
 /// | 1 | `nonConformant` | a `failed` test case no live waiver covers, or a waiver problem (expired or stale) |
 /// | 2 | `harnessError` | any `error` or `undefined` verdict, or a fault before the run: the harness, the adapter, the transport or a criterion file failed, so the run could not decide |
-/// | 3 | `incomplete` | nothing failed, but the run verified too little: no test case selected, no target the adapter declared is known, or a selected criterion has no verified test case (unless `--allow-not-verified`) |
+/// | 3 | `incomplete` | nothing failed, but the run showed too little (see `Gap`); `--allow-not-verified` accepts verify items left unshown only when at least one test case passed |
+/// | 129 | `hangup` | the run was stopped by `SIGHUP`; the report is partial |
 /// | 130 | `interrupted` | the run was stopped by `SIGINT`; the report is partial |
 /// | 143 | `terminated` | the run was stopped by `SIGTERM`; the report is partial |
 ///
 /// An interruption wins over everything; then `harnessError` over `nonConformant` (a run that
 /// could not finish says nothing reliable about the relying party), and `nonConformant` over
-/// `incomplete` (a failure is a failure, however little else ran).
+/// `incomplete` (a failure is a failure, however little else ran). A run in which nothing passed is
+/// never `conformant`. An `explore` report (its metadata's filters name `explore`) that broke no
+/// invariant is `conformant`, since it verifies invariants rather than verify items.
 public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
-    /// The relying party met every selected criterion, each verified on at least one target.
+    /// The relying party met every selected verify item, each shown by a test case that passed.
     case conformant = 0
     /// The relying party broke a criterion, or a waiver needs attention.
     case nonConformant = 1
     /// The harness, the adapter, the transport or a criterion file (an undefined step) failed; the run could not decide.
     case harnessError = 2
-    /// Nothing failed, but the run verified too little to call the relying party conformant.
+    /// Nothing failed, but the run showed too little to call the relying party conformant.
     case incomplete = 3
+    /// Stopped by `SIGHUP` (128 + 1).
+    case hangup = 129
     /// Stopped by `SIGINT` (128 + 2).
     case interrupted = 130
     /// Stopped by `SIGTERM` (128 + 15).
@@ -37,6 +42,7 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
         switch run.metadata.interruption {
         case .sigint: return .interrupted
         case .sigterm: return .terminated
+        case .sighup: return .hangup
         case nil: break
         }
         let verdicts = [run.verdict] + run.criteria.map(\.verdict) + run.criteria.flatMap(\.targets.values) + run.testCases.map(\.verdict)
@@ -51,8 +57,23 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
             criterion.verdict == .failed && !failedTestCases.contains { $0.criterionID == criterion.criterion.id }
         }
         if criterionFailedWithoutCase || (run.verdict == .failed && failedTestCases.isEmpty) { return .nonConformant }
-        if !run.metadata.allowNotVerified && !Gap.all(in: run).isEmpty { return .incomplete }
-        return .conformant
+        // An exploration (`explore`) judges invariants over random histories, not verify items: one
+        // that broke none has nothing to be incomplete about.
+        if run.metadata.filters["explore"] != nil { return .conformant }
+        // A shard runs part of the plan: whether every verify item was verified is decided when the
+        // shards' reports are merged.
+        if run.metadata.shard != nil { return .conformant }
+        let gaps = Gap.all(in: run, waivers: waivers)
+        if gaps.isEmpty || gapsAccepted(gaps, in: run) { return .conformant }
+        return .incomplete
+    }
+
+    /// Whether `--allow-not-verified` accepts the gaps: it was given, at least one test case passed,
+    /// and every gap is a verify item (or criterion) left unshown, never a run that selected
+    /// nothing or declared no known target.
+    static func gapsAccepted(_ gaps: [Gap], in run: RunResult) -> Bool {
+        guard run.metadata.allowNotVerified, run.testCases.contains(where: { $0.verdict == .passed }) else { return false }
+        return gaps.allSatisfy(\.kind.isAcceptable)
     }
 
     /// Words for a reader: "conformant", "not conformant", "not decided (…)", "incomplete", "interrupted".
@@ -62,71 +83,30 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
         case .nonConformant: "not conformant"
         case .harnessError: "not decided (harness, adapter or criterion-file error)"
         case .incomplete: "incomplete (too little verified to decide)"
+        case .hangup: "hung up (SIGHUP); partial report"
         case .interrupted: "interrupted (SIGINT); partial report"
         case .terminated: "terminated (SIGTERM); partial report"
         }
     }
 
-    /// The words for a run's headline: a run that left criteria unverified says which, so that a
-    /// partial run never reads as a full pass.
-    public func headline(_ run: RunResult) -> String {
-        let gaps = Gap.all(in: run)
+    /// The words for a run's headline: a run that left verify items unshown says how many and
+    /// which, so that a partial run never reads as a full pass.
+    public func headline(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
+        if let shard = run.metadata.shard, self == .conformant {
+            return "nothing failed in shard \(shard.index) of \(shard.count); merge the shards' reports to judge the run"
+        }
+        let gaps = Gap.all(in: run, waivers: waivers)
         guard self == .conformant || self == .incomplete, !gaps.isEmpty else { return words }
         let listed = gaps.prefix(5).map(\.detail).joined(separator: "; ") + (gaps.count > 5 ? "; … \(gaps.count - 5) more" : "")
         if self == .conformant {
-            return "conformant in what could be verified (--allow-not-verified): \(listed)"
+            return "conformant in what could be verified (--allow-not-verified), \(gaps.count) gap(s): \(listed)"
         }
-        return "\(words): \(listed); see the report, or pass --allow-not-verified to accept"
-    }
-
-    /// Why a run that failed nothing is still *incomplete*: a kind and a sentence.
-    public struct Gap: Sendable, Hashable, Codable {
-        /// The kinds of gap.
-        public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-            /// The filters (or an empty criteria directory) selected no test case.
-            case noTestCase
-            /// The adapter declared no target the harness knows.
-            case noKnownTarget
-            /// A selected criterion has no test case that passed or failed on any target.
-            case criterionNotVerified
-        }
-
-        /// The kind of gap.
-        public var kind: Kind
-        /// The criterion concerned (for `criterionNotVerified`), else `nil`.
-        public var criterion: String?
-        /// A sentence for a reader.
-        public var detail: String
-
-        private enum CodingKeys: String, CodingKey { case kind, criterion, detail }
-
-        /// Encodes every member, `criterion` as `null` when there is none (the report's convention).
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(criterion, forKey: .criterion)
-            try container.encode(detail, forKey: .detail)
-        }
-
-        /// Every gap of `run`, in a stable order: the run-wide ones, then criteria in run order.
-        public static func all(in run: RunResult) -> [Gap] {
-            var gaps: [Gap] = []
-            if run.testCases.isEmpty {
-                gaps.append(Gap(kind: .noTestCase, criterion: nil, detail: "the filters selected no test case"))
-            }
-            let adapter = run.metadata.adapter
-            if let declaredTargets = adapter.declaredTargets, declaredTargets.allSatisfy({ adapter.unknownTargets.contains($0) }) {
-                let declared = declaredTargets.isEmpty ? "none" : declaredTargets.joined(separator: ", ")
-                gaps.append(Gap(kind: .noKnownTarget, criterion: nil, detail: "the adapter declares no known target (declared: \(declared))"))
-            }
-            for criterion in run.criteria {
-                let id = criterion.criterion.id
-                let verified = run.testCases.contains { $0.criterionID == id && ($0.verdict == .passed || $0.verdict == .failed) }
-                if !verified {
-                    gaps.append(Gap(kind: .criterionNotVerified, criterion: id, detail: "\(id) has no verified test case"))
-                }
-            }
-            return gaps
-        }
+        let accept =
+            run.metadata.allowNotVerified
+            ? (run.testCases.contains { $0.verdict == .passed }
+                ? "--allow-not-verified does not accept a run that selected nothing or declared no known target"
+                : "--allow-not-verified accepts gaps only when at least one test case passed")
+            : "pass --allow-not-verified to accept gaps while at least one test case passes"
+        return "\(words), \(gaps.count) gap(s): \(listed); see the report (\(accept))"
     }
 }

@@ -15,9 +15,19 @@ extension JSONReporter {
         }
     }
 
+    /// Whether the run used the suite shipped with the harness; a member that sorts right after
+    /// `$schema`, so that it is among the first lines of the file.
+    struct BundledSuite: Encodable {
+        var used: Bool
+        var criteriaDigest: String
+        var bundledDigest: Nullable<String>
+        var notice: Nullable<String>
+    }
+
     struct Document: Encodable {
         var schema: String
         var schemaVersion: String
+        var bundledSuite: Nullable<BundledSuite>
         var metadata: Metadata
         var summary: Summary
         var criteria: [Criterion]
@@ -26,7 +36,7 @@ extension JSONReporter {
 
         enum CodingKeys: String, CodingKey {
             case schema = "$schema"
-            case schemaVersion, metadata, summary, criteria, testCases, waivers
+            case schemaVersion, bundledSuite, metadata, summary, criteria, testCases, waivers
         }
     }
 
@@ -69,6 +79,13 @@ extension JSONReporter {
         var criteria: Nullable<String>
         var interruption: Nullable<RunMetadata.Interruption>
         var fault: Nullable<Fault>
+        var harnessCommit: Nullable<String>
+        var harnessModified: Nullable<Bool>
+        var harnessBinarySHA256: Nullable<String>
+        var host: Nullable<String>
+        var shard: Nullable<RunMetadata.Shard>
+        /// The SHA-256 of the report itself with this member's value written as 64 zeros.
+        var reportDigest: String
     }
 
     struct Counts: Encodable {
@@ -194,6 +211,8 @@ extension JSONReporter {
     struct Waivers: Encodable {
         var file: Nullable<String>
         var evaluatedOn: Nullable<String>
+        var clockDay: Nullable<String>
+        var revived: [String]
         var entries: [Waiver]
         var problems: [Problem]
     }
@@ -206,6 +225,17 @@ extension JSONReporter.Document {
         let metadata = run.metadata
         schema = JSONReporter.schemaID
         schemaVersion = JSONReporter.schemaVersion
+        bundledSuite = .init(
+            metadata.criteriaSource.map { source in
+                let bundled: String? =
+                    switch source {
+                    case .bundled: metadata.criteriaDigest
+                    case .other(let digest): digest
+                    }
+                return R.BundledSuite(
+                    used: source == .bundled, criteriaDigest: metadata.criteriaDigest, bundledDigest: .init(bundled),
+                    notice: .init(ReportNotices.criteria(metadata)))
+            })
         self.metadata = R.Metadata(
             harnessVersion: metadata.harnessVersion, criteriaDigest: metadata.criteriaDigest,
             adapter: .init(
@@ -216,11 +246,13 @@ extension JSONReporter.Document {
                 ignoredCapabilities: metadata.adapter.ignoredCapabilities.isEmpty ? nil : metadata.adapter.ignoredCapabilities),
             targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters,
             allowNotVerified: metadata.allowNotVerified, criteria: .init(metadata.criteriaRoot), interruption: .init(metadata.interruption),
-            fault: .init(metadata.fault.map(R.Metadata.Fault.init)))
+            fault: .init(metadata.fault.map(R.Metadata.Fault.init)), harnessCommit: .init(metadata.harnessCommit),
+            harnessModified: .init(metadata.harnessModified), harnessBinarySHA256: .init(metadata.harnessBinarySHA256), host: .init(metadata.host),
+            shard: .init(metadata.shard), reportDigest: JSONReporter.digestPlaceholder)
         summary = R.Summary(
             verdict: run.verdict, outcome: model.outcome, status: model.exitStatus.name, exitStatus: model.exitStatus.rawValue,
             criteria: .init(model.criterionCounts), testCases: .init(model.caseCounts), waiverProblems: model.waivers.problems.count,
-            gaps: ExitStatus.Gap.all(in: run),
+            gaps: model.gaps,
             wallSeconds: ReportModel.finite(run.wallSeconds), virtualMillis: run.virtualMillis)
         criteria = model.sections.map { section in
             let info = section.info
@@ -256,6 +288,7 @@ extension JSONReporter.Document {
         let evaluation = model.waivers
         waivers = R.Waivers(
             file: .init(evaluation.source), evaluatedOn: .init(evaluation.evaluatedOn?.description),
+            clockDay: .init(evaluation.clockDay?.description), revived: evaluation.revived,
             entries: evaluation.entries.map {
                 R.Waiver(
                     id: $0.waiver.id, criterion: $0.waiver.criterion, target: $0.waiver.target.description, reason: $0.waiver.reason,

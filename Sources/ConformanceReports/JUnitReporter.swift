@@ -26,11 +26,15 @@ import ConformanceModel
 public enum JUnitReporter {
     /// The report as an XML 1.0 document in UTF-8, ending with a newline.
     public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
-        render(ReportModel(run, waivers: waivers))
+        render(ReportModel.withDigest(run, waivers: waivers))
     }
 
     static func render(_ model: ReportModel) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        // What a reader must see first, as comments (a CI system ignores them, a person does not).
+        for notice in [ReportNotices.criteria(model.run.metadata), ReportNotices.waiverDate(model.waivers)].compactMap(\.self) {
+            xml += "<!-- NOTE: \(comment(notice)) -->\n"
+        }
         var all = Tally(model.cases)
         let issue = runIssue(model)
         if issue != nil {
@@ -54,6 +58,13 @@ public enum JUnitReporter {
         return xml
     }
 
+    /// Text inside an XML comment: no `--`, and characters XML cannot carry made visible.
+    static func comment(_ text: String) -> String {
+        var escaped = TextEscaping.xmlText(text)
+        while escaped.contains("--") { escaped = escaped.replacing("--", with: "-\u{2010}") }
+        return escaped.hasSuffix("-") ? escaped + " " : escaped
+    }
+
     /// The name of the extra suite that reports what happened to the run as a whole.
     static let runSuiteName = "passkey-conformance.run"
 
@@ -62,19 +73,20 @@ public enum JUnitReporter {
         let metadata = model.run.metadata
         let exit = "exit status \(model.exitStatus.rawValue)"
         if let signal = metadata.interruption {
-            let type = signal == .sigint ? "interrupted" : "terminated"
+            let type = model.exitStatus.name
             return (type, "\(type) by \(signal.rawValue): the report is partial (\(model.run.testCases.count) test cases ran)", exit)
         }
         if let fault = metadata.fault {
             var details = [exit, "Fault kind: \(fault.kind)"]
             if let method = fault.method { details.append("Fault method: \(method)") }
             if let excerpt = fault.excerpt, !excerpt.isEmpty { details.append("Fault excerpt: \(excerpt)") }
-            return ("fault", "the adapter failed before the run: \(fault.message)", details.joined(separator: "\n"))
+            let what = fault.kind == "criteria" ? "the criteria did not load" : "the adapter failed before the run"
+            return ("fault", "\(what): \(fault.message)", details.joined(separator: "\n"))
         }
         if model.exitStatus == .incomplete {
-            let gaps = ExitStatus.Gap.all(in: model.run)
+            let gaps = model.gaps
             return (
-                "incomplete", "incomplete: \(gaps.count) gap(s); --allow-not-verified accepts them",
+                "incomplete", "incomplete: \(gaps.count) gap(s)",
                 ([exit] + gaps.map { "\($0.kind.rawValue): \($0.detail)" }).joined(separator: "\n")
             )
         }
@@ -119,6 +131,7 @@ public enum JUnitReporter {
             ("adapter", "\(metadata.adapter.name) \(metadata.adapter.version) (\(metadata.adapter.transport))"),
             ("seed", String(metadata.seed)), ("startedAt", metadata.startedAt),
         ]
+        properties += provenance(model)
         xml += "    <properties>\n"
         for (name, value) in properties {
             xml += "      <property name=\"\(attribute(name))\" value=\"\(attribute(value))\"/>\n"

@@ -13,7 +13,7 @@ import ConformanceModel
 public enum MarkdownReporter {
     /// The report as Markdown text, ending with a newline.
     public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
-        render(ReportModel(run, waivers: waivers))
+        render(ReportModel.withDigest(run, waivers: waivers))
     }
 
     static func render(_ model: ReportModel) -> String {
@@ -77,6 +77,7 @@ extension MarkdownReporter {
             let metadata = model.run.metadata
             let adapter = metadata.adapter
             block("# Passkey conformance report")
+            for notice in Self.notices(model) { block("> **\(notice.title):** \(notice.text)") }
             var lines = [
                 "- **Harness version:** \(TextEscaping.markdownInline(metadata.harnessVersion))",
                 "- **Criteria digest:** \(TextEscaping.markdownCode(metadata.criteriaDigest))",
@@ -85,6 +86,7 @@ extension MarkdownReporter {
             if let command = adapter.command {
                 lines.append("- **Adapter command:** \(TextEscaping.markdownCode(command))")
             }
+            lines += Self.provenance(model)
             if let declared = adapter.declaredTargets {
                 lines.append(
                     "- **Adapter declares targets:** " + (declared.isEmpty ? "none" : declared.map(TextEscaping.markdownInline).joined(separator: ", ")))
@@ -132,6 +134,19 @@ extension MarkdownReporter {
             block(Self.summary(model))
         }
 
+        /// What a reader must see before anything else: criteria that are not the bundled suite,
+        /// and waivers judged on another day than the clock's.
+        static func notices(_ model: ReportModel) -> [(title: String, text: String)] {
+            var notices: [(String, String)] = []
+            if let text = ReportNotices.criteria(model.run.metadata) {
+                notices.append(("Criteria not the bundled suite", TextEscaping.markdownInline(text)))
+            }
+            if let text = ReportNotices.waiverDate(model.waivers) {
+                notices.append(("Waivers judged on another day", TextEscaping.markdownInline(text)))
+            }
+            return notices
+        }
+
         static func waiverSource(_ waivers: WaiverEvaluation) -> String {
             guard let day = waivers.evaluatedOn else { return "none" }
             let file = waivers.source.map { TextEscaping.markdownCode($0) } ?? "given in code"
@@ -142,7 +157,7 @@ extension MarkdownReporter {
             let cases = model.caseCounts
             let status = model.exitStatus
             var lines = [
-                "**Result: \(TextEscaping.markdownInline(status.headline(model.run)))** (exit status \(status.rawValue)). "
+                "**Result: \(TextEscaping.markdownInline(status.headline(model.run, waivers: model.waivers)))** (exit status \(status.rawValue)). "
                     + "\(TextEscaping.count(model.sections.count, "criterion", "criteria")): \(counted(model.criterionCounts)). "
                     + "\(TextEscaping.count(model.cases.count, "test case")): \(counted(cases)). "
                     + "Waiver problems: \(model.waivers.problems.count)."
@@ -163,9 +178,9 @@ extension MarkdownReporter {
             if let count = cases[.notVerified], count > 0 {
                 lines.append("Not verified: \(TextEscaping.count(count, "test case")). A capability or target was missing; not verified is not a pass.")
             }
-            let gaps = ExitStatus.Gap.all(in: model.run)
+            let gaps = model.gaps
             if !gaps.isEmpty {
-                let relaxed = model.run.metadata.allowNotVerified ? " (accepted by --allow-not-verified)" : ""
+                let relaxed = status == .conformant ? " (accepted by --allow-not-verified)" : ""
                 lines.append("Gaps\(relaxed): " + gaps.map { TextEscaping.markdownInline($0.detail) }.joined(separator: "; ") + ".")
             }
             if !model.waivers.problems.isEmpty {

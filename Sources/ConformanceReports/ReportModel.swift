@@ -40,13 +40,22 @@ struct ReportModel {
     /// Column order: the run's targets, then any other target a result names, sorted.
     var targets: [String]
     var sections: [Section]
+    /// The run's outcome as the gate sees it, so that it never disagrees with `exitStatus`:
+    /// `passed` or `waived` for *conformant*, `failed` for *not conformant*, `error` or `undefined`
+    /// for *not decided*, `notVerified` for *incomplete*; the folded outcome for an interrupted run.
     var outcome: ReportOutcome
     var exitStatus: ExitStatus
+    /// Why the run is incomplete (or what `--allow-not-verified` accepted).
+    var gaps: [ExitStatus.Gap]
+    /// The JSON report's `metadata.reportDigest`, for the other formats' headers; set by
+    /// `ReportWriter` before it renders them (`nil`: not shown).
+    var reportDigest: String?
 
     init(_ run: RunResult, waivers: WaiverEvaluation) {
         self.run = run
         self.waivers = waivers
         exitStatus = ExitStatus.for(run, waivers)
+        gaps = run.metadata.shard == nil ? ExitStatus.Gap.all(in: run, waivers: waivers) : []
 
         var casesByCriterion: [String: [Case]] = [:]
         var criterionOrder: [String] = []
@@ -90,7 +99,26 @@ struct ReportModel {
         let declared = run.metadata.targets
         let others = Set(sections.flatMap(\.cells.keys) + run.testCases.map(\.target)).subtracting(declared)
         targets = Self.unique(declared) + others.sorted()
-        outcome = .folded(run.verdict, caseOutcomes: sections.flatMap(\.cases).map(\.outcome) + sections.map(\.outcome))
+        let folded = ReportOutcome.folded(run.verdict, caseOutcomes: sections.flatMap(\.cases).map(\.outcome) + sections.map(\.outcome))
+        outcome = Self.outcome(of: exitStatus, folded: folded, anyWaived: sections.contains { $0.cases.contains { $0.outcome == .waived } })
+    }
+
+    /// The model with the JSON report's digest set, for a format rendered on its own.
+    static func withDigest(_ run: RunResult, waivers: WaiverEvaluation) -> ReportModel {
+        var model = ReportModel(run, waivers: waivers)
+        model.reportDigest = try? JSONReporter.reportDigest(of: model)
+        return model
+    }
+
+    /// The run's outcome that matches its exit status (see `outcome`).
+    static func outcome(of status: ExitStatus, folded: ReportOutcome, anyWaived: Bool) -> ReportOutcome {
+        switch status {
+        case .conformant: anyWaived ? .waived : .passed
+        case .nonConformant: .failed
+        case .harnessError: folded == .undefined ? .undefined : .error
+        case .incomplete: .notVerified
+        case .interrupted, .terminated, .hangup: folded
+        }
     }
 
     /// All test cases, in run order within criterion order.

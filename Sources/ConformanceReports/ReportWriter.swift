@@ -1,34 +1,42 @@
 import ConformanceModel
 
-/// Writes reports into a directory so that no reader ever sees a half-written file.
+/// Writes a run's reports as one set that replaces the previous set in a single step.
 ///
-/// Every report is first written in full to a temporary file in the same directory
-/// (`.report.json.<pid>.<random>.tmp`), synced to disk, and then renamed over its final name; a
-/// rename within one directory replaces the old file atomically. All temporary files are written
-/// before the first rename, so a failure to render or write any of them leaves every report as it
-/// was; a failure of a later rename restores the reports already renamed, so the set is committed
-/// together or not at all. A failure is a `WriteError` naming the path and the reason; temporary
-/// files are removed.
+/// The reports are written in full into a fresh sibling of the report directory
+/// (`.<name>.staged.<pid>.<random>`, next to it), each file synced, and the sibling then takes the
+/// report directory's place in one rename: swapped with the old directory where the system can
+/// (`renameat2(RENAME_EXCHANGE)` on Linux, `renameatx_np(RENAME_SWAP)` on macOS), else the old one
+/// is renamed aside first (`.<name>.previous.<pid>.<random>`). The old set is then removed. A crash
+/// at any instant therefore leaves the complete old set or the complete new set under the report
+/// directory's name, never a mixture, and a later run removes what a crashed one left beside it
+/// (and puts back an old set that was renamed aside but not replaced). A format the new set does
+/// not have is gone with the old set, so no report of an earlier run stays beside the new ones.
+///
+/// The report directory is the harness's own: it may hold only reports (and `explore`'s
+/// `criteria/`), and a symbolic link there is refused. Its parent is opened once, when the
+/// `ReportDirectory` is made, and every later step works relative to that open directory without
+/// following links, so a process that swaps the path while the run goes on cannot redirect the
+/// reports.
 public enum ReportWriter {
     /// Why reports could not be written.
     public struct WriteError: Error, Sendable, Hashable, CustomStringConvertible {
         /// What was being done.
         public enum Operation: String, Sendable, Hashable, CaseIterable {
-            /// Creating the report directory.
-            case createDirectory = "create the report directory"
+            /// Creating or opening the report directory's parent, or checking the report directory.
+            case createDirectory = "use the report directory"
             /// Rendering the report (JSON encoding).
             case render = "render the report"
-            /// Creating or writing the temporary file.
-            case writeFile = "write the temporary file"
-            /// Renaming the temporary file into place.
-            case rename = "rename the report into place"
+            /// Creating or writing a report in the staging directory.
+            case writeFile = "write the report"
+            /// Putting the new set in the report directory's place.
+            case rename = "put the new reports in place of"
         }
 
-        /// The path the operation was about (the directory, the temporary file or the report).
+        /// The path the operation was about.
         public var path: String
         /// What was being done when it failed.
         public var operation: Operation
-        /// The system's reason, e.g. `Permission denied`.
+        /// The system's reason, e.g. `Permission denied`, or the harness's.
         public var reason: String
 
         /// An error about `path`, met while doing `operation`, for `reason`.
@@ -38,11 +46,11 @@ public enum ReportWriter {
             self.reason = reason
         }
 
-        /// `cannot write the temporary file /out/.report.json.12.ab.tmp: Permission denied`
+        /// `cannot use the report directory out: Permission denied`
         public var description: String { "cannot \(operation.rawValue) \(path): \(reason)" }
     }
 
-    /// Writes the run in each format to `directory`, creating the directory if needed.
+    /// Writes the run in each format to `directory`, replacing the set there.
     ///
     /// - Parameters:
     ///   - run: the run to report.
@@ -56,18 +64,33 @@ public enum ReportWriter {
         _ run: RunResult, waivers: WaiverEvaluation = .none, formats: [ReportFormat],
         to directory: String
     ) throws(WriteError) -> [String] {
+        try write(run, waivers: waivers, formats: formats, to: try ReportDirectory(directory))
+    }
+
+    /// Writes the run in each format, and `extraFiles` (relative paths, at most one directory
+    /// deep), into `directory` as one set.
+    @discardableResult
+    public static func write(
+        _ run: RunResult, waivers: WaiverEvaluation = .none, formats: [ReportFormat],
+        extraFiles: [(path: String, bytes: [UInt8])] = [], to directory: ReportDirectory
+    ) throws(WriteError) -> [String] {
         var seen: Set<ReportFormat> = []
         let formats = formats.filter { seen.insert($0).inserted }
-        let model = ReportModel(run, waivers: waivers)
-        var files: [(format: ReportFormat, bytes: [UInt8])] = []
+        var model = ReportModel(run, waivers: waivers)
+        do {
+            model.reportDigest = try JSONReporter.reportDigest(of: model)
+        } catch {
+            throw WriteError(path: join(directory.path, ReportFormat.json.fileName), operation: .render, reason: "\(error)")
+        }
+        var files: [(path: String, bytes: [UInt8])] = []
         for format in formats {
             do {
-                files.append((format, try render(model, as: format)))
+                files.append((format.fileName, try render(model, as: format)))
             } catch {
-                throw WriteError(path: join(directory, format.fileName), operation: .render, reason: "\(error)")
+                throw WriteError(path: join(directory.path, format.fileName), operation: .render, reason: "\(error)")
             }
         }
-        return try write(files.map { ($0.format.fileName, $0.bytes) }, to: directory)
+        return try directory.commit(files + extraFiles)
     }
 
     /// The bytes of the report in one format.
@@ -79,61 +102,10 @@ public enum ReportWriter {
         }
     }
 
-    /// Creates the report directory if needed and checks that it is a directory, so a run can fail
-    /// before it starts rather than after it ends.
+    /// Checks that reports can be written to `directory`, so a run can fail before it starts
+    /// rather than after it ends.
     public static func prepare(directory: String) throws(WriteError) {
-        do {
-            try Platform.makeDirectories(directory)
-        } catch {
-            throw WriteError(path: directory, operation: .createDirectory, reason: error.reason)
-        }
-        guard Platform.kind(of: directory) == .directory else {
-            throw WriteError(path: directory, operation: .createDirectory, reason: "exists and is not a directory")
-        }
-    }
-
-    /// Writes named files atomically into a directory: all to temporary files first, then renamed.
-    static func write(_ files: [(name: String, bytes: [UInt8])], to directory: String) throws(WriteError) -> [String] {
-        try prepare(directory: directory)
-        var temporaries: [(temporary: String, final: String)] = []
-        func discard() { for file in temporaries { Platform.removeFile(file.temporary) } }
-        for file in files {
-            let temporary = join(directory, ".\(file.name).\(Platform.processID).\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).tmp")
-            do {
-                try Platform.createFile(temporary, contents: file.bytes)
-            } catch {
-                discard()
-                throw WriteError(path: temporary, operation: .writeFile, reason: error.reason)
-            }
-            temporaries.append((temporary, join(directory, file.name)))
-        }
-        // The set is committed together or not at all: each existing report keeps a second name
-        // (a hard link) until every rename has succeeded; when one fails, the reports already
-        // renamed get their previous content back (or are removed if they did not exist), so a
-        // reader never finds a new JSON beside an old JUnit.
-        let backups: [String?] = temporaries.map { file in
-            guard Platform.kind(of: file.final) == .other else { return nil }
-            let backup = file.temporary + ".previous"
-            return Platform.hardLink(file.final, as: backup) ? backup : nil
-        }
-        defer { for backup in backups { if let backup { Platform.removeFile(backup) } } }
-        for (index, file) in temporaries.enumerated() {
-            do {
-                try Platform.rename(file.temporary, to: file.final)
-            } catch {
-                for rest in temporaries[index...] { Platform.removeFile(rest.temporary) }
-                for undone in (0..<index).reversed() {
-                    if let backup = backups[undone] {
-                        try? Platform.rename(backup, to: temporaries[undone].final)
-                    } else {
-                        Platform.removeFile(temporaries[undone].final)
-                    }
-                }
-                throw WriteError(path: file.final, operation: .rename, reason: error.reason)
-            }
-        }
-        Platform.syncDirectory(directory)
-        return temporaries.map(\.final)
+        _ = try ReportDirectory(directory)
     }
 
     static func join(_ directory: String, _ name: String) -> String {

@@ -99,9 +99,22 @@ public struct WaiverEvaluation: Sendable, Hashable {
     public let waived: [WaivedResult]
     /// The waivers that make the run fail: expired first, then stale, each in file order.
     public let problems: [Problem]
+    /// The day of the clock when the waivers were judged on another day (`--today`), else `nil`.
+    /// Every report says so in its header, with the waivers that day keeps alive although they
+    /// have expired by the clock (`revived`).
+    public let clockDay: CalendarDate?
+
+    /// The ids of the waivers live on `evaluatedOn` that had expired by `clockDay`, in file order.
+    public var revived: [String] {
+        guard let clockDay, let day = evaluatedOn, day < clockDay else { return [] }
+        return entries.filter { $0.waiver.isLive(on: day) && !$0.waiver.isLive(on: clockDay) }.map(\.waiver.id)
+    }
 
     /// An evaluation from its parts; `WaiverFile.evaluate(against:today:)` is the usual way to make one.
-    public init(source: String?, evaluatedOn: CalendarDate?, entries: [Entry], waived: [WaivedResult], problems: [Problem]) {
+    public init(
+        source: String?, evaluatedOn: CalendarDate?, entries: [Entry], waived: [WaivedResult], problems: [Problem], clockDay: CalendarDate? = nil
+    ) {
+        self.clockDay = clockDay == evaluatedOn ? nil : clockDay
         self.source = source
         self.evaluatedOn = evaluatedOn
         self.entries = entries
@@ -129,7 +142,9 @@ extension WaiverFile {
     ///   - run: the run whose failed test cases may be waived.
     ///   - today: the day to judge expiry by, given by the caller (for a CI run, the UTC day the run
     ///     ended; in tests, a fixed date). Nothing here reads a clock.
-    public func evaluate(against run: RunResult, today: CalendarDate) -> WaiverEvaluation {
+    ///   - clockDay: the day of the clock, when the caller knows it: a `today` that differs from it
+    ///     is recorded, with the expired waivers it keeps alive.
+    public func evaluate(against run: RunResult, today: CalendarDate, clockDay: CalendarDate? = nil) -> WaiverEvaluation {
         let live = waivers.filter { $0.isLive(on: today) }
         var waived: [WaiverEvaluation.WaivedResult] = []
         var waivedIDs: [String: [String]] = [:]
@@ -178,6 +193,6 @@ extension WaiverFile {
         }
         return WaiverEvaluation(
             source: path, evaluatedOn: today, entries: entries, waived: waived,
-            problems: expiredProblems + staleProblems)
+            problems: expiredProblems + staleProblems, clockDay: clockDay)
     }
 }

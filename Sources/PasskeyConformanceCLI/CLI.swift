@@ -1,6 +1,8 @@
 import ConformanceKit
 import ConformanceReports
 import Foundation
+import Synchronization
+import WebAuthn
 
 /// The `passkey-conformance` command line: `run`, `list`, `validate`, `selftest`, `gherkin`, `init-adapter`.
 ///
@@ -26,7 +28,7 @@ public enum CLI {
 
     static let commands: [CommandSpec] = [
         RunCommand.spec, ListCommand.spec, ValidateCommand.spec, SelfTestCommand.spec, GherkinCommand.spec,
-        InitAdapterCommand.spec, ExploreCommand.spec,
+        InitAdapterCommand.spec, ExploreCommand.spec, MergeCommand.spec, VerifyCommand.spec,
     ]
 
     static var overview: String {
@@ -48,6 +50,7 @@ public enum CLI {
 
     /// Runs the command line (without the program name) and returns the exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
+        Output.ignoreBrokenPipes()
         guard let name = arguments.first else {
             Output.error(overview)
             return Status.usage
@@ -76,6 +79,8 @@ public enum CLI {
             case ValidateCommand.spec.name: return try ValidateCommand.run(parsed)
             case SelfTestCommand.spec.name: return try await SelfTestCommand.run(parsed)
             case InitAdapterCommand.spec.name: return try InitAdapterCommand.run(parsed)
+            case MergeCommand.spec.name: return try MergeCommand.run(parsed)
+            case VerifyCommand.spec.name: return try VerifyCommand.run(parsed)
             case ExploreCommand.spec.name: return try await ExploreCommand.run(parsed)
             default: return try GherkinCommand.run(parsed)
             }
@@ -91,34 +96,54 @@ public enum CLI {
 
 /// Where the CLI writes.
 ///
-/// Everything printed through here is passed through `visible(_:)`: names, messages and diagnostics
-/// carry text from adapters and criterion files, and no escape sequence, bell or carriage return of
-/// theirs may reach the terminal. Only the progress line writes escape sequences, and only to a terminal.
+/// Everything printed through here is passed through `TextEscaping.visible(_:keepingLineBreaks:)`:
+/// names, messages and diagnostics carry text from adapters and criterion files, and no escape
+/// sequence, bell, carriage return or bidirectional control of theirs may reach the terminal. Text
+/// from outside that is put into a line of the harness's own goes through `inline(_:)` first, so that
+/// not even a line feed of its own can start a line (`Result: conformant` forged by an adapter). Only
+/// the progress line writes escape sequences, and only to a terminal.
+///
+/// Writes go straight to the file descriptors: a reader that closes its end early (`run … | head -1`)
+/// makes the write fail with `EPIPE` (`SIGPIPE` is ignored), and from then on nothing more is printed
+/// to that stream; the run goes on, writes its reports and exits with its own status.
 enum Output {
-    static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((visible(text) + "\n").utf8))
-    }
+    /// Streams found closed (`EPIPE`): bit 0 standard output, bit 1 standard error.
+    private static let closed = Atomic<Int>(0)
 
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((visible(text) + "\n").utf8))
-    }
+    static func out(_ text: String) { write(Array((visible(text) + "\n").utf8), to: 1) }
 
-    /// Text that came from an adapter or a criterion file, safe for a terminal: control characters
-    /// (C0 but line feed and tab, DEL, C1) are shown as `\u{1B}` and the like, so that no escape
-    /// sequence, bell or carriage return reaches the terminal.
-    static func visible(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0A, 0x09: result.unicodeScalars.append(scalar)
-            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: result.unicodeScalars.append(scalar)
+    static func error(_ text: String) { write(Array((visible(text) + "\n").utf8), to: 2) }
+
+    /// Bytes as they are (the caller escaped them) to standard output or standard error (`descriptor` 1 or 2).
+    static func write(_ bytes: [UInt8], to descriptor: Int32) {
+        let bit = descriptor == 1 ? 1 : 2
+        guard closed.load(ordering: .relaxed) & bit == 0 else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if count >= 0 {
+                offset += count
+            } else if errno != EINTR {
+                // EPIPE (the reader went away) or any other failure: stop printing to this stream.
+                closed.bitwiseOr(bit, ordering: .relaxed)
+                return
             }
         }
-        return result
     }
+
+    /// Ignores `SIGPIPE`, so that a closed standard output is an `EPIPE` to handle, not a death.
+    static func ignoreBrokenPipes() { _ = signal(SIGPIPE, SIG_IGN) }
+
+    /// Text that came from an adapter or a criterion file, safe for a terminal: hidden scalars
+    /// (controls but line feed and tab, bidirectional controls) shown as `\u{1B}` and the like.
+    static func visible(_ text: String) -> String { TextEscaping.visible(text, keepingLineBreaks: true) }
+
+    /// Text from outside inside a line of the harness's own: line feeds and tabs escaped too.
+    static func inline(_ text: String) -> String { TextEscaping.visible(text) }
 
     /// Whether standard error is a terminal (progress is shown only then).
     static var errorIsTerminal: Bool { isatty(2) != 0 }
 }
+
+/// The C library's `write`, under a name that `Output.write` does not shadow.
+private let systemWrite: @Sendable (Int32, UnsafeRawPointer?, Int) -> Int = { write($0, $1, $2) }

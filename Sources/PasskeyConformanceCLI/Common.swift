@@ -3,7 +3,8 @@ import Foundation
 
 /// Options and steps shared by the commands that load and select criteria.
 enum Common {
-    static let criteriaOption = CommandSpec.Option(name: "criteria", value: "path", help: "Criterion files: a directory or one file (default: ./Criteria).")
+    static let criteriaOption = CommandSpec.Option(
+        name: "criteria", value: "path", help: "Criterion files: a directory or one file (default: the suite shipped with the harness).")
     static let criterionOption = CommandSpec.Option(name: "criterion", value: "id", help: "Only these criteria or groups (N2.6-AC01, N3.2).", repeatable: true)
     static let targetOption = CommandSpec.Option(name: "target", value: "id", help: "Only these targets (see 'list').", repeatable: true)
     static let tagsOption = CommandSpec.Option(name: "tags", value: "expression", help: "Cucumber tag expression, e.g. '@core and not @android'.")
@@ -12,15 +13,39 @@ enum Common {
 
     /// Loads the criteria; defects are printed and turned into an error.
     static func loadCriteria(_ parsed: ParsedArguments) throws -> CriteriaLoader.Result {
-        let root = try parsed.value("criteria") ?? CriteriaLocation.defaultRoot()
+        try attemptLoadingCriteria(parsed).get()
+    }
+
+    /// Loads the criteria, printing every diagnostic; a missing bundle or defective files are the
+    /// failure, for a command that reports it instead of stopping.
+    static func attemptLoadingCriteria(_ parsed: ParsedArguments) -> Swift.Result<CriteriaLoader.Result, SystemIssue> {
+        let root: String
+        do {
+            root = try parsed.value("criteria") ?? CriteriaLocation.defaultRoot()
+        } catch let issue as SystemIssue {
+            return .failure(issue)
+        } catch {
+            return .failure(SystemIssue("\(error)"))
+        }
         let result = CriteriaLoader().load(root: root)
         for diagnostic in result.diagnostics { Output.error(diagnostic.description) }
         if result.hasErrors {
-            throw SystemIssue(
-                "the criterion files have \(result.diagnostics.filter { $0.severity == .error }.count) defect(s); fix them or run 'passkey-conformance validate'"
-            )
+            let errors = result.diagnostics.filter { $0.severity == .error }
+            let first = errors.prefix(3).map(\.description).joined(separator: "; ")
+            return .failure(
+                SystemIssue(
+                    "the criterion files have \(errors.count) defect(s): \(first)\(errors.count > 3 ? "; …" : ""); fix them or run 'passkey-conformance validate'"
+                ))
         }
-        return result
+        return .success(result)
+    }
+
+    /// The line that says the criteria are not the suite shipped with the harness, with both
+    /// digests; `nil` when they are.
+    static func criteriaNotice(digest: String, bundled: String?) -> String? {
+        guard digest != bundled else { return nil }
+        return "warning: the criteria are NOT the suite shipped with this harness: digest \(digest.isEmpty ? "none (not loaded)" : digest), bundled suite "
+            + (bundled ?? "missing (no resource bundle beside the executable)")
     }
 
     /// The plan filter from the command line; unknown ids and bad tag expressions are usage errors.

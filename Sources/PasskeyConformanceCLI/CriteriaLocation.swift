@@ -1,27 +1,37 @@
 import ConformanceKit
 import Foundation
 
-/// Where the criteria are when `--criteria` is not given.
+/// Where the criteria are when `--criteria` is not given: always the suite shipped in the resource
+/// bundle beside the executable (`passkey-conformance_PasskeyConformanceCLI.resources/Criteria`,
+/// copied by the build), the versioned suite a gate is meant to run.
 ///
-/// In order: `./Criteria` in the working directory (a checkout, where the files are edited); then
-/// the criteria shipped in the resource bundle beside the executable
-/// (`passkey-conformance_PasskeyConformanceCLI.resources/Criteria`, copied by the build), so that a
-/// release binary copied with its bundles runs from any directory. Never the source checkout the
-/// binary was built from: an installed binary must not read whatever lies at its build path. The
-/// bundle is found by path, never through `Bundle.module`, which would stop the process when the
-/// bundle is missing.
+/// Never a `Criteria` folder of the working directory: a gate runs inside the repository under test,
+/// and a folder planted there must not replace the suite. Never the source checkout the binary was
+/// built from either. A developer who edits `Criteria/` passes `--criteria Criteria` (or runs
+/// `Scripts/sync-criteria.sh`, which copies it into the bundle); every report then says that the
+/// criteria are not the bundled suite, with both digests. `validate` without a path checks
+/// `./Criteria` when there is one, since checking the files being edited is its purpose. The bundle is
+/// found by path, never through `Bundle.module`, which would stop the process when it is missing.
 enum CriteriaLocation {
     /// The resource bundle's name, as SwiftPM names it for this target.
     static let bundleName = "passkey-conformance_PasskeyConformanceCLI"
 
-    /// The default criteria root; without one, a system issue that says what to do.
+    /// The default criteria root: the bundled suite; without it, a system issue that says what to do.
     static func defaultRoot() throws -> String {
-        if FileManager.default.fileExists(atPath: "Criteria") { return "Criteria" }
         if let bundled = bundledRoot() { return bundled }
         throw SystemIssue(
-            "no criteria found: neither ./Criteria nor \(bundleName).resources beside the executable; "
+            "no criteria found: \(bundleName).resources is not beside the executable; "
                 + "copy the resource bundles with the binary (see README, Installing) or pass --criteria")
     }
+
+    /// The root `validate` checks without a path: `./Criteria` when there is one, else the bundled suite.
+    static func validationRoot() throws -> String {
+        if FileManager.default.fileExists(atPath: "Criteria") { return "Criteria" }
+        return try defaultRoot()
+    }
+
+    /// The digest of the bundled suite, `nil` when the bundle is missing or unreadable.
+    static func bundledDigest() -> String? { bundledRoot().flatMap { CriteriaLoader.digest(root: $0) } }
 
     /// The criteria in the resource bundle beside the running executable, if it is there.
     static func bundledRoot() -> String? {

@@ -32,7 +32,20 @@ enum ExploreCommand {
         positionals: (0, 0, "")
     )
 
+    /// How the exploration ended.
+    enum End: Sendable {
+        /// It ran its budget or found a violation (shrunk into `scenario`); the adapter described itself.
+        case finished(Explorer.Report, ExploreScenario?, AdapterDescription?)
+        /// The adapter (or the harness) failed.
+        case fault(RunFault)
+        /// A signal came and the exploration did not stop within the grace period.
+        case abandoned
+    }
+
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        // First thing: from here on a signal ends the command with a report, not by its default action.
+        let interruptions = InterruptionMonitor()
+        defer { interruptions.finish() }
         let formats = try RunCommand.reportFormats(parsed)
         let seed = try Common.seed(parsed, command: spec.name)
         var budget = 1000
@@ -50,17 +63,10 @@ enum ExploreCommand {
         for target in parsed.list("target") where !knownTargets.contains(target) {
             throw UsageError("unknown target '\(target)'; known targets: \(knownTargets.joined(separator: ", "))", command: spec.name)
         }
-        let directory = parsed.value("out") ?? "explore-report"
-        let writeFiles = !parsed.flags.contains("no-reports")
-        if writeFiles {
-            do {
-                try ReportWriter.prepare(directory: directory)
-            } catch {
-                Output.error("error: \(error)")
-                return CLI.Status.systemError
-            }
+        let groups = Set(ExploreInvariant.all.map { String($0.criterion.split(separator: "-").first ?? "") })
+        for criterion in parsed.list("criterion") where !ExploreInvariant.all.contains(where: { $0.criterion == criterion }) && !groups.contains(criterion) {
+            throw UsageError("no invariant checks '\(criterion)'; see Criteria/invariants.md", command: spec.name)
         }
-        let loaded = try Common.loadCriteria(parsed)
         var (chosen, transport, command) = try Adapters.make(parsed, command: spec.name)
         var designNote: String?
         if let id = parsed.value("design") {
@@ -73,51 +79,89 @@ enum ExploreCommand {
             designNote = "--design \(id)"
         }
         let adapter = chosen
-        defer { Task { await adapter.shutdown() } }
+        let loaded = try Common.loadCriteria(parsed)
+        let directory = parsed.value("out") ?? "explore-report"
+        var reportDirectory: ReportDirectory?
+        if !parsed.flags.contains("no-reports") {
+            do {
+                reportDirectory = try ReportDirectory(directory)
+            } catch {
+                Output.error("error: \(Output.inline(error.description))")
+                return CLI.Status.systemError
+            }
+        }
         let quiet = parsed.flags.contains("quiet")
         let showProgress = !quiet && Output.errorIsTerminal
         var explorer = Explorer(adapter: adapter, seed: seed)
-        let groups = Set(ExploreInvariant.all.map { String($0.criterion.split(separator: "-").first ?? "") })
-        for criterion in parsed.list("criterion") where !ExploreInvariant.all.contains(where: { $0.criterion == criterion }) && !groups.contains(criterion) {
-            throw UsageError("no invariant checks '\(criterion)'; see Criteria/invariants.md", command: spec.name)
-        }
         explorer.criteria = parsed.list("criterion")
-        let report = try await explorer.explore(budget: budget, seconds: seconds, targets: parsed.list("target")) { done, total in
-            guard showProgress else { return }
-            let of = total == Int.max ? "" : "/\(total)"
-            FileHandle.standardError.write(Data("\u{1B}[2K[\(done)\(of)] histories, no violation so far\r".utf8))
-        }
-        if showProgress { FileHandle.standardError.write(Data("\u{1B}[2K".utf8)) }
         var subject: [String] = []
         if let mutant = parsed.value("mutant") { subject.append("--mutant \(mutant)") }
         if let designNote { subject.append(designNote) }
         if let line = parsed.value("adapter-command") { subject.append("--adapter-command '\(line)'") }
-        let targets = parsed.list("target").map { "--target \($0)" } + parsed.list("criterion").map { "--criterion \($0)" }
-        let limit = parsed.value("seconds") != nil && parsed.value("budget") == nil ? "--budget \(report.histories)" : "--budget \(budget)"
-        let rerun = (["passkey-conformance explore --seed \(seed)", limit] + subject + targets).joined(separator: " ")
-        let rate = Double(report.histories) / max(report.wallSeconds, 1e-9)
-        var scenario: ExploreScenario?
-        if let finding = report.finding {
-            scenario = try await explorer.scenario(for: finding, criteria: loaded.criteria, oracle: ReferenceRP(), rerun: rerun)
+        let filters = parsed.list("target").map { "--target \($0)" } + parsed.list("criterion").map { "--criterion \($0)" }
+
+        let exploring = explorer
+        let targets = parsed.list("target")
+        let work: @Sendable () async -> End = { [budget, seconds, subject] in
+            do {
+                let report = try await exploring.explore(budget: budget, seconds: seconds, targets: targets) { done, total in
+                    guard showProgress else { return }
+                    let of = total == Int.max ? "" : "/\(total)"
+                    Output.write(Array("\u{1B}[2K[\(done)\(of)] histories, no violation so far\r".utf8), to: 2)
+                }
+                let limit = seconds != nil && parsed.value("budget") == nil ? "--budget \(report.histories)" : "--budget \(budget)"
+                let rerun = (["passkey-conformance explore --seed \(seed)", limit] + subject + filters).joined(separator: " ")
+                var scenario: ExploreScenario?
+                if let finding = report.finding {
+                    scenario = try await exploring.scenario(for: finding, criteria: loaded.criteria, oracle: ReferenceRP(), rerun: rerun)
+                }
+                // Read while the adapter still runs: never a second launch just for its name.
+                return .finished(report, scenario, try? await adapter.describe())
+            } catch let fault as any ReportableFault {
+                return .fault(fault.runFault)
+            } catch {
+                return .fault(RunFault(kind: "harness", message: "\(error)"))
+            }
         }
+        let end = await interruptions.guarding(work, abandoned: { End.abandoned })
         await adapter.shutdown()
-        let description = try? await adapter.describe()
-        let metadata = RunMetadata(
+        if showProgress { Output.write(Array("\u{1B}[2K".utf8), to: 2) }
+
+        var report: Explorer.Report?
+        var scenario: ExploreScenario?
+        var description: AdapterDescription?
+        var fault: RunFault?
+        switch end {
+        case .finished(let finished, let shrunk, let described): (report, scenario, description) = (finished, shrunk, described)
+        case .fault(let failure): fault = failure
+        case .abandoned: break
+        }
+        var metadata = RunMetadata(
             harnessVersion: Suite.harnessVersion, criteriaDigest: loaded.digest,
-            adapter: .init(name: description?.name ?? "?", version: description?.version ?? "?", transport: transport, command: command),
+            adapter: .init(
+                name: description?.name ?? "?", version: description?.version ?? "?", transport: transport, command: command,
+                declaredTargets: description?.targets, capabilities: description?.capabilities.map(\.rawValue)),
             targets: Explorer.targets(
                 parsed.list("target"),
                 description: description ?? AdapterDescription(name: "?", version: "?", targets: [], capabilities: [], relyingPartyIDs: [])
             ).map(\.id),
-            seed: seed, startedAt: Suite.iso8601(Date()), filters: ["explore": "\(report.histories) histories"])
-        let run = Explorer.runResult(scenario, criteria: loaded.criteria, metadata: metadata, wallSeconds: report.wallSeconds)
-        var lines = [
-            String(
-                format: "explore: %d histories, %d steps in %.2f s (%.0f histories/s), seed %llu", report.histories, report.steps, report.wallSeconds, rate,
-                seed)
-        ]
-        if let finding = report.finding, let scenario {
-            lines.append("Violation: \(finding.violation.invariant.id) (\(finding.violation.invariant.item)): \(finding.violation.message)")
+            seed: seed, startedAt: Suite.iso8601(Date()), filters: ["explore": "\(report?.histories ?? 0) histories"],
+            interruption: interruptions.signal, fault: fault, criteriaRoot: parsed.value("criteria"))
+        metadata.criteriaSource = .init(digest: loaded.digest, bundledDigest: CriteriaLocation.bundledDigest())
+        let run = Explorer.runResult(scenario, criteria: loaded.criteria, metadata: metadata, wallSeconds: report?.wallSeconds ?? 0)
+        var lines: [String] = []
+        if let notice = Summary.criteriaNotice(metadata) { lines.append(notice) }
+        if let report {
+            let rate = Double(report.histories) / max(report.wallSeconds, 1e-9)
+            lines.append(
+                String(
+                    format: "explore: %d histories, %d steps in %.2f s (%.0f histories/s), seed %llu", report.histories, report.steps, report.wallSeconds,
+                    rate, seed))
+        }
+        if let fault { lines.append("error: the exploration stopped: \(Output.inline(fault.description))") }
+        if let signal = interruptions.signal { lines.append("warning: interrupted by \(signal.rawValue); the report is partial") }
+        if let finding = report?.finding, let scenario {
+            lines.append("Violation: \(finding.violation.invariant.id) (\(finding.violation.invariant.item)): \(Output.inline(finding.violation.message))")
             lines.append(
                 "Found in history \(finding.index + 1); shrunk from \(finding.original.steps.count) to \(finding.shrunk.steps.count) steps in \(finding.replays) replays."
             )
@@ -125,29 +169,27 @@ enum ExploreCommand {
                 lines.append("No step of the library states this check for the history; the scenario below reproduces it without a Then step.")
             }
             lines += ["", scenario.text]
-        } else {
+        } else if report != nil {
             lines.append("No invariant broken.")
         }
-        if writeFiles {
+        if let reportDirectory {
             do {
-                var written = try ReportWriter.write(run, formats: formats, to: directory)
+                let extra = scenario.map { [(path: "criteria/" + $0.fileName, bytes: Array($0.text.utf8))] } ?? []
+                let written = try ReportWriter.write(run, formats: formats, extraFiles: extra, to: reportDirectory)
                 if let scenario {
                     let folder = (directory as NSString).appendingPathComponent("criteria")
-                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                    let path = (folder as NSString).appendingPathComponent(scenario.fileName)
-                    try Data(scenario.text.utf8).write(to: URL(fileURLWithPath: path))
-                    written.append(path)
                     lines.append(
                         "Run it: passkey-conformance run --criteria \(folder) --target \(scenario.result.target)"
                             + (subject.isEmpty ? "" : " " + subject.joined(separator: " ")))
                 }
                 lines.append("Reports: " + written.joined(separator: ", "))
             } catch {
-                Output.error("error: \(error)")
+                Output.error("error: \(Output.inline(error.description))")
                 return CLI.Status.systemError
             }
         }
-        if !quiet { Output.out(lines.joined(separator: "\n")) }
-        return report.finding == nil ? CLI.Status.ok : CLI.Status.nonConformant
+        if !quiet || fault != nil || interruptions.signal != nil { Output.out(lines.joined(separator: "\n")) }
+        // The process's status is the report's, so that the two never disagree.
+        return ExitStatus.for(run).rawValue
     }
 }

@@ -14,12 +14,19 @@ enum GherkinCommand {
             throw UsageError("unknown output '\(what)'; use tokens, ast, pickles, errors or messages", command: spec.name)
         }
         guard let bytes = FileManager.default.contents(atPath: path) else {
-            throw UsageError("cannot read \(path)", command: spec.name)
+            throw UsageError("cannot read \(Output.inline(path))", command: spec.name)
         }
         let source = String(decoding: bytes, as: UTF8.self)
-        // One parse; the text goes out in chunks of about 1 MiB as it is written.
+        // One parse; the text goes out in chunks of about 1 MiB as it is written. The token format
+        // is plain text for people: a control or bidirectional character of the file is shown
+        // escaped there (each chunk ends at a line end, so no character is split). The JSON outputs
+        // escape control characters as JSON does and stay byte for byte the reference's.
         let errors = GherkinNDJSON.write(output, source: source, uri: path) { chunk in
-            FileHandle.standardOutput.write(Data(chunk))
+            if output == .tokens {
+                Output.write(Array(Output.visible(String(decoding: chunk, as: UTF8.self)).utf8), to: 1)
+            } else {
+                Output.write(Array(chunk), to: 1)
+            }
         }
         return errors.isEmpty ? CLI.Status.ok : CLI.Status.nonConformant
     }

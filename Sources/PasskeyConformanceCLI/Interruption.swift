@@ -59,71 +59,106 @@ final class Execution: Sendable {
     }
 }
 
-/// Turns `SIGINT` and `SIGTERM` into an orderly end: the adapter's process groups are stopped at
-/// once, the run is cancelled (it stops between test cases; an adapter call in flight fails because
-/// its process is gone), and the caller writes the partial report marked *interrupted*.
+/// Turns `SIGINT`, `SIGTERM` and `SIGHUP` into an orderly end: the adapter's process groups are
+/// stopped at once, the work is cancelled (a run stops between test cases; an adapter call in
+/// flight fails because its process is gone), and the caller writes the partial report marked
+/// *interrupted*.
 ///
-/// A second signal while the first is handled changes nothing; a run that does not stop within
-/// `grace` is abandoned with what it had finished.
+/// The handlers are installed when the monitor is made, which a command does first thing: a signal
+/// that comes while the criteria load, before any adapter runs, is recorded and ends the command
+/// with a report all the same. A second signal while the first is handled changes nothing; work
+/// that does not stop within `grace` is abandoned with what it had finished.
 final class InterruptionMonitor: Sendable {
-    /// How long a cancelled run may take to stop before its finished test cases are reported without it.
+    /// How long cancelled work may take to stop before its finished part is reported without it.
     static let grace: Duration = .seconds(3)
 
-    private let received = Mutex<RunMetadata.Interruption?>(nil)
+    /// The signals handled, with what each records.
+    static let handled: [(number: Int32, interruption: RunMetadata.Interruption)] = [(SIGINT, .sigint), (SIGTERM, .sigterm), (SIGHUP, .sighup)]
+
+    /// What the handlers share with the monitor.
+    private final class State: Sendable {
+        let received = Mutex<RunMetadata.Interruption?>(nil)
+        /// What to do when the first signal comes (set by `guarding`), run at once if it came before.
+        let reaction = Mutex<(@Sendable () -> Void)?>(nil)
+
+        func handle(_ interruption: RunMetadata.Interruption) {
+            let first = received.withLock { state -> Bool in
+                guard state == nil else { return false }
+                state = interruption
+                return true
+            }
+            guard first else { return }
+            AdapterProcesses.stopAll()
+            reaction.withLock { $0 }?()
+        }
+    }
+
+    private let state = State()
+    private let sources: Mutex<[any DispatchSourceSignal]>
 
     /// The first signal received, if any.
-    var signal: RunMetadata.Interruption? { received.withLock { $0 } }
+    var signal: RunMetadata.Interruption? { state.received.withLock { $0 } }
 
-    private enum Event: Sendable {
-        case finished(Execution.Outcome)
+    /// Installs the handlers: from now on the signals are recorded instead of ending the process.
+    init() {
+        var made: [any DispatchSourceSignal] = []
+        for (number, interruption) in Self.handled {
+            Foundation.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [state] in state.handle(interruption) }
+            source.resume()
+            made.append(source)
+        }
+        sources = Mutex(made)
+    }
+
+    /// Stops listening and gives the signals their default meaning back; the caller does this once
+    /// its reports are written, so that a second Ctrl-C cannot cut the writing short.
+    func finish() {
+        sources.withLock { for source in $0 { source.cancel() } }
+        for (number, _) in Self.handled { Foundation.signal(number, SIG_DFL) }
+    }
+
+    private enum Event<Value: Sendable>: Sendable {
+        case finished(Value)
         case signal
         case graceExpired
     }
 
-    /// Gives `SIGINT` and `SIGTERM` their default meaning back. `guarding(_:)` leaves them ignored
-    /// when it returns, so that a second Ctrl-C cannot cut the report writing short; the caller
-    /// restores them once the reports are written.
-    static func restoreDefaultHandlers() {
-        Foundation.signal(SIGINT, SIG_DFL)
-        Foundation.signal(SIGTERM, SIG_DFL)
-    }
-
-    /// Runs `execution` with `SIGINT` and `SIGTERM` handled, and returns how it ended.
-    func guarding(_ execution: Execution) async -> Execution.Outcome {
-        let (events, continuation) = AsyncStream.makeStream(of: Event.self)
-        let task = Task { continuation.yield(.finished(await execution.run())) }
-        let sources = [(SIGINT, RunMetadata.Interruption.sigint), (SIGTERM, .sigterm)].map { number, interruption in
-            Foundation.signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                let first = received.withLock { state -> Bool in
-                    guard state == nil else { return false }
-                    state = interruption
-                    return true
-                }
-                guard first else { return }
-                AdapterProcesses.stopAll()
-                task.cancel()
-                continuation.yield(.signal)
-                Task {
-                    try? await Task.sleep(for: Self.grace)
-                    continuation.yield(.graceExpired)
-                }
+    /// Runs `work` until it ends or a signal comes; after a signal, waits `grace` for it to stop and
+    /// otherwise returns `abandoned()`, what it had finished.
+    func guarding<Value: Sendable>(_ work: @escaping @Sendable () async -> Value, abandoned: @escaping @Sendable () -> Value) async -> Value {
+        let (events, continuation) = AsyncStream.makeStream(of: Event<Value>.self)
+        let task = Task { continuation.yield(.finished(await work())) }
+        let react: @Sendable () -> Void = {
+            task.cancel()
+            continuation.yield(.signal)
+            Task {
+                try? await Task.sleep(for: Self.grace)
+                continuation.yield(.graceExpired)
             }
-            source.resume()
-            return source
         }
+        let already = state.received.withLock { received in
+            state.reaction.withLock { $0 = react }
+            return received != nil
+        }
+        if already { react() }
         defer {
-            for source in sources { source.cancel() }
+            state.reaction.withLock { $0 = nil }
             continuation.finish()
         }
         for await event in events {
             switch event {
-            case .finished(let outcome): return outcome
+            case .finished(let value): return value
             case .signal: continue
-            case .graceExpired: return execution.abandoned
+            case .graceExpired: return abandoned()
             }
         }
-        return execution.abandoned
+        return abandoned()
+    }
+
+    /// Runs `execution` with the signals handled, and returns how it ended.
+    func guarding(_ execution: Execution) async -> Execution.Outcome {
+        await guarding({ await execution.run() }, abandoned: { execution.abandoned })
     }
 }

@@ -71,7 +71,7 @@ enum ValidateCommand {
         usage: "validate [<path> ...]", options: [], flags: [], positionals: (0, Int.max, "path"))
 
     static func run(_ parsed: ParsedArguments) throws -> Int32 {
-        let roots = parsed.positionals.isEmpty ? [try CriteriaLocation.defaultRoot()] : parsed.positionals
+        let roots = parsed.positionals.isEmpty ? [try CriteriaLocation.validationRoot()] : parsed.positionals
         var errors = 0
         var files = 0
         var criteria = 0

@@ -9,7 +9,7 @@ enum RunCommand {
     static let spec = CommandSpec(
         name: "run", summary: "Run the criteria against a relying party and write reports.",
         usage:
-            "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit] [--seed <n>] [--jobs <n>]",
+            "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit] [--seed <n>] [--jobs <n>] [--shard <i/n>] [--bundle <dir> [--sign-key <pem>]]",
         options: [
             Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption,
             .init(
@@ -30,11 +30,19 @@ enum RunCommand {
                     "Test cases run at once, each in its own session (default: the CPU count in-process, 1 with --adapter-command: raise it for adapters whose sessions are isolated)."
             ),
             .init(name: "timestamp", value: "ISO 8601", help: "Record this start time instead of the clock's (reproducible reports)."),
+            .init(
+                name: "shard", value: "i/n",
+                help: "Run shard i of n: every n-th test case from the i-th (merge the shards' reports with 'merge')."),
+            .init(
+                name: "bundle", value: "dir",
+                help: "Also write an evidence bundle: the reports, every test case's transcript, the criterion files, a manifest of SHA-256 digests."),
+            .init(name: "sign-key", value: "pem", help: "Sign the bundle's manifest with this ECDSA P-256 or Ed25519 private key (PEM)."),
         ],
         flags: [
             ("quiet", "No progress and no summary on the terminal."), ("no-reports", "Write no report files."),
             ("allow-not-verified", "Exit 0 even when criteria were left unverified (gradual adoption); recorded in the report."),
             ("no-timings", "Record zero wall-clock durations (reproducible reports; virtual time is kept)."),
+            ("no-build-info", "Record no harness commit, binary digest or host (reports equal across builds and machines)."),
         ],
         positionals: (0, 0, "")
     )
@@ -52,110 +60,21 @@ enum RunCommand {
         return jobs
     }
 
-    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
-        // Everything that can reject the command line comes first: a rejected command line
-        // (exit 64) leaves no report directory behind.
-        let formats = try reportFormats(parsed)
-        let today = try date(parsed)
-        let loaded = try Common.loadCriteria(parsed)
-        let waivers = try loadWaivers(parsed, criteria: loaded.criteria)
-        let filter = try Common.filter(parsed, criteria: loaded.criteria, command: spec.name)
-        let seed = try Common.seed(parsed, command: spec.name)
-        let jobs = try Self.jobs(parsed)
-        var startedAt = Date()
-        if let text = parsed.value("timestamp") {
-            guard let date = ISO8601DateFormatter().date(from: text) else {
-                throw UsageError("--timestamp must be an ISO 8601 time such as 2026-11-29T12:00:00Z, found '\(text)'", command: spec.name)
-            }
-            startedAt = date
+    /// `--timestamp`, or the clock.
+    static func startTime(_ parsed: ParsedArguments) throws -> Date {
+        guard let text = parsed.value("timestamp") else { return Date() }
+        guard let date = ISO8601DateFormatter().date(from: text) else {
+            throw UsageError("--timestamp must be an ISO 8601 time such as 2026-11-29T12:00:00Z, found '\(text)'", command: spec.name)
         }
-        let (adapter, transport, command) = try Adapters.make(parsed, command: spec.name)
-        // Fail before the run, not after it, when the reports cannot be written.
-        let directory = parsed.value("out") ?? "conformance-report"
-        let writesReports = !parsed.flags.contains("no-reports")
-        if writesReports {
-            do {
-                try ReportWriter.prepare(directory: directory)
-            } catch {
-                Output.error("error: \(error)")
-                return CLI.Status.systemError
-            }
-            guard FileManager.default.isWritableFile(atPath: directory) else {
-                Output.error("error: the report directory \(Output.visible(directory)) is not writable")
-                return CLI.Status.systemError
-            }
-        }
-        let quiet = parsed.flags.contains("quiet")
-        let allowNotVerified = parsed.flags.contains("allow-not-verified")
-        let progress = Progress(enabled: !quiet && Output.errorIsTerminal)
-        let plan = TestPlan.make(loaded.criteria, filter: filter)
-        let execution = Execution(plan: plan, adapter: adapter, seed: seed, jobs: jobs, onEvent: progress.handle)
-        let interruptions = InterruptionMonitor()
-        let outcome = await interruptions.guarding(execution)
-        defer { InterruptionMonitor.restoreDefaultHandlers() }
-        await adapter.shutdown()
-        progress.finish()
-
-        func metadata(_ description: AdapterDescription?, fault: RunFault? = nil) -> RunMetadata {
-            let unnamed = command == nil ? "reference-rp" : "unknown (it did not describe itself)"
-            var metadata = Suite.metadata(
-                plan: plan, description: description, adapterName: unnamed, digest: loaded.digest,
-                transport: transport, command: command, filterText: Common.filterText(parsed), seed: seed,
-                startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
-            metadata.interruption = interruptions.signal
-            metadata.criteriaRoot = parsed.value("criteria")
-            metadata.harnessCommand = HarnessExecutable.rerunCommand
-            return metadata
-        }
-        var run: RunResult
-        switch outcome {
-        case .finished(let description, let results, let wallSeconds):
-            run = RunResult.assemble(plan: plan, results: results, metadata: metadata(description), wallSeconds: wallSeconds)
-        case .unstarted(let fault):
-            Output.error("error: the adapter failed before the run: \(Output.visible(fault.description))")
-            run = RunResult.unstarted(plan: plan, metadata: metadata(nil), fault: fault)
-        case .abandoned(let description, let results, let wallSeconds):
-            Output.error(
-                "error: the run did not stop within \(InterruptionMonitor.grace) of \(interruptions.signal?.rawValue ?? "the signal"); writing what it finished"
-            )
-            run =
-                description.map { RunResult.assemble(plan: plan, results: results, metadata: metadata($0), wallSeconds: wallSeconds) }
-                ?? RunResult.unstarted(
-                    plan: plan, metadata: metadata(nil),
-                    fault: RunFault(kind: "interrupted", message: "interrupted before the adapter described itself"))
-        }
-        if let signal = run.metadata.interruption {
-            Output.error("warning: interrupted by \(signal.rawValue): the report is partial (\(run.testCases.count) of \(plan.cases.count) test cases)")
-        }
-        if !run.metadata.adapter.unknownTargets.isEmpty {
-            Output.error(
-                "warning: the adapter declares unknown target(s), ignored: "
-                    + run.metadata.adapter.unknownTargets.map(Output.visible).joined(separator: ", "))
-        }
-        if parsed.flags.contains("no-timings") { run = run.withoutWallTimes() }
-        let evaluation = waivers.map { $0.evaluate(against: run, today: today) } ?? .none
-        if !quiet { Output.out(Summary.text(run, waivers: evaluation)) }
-        if writesReports {
-            do {
-                let written = try ReportWriter.write(run, waivers: evaluation, formats: formats, to: directory)
-                if !quiet { Output.out("Reports: " + written.map(Output.visible).joined(separator: ", ")) }
-            } catch {
-                Output.error("error: \(error)")
-                return run.metadata.interruption == nil ? CLI.Status.systemError : ExitStatus.for(run, evaluation).rawValue
-            }
-        }
-        if run.testCases.isEmpty {
-            Output.error("warning: the filters selected no test case")
-        }
-        return ExitStatus.for(run, evaluation).rawValue
+        return date
     }
 
     /// The waiver file, checked against the loaded criteria and the target catalogue.
-    static func loadWaivers(_ parsed: ParsedArguments, criteria: [Criterion]) throws -> WaiverFile? {
+    static func loadWaivers(_ parsed: ParsedArguments, criterionIDs: Set<String>) throws -> WaiverFile? {
         guard let path = parsed.value("waivers") else { return nil }
         do {
             let file = try WaiverFile.load(path)
-            let problems = file.unknownIDs(criteria: Set(criteria.map(\.info.id)), targets: Set(TargetCatalog.all.map(\.id)))
+            let problems = file.unknownIDs(criteria: criterionIDs, targets: Set(TargetCatalog.all.map(\.id)))
             guard problems.isEmpty else {
                 throw UsageError(
                     "the waiver file cannot be used:\n" + problems.map { "  \(Output.visible(path)): \(Output.visible($0))" }.joined(separator: "\n"),
@@ -202,18 +121,18 @@ final class Progress: Sendable {
             guard enabled else { return }
             switch event {
             case .started(let total):
-                FileHandle.standardError.write(Data("running \(total) test cases…\r".utf8))
+                Output.write(Array("running \(total) test cases…\r".utf8), to: 2)
             case .finished(let result, let index, let total):
                 if result.verdict != .passed && result.verdict != .notVerified { failures.increment() }
                 if index == total || index % 25 == 0 {
-                    FileHandle.standardError.write(Data("\u{1B}[2K[\(index)/\(total)] failures so far: \(failures.value)\r".utf8))
+                    Output.write(Array("\u{1B}[2K[\(index)/\(total)] failures so far: \(failures.value)\r".utf8), to: 2)
                 }
             }
         }
     }
 
     func finish() {
-        if enabled { FileHandle.standardError.write(Data("\u{1B}[2K".utf8)) }
+        if enabled { Output.write(Array("\u{1B}[2K".utf8), to: 2) }
     }
 }
 

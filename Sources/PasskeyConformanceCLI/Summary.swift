@@ -1,7 +1,11 @@
 import ConformanceKit
 import ConformanceReports
 
-/// The terminal summary of a run: one line per criterion, then the failures.
+/// The terminal summary of a run: one line per criterion, then the failures, the gaps and the result.
+///
+/// Every piece of text that came from the adapter or the criterion files goes through
+/// `Output.inline(_:)`: shown with its control and bidirectional characters escaped, never able to
+/// start a line of its own.
 enum Summary {
     static func symbol(_ verdict: Verdict) -> String {
         switch verdict {
@@ -15,30 +19,53 @@ enum Summary {
 
     static func text(_ run: RunResult, waivers: WaiverEvaluation) -> String {
         var lines: [String] = []
+        if let notice = criteriaNotice(run.metadata) { lines.append(notice) }
+        let adapter = run.metadata.adapter
         lines.append(
-            "passkey-conformance \(run.metadata.harnessVersion) against \(run.metadata.adapter.name) \(run.metadata.adapter.version) (\(run.metadata.adapter.transport)), seed \(run.metadata.seed)"
+            "passkey-conformance \(run.metadata.harnessVersion) against \(Output.inline(adapter.name)) \(Output.inline(adapter.version)) (\(adapter.transport)), seed \(run.metadata.seed)"
         )
+        if let notice = waiverDateNotice(waivers) { lines.append(notice) }
         for criterion in run.criteria {
             let info = criterion.criterion
             let cases = run.testCases.filter { $0.criterionID == info.id }
             let passed = cases.filter { $0.verdict == .passed }.count
             lines.append(
-                "  " + info.id.padding(toLength: 11, withPad: " ", startingAt: 0) + symbol(criterion.verdict).padding(toLength: 13, withPad: " ", startingAt: 0)
-                    + "\(passed)/\(cases.count) test cases  \(info.title)")
+                "  " + Output.inline(info.id).padding(toLength: 11, withPad: " ", startingAt: 0)
+                    + symbol(criterion.verdict).padding(toLength: 13, withPad: " ", startingAt: 0)
+                    + "\(passed)/\(cases.count) test cases  \(Output.inline(info.title))")
         }
+        if let fault = run.metadata.fault { lines.append("  run fault: \(Output.inline(fault.description))") }
         let problems = run.testCases.filter { $0.verdict != .passed && $0.verdict != .notVerified }
         for result in problems.prefix(20) {
             let waived = waivers.waiver(forTestCase: result.id) != nil ? " (waived)" : ""
-            lines.append("  \(symbol(result.verdict))\(waived) \(result.id)")
-            if let message = result.message { lines.append("      \(message)") }
+            lines.append("  \(symbol(result.verdict))\(waived) \(Output.inline(result.id))")
+            if let message = result.message { lines.append("      \(Output.inline(message))") }
         }
         if problems.count > 20 { lines.append("  … and \(problems.count - 20) more; see the reports") }
         let counts = run.counts
         lines.append(
             "\(run.testCases.count) test cases: \(counts[.passed, default: 0]) passed, \(counts[.failed, default: 0]) failed, \(counts[.error, default: 0]) errors, \(counts[.notVerified, default: 0]) not verified, \(counts[.undefined, default: 0]) undefined; \(String(format: "%.3f", run.wallSeconds)) s wall, \(run.virtualMillis / 1000) s virtual"
         )
-        for problem in waivers.problems { lines.append("waiver problem: \(problem)") }
-        lines.append("Result: " + ExitStatus.for(run, waivers).headline(run))
+        for problem in waivers.problems { lines.append("waiver problem: \(Output.inline(problem.description))") }
+        let status = ExitStatus.for(run, waivers)
+        let gaps = ExitStatus.Gap.all(in: run, waivers: waivers)
+        if (status == .conformant || status == .incomplete) && !gaps.isEmpty {
+            lines.append("Gaps (\(gaps.count)): what no passed test case shows, and what to declare to verify it:")
+            for gap in gaps.prefix(30) { lines.append("  " + Output.inline(gap.detail)) }
+            if gaps.count > 30 { lines.append("  … and \(gaps.count - 30) more; see the reports (summary.gaps)") }
+        }
+        lines.append("Result: " + Output.inline(status.headline(run, waivers: waivers)))
         return lines.joined(separator: "\n")
+    }
+
+    /// The first line of a run whose criteria are not the suite shipped with the harness.
+    static func criteriaNotice(_ metadata: RunMetadata) -> String? {
+        ReportNotices.criteria(metadata).map { "NOTE: " + Output.inline($0) }
+    }
+
+    /// Says that the waivers were judged on another day than the clock's, and which expired waivers
+    /// that keeps alive; `nil` when they were judged today.
+    static func waiverDateNotice(_ waivers: WaiverEvaluation) -> String? {
+        ReportNotices.waiverDate(waivers).map(Output.inline)
     }
 }

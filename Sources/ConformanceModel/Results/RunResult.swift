@@ -277,6 +277,35 @@ public struct RunMetadata: Sendable, Codable, Hashable {
     /// working directory's `Criteria`, or the criteria shipped with the harness). Re-run commands
     /// repeat it.
     public var criteriaRoot: String?
+    /// Whether the run used the criteria shipped inside the harness; `nil` when not recorded (a run
+    /// assembled in code). Every report says so first when it did not.
+    public var criteriaSource: CriteriaSource?
+    /// The git commit the harness binary was built from (`unknown` when it was built outside a git
+    /// checkout); `nil` when not recorded (`--no-build-info`, or a run assembled in code).
+    public var harnessCommit: String?
+    /// Whether the harness's sources differed from `harnessCommit` when it was built; `nil` when
+    /// that is unknown or not recorded.
+    public var harnessModified: Bool?
+    /// The SHA-256 of the running harness executable, 64 lowercase hex digits; `nil` when not recorded.
+    public var harnessBinarySHA256: String?
+    /// The host the run ran on (kernel, release, machine, distribution); `nil` when not recorded.
+    public var host: String?
+    /// The part of the plan this run covered (`run --shard I/N`); `nil` for a whole run.
+    public var shard: Shard?
+
+    /// Where a run's criteria came from, compared by digest with the suite shipped in the harness.
+    public enum CriteriaSource: Sendable, Codable, Hashable {
+        /// The criteria are the bundled, versioned suite (same digest).
+        case bundled
+        /// Other criteria; `bundledDigest` is the bundled suite's digest, `nil` when the harness's
+        /// resource bundle is missing.
+        case other(bundledDigest: String?)
+
+        /// The source of criteria with `digest`, given the bundled suite's digest.
+        public init(digest: String, bundledDigest: String?) {
+            self = digest == bundledDigest ? .bundled : .other(bundledDigest: bundledDigest)
+        }
+    }
     /// The harness executable re-run commands name: an installed binary's path
     /// (`/opt/passkey-conformance/passkey-conformance`); `nil` for `swift run passkey-conformance`,
     /// the harness run from a checkout's build directory.
@@ -288,6 +317,8 @@ public struct RunMetadata: Sendable, Codable, Hashable {
         case sigint = "SIGINT"
         /// `SIGTERM` (a CI job cancelled): exit status 143.
         case sigterm = "SIGTERM"
+        /// `SIGHUP` (the terminal or the CI runner's session went away): exit status 129.
+        case sighup = "SIGHUP"
     }
 
     /// The adapter as the run knew it.
