@@ -115,16 +115,21 @@ extension CriteriaLoader {
                 }
                 steps.append(.init(keyword: astStep?.keyword ?? "* ", text: pickleStep.text, line: stepLine, column: column, role: role))
                 let quoted = StepCheck.excerpt(pickleStep.text)
-                switch matcher.check(pickleStep.text) {
-                case .defined:
-                    let accounts = matcher.accounts(pickleStep.text)
-                    for alias in accounts.uses where !created.contains(alias) {
+                let check = matcher.check(pickleStep.text)
+                if check == .defined {
+                    for alias in matcher.accounts(pickleStep.text).uses where !created.contains(alias) {
                         error(
                             "step \"\(quoted)\" uses the account \"\(StepCheck.excerpt(alias))\", which no earlier step of the scenario creates "
                                 + "(create it first, e.g. with 'an account \"\(StepCheck.excerpt(alias))\" with the sign-in policy \"password only\"')",
                             line: stepLine, column: column)
                     }
-                    created.formUnion(accounts.creates)
+                }
+                // A step that creates an account counts even when its other arguments are wrong:
+                // that defect is reported once, for that step.
+                created.formUnion(matcher.accounts(pickleStep.text).creates)
+                switch check {
+                case .defined:
+                    break
                 case .invalidArguments(let problem):
                     error("step \"\(quoted)\": \(problem)", line: stepLine, column: column)
                 case .undefined:
