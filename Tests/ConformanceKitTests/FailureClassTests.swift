@@ -25,15 +25,47 @@ struct FailureClassTests {
     @Test("a telemetry record names a class only with its exception (and DOM error) or code")
     func telemetryNaming() throws {
         let dom = try #require(CreateFailureClass.named("CreatePublicKeyCredentialDomException NotAllowedError"))
-        #expect(World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException", "dom": "NotAllowedError"]), dom.telemetryNames))
-        #expect(World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException", "type": dom.error.type!]), dom.telemetryNames))
-        #expect(!World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException"]), dom.telemetryNames))
-        #expect(!World.names(TelemetryEvent("conditional-create-ineligible", [:]), dom.telemetryNames))
+        #expect(World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException", "dom": "NotAllowedError"]), dom.telemetrySpellings))
+        #expect(World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException", "type": dom.error.type!]), dom.telemetrySpellings))
+        #expect(!World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException"]), dom.telemetrySpellings))
+        #expect(!World.names(TelemetryEvent("conditional-create-ineligible", [:]), dom.telemetrySpellings))
         let apple = try #require(CreateFailureClass.named("ASAuthorizationError.failed"))
-        #expect(World.names(TelemetryEvent("failed", ["code": "1004"]), apple.telemetryNames))
-        #expect(World.names(TelemetryEvent("failed", ["error": "ASAuthorizationError.failed"]), apple.telemetryNames))
-        #expect(!World.names(TelemetryEvent("failed", ["code": "1001"]), apple.telemetryNames))
+        #expect(World.names(TelemetryEvent("failed", ["code": "1004"]), apple.telemetrySpellings))
+        #expect(World.names(TelemetryEvent("failed", ["error": "ASAuthorizationError.failed"]), apple.telemetrySpellings))
+        #expect(!World.names(TelemetryEvent("failed", ["code": "1001"]), apple.telemetrySpellings))
         #expect(World.failureClass(of: apple.error) == apple)
+    }
+
+    @Test("a failure class is recognised in every spelling of its platform, and only its own")
+    func telemetrySpellings() throws {
+        func named(_ id: String, _ attributes: [String: String]) throws -> Bool {
+            World.names(TelemetryEvent("failed", attributes), try #require(CreateFailureClass.named(id)).telemetrySpellings)
+        }
+        let unsupported = "CreateCredentialUnsupportedException"
+        #expect(try named(unsupported, ["type": "androidx.credentials.TYPE_CREATE_CREDENTIAL_UNSUPPORTED_EXCEPTION"]))
+        #expect(try named(unsupported, ["exception": "androidx.credentials.exceptions.CreateCredentialUnsupportedException"]))
+        #expect(try !named(unsupported, ["type": "androidx.credentials.TYPE_CREATE_CREDENTIAL_PROVIDER_CONFIGURATION_EXCEPTION"]))
+        #expect(try named("CreateCredentialUnknownException", ["type": "androidx.credentials.TYPE_CREATE_CREDENTIAL_UNKNOWN_EXCEPTION"]))
+        #expect(try named("CreateCredentialCustomException", ["type": "com.example.provider.STORAGE_FULL"]))
+        let notAllowed = "CreatePublicKeyCredentialDomException NotAllowedError"
+        for type in [
+            "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_NOT_ALLOWED_ERROR",
+            "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTIONandroidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_NOT_ALLOWED_ERROR",
+            "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_NOT_ALLOWED_ERROR",
+        ] {
+            #expect(try named(notAllowed, ["type": type]), "\(type)")
+        }
+        #expect(
+            try named(
+                notAllowed,
+                ["exception": "androidx.credentials.exceptions.publickeycredential.CreatePublicKeyCredentialDomException", "dom": "androidx.credentials.exceptions.domerrors.NotAllowedError"]))
+        #expect(try !named(notAllowed, ["type": "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_ABORT_ERROR"]))
+        #expect(try named("ASAuthorizationError.failed", ["domain": "com.apple.AuthenticationServices.AuthorizationError", "code": "1004"]))
+        #expect(try named("ASAuthorizationError.failed", ["code": "failed"]))
+        #expect(try named("ASAuthorizationError.notHandled", ["error": "ASAuthorizationError.Code.notHandled"]))
+        #expect(try named("ASAuthorizationError.notHandled", ["error": "ASAuthorizationErrorNotHandled"]))
+        #expect(try !named("ASAuthorizationError.notHandled", ["domain": "com.apple.AuthenticationServices.AuthorizationError", "code": "1004"]))
+        #expect(CreateFailureClass.constantName(ofDOMError: "InvalidStateError") == "INVALID_STATE")
     }
 
     @Test("a user handle carrying a name or id in any encoding is not opaque; random bytes are")
