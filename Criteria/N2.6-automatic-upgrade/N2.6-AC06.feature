@@ -20,10 +20,11 @@ Feature: N2.6-AC06 A late registration response is not attached to a changed con
     V3: past a superseding sign-in of the same account: no list changes
     V4: the same response released without a context change is stored (control: proves the release is live)
   Harness choices:
-    After the check the scenario goes on: a relaunch and a refresh point (where the adapter
-    declares them), then a sign-out and a hand-typed sign-in of every account, each followed by a
-    refresh point where there is one, and a last sign-out; the lists are compared after each. The
-    responses these sign-ins ask for stay held, so only a response from before can change a list.
+    After the check the scenario goes on: a refresh point (where the adapter declares one), a
+    sign-out and a hand-typed sign-in of every account, each followed by a refresh point, then a
+    relaunch (where declared; last, since an app loses what it kept in memory) and a sign-out; the
+    lists are compared after each. The responses these sign-ins ask for stay held, so only a
+    response from before can change a list.
     The control releases the held response 1 minute after the sign-in: later than an immediate
     answer, well within any challenge lifetime WebAuthn suggests (its default timeouts are a few
     minutes), so a response that is stored then proves the release reaches the server.

@@ -11,8 +11,8 @@ extension World {
     }
 
     /// Continues the scenario with the events that could release a held registration response:
-    /// a relaunch and a refresh point where the adapter has them, then a sign-out and a hand-typed
-    /// sign-in of every account in turn (each with a refresh point after it where there is one),
+    /// a refresh point where the adapter has one, a sign-out and a hand-typed sign-in of every
+    /// account in turn (each with a refresh point after it), a relaunch where the adapter has one,
     /// and a final sign-out; after each, the app settles and every account's credentials are read.
     ///
     /// Registration responses the platform still holds stay held, so a request these sign-ins make
@@ -25,10 +25,6 @@ extension World {
         func note(_ event: String) async throws {
             try await quiesce()
             steps.append(ContinuationStep(event: event, credentials: try await allCredentials()))
-        }
-        if adapter.capabilities.contains(.relaunch) {
-            try await perform(.relaunch)
-            try await note("a relaunch")
         }
         let refresh = adapter.capabilities.contains(.refreshPoint)
         if refresh {
@@ -44,6 +40,12 @@ extension World {
                 try await perform(.refresh)
                 try await note("a refresh point while \(account.username) is signed in")
             }
+        }
+        // The relaunch comes last: what an app keeps only in memory is gone after it, so the
+        // sign-ins come first to give such a response its chance.
+        if adapter.capabilities.contains(.relaunch) {
+            try await perform(.relaunch)
+            try await note("a relaunch")
         }
         try await perform(.signOut)
         try await note("a sign-out")
