@@ -135,7 +135,7 @@ public struct CreateFailureClass: Sendable, Hashable, Identifiable {
     }
 
     /// `NotAllowedError` → `NOT_ALLOWED`.
-    static func constantName(ofDOMError name: String) -> String {
+    public static func constantName(ofDOMError name: String) -> String {
         let base = name.hasSuffix("Error") ? String(name.dropLast("Error".count)) : name
         var out = ""
         for character in base {

@@ -65,7 +65,8 @@ extension ReferenceSession {
                 let package = dom == nil ? "androidx.credentials.exceptions." : "androidx.credentials.exceptions.publickeycredential."
                 return TelemetryEvent(
                     name,
-                    ["exception": package + error.name].merging(dom.map { ["domError": "androidx.credentials.exceptions.domerrors." + $0] } ?? [:]) { first, _ in
+                    ["exception": package + error.name].merging(dom.map { ["domError": "androidx.credentials.exceptions.domerrors." + $0] } ?? [:]) {
+                        first, _ in
                         first
                     })
             case .typeConstant: return TelemetryEvent(name, ["type": error.type ?? error.name])

@@ -24,7 +24,8 @@ public enum SelfTest {
     public static func itemListing(_ criteria: [Criterion]) -> String {
         itemForms(criteria.flatMap { $0.info.verifyItems.map(\.id) }).map { entry in
             let required = twoFormGroups.contains { entry.item.hasPrefix($0 + "-") }
-            let status = entry.forms.count >= 2 ? "\(entry.forms.count) forms" : required ? "FEWER THAN TWO FORMS" : "\(entry.forms.count) form(s), not yet required"
+            let status =
+                entry.forms.count >= 2 ? "\(entry.forms.count) forms" : required ? "FEWER THAN TWO FORMS" : "\(entry.forms.count) form(s), not yet required"
             return "\(entry.item.padding(toLength: 16, withPad: " ", startingAt: 0)) \(status)\n"
                 + entry.mutants.map { "    \($0.id.padding(toLength: 36, withPad: " ", startingAt: 0)) \($0.form)" }.joined(separator: "\n")
         }.joined(separator: "\n")

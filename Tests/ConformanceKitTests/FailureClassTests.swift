@@ -58,7 +58,10 @@ struct FailureClassTests {
         #expect(
             try named(
                 notAllowed,
-                ["exception": "androidx.credentials.exceptions.publickeycredential.CreatePublicKeyCredentialDomException", "dom": "androidx.credentials.exceptions.domerrors.NotAllowedError"]))
+                [
+                    "exception": "androidx.credentials.exceptions.publickeycredential.CreatePublicKeyCredentialDomException",
+                    "dom": "androidx.credentials.exceptions.domerrors.NotAllowedError",
+                ]))
         #expect(try !named(notAllowed, ["type": "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_ABORT_ERROR"]))
         #expect(try named("ASAuthorizationError.failed", ["domain": "com.apple.AuthenticationServices.AuthorizationError", "code": "1004"]))
         #expect(try named("ASAuthorizationError.failed", ["code": "failed"]))
@@ -81,5 +84,22 @@ struct FailureClassTests {
         let random = Data((0..<32).map { UInt8(($0 * 37 + 11) % 256) })
         #expect(OpaqueHandle.leak(in: random, values: values) == nil)
         #expect(OpaqueHandle.uuidText(Data(repeating: 0xAB, count: 16)) == "abababab-abab-abab-abab-abababababab")
+    }
+
+    @Test("a short numeric account id is compared as a value: a random handle whose UUID text contains its digits is opaque")
+    func shortNumericIDs() throws {
+        let values: [(label: String, value: String)] = [("product account id", "669")]
+        // A random 16-byte handle whose UUID text contains "669", the case a substring test failed.
+        let random = try #require(UUID(uuidString: "3f2a6691-0c4e-4b7d-9e1a-5d8c2b7f1e60")).uuid
+        let handle = withUnsafeBytes(of: random) { Data($0) }
+        #expect(OpaqueHandle.uuidText(handle)?.contains("669") == true)
+        #expect(OpaqueHandle.leak(in: handle, values: values) == nil)
+        // The id itself, as text or as a number, is not opaque.
+        #expect(OpaqueHandle.leak(in: Data("669".utf8), values: values) != nil)
+        #expect(OpaqueHandle.leak(in: Data([0, 0, 0, 0, 0, 0, 0x02, 0x9D]), values: values) != nil)
+        #expect(OpaqueHandle.leak(in: Data("user-id-669-hex:363639".utf8), values: values) != nil)
+        // A UUID account id is the handle when the handle is its 16 bytes.
+        let uuidID = "3f2a6691-0c4e-4b7d-9e1a-5d8c2b7f1e60"
+        #expect(OpaqueHandle.leak(in: handle, values: [("product account id", uuidID)]) != nil)
     }
 }

@@ -214,7 +214,8 @@ final class InvariantMonitor {
                     "\(cite) is registration request \(requestsPerEvent[eventIndex]!) for the sign-in of \(event.username) at step \(event.step + 1)"
                         + (later ? ", issued at step \(index + 1)" : ""))
             }
-            if userActionSteps.contains(where: { $0 > event.step && $0 <= index }) || operation.issuedAtMillis - event.atMillis > World.upgradePromptnessMillis {
+            if userActionSteps.contains(where: { $0 > event.step && $0 <= index }) || operation.issuedAtMillis - event.atMillis > World.upgradePromptnessMillis
+            {
                 return violation(
                     "one-request-per-qualifying-sign-in",
                     "\(cite) for the sign-in at step \(event.step + 1) came only at step \(index + 1), \((operation.issuedAtMillis - event.atMillis) / 1000) s later"

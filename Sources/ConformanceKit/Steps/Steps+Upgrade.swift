@@ -41,7 +41,9 @@ extension World {
     /// Passes when a telemetry record after the failed operation names its failure class exactly.
     func recordedUnderItsClass(_ failed: PlatformOperation) -> StepOutcome {
         guard let error = failed.outcome.error else { return .failed("\(StepSupport.cite(failed)) did not fail") }
-        let spellings = World.failureClass(of: error)?.telemetrySpellings ?? ([[error.name]] + (error.type.map { [[$0]] } ?? []) + (error.code.map { [[String($0)]] } ?? []))
+        let spellings =
+            World.failureClass(of: error)?.telemetrySpellings
+            ?? ([[error.name]] + (error.type.map { [[$0]] } ?? []) + (error.code.map { [[String($0)]] } ?? []))
         let recorded = host.snapshot.telemetry.filter { $0.sequence > failed.sequence }
         let exact = recorded.filter { World.names($0.value, spellings) }
         return StepSupport.expect(
@@ -77,15 +79,40 @@ enum OpaqueHandle {
         return text
     }
 
+    /// The shortest form that counts when it appears inside a handle rather than as the whole
+    /// handle: 6 bytes, which a random handle of up to 64 bytes contains by chance about once in
+    /// 10^12. Shorter forms (a three-digit account id as text) count only as the whole handle.
+    static let shortestEmbeddedForm = 6
+
+    /// The binary forms of a value that is itself an identifier: a UUID's 16 bytes, a number's
+    /// big-endian bytes (4 and 8 bytes, and the fewest that hold it).
+    static func binaryForms(of value: String) -> [(form: String, bytes: Data)] {
+        var forms: [(form: String, bytes: Data)] = []
+        if let uuid = UUID(uuidString: value) { forms.append(("UUID bytes", withUnsafeBytes(of: uuid.uuid) { Data($0) })) }
+        if value.count <= 18, value.allSatisfy(\.isASCII), let number = UInt64(value) {
+            let eight = withUnsafeBytes(of: number.bigEndian) { Data($0) }
+            forms.append(("8-byte big-endian number", eight))
+            forms.append(("4-byte big-endian number", eight.suffix(4)))
+            forms.append(("big-endian number", Data(eight.drop { $0 == 0 })))
+        }
+        return forms
+    }
+
     /// What identifying value the handle carries, and in which form; `nil` when it carries none.
+    ///
+    /// Values are compared, never substrings of a reinterpretation: the handle is the value in one
+    /// of its forms, or contains a form long enough that chance cannot put it there
+    /// (`shortestEmbeddedForm`). A handle read as a UUID is compared with a value that is a UUID.
     static func leak(in handle: Data, values: [(label: String, value: String)]) -> String? {
         for (label, value) in values where value.count >= 3 {
-            for (form, bytes) in forms(of: value) where handle.range(of: bytes) != nil {
-                return "the user handle contains the \(label) \"\(value)\" in \(form)"
+            for (form, bytes) in forms(of: value) + binaryForms(of: value) where !bytes.isEmpty {
+                if handle == bytes { return "the user handle is the \(label) \"\(value)\" in \(form)" }
+                if bytes.count >= shortestEmbeddedForm, handle.range(of: bytes) != nil {
+                    return "the user handle contains the \(label) \"\(value)\" in \(form)"
+                }
             }
-            let lower = value.lowercased()
-            if let uuid = uuidText(handle), uuid.contains(lower) || uuid.replacingOccurrences(of: "-", with: "").contains(lower) {
-                return "the user handle, read as a UUID, contains the \(label) \"\(value)\""
+            if let uuid = uuidText(handle), let other = UUID(uuidString: value), uuid == other.uuidString.lowercased() {
+                return "the user handle, read as a UUID, is the \(label) \"\(value)\""
             }
         }
         return nil
