@@ -31,7 +31,7 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
   @needs:fault-injection
   Scenario Outline: A list the store cannot deliver whole is never sent incomplete (<fault>)
     Given "alice" has 3 passkeys in the credential manager
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     And the app has nothing left scheduled
     And the server's credential store suffers "<fault>"
     When the app reaches its refresh point
@@ -55,7 +55,7 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
   @verify:N3.2-AC04.V4 @needs:fault-injection @needs:revocation @needs:refresh-point
   Scenario: A stale cache is never sent
     Given "alice" has 3 passkeys in the credential manager
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     And the app reaches its refresh point
     And the app has nothing left scheduled
     And the server's credential store suffers "a stale cache"
@@ -65,7 +65,7 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
   @verify:N3.2-AC04.V5 @needs:revocation
   Scenario: Deleting the last passkey sends a confirmed empty list
     Given "alice" has 1 passkey in the credential manager
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     And the app has nothing left scheduled
     When the user revokes every passkey of "alice"
     Then an empty accepted-credentials signal has been sent for "alice"
@@ -74,7 +74,7 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
   Scenario Outline: An account with <count> passkeys gets its exact list
     Given "alice" has <count> passkeys in the credential manager
     And "alice" has a revoked passkey in the credential manager
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     And the app has nothing left scheduled
     When the app reaches its refresh point
     Then exactly 1 accepted-credentials signal has been sent for "alice"

@@ -24,7 +24,7 @@ Feature: N3.2-AC06 The supported signal interface for each platform version
   Background:
     Given an account "alice" with the sign-in policy "password only"
     And "alice" has 2 passkeys in the credential manager
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     And the app has nothing left scheduled
 
   @verify:N3.2-AC06.V1 @requires:credential-data-manager

@@ -37,6 +37,7 @@ extension ReferenceSession {
                 if decisions.signals.reconcileTriggers.contains(.credentialRevoked) {
                     await scheduleReconciliation(for: username, reason: "credential revoked")
                 }
+                await showRevokeNotice()
                 return ActionOutcome(.done)
             }
         case .rename(let newName, let newDisplayName, let confirmed):
@@ -59,6 +60,7 @@ extension ReferenceSession {
             }
             if state.app.stage == .signedIn, let username = state.app.username {
                 if decisions.signals.reconcileTriggers.contains(.refreshPoint) {
+                    if design.detailsWithListAtRefresh { await send(.userDetails(username: username, nameChanged: true, displayNameChanged: true)) }
                     let flushed = await flushBatchedReconciliation(for: username)
                     if !flushed { await scheduleReconciliation(for: username, reason: "refresh point") }
                 }
@@ -123,6 +125,7 @@ extension ReferenceSession {
             for intent in held { await send(intent) }
             return
         }
+        if await freedomTimerFired(timer) { return }
         guard let intent = state.app.signals.timerIntents.removeValue(forKey: timer) else { return }
         if case .reconcile(let username) = intent, state.app.signals.reconcileTimers[username] == timer {
             state.app.signals.reconcileTimers[username] = nil
@@ -149,6 +152,7 @@ extension ReferenceSession {
             }
         }
         guard let request = await buildSignal(intent, interface: interface) else { return }
+        if interface == .android, await ownBudgetDrops() { return }
         if interface == .android { state.app.signals.androidCalls.append((await host.now(), SignalEncoding.androidType(of: intent))) }
         let operation = await host.signal(request)
         state.app.signals.inFlight[operation] = (intent, request)
@@ -219,8 +223,9 @@ extension ReferenceSession {
     }
 
     /// Work a design does after every successful sign-in.
-    func signedIn(_ username: String) async {
+    func signedIn(_ username: String, byPasskey: Bool = false) async {
         if design.reconcileAtEverySignIn { await scheduleReconciliation(for: username, reason: "signed in") }
+        await freedomsAfterSignIn(username, byPasskey: byPasskey)
     }
 
     private func signInCompleted(_ signIn: SignalScheduler.PendingSignIn, _ outcome: PlatformOutcome) async {
@@ -233,15 +238,32 @@ extension ReferenceSession {
             await host.telemetry(TelemetryEvent("malformed-assertion-response", [:]))
             return
         }
-        if state.server.store.take(.networkFailure) {
+        // A design may resubmit after a network failure; the failure path is the one the last attempt took.
+        var networkFailed = state.server.store.take(.networkFailure)
+        var resubmissions = design.submissionRetries
+        while networkFailed, resubmissions > 0 {
+            resubmissions -= 1
+            networkFailed = state.server.store.take(.networkFailure)
+        }
+        if networkFailed {
             await host.show(UIEvent(.error, "No connection. Try again."))
             if decisions.signals.unknownCauses.contains(.cancelOrNetworkError) { await send(.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)) }
             return
         }
-        let result = state.server.finishAuthentication(
+        let now = await host.now()
+        var result = state.server.finishAuthentication(
             credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
             authenticatorData: assertion.authenticatorData, signature: assertion.signature,
-            userHandle: assertion.userHandle, now: await host.now())
+            userHandle: assertion.userHandle, now: now)
+        // A design may retry a failed lookup, then take the path the retry's answer calls for.
+        var lookups = design.lookupRetries
+        while case .lookupFailed = result, lookups > 0 {
+            lookups -= 1
+            result = state.server.finishAuthentication(
+                credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
+                authenticatorData: assertion.authenticatorData, signature: assertion.signature,
+                userHandle: assertion.userHandle, now: now)
+        }
         let unknown = SignalScheduler.Intent.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)
         switch result {
         case .signedIn(let username, let token):
@@ -249,7 +271,7 @@ extension ReferenceSession {
             state.app.username = username
             state.app.stage = .signedIn
             state.app.signals.lastUsername = username
-            await signedIn(username)
+            await signedIn(username, byPasskey: true)
             await considerUpgrade(.passkeySignIn, token: token, username: username)
         case .lookupFailed:
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))

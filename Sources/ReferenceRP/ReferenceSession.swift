@@ -72,6 +72,7 @@ actor ReferenceSession: RelyingPartySession {
         withState { state in
             for fixture in accounts { state.server.create(fixture, rng: &state.rng) }
         }
+        await armStartTimers()
     }
 
     func addCredential(_ credential: CredentialFixture) async throws {
@@ -139,6 +140,7 @@ actor ReferenceSession: RelyingPartySession {
             state.app.token = nil
             state.app.username = nil
             state.app.stage = .signedOut
+            await stopPeriodicReconciliation()
             return ActionOutcome(.done)
         case .createPasskey:
             guard let token = state.app.token, let username = state.app.username, state.app.stage == .signedIn else {
@@ -157,6 +159,7 @@ actor ReferenceSession: RelyingPartySession {
             if let token = persisted.0, let username = persisted.1, persisted.2 == .signedIn {
                 await considerUpgrade(.relaunchSignedIn, token: token, username: username)
             }
+            await cameToForeground()
             return ActionOutcome(.done)
         }
     }

@@ -238,5 +238,5 @@ extension StepLibrary {
     ]
 
     /// Signal steps (N3.2).
-    static var signalSteps: [StepDefinition] { signalFixtureSteps + signalAssertionSteps }
+    static var signalSteps: [StepDefinition] { signalFixtureSteps + signalAssertionSteps + signalPathSteps }
 }

@@ -28,7 +28,15 @@ extension World {
     }
 
     /// Lets virtual time run through every timer the app has scheduled, in due order, until none is
-    /// left or the horizon (`quiescenceHorizonMillis` from now) is reached.
+    /// left, only recurring timers are left, or the horizon (`quiescenceHorizonMillis` from now) is
+    /// reached.
+    ///
+    /// A recurring timer (one that each firing re-arms under the same label with the same delay, at
+    /// least twice in this wait) is the app's schedule, not pending work: once every timer left is
+    /// such a timer and each has fired twice, waiting longer shows only more of the same, so the wait
+    /// stops there. This is what keeps a heartbeat or a periodic reconciliation from turning every
+    /// check into a walk to the horizon; counts stay fair because they are taken by difference with
+    /// the same run without its trigger, over the same span of time.
     ///
     /// A wait that finds nothing new to do records nothing, so several checks in a row cost one entry.
     @discardableResult
@@ -37,17 +45,25 @@ extension World {
         let horizon = start.addingReportingOverflow(Self.quiescenceHorizonMillis).overflow ? Int64.max : start + Self.quiescenceHorizonMillis
         try await settle()
         var fired = 0
-        while fired < Self.quiescenceTimerLimit, try await fireNextTimer(notAfter: horizon) {
+        var recurrence = TimerRecurrence()
+        while fired < Self.quiescenceTimerLimit {
+            let pending = host.snapshot.pendingTimers
+            if !pending.isEmpty, pending.allSatisfy(recurrence.isRecurring) { break }
+            guard let timer = try await fireNext(notAfter: horizon) else { break }
+            recurrence.fired(timer, before: Set(pending.map(\.id)), pending: host.snapshot.pendingTimers)
             fired += 1
         }
-        let pending = host.snapshot.pendingTimers.sorted { ($0.dueMillis, $0.id) < ($1.dueMillis, $1.id) }
+        let all = host.snapshot.pendingTimers.sorted { ($0.dueMillis, $0.id) < ($1.dueMillis, $1.id) }
+        let pending = all.filter { !recurrence.isRecurring($0) }
+        let recurring = all.filter(recurrence.isRecurring)
         let result = Quiescence(
             timersFired: fired, elapsedMillis: host.now() - start, pendingTimers: pending.map { "\($0.id): \($0.label) (due at \($0.dueMillis) ms)" })
         if pending.isEmpty {
             if fired > 0 || lastQuiescenceSequence != host.transcriptCount {
+                let schedule = recurring.isEmpty ? "" : "; left recurring: " + recurring.map { "\($0.id): \($0.label)" }.joined(separator: "; ")
                 lastQuiescenceSequence = host.record(
                     .step, "clock.quiescent",
-                    "the app has nothing left scheduled (\(fired) timer(s) fired, \(result.elapsedMillis / 1000) s of virtual time)")
+                    "the app has nothing left scheduled (\(fired) timer(s) fired, \(result.elapsedMillis / 1000) s of virtual time)" + schedule)
             }
         } else {
             lastQuiescenceSequence = host.record(
@@ -56,6 +72,16 @@ extension World {
                     + result.pendingTimers.prefix(5).joined(separator: "; "))
         }
         return result
+    }
+
+    /// Fires the earliest timer due at or before `limit` and delivers what it caused; the timer, or
+    /// `nil` when none is due.
+    func fireNext(notAfter limit: Int64) async throws -> VirtualClock.Timer? {
+        guard let timer = host.popDueTimer(notAfter: limit) else { return nil }
+        host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
+        try await session.timerFired(timer.id)
+        try await settle()
+        return timer
     }
 
     /// Platform operations that followed the trigger (the scenario's first `When` step), or all of
@@ -70,6 +96,31 @@ extension World {
     public func withoutTrigger() async throws -> World {
         guard let counterfactual else { throw SystemIssue("this runner cannot replay a scenario without its When steps") }
         return try await counterfactual()
+    }
+}
+
+/// Which of the app's timers recur: a label that each firing re-armed with the same delay, twice
+/// in a row.
+struct TimerRecurrence {
+    private var lastDelay: [String: Int64] = [:]
+    private var streak: [String: Int] = [:]
+
+    /// Notes what the firing of `timer` re-armed: `before` are the ids pending before it fired.
+    mutating func fired(_ timer: VirtualClock.Timer, before: Set<TimerID>, pending: [VirtualClock.Timer]) {
+        let rearmed = pending.filter { $0.label == timer.label && !before.contains($0.id) }
+        guard rearmed.count == 1 else {
+            streak[timer.label] = 0
+            lastDelay[timer.label] = nil
+            return
+        }
+        let delay = rearmed[0].dueMillis - timer.dueMillis
+        streak[timer.label] = lastDelay[timer.label] == delay ? streak[timer.label, default: 0] + 1 : 1
+        lastDelay[timer.label] = delay
+    }
+
+    /// Whether a pending timer belongs to a schedule that has recurred twice with the same period.
+    func isRecurring(_ timer: VirtualClock.Timer) -> Bool {
+        streak[timer.label, default: 0] >= 2
     }
 }
 
