@@ -58,7 +58,7 @@ Feature: N3.2-AC05 Android signals keep within ten calls per 120 seconds
     And the platform has rate-limited one of the app's signals
     And the server holds 1 passkey for "alice" made with other credential managers
     Then every rate-limited signal was retried no earlier than the platform asked
-    And every accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+    And every accepted-credentials signal for "alice" made after the rate limit reached the app lists exactly the server's accepted passkeys
 
   @verify:N3.2-AC05.V4 @needs:rename @needs:passkey-sign-in
   Scenario: Signals of every type share one budget

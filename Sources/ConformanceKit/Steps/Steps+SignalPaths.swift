@@ -89,6 +89,19 @@ extension StepLibrary {
                 "\(added.count) accepted-credentials signals for \(username) were still pending after the last trigger (at \(last) ms), "
                     + "more than \(limit): " + SignalDifference.describe(added.with, added.without))
         },
+        // A list sent in the same breath as the refused call (a batch) could not know of the refusal
+        // nor of what changed after it: only lists made once the refusal reached the app are judged.
+        StepDefinition(
+            "every accepted-credentials signal for {string} made after the rate limit reached the app lists exactly the server's accepted passkeys"
+        ) { world, arguments in
+            let (calls, account) = try await world.acceptedListSignals(arguments[0])
+            let transcript = world.host.snapshot.transcript
+            guard let refused = world.signalCalls.first(where: { $0.operation.outcome.error?.retryMillis != nil }),
+                let delivered = transcript.first(where: { $0.name == "session.platformCompleted" && $0.summary.hasPrefix("\(refused.operation.id) ") })
+            else { return .failed("no signal was rate limited") }
+            let problems = calls.filter { $0.accepted && $0.operation.sequence > delivered.sequence }.compactMap { $0.listProblem(against: account) }
+            return StepSupport.expect(problems.isEmpty, problems.joined(separator: "; "))
+        },
         // F-drop: an app may drop signals (its own budget or a rate limit); what it sends is never older than what it sent before.
         StepDefinition("no user-details signal for {string} carries an older name than one sent before it") { world, arguments in
             let calls = try await world.signalsSinceTrigger().filter { $0.kind == .currentUserDetails && $0.accepted }

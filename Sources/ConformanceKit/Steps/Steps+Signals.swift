@@ -61,7 +61,7 @@ extension World {
         let names = try await SignalDigest.Names(self)
         let with = calls.map { SignalDigest($0, names: names) }
         let replay = try await withoutTrigger()
-        if replay.host.now() < now { try await replay.advance(byMillis: now - replay.host.now()) }
+        try await replay.catchUp(to: now)
         let replayNames = try await SignalDigest.Names(replay)
         let without = replay.operationsSinceTrigger.filter { $0.kind == .signal && $0.issuedAtMillis <= now }.map {
             SignalDigest(SignalCall($0), names: replayNames)

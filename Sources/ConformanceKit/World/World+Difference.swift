@@ -48,7 +48,7 @@ extension World {
         let with = try await signalsSinceTrigger()
         let now = host.now()
         let replay = try await withoutTrigger()
-        if replay.host.now() < now { try await replay.advance(byMillis: now - replay.host.now()) }
+        try await replay.catchUp(to: now)
         let without = replay.operationsSinceTrigger.filter { $0.kind == .signal && $0.issuedAtMillis <= now }.map(SignalCall.init)
         var handles: [String: Data] = [:]
         var replayHandles: [String: Data] = [:]

@@ -110,9 +110,9 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
   Scenario: Triggers held by a rate limit share one reconciliation with the latest state
     Given "alice" has 2 passkeys in the credential manager
     And the platform rejects the next signal with a rate limit of 60 seconds
-    When the app reaches its refresh point
+    And the app reaches its refresh point
     And the platform has rate-limited one of the app's signals
-    And the user revokes a passkey of "alice"
+    When the user revokes a passkey of "alice"
     And the user revokes a passkey of "alice"
     And the app reaches its refresh point
     Then the platform took at most 1 accepted-credentials signal for "alice"
