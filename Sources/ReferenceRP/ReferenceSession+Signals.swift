@@ -31,10 +31,14 @@ extension ReferenceSession {
         case .revokePasskey(let id):
             guard let token = state.app.token else { return ActionOutcome(.rejected, message: "sign in first") }
             if decisions.signals.revokesBySignalOnly, await revokeBySignalOnly(id) { return ActionOutcome(.done) }
+            let before = state.app.username.map { state.server.acceptedIDs($0) } ?? []
             switch state.server.revoke(token: token, credentialID: id) {
             case .failure(let refusal): return ActionOutcome(.rejected, message: refusal.message)
             case .success(let username):
-                if decisions.signals.reconcileTriggers.contains(.credentialRevoked) {
+                if let notice = decisions.forms.noticeAtRevocation { await host.show(notice) }
+                if decisions.forms.revocationSendsOldList {
+                    await send(.fixedList(username: username, ids: before))
+                } else if decisions.signals.reconcileTriggers.contains(.credentialRevoked) {
                     await scheduleReconciliation(for: username, reason: "credential revoked")
                 }
                 await showRevokeNotice()
@@ -42,6 +46,10 @@ extension ReferenceSession {
             }
         case .rename(let newName, let newDisplayName, let confirmed):
             guard let token = state.app.token, let username = state.app.username else { return ActionOutcome(.rejected, message: "sign in first") }
+            if decisions.forms.renameNeedsSignals, signalInterface == nil { return ActionOutcome(.rejected, message: "not available") }
+            if decisions.forms.detailsBeforeRename, confirmed {
+                await send(.userDetails(username: username, nameChanged: newName != nil, displayNameChanged: newDisplayName != nil))
+            }
             let nameChanged = newName != nil
             let displayNameChanged = newDisplayName != nil
             switch state.server.rename(token: token, name: newName, displayName: newDisplayName, confirmed: confirmed) {
@@ -50,6 +58,11 @@ extension ReferenceSession {
                 if decisions.signals.announcesRefusedRename { await announceRefusedRename(name: newName, displayName: newDisplayName, username: username) }
                 return ActionOutcome(.rejected, message: refusal.message)
             case .success:
+                if decisions.forms.renameEmptiesListLater {
+                    let timer = await host.scheduleTimer(afterMillis: 30_000, label: "tidy the accepted list")
+                    state.app.signals.timerIntents[timer] = .fixedList(username: username, ids: [])
+                }
+                if decisions.forms.detailsBeforeRename { return ActionOutcome(.done) }
                 await send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged))
                 if decisions.signals.renameSendsEmptyList { await send(.fixedList(username: username, ids: [])) }
                 return ActionOutcome(.done)
@@ -63,6 +76,7 @@ extension ReferenceSession {
                     if design.detailsWithListAtRefresh { await send(.userDetails(username: username, nameChanged: true, displayNameChanged: true)) }
                     let flushed = await flushBatchedReconciliation(for: username)
                     if !flushed { await scheduleReconciliation(for: username, reason: "refresh point") }
+                    if decisions.forms.refreshReconcilesTwice { await send(.reconcile(username: username)) }
                 }
             } else if decisions.signals.reconcileTriggers.contains(.refreshSignedOut), let username = state.app.signals.lastUsername {
                 await scheduleReconciliation(for: username, reason: "refresh point")
@@ -72,6 +86,7 @@ extension ReferenceSession {
             guard state.app.stage == .signedIn, let username = state.app.username, let account = state.server.accounts[username] else {
                 return ActionOutcome(.rejected, message: "sign in first")
             }
+            if decisions.forms.managementNeedsNoSignals, signalInterface != nil { return ActionOutcome(.rejected, message: "unavailable") }
             let active = account.credentials.filter { $0.state == .active }.count
             await host.show(UIEvent(.screen, "Passkeys: \(active)"))
             return ActionOutcome(.done)
@@ -247,6 +262,7 @@ extension ReferenceSession {
         }
         if networkFailed {
             await host.show(UIEvent(.error, "No connection. Try again."))
+            await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.cancelOrNetworkError) { await send(.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)) }
             return
         }
@@ -267,6 +283,7 @@ extension ReferenceSession {
         let unknown = SignalScheduler.Intent.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)
         switch result {
         case .signedIn(let username, let token):
+            if decisions.forms.unknownForOtherAccount, let expected = signIn.username, expected != username { await send(unknown) }
             state.app.token = token
             state.app.username = username
             state.app.stage = .signedIn
@@ -291,9 +308,11 @@ extension ReferenceSession {
             }
         case .restricted:
             await host.show(UIEvent(.error, "Your account is restricted."))
+            await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.restricted) { await send(unknown) }
         case .expiredChallenge, .invalid:
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))
+            await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.verificationFailure) { await send(unknown) }
         }
     }

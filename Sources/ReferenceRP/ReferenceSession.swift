@@ -324,6 +324,7 @@ actor ReferenceSession: RelyingPartySession {
         case .failure(let reason):
             await host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason.message]))
             if !pending.conditional { await host.show(UIEvent(.error, "The passkey could not be saved.")) }
+            if decisions.forms.reconcilesAfterRejectedCreation { await scheduleReconciliation(for: pending.username, reason: "creation rejected") }
         case .success:
             if pending.conditional, decisions.upgrade.confirmsUpgrade { await host.show(UIEvent(.confirmation, "Your passkey is ready!")) }
             if decisions.signals.reconcileTriggers.contains(.credentialCreated),
