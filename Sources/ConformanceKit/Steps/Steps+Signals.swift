@@ -127,8 +127,12 @@ extension StepLibrary {
             let expected = try StepSupport.int(arguments[0])
             let username = try world.account(arguments[2]).username
             let added = try await world.signalDifference().added(.allAcceptedCredentials, alias: arguments[2])
+            // The trigger's one reconciliation may be coalesced into equivalent work already
+            // pending from the RP's own schedule (F-coalesce): then it adds none, but a list still
+            // follows the trigger (the next step checks that it carries the latest state).
+            let coalesced = expected == 1 && added.count == 0 && !added.with.isEmpty
             return StepSupport.expect(
-                added.count == expected,
+                added.count == expected || coalesced,
                 "expected the trigger to add \(expected) accepted-credentials signal(s) for \(username), it added \(added.count): "
                     + SignalDifference.describe(added.with, added.without))
         },

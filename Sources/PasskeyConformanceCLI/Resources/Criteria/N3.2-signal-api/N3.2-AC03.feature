@@ -32,6 +32,10 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     accepted-list signal follows the last trigger (an app that sends at once, with no coalescing
     window, has nothing pending). "At most 3" for three triggers is the count an app without any
     coalescing window sends; it is no stricter than the source.
+    A trigger's reconciliation coalesced into equivalent work already pending from the RP's own
+    schedule adds no signal; "exactly 1" then holds when a list still follows the trigger.
+    The trigger comes 3 minutes after the signed-in start settles, past the Android window of 120
+    seconds, so that an app's own signal budget has room for it.
     Pending work is forced on Android with one rate-limited signal (retryMillis 60 s).
   Source: N3.2-AC03, "WebAuthn Signal API", Core
   References:
@@ -43,6 +47,7 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     And the server holds 2 passkeys for "alice" made with other credential managers
     And "alice" signs in with the password
     And the app has nothing left scheduled
+    And 3 minutes pass
 
   @verify:N3.2-AC03.V1 @needs:explicit-creation
   Scenario: A successful creation schedules one reconciliation
