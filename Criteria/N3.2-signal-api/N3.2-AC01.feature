@@ -10,8 +10,11 @@ Feature: N3.2-AC01 Signals are an optional extra, checked at run time
     calling an API the device does not have.
   Verification:
     Present a passkey the server does not know, sign in with a passkey, rename the account, revoke a
-    passkey and reach the refresh point on targets with and without a signal interface; once the app
-    has nothing left scheduled, compare the outcomes and look for calls the platform does not support.
+    passkey, reach the refresh point and open passkey management on targets with and without a
+    signal interface; once the app has nothing left scheduled, judge each operation by its outcome
+    (who is signed in, the server's name, which passkeys the server still accepts, the app's
+    answer to each action) and look for calls the platform does not support. A revoked passkey may
+    be kept inactive or deleted; either way the server no longer accepts it.
   Items:
     V1: login, profile update and passkey management with the API available: expected results
     V2: the same with the API unavailable (OS or library): the same results, no unsupported call, no crash
@@ -32,10 +35,13 @@ Feature: N3.2-AC01 Signals are an optional extra, checked at run time
     And the user changes the account's name to "alice.new@example.com" and its display name to "-"
     And the user revokes a passkey of "alice"
     And the app reaches its refresh point
+    And the user opens passkey management
     And the app has nothing left scheduled
     Then "alice" is signed in
     And the account name of "alice" is "alice.new@example.com"
-    And the server holds 1 revoked passkey for "alice"
+    And the server holds 1 accepted passkey for "alice"
+    And the server no longer accepts the passkey the user revoked for "alice"
+    And the app opened passkey management
     And the app made no call the platform does not support
 
   @verify:N3.2-AC01.V2 @requires:no-signals
@@ -49,5 +55,7 @@ Feature: N3.2-AC01 Signals are an optional extra, checked at run time
     And the app has nothing left scheduled
     Then "alice" is signed in
     And the account name of "alice" is "alice.new@example.com"
-    And the server holds 1 revoked passkey for "alice"
+    And the server holds 1 accepted passkey for "alice"
+    And the server no longer accepts the passkey the user revoked for "alice"
+    And the app opened passkey management
     And the app made no call the platform does not support

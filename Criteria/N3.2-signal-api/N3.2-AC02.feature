@@ -13,9 +13,11 @@ Feature: N3.2-AC02 Unknown-credential signals only for ids the server has never 
   Verification:
     Present an absent credential id, a revoked one, a passkey of a restricted account, an invalid
     signature and an expired challenge; break the network while the assertion is verified; cancel
-    the sheet; fail the server's credential lookup. Each negative case first proves its path: the
-    platform returned the intended assertion (or the cancellation) and the app refused the sign-in.
-    Then, once the app has nothing left scheduled, count the signals sent after the sign-in.
+    the sheet; fail the server's credential lookup; present another account's passkey the server
+    knows. Each negative case first proves its path: the platform returned the intended assertion
+    (or the cancellation) and the app refused the sign-in. Then, once the app has nothing left
+    scheduled, count the signals the sign-in added: those sent after it minus those the same
+    scenario sends without it over the same span of time.
   Items:
     V1: absent credential id: one unknown-credential signal
     V2: known but revoked credential: no unknown-credential signal, the sign-in refused, and no accepted list sent to the client that is not signed in
@@ -26,6 +28,9 @@ Feature: N3.2-AC02 Unknown-credential signals only for ids the server has never 
     V7: cancellation: no signal
     V8: a failed or timed-out credential lookup is not "conclusively absent": no signal
   Harness choices:
+    The network and lookup faults persist until the session ends, so that the failure path is
+    reached whatever the app's retry policy (an app may retry any number of times, then take the
+    path the answer calls for).
     An expired challenge is produced by holding the response for 60 minutes, longer than any
     challenge lifetime WebAuthn suggests (its default timeouts are a few minutes); the check itself
     asserts that the RP refused the late response.
@@ -78,7 +83,7 @@ Feature: N3.2-AC02 Unknown-credential signals only for ids the server has never 
 
   @verify:N3.2-AC02.V6 @needs:fault-injection
   Scenario: A network error while the assertion is verified is no reason to signal
-    Given the server cannot be reached when the app submits the next passkey response
+    Given the server cannot be reached whenever the app submits a passkey response
     When the user signs in with a passkey of "alice"
     Then the platform returned the assertion and the app refused the sign-in
     And no signal has been sent
@@ -92,7 +97,14 @@ Feature: N3.2-AC02 Unknown-credential signals only for ids the server has never 
   @verify:N3.2-AC02.V8 @needs:fault-injection
   Scenario: A credential lookup that failed is no reason to signal
     Given the credential manager holds a passkey for "alice" that the server does not know
-    And the server's lookup of the presented credential fails
+    And every lookup of the presented credential fails on the server
     When the user signs in with the passkey the server does not know
     Then the platform returned the assertion and the app refused the sign-in
     And no signal has been sent
+
+  @verify:N3.2-AC02.V1
+  Scenario: Another account's passkey the server knows is not reported as unknown
+    Given an account "bob" with the sign-in policy "password only"
+    And "bob" has 1 passkey in the credential manager
+    When the user signs in with a passkey of "bob" while the app expects "alice"
+    Then no unknown-credential signal has been sent

@@ -24,7 +24,7 @@ Feature: N3.2-AC10 A metadata signal after a confirmed rename, and nothing more
   Background:
     Given an account "alice" with the sign-in policy "password only"
     And "alice" has 2 passkeys in the credential manager
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     And the app has nothing left scheduled
 
   @verify:N3.2-AC10.V1 @platform:android

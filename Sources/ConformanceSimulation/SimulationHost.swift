@@ -225,6 +225,12 @@ public final class SimulationHost: PlatformHost, Sendable {
         state.withLock { $0.clock.popDue(notAfter: limit) }
     }
 
+    /// The next timer due at or before `limit` that `deferring` does not pick (else the earliest it
+    /// picks), with the clock moved to it.
+    public func popDueTimer(notAfter limit: Int64, deferring: (VirtualClock.Timer) -> Bool) -> VirtualClock.Timer? {
+        state.withLock { $0.clock.popDue(notAfter: limit, deferring: deferring) }
+    }
+
     /// Moves the clock to `millis`.
     public func moveClock(to millis: Int64) {
         state.withLock { $0.clock.move(to: millis) }

@@ -70,6 +70,17 @@ public struct VirtualClock: Sendable, Hashable {
         return next
     }
 
+    /// Removes and returns the earliest timer due at or before `limit` that `deferring` does not
+    /// pick, or else the earliest one it picks, moving the clock to its due time (never backwards):
+    /// a deferred timer then fires late, after the others.
+    public mutating func popDue(notAfter limit: Int64, deferring: (Timer) -> Bool) -> Timer? {
+        let due = timers.filter { $0.dueMillis <= limit }.sorted { ($0.dueMillis, $0.order) < ($1.dueMillis, $1.order) }
+        guard let next = due.first(where: { !deferring($0) }) ?? due.first else { return nil }
+        timers.removeAll { $0.id == next.id }
+        nowMillis = max(nowMillis, next.dueMillis)
+        return next
+    }
+
     /// Moves the clock forward to `millis` (never backwards).
     public mutating func move(to millis: Int64) {
         nowMillis = max(nowMillis, millis)

@@ -12,6 +12,8 @@ struct Decisions: Sendable {
     var signals = Signals()
     var encoding = Encoding()
     var list = ListAssembly()
+    /// Points only second-form mutants override (`Mutants+SignalForms.swift`).
+    var forms = SignalForms()
 
     // MARK: Automatic upgrade (N2.6-AC01, AC05)
 

@@ -130,6 +130,22 @@ extension ReferenceDesign {
         .integer("retry-backoff", "F-drop", "a retried signal waits this many times retryMillis", 1...5, unit: "x", \.retryBackoffFactor),
         .choice("unusable-list", "F-drop", "what happens when the store answers a stale or partial list (N3.2-AC04.V4)", \.unusableList),
         .choice("apple-display-name-only", "N3.2-AC10.V1", "what an Apple app sends for a display-name change alone", \.appleDisplayNameOnly),
+        .optionalInteger(
+            "reconcile-every-ms", "F-schedule", "also reconciles on a recurring timer of this period while signed in", 3_600_000...12 * 3_600_000,
+            unit: " ms", \.reconcileEveryMillis),
+        .flag("reconcile-at-foreground", "F-schedule", "also reconciles whenever the app comes to the foreground signed in", \.reconcileAtForeground),
+        .flag("details-with-list", "F-batch", "sends the user details together with the accepted list at the refresh point", \.detailsWithListAtRefresh),
+        .optionalInteger(
+            "own-signal-budget", "F-drop", "allows itself this many Android signal calls per 120 s and drops the excess", 3...10, unit: " calls",
+            \.ownSignalBudget),
+        .integer("lookup-retries", "F-retry", "retries a failed credential lookup this many times", 0...3, \.lookupRetries),
+        .integer("submission-retries", "F-retry", "resubmits an assertion whose submission failed this many times", 0...3, \.submissionRetries),
+        .choice("revocation", "F-store", "keeps a revoked passkey as an inactive record or deletes it", \.revocation),
+        .choice("revoke-notice", "F-words", "what the app shows once a passkey is revoked", \.revokeNotice),
+        .flag("report-unused-password", "F-unused-password", "on Apple, reports the password as unused after a passkey sign-in", \.reportsUnusedPassword),
+        .flag("empty-list-at-sign-in", "F-empty", "sends an empty accepted list at every sign-in of an account with no passkey", \.emptyListAtSignIn),
+        .optionalInteger(
+            "idle-timer-ms", "F-time", "runs a recurring timer of this period that does nothing", 10_000...600_000, unit: " ms", \.idleTimerMillis),
     ]
 
     /// The design with every knob set as `specification` says: `knobs:name=value;…`, every knob not

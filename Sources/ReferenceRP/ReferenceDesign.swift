@@ -29,6 +29,26 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
         case reReportName
     }
 
+    /// What the server does with a passkey the user revokes (F-store).
+    public enum Revocation: String, Sendable, Hashable, CaseIterable {
+        /// Keeps it as an inactive record, for audit.
+        case keepInactive
+        /// Deletes the record.
+        case delete
+    }
+
+    /// What the app shows once a passkey is revoked (F-words): each claims only what the server did.
+    public enum RevokeNotice: String, Sendable, Hashable, CaseIterable {
+        /// Nothing.
+        case none
+        /// Names the passkey by its provider label: `Passkey "Google Password Manager" was removed from your account.`
+        case providerLabel
+        /// An account-side statement with a disclaimer that mentions the device.
+        case deviceDisclaimer
+        /// A plain account-side statement.
+        case accountSide
+    }
+
     /// The design's stable name, as `selftest` shows it.
     public internal(set) var id: String
     /// The choice the design makes, in one sentence.
@@ -79,6 +99,31 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
         self.summary = summary
         configure(&self)
     }
+
+    /// When set, the app reconciles the signed-in account's list on a recurring timer of this
+    /// period, armed at the first full sign-in and kept while signed in (F-schedule).
+    public var reconcileEveryMillis: Int64?
+    /// Reconciles the signed-in account's list whenever the app comes to the foreground (a relaunch).
+    public var reconcileAtForeground = false
+    /// At the refresh point, sends the user details together with the accepted list (F-batch).
+    public var detailsWithListAtRefresh = false
+    /// When set, the app allows itself this many Android signal calls per 120 s and drops the
+    /// excess instead of holding it (F-drop).
+    public var ownSignalBudget: Int64?
+    /// How many times the server retries a failed credential lookup before answering (F-retry).
+    public var lookupRetries: Int64 = 0
+    /// How many times the app resubmits an assertion whose submission failed (F-retry).
+    public var submissionRetries: Int64 = 0
+    /// What the server does with a revoked passkey (F-store).
+    public var revocation = Revocation.keepInactive
+    /// What the app shows after a revocation (F-words).
+    public var revokeNotice = RevokeNotice.none
+    /// On Apple, reports the account's password as unused after a passkey sign-in (F-unused-password).
+    public var reportsUnusedPassword = false
+    /// Sends an empty accepted list at every sign-in of an account the server confirms has none (F-empty).
+    public var emptyListAtSignIn = false
+    /// When set, a recurring timer of this period that does nothing runs from the app's start (F-time).
+    public var idleTimerMillis: Int64?
 
     /// The reference RP's own choices.
     public static let reference = ReferenceDesign(

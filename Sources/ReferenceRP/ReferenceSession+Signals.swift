@@ -31,16 +31,25 @@ extension ReferenceSession {
         case .revokePasskey(let id):
             guard let token = state.app.token else { return ActionOutcome(.rejected, message: "sign in first") }
             if decisions.signals.revokesBySignalOnly, await revokeBySignalOnly(id) { return ActionOutcome(.done) }
+            let before = state.app.username.map { state.server.acceptedIDs($0) } ?? []
             switch state.server.revoke(token: token, credentialID: id) {
             case .failure(let refusal): return ActionOutcome(.rejected, message: refusal.message)
             case .success(let username):
-                if decisions.signals.reconcileTriggers.contains(.credentialRevoked) {
+                if let notice = decisions.forms.noticeAtRevocation { await host.show(notice) }
+                if decisions.forms.revocationSendsOldList {
+                    await send(.fixedList(username: username, ids: before))
+                } else if decisions.signals.reconcileTriggers.contains(.credentialRevoked) {
                     await scheduleReconciliation(for: username, reason: "credential revoked")
                 }
+                await showRevokeNotice()
                 return ActionOutcome(.done)
             }
         case .rename(let newName, let newDisplayName, let confirmed):
             guard let token = state.app.token, let username = state.app.username else { return ActionOutcome(.rejected, message: "sign in first") }
+            if decisions.forms.renameNeedsSignals, signalInterface == nil { return ActionOutcome(.rejected, message: "not available") }
+            if decisions.forms.detailsBeforeRename, confirmed {
+                await send(.userDetails(username: username, nameChanged: newName != nil, displayNameChanged: newDisplayName != nil))
+            }
             let nameChanged = newName != nil
             let displayNameChanged = newDisplayName != nil
             switch state.server.rename(token: token, name: newName, displayName: newDisplayName, confirmed: confirmed) {
@@ -49,6 +58,11 @@ extension ReferenceSession {
                 if decisions.signals.announcesRefusedRename { await announceRefusedRename(name: newName, displayName: newDisplayName, username: username) }
                 return ActionOutcome(.rejected, message: refusal.message)
             case .success:
+                if decisions.forms.renameEmptiesListLater {
+                    let timer = await host.scheduleTimer(afterMillis: 30_000, label: "tidy the accepted list")
+                    state.app.signals.timerIntents[timer] = .fixedList(username: username, ids: [])
+                }
+                if decisions.forms.detailsBeforeRename { return ActionOutcome(.done) }
                 await send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged))
                 if decisions.signals.renameSendsEmptyList { await send(.fixedList(username: username, ids: [])) }
                 return ActionOutcome(.done)
@@ -59,8 +73,10 @@ extension ReferenceSession {
             }
             if state.app.stage == .signedIn, let username = state.app.username {
                 if decisions.signals.reconcileTriggers.contains(.refreshPoint) {
+                    if design.detailsWithListAtRefresh { await send(.userDetails(username: username, nameChanged: true, displayNameChanged: true)) }
                     let flushed = await flushBatchedReconciliation(for: username)
                     if !flushed { await scheduleReconciliation(for: username, reason: "refresh point") }
+                    if decisions.forms.refreshReconcilesTwice { await send(.reconcile(username: username)) }
                 }
             } else if decisions.signals.reconcileTriggers.contains(.refreshSignedOut), let username = state.app.signals.lastUsername {
                 await scheduleReconciliation(for: username, reason: "refresh point")
@@ -70,6 +86,7 @@ extension ReferenceSession {
             guard state.app.stage == .signedIn, let username = state.app.username, let account = state.server.accounts[username] else {
                 return ActionOutcome(.rejected, message: "sign in first")
             }
+            if decisions.forms.managementNeedsNoSignals, signalInterface != nil { return ActionOutcome(.rejected, message: "unavailable") }
             let active = account.credentials.filter { $0.state == .active }.count
             await host.show(UIEvent(.screen, "Passkeys: \(active)"))
             return ActionOutcome(.done)
@@ -123,6 +140,7 @@ extension ReferenceSession {
             for intent in held { await send(intent) }
             return
         }
+        if await freedomTimerFired(timer) { return }
         guard let intent = state.app.signals.timerIntents.removeValue(forKey: timer) else { return }
         if case .reconcile(let username) = intent, state.app.signals.reconcileTimers[username] == timer {
             state.app.signals.reconcileTimers[username] = nil
@@ -149,6 +167,7 @@ extension ReferenceSession {
             }
         }
         guard let request = await buildSignal(intent, interface: interface) else { return }
+        if interface == .android, await ownBudgetDrops() { return }
         if interface == .android { state.app.signals.androidCalls.append((await host.now(), SignalEncoding.androidType(of: intent))) }
         let operation = await host.signal(request)
         state.app.signals.inFlight[operation] = (intent, request)
@@ -219,8 +238,9 @@ extension ReferenceSession {
     }
 
     /// Work a design does after every successful sign-in.
-    func signedIn(_ username: String) async {
+    func signedIn(_ username: String, byPasskey: Bool = false) async {
         if design.reconcileAtEverySignIn { await scheduleReconciliation(for: username, reason: "signed in") }
+        await freedomsAfterSignIn(username, byPasskey: byPasskey)
     }
 
     private func signInCompleted(_ signIn: SignalScheduler.PendingSignIn, _ outcome: PlatformOutcome) async {
@@ -233,23 +253,42 @@ extension ReferenceSession {
             await host.telemetry(TelemetryEvent("malformed-assertion-response", [:]))
             return
         }
-        if state.server.store.take(.networkFailure) {
+        // A design may resubmit after a network failure; the failure path is the one the last attempt took.
+        var networkFailed = state.server.store.take(.networkFailure)
+        var resubmissions = design.submissionRetries
+        while networkFailed, resubmissions > 0 {
+            resubmissions -= 1
+            networkFailed = state.server.store.take(.networkFailure)
+        }
+        if networkFailed {
             await host.show(UIEvent(.error, "No connection. Try again."))
+            await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.cancelOrNetworkError) { await send(.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)) }
             return
         }
-        let result = state.server.finishAuthentication(
+        let now = await host.now()
+        var result = state.server.finishAuthentication(
             credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
             authenticatorData: assertion.authenticatorData, signature: assertion.signature,
-            userHandle: assertion.userHandle, now: await host.now())
+            userHandle: assertion.userHandle, now: now)
+        // A design may retry a failed lookup, then take the path the retry's answer calls for.
+        var lookups = design.lookupRetries
+        while case .lookupFailed = result, lookups > 0 {
+            lookups -= 1
+            result = state.server.finishAuthentication(
+                credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
+                authenticatorData: assertion.authenticatorData, signature: assertion.signature,
+                userHandle: assertion.userHandle, now: now)
+        }
         let unknown = SignalScheduler.Intent.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)
         switch result {
         case .signedIn(let username, let token):
+            if decisions.forms.unknownForOtherAccount, let expected = signIn.username, expected != username { await send(unknown) }
             state.app.token = token
             state.app.username = username
             state.app.stage = .signedIn
             state.app.signals.lastUsername = username
-            await signedIn(username)
+            await signedIn(username, byPasskey: true)
             await considerUpgrade(.passkeySignIn, token: token, username: username)
         case .lookupFailed:
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))
@@ -269,9 +308,11 @@ extension ReferenceSession {
             }
         case .restricted:
             await host.show(UIEvent(.error, "Your account is restricted."))
+            await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.restricted) { await send(unknown) }
         case .expiredChallenge, .invalid:
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))
+            await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.verificationFailure) { await send(unknown) }
         }
     }

@@ -80,6 +80,7 @@ actor ReferenceSession: RelyingPartySession {
         withState { state in
             for fixture in accounts { state.server.create(fixture, rng: &state.rng) }
         }
+        await armStartTimers()
     }
 
     func addCredential(_ credential: CredentialFixture) async throws {
@@ -147,6 +148,7 @@ actor ReferenceSession: RelyingPartySession {
             state.app.token = nil
             state.app.username = nil
             state.app.stage = .signedOut
+            await stopPeriodicReconciliation()
             return ActionOutcome(.done)
         case .createPasskey:
             guard let token = state.app.token, let username = state.app.username, state.app.stage == .signedIn else {
@@ -165,6 +167,7 @@ actor ReferenceSession: RelyingPartySession {
             if let token = persisted.0, let username = persisted.1, persisted.2 == .signedIn {
                 await considerUpgrade(.relaunchSignedIn, token: token, username: username)
             }
+            await cameToForeground()
             return ActionOutcome(.done)
         }
     }
@@ -341,6 +344,7 @@ actor ReferenceSession: RelyingPartySession {
         case .failure(let reason):
             await host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason.message]))
             if !pending.conditional { await host.show(UIEvent(.error, "The passkey could not be saved.")) }
+            if decisions.forms.reconcilesAfterRejectedCreation { await scheduleReconciliation(for: pending.username, reason: "creation rejected") }
         case .success:
             if pending.conditional, let confirmation = decisions.upgrade.ownConfirmation { await host.show(confirmation) }
             if decisions.signals.reconcileTriggers.contains(.credentialCreated),

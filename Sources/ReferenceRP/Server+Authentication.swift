@@ -79,7 +79,8 @@ extension Server {
         guard let index = account.credentials.firstIndex(where: { $0.id == credentialID && $0.state == .active }) else {
             return .failure("no such passkey")
         }
-        account.credentials[index].state = .revoked
+        // The record is kept inactive for audit, or deleted: either way no later assertion is accepted.
+        if design.revocation == .delete { account.credentials.remove(at: index) } else { account.credentials[index].state = .revoked }
         accounts[session.username] = account
         store.changed(session.username)
         return .success(session.username)

@@ -49,6 +49,12 @@ enum SignalScheduler {
         var pendingSignIns: [OperationID: PendingSignIn] = [:]
         /// The last account signed in (read only by a mutant that reconciles while signed out).
         var lastUsername: String?
+        /// The recurring reconciliation of a design that has one (F-schedule).
+        var periodicTimer: TimerID?
+        /// The recurring timer that does nothing, of a design that has one (F-time).
+        var idleTimer: TimerID?
+        /// Times of the Android calls the app's own budget counted (F-drop).
+        var ownCalls: [Int64] = []
     }
 
     /// Whether two pending signals do the same work, so one of them is enough: a reconciliation or

@@ -25,12 +25,12 @@ extension StepLibrary {
         },
         StepDefinition("the platform took at most {int} accepted-credentials signal(s) for {string}", accounts: .uses(1)) { world, arguments in
             let limit = try StepSupport.int(arguments[0])
-            let (calls, account) = try await world.acceptedListSignals(arguments[1])
-            let taken = calls.filter(\.accepted)
+            let username = try world.account(arguments[1]).username
+            let added = try await world.signalDifference().added(.allAcceptedCredentials, alias: arguments[1], where: \.accepted)
             return StepSupport.expect(
-                taken.count <= limit,
-                "the platform took \(taken.count) accepted-credentials signals for \(account.username) after the trigger, "
-                    + "more than the \(limit) the triggers call for: " + taken.map(\.cite).joined(separator: ", "))
+                added.count <= limit,
+                "the triggers added \(added.count) accepted-credentials signals the platform took for \(username), "
+                    + "more than the \(limit) they call for: " + SignalDifference.describe(added.with, added.without))
         },
         StepDefinition("the platform returned the assertion and the app refused the sign-in") { world, _ in
             try await world.quiesce()
@@ -88,17 +88,4 @@ extension StepLibrary {
                     + wrong.map(\.cite).joined(separator: ", "))
         },
     ]
-}
-
-/// How AC08 judges what the app shows: a text claims a provider-side result when it names the
-/// device or a credential manager together with something done to a passkey there.
-enum ProviderClaim {
-    static let places = ["device", "credential manager", "password manager", "keychain", "passkey provider", "provider", "phone", "icloud", "google"]
-    static let results = ["removed", "deleted", "hidden", "hid ", "updated", "restored", "synced", "synchronized", "cleaned", "cleared", "renamed"]
-
-    /// Whether the text claims that a credential manager acted.
-    static func claims(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return places.contains(where: lower.contains) && results.contains(where: lower.contains)
-    }
 }

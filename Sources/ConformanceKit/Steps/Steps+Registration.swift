@@ -256,5 +256,5 @@ extension StepLibrary {
     ]
 
     /// Signal steps (N3.2).
-    static var signalSteps: [StepDefinition] { signalFixtureSteps + signalAssertionSteps }
+    static var signalSteps: [StepDefinition] { signalFixtureSteps + signalAssertionSteps + signalPathSteps }
 }

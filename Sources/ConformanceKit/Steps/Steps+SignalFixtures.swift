@@ -153,14 +153,21 @@ extension StepLibrary {
             return .passed
         },
         StepDefinition("the user signs in with a passkey of {string}", accounts: .uses(0), needs: [.passkeySignIn]) { world, arguments in
-            let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
+            // A passkey the credential manager holds, so that the platform can answer with it.
+            let held = Set(world.host.snapshot.provider.passkeys.map(\.credentialID))
+            let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }.sorted {
+                held.contains($0.credentialID) && !held.contains($1.credentialID)
+            }
             guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
             try await world.passkeySignIn(.use(id), hint: nil)
             return .passed
         },
-        StepDefinition("the user signs in with a passkey of {string} whose signature is invalid", accounts: .uses(0), needs: [.passkeySignIn]) {
-            world, arguments in
-            let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
+        StepDefinition("the user signs in with a passkey of {string} whose signature is invalid", accounts: .uses(0), needs: [.passkeySignIn]) { world, arguments in
+            // A passkey the credential manager holds, so that the platform can answer with it.
+            let held = Set(world.host.snapshot.provider.passkeys.map(\.credentialID))
+            let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }.sorted {
+                held.contains($0.credentialID) && !held.contains($1.credentialID)
+            }
             guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
             try await world.passkeySignIn(.invalidSignature(id), hint: nil)
             return .passed
@@ -182,6 +189,7 @@ extension StepLibrary {
         StepDefinition("the user revokes a passkey of {string}", accounts: .uses(0), needs: [.revocation]) { world, arguments in
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
             guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to revoke") }
+            world.notes["passkey revoked by the user"] = Base64URL.encode(id)
             try await world.perform(.revokePasskey(credentialID: id))
             return .passed
         },

@@ -28,7 +28,16 @@ extension World {
     }
 
     /// Lets virtual time run through every timer the app has scheduled, in due order, until none is
-    /// left or the horizon (`quiescenceHorizonMillis` from now) is reached.
+    /// left, only recurring timers are left, or the horizon (`quiescenceHorizonMillis` from now) is
+    /// reached.
+    ///
+    /// A recurring timer (one that each firing re-arms under the same label with the same delay, at
+    /// least twice in this wait) is the app's schedule, not pending work: once every timer left is
+    /// such a timer, waiting longer shows only more of the same, so the wait stops there. A
+    /// recurring timer whose firings did nothing but re-arm it (a heartbeat) is let fire late, after
+    /// the other timers, so that it never costs one firing per period of a long wait. Counts stay
+    /// fair because they are taken by difference with the same run without its trigger, over the
+    /// same span of time.
     ///
     /// A wait that finds nothing new to do records nothing, so several checks in a row cost one entry.
     @discardableResult
@@ -36,18 +45,19 @@ extension World {
         let start = host.now()
         let horizon = start.addingReportingOverflow(Self.quiescenceHorizonMillis).overflow ? Int64.max : start + Self.quiescenceHorizonMillis
         try await settle()
-        var fired = 0
-        while fired < Self.quiescenceTimerLimit, try await fireNextTimer(notAfter: horizon) {
-            fired += 1
-        }
-        let pending = host.snapshot.pendingTimers.sorted { ($0.dueMillis, $0.id) < ($1.dueMillis, $1.id) }
+        var recurrence = TimerRecurrence()
+        let fired = try await runTimers(until: horizon, recurrence: &recurrence, stopWhenOnlyRecurring: true)
+        let all = host.snapshot.pendingTimers.sorted { ($0.dueMillis, $0.id) < ($1.dueMillis, $1.id) }
+        let pending = all.filter { !recurrence.isRecurring($0) }
+        let recurring = all.filter(recurrence.isRecurring)
         let result = Quiescence(
             timersFired: fired, elapsedMillis: host.now() - start, pendingTimers: pending.map { "\($0.id): \($0.label) (due at \($0.dueMillis) ms)" })
         if pending.isEmpty {
             if fired > 0 || lastQuiescenceSequence != host.transcriptCount {
+                let schedule = recurring.isEmpty ? "" : "; left recurring: " + recurring.map { "\($0.id): \($0.label)" }.joined(separator: "; ")
                 lastQuiescenceSequence = host.record(
                     .step, "clock.quiescent",
-                    "the app has nothing left scheduled (\(fired) timer(s) fired, \(result.elapsedMillis / 1000) s of virtual time)")
+                    "the app has nothing left scheduled (\(fired) timer(s) fired, \(result.elapsedMillis / 1000) s of virtual time)" + schedule)
             }
         } else {
             lastQuiescenceSequence = host.record(
@@ -56,6 +66,35 @@ extension World {
                     + result.pendingTimers.prefix(5).joined(separator: "; "))
         }
         return result
+    }
+
+    /// Fires the app's timers due up to `limit`, heartbeats late (see `quiesce`); with
+    /// `stopWhenOnlyRecurring`, stops once every pending timer recurs. Returns how many fired.
+    func runTimers(until limit: Int64, recurrence: inout TimerRecurrence, stopWhenOnlyRecurring: Bool) async throws -> Int {
+        var fired = 0
+        while fired < Self.quiescenceTimerLimit {
+            let pending = host.snapshot.pendingTimers
+            if stopWhenOnlyRecurring, !pending.isEmpty, pending.allSatisfy(recurrence.isRecurring) { break }
+            let heartbeats = recurrence
+            guard let timer = host.popDueTimer(notAfter: limit, deferring: heartbeats.isIdle) else { break }
+            let firedAt = host.now()
+            let first = host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
+            try await session.timerFired(timer.id)
+            try await settle()
+            let caused = host.snapshot.transcript.filter { $0.sequence > first }
+            let idle = caused.count == 1 && caused[0].name == "clock.schedule"
+            recurrence.fired(timer, at: firedAt, before: Set(pending.map(\.id)), pending: host.snapshot.pendingTimers, idle: idle)
+            fired += 1
+        }
+        return fired
+    }
+
+    /// Lets the replay's timers run to `millis`, as `quiesce` runs them, and moves its clock there.
+    func catchUp(to millis: Int64) async throws {
+        guard host.now() < millis else { return }
+        var recurrence = TimerRecurrence()
+        _ = try await runTimers(until: millis, recurrence: &recurrence, stopWhenOnlyRecurring: false)
+        host.moveClock(to: millis)
     }
 
     /// Platform operations that followed the trigger (the scenario's first `When` step), or all of
@@ -71,6 +110,36 @@ extension World {
         guard let counterfactual else { throw SystemIssue("this runner cannot replay a scenario without its When steps") }
         return try await counterfactual()
     }
+}
+
+/// Which of the app's timers recur: a label that each firing re-armed with the same delay, twice
+/// in a row; and which of those are heartbeats, whose firings did nothing but re-arm them.
+struct TimerRecurrence {
+    private var lastDelay: [String: Int64] = [:]
+    private var streak: [String: Int] = [:]
+    private var idleStreak: [String: Int] = [:]
+
+    /// Notes what the firing of `timer` at `time` re-armed: `before` are the ids pending before it
+    /// fired; `idle` says it caused nothing but its re-arming.
+    mutating func fired(_ timer: VirtualClock.Timer, at time: Int64, before: Set<TimerID>, pending: [VirtualClock.Timer], idle: Bool) {
+        let rearmed = pending.filter { $0.label == timer.label && !before.contains($0.id) }
+        guard rearmed.count == 1 else {
+            streak[timer.label] = 0
+            idleStreak[timer.label] = 0
+            lastDelay[timer.label] = nil
+            return
+        }
+        let delay = rearmed[0].dueMillis - time
+        streak[timer.label] = lastDelay[timer.label] == delay ? streak[timer.label, default: 0] + 1 : 1
+        idleStreak[timer.label] = idle ? idleStreak[timer.label, default: 0] + 1 : 0
+        lastDelay[timer.label] = delay
+    }
+
+    /// Whether a pending timer belongs to a schedule that has recurred twice with the same period.
+    func isRecurring(_ timer: VirtualClock.Timer) -> Bool { streak[timer.label, default: 0] >= 2 }
+
+    /// Whether a pending timer is a heartbeat: recurring, and its last two firings did nothing else.
+    func isIdle(_ timer: VirtualClock.Timer) -> Bool { isRecurring(timer) && idleStreak[timer.label, default: 0] >= 2 }
 }
 
 /// A signal call with every value the relying party chose replaced by what it stands for (the

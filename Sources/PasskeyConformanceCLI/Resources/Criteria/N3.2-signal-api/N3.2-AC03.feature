@@ -7,23 +7,35 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     A successful passkey creation, a revocation and the app's documented authenticated refresh point
     each schedule a reconciliation of the account's complete accepted list. Triggers that arrive
     close together share one reconciliation, which carries the server's state at the time it is
-    sent. A failed creation, and the refresh point reached while signed out, schedule nothing.
+    sent. A failed creation (cancelled, refused by the platform or rejected by the server), the
+    refresh point reached while signed out and a failed passkey sign-in schedule nothing.
   Verification:
-    After a signed-in start that has settled, create a passkey successfully and unsuccessfully,
-    revoke one, reach the refresh point signed in and signed out, and fire several triggers at once.
-    Once the app has nothing left scheduled, count the accepted-list signals sent after the trigger
-    and compare the last one with the server's list. Where a path must add no work, run the same
-    scenario without its trigger in a fresh session and compare the signals of both runs.
+    After a signed-in start that has settled, create a passkey successfully and unsuccessfully
+    (cancelled, refused by the platform, rejected by the server), revoke one, reach the refresh
+    point signed in and signed out, fail a passkey sign-in while signed out, and fire several
+    triggers at once. Once the app has nothing left scheduled, count the accepted-list signals the
+    trigger added and compare the last one with the server's list. Every count is a difference:
+    the signals sent after the trigger minus those the same scenario, run in a fresh session
+    without its When steps, sends over the same span of virtual time.
   Items:
     V1: successful creation: one reconciliation
     V2: failed creation (cancelled, refused by the platform or rejected by the server): adds no work; the signals equal those of the same scenario without it
     V3: revocation: one
     V4: the documented authenticated refresh point: one
-    V5: the same path unauthenticated: adds no work
+    V5: the same path unauthenticated (a signed-out refresh, a failed passkey sign-in): adds no work
     V6: several triggers close together: pending work is coalesced, and what is sent carries the latest server state
   Harness choices:
-    The RP may also reconcile at other documented authenticated points (every sign-in, say), at
-    once or after any coalescing window: counts start at the trigger and wait for quiescence.
+    The RP may also reconcile at other documented authenticated points (every sign-in, every
+    foreground, a recurring timer), at once or after any coalescing window: counts are differences
+    with the run without the trigger, so that schedule cancels out, and wait for quiescence.
+    Work still pending once the triggers are over is coalesced per account: at most one
+    accepted-list signal follows the last trigger (an app that sends at once, with no coalescing
+    window, has nothing pending). "At most 3" for three triggers is the count an app without any
+    coalescing window sends; it is no stricter than the source.
+    A trigger's reconciliation coalesced into equivalent work already pending from the RP's own
+    schedule adds no signal; "exactly 1" then holds when a list still follows the trigger.
+    The trigger comes 3 minutes after the signed-in start settles, past the Android window of 120
+    seconds, so that an app's own signal budget has room for it.
     Pending work is forced on Android with one rate-limited signal (retryMillis 60 s).
   Source: N3.2-AC03, "WebAuthn Signal API", Core
   References:
@@ -33,8 +45,9 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
   Background:
     Given an account "alice" with the sign-in policy "password only"
     And the server holds 2 passkeys for "alice" made with other credential managers
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     And the app has nothing left scheduled
+    And 3 minutes pass
 
   @verify:N3.2-AC03.V1 @needs:explicit-creation
   Scenario: A successful creation schedules one reconciliation
@@ -43,9 +56,22 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
 
   @verify:N3.2-AC03.V2 @needs:explicit-creation
-  Scenario: A failed creation adds no work
+  Scenario: A cancelled creation adds no work
     When the user cancels the passkey creation from the app's settings
     Then the app sent the same signals as it does without the When steps
+
+  @verify:N3.2-AC03.V2 @needs:explicit-creation
+  Scenario: A creation the platform refuses adds no work
+    Given "alice" has 1 passkey in the credential manager
+    And the app has nothing left scheduled
+    When the platform refuses the passkey creation from the app's settings
+    Then the app sent the same signals as it does without the When steps
+
+  @verify:N3.2-AC03.V2 @needs:explicit-creation
+  Scenario: A creation the server rejects adds no work
+    When the server rejects the passkey created from the app's settings
+    Then the server holds 2 accepted passkeys for "alice"
+    And the app sent the same signals as it does without the When steps
 
   @verify:N3.2-AC03.V3 @needs:revocation
   Scenario: A revocation schedules one reconciliation
@@ -66,6 +92,15 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     When the app reaches its refresh point
     Then the app sent the same signals as it does without the When steps
 
+  @verify:N3.2-AC03.V5 @needs:passkey-sign-in
+  Scenario: A failed passkey sign-in while signed out adds no work
+    Given "alice" has 1 passkey in the credential manager
+    And the user signs out
+    And the app has nothing left scheduled
+    When the user signs in with a passkey of "alice" whose signature is invalid
+    Then the platform returned the assertion and the app refused the sign-in
+    And the app sent the same signals as it does without the When steps
+
   @verify:N3.2-AC03.V6 @needs:revocation @needs:refresh-point
   Scenario: Triggers close together end with the latest state
     Given "alice" has 2 passkeys in the credential manager
@@ -73,15 +108,16 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     And the user revokes a passkey of "alice"
     And the app reaches its refresh point
     Then the platform took at most 3 accepted-credentials signals for "alice"
+    And the app sent at most 1 accepted-credentials signal for "alice" after the last trigger
     And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
 
   @verify:N3.2-AC03.V6 @needs:revocation @needs:refresh-point @platform:android
   Scenario: Triggers held by a rate limit share one reconciliation with the latest state
     Given "alice" has 2 passkeys in the credential manager
     And the platform rejects the next signal with a rate limit of 60 seconds
-    When the app reaches its refresh point
+    And the app reaches its refresh point
     And the platform has rate-limited one of the app's signals
-    And the user revokes a passkey of "alice"
+    When the user revokes a passkey of "alice"
     And the user revokes a passkey of "alice"
     And the app reaches its refresh point
     Then the platform took at most 1 accepted-credentials signal for "alice"

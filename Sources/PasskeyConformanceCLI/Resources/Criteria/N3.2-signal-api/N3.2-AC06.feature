@@ -16,6 +16,9 @@ Feature: N3.2-AC06 The supported signal interface for each platform version
     V2: Apple 26.0–26.1: ASCredentialUpdater
     V3: Android: signalCredentialState with a compatible androidx.credentials
     V4: every signal type (unknown credential, accepted list, user details) goes through the version's interface
+  Harness choices:
+    The triggers are five minutes apart, more than the Android window of 120 seconds, so that an
+    app's own signal budget (which may drop what it holds back) has no reason to drop one of them.
   Source: N3.2-AC06, "WebAuthn Signal API", Core
   References:
     Apple ASCredentialDataManager (26.2) and ASCredentialUpdater (26.0, deprecated in 26.2)
@@ -24,7 +27,7 @@ Feature: N3.2-AC06 The supported signal interface for each platform version
   Background:
     Given an account "alice" with the sign-in policy "password only"
     And "alice" has 2 passkeys in the credential manager
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     And the app has nothing left scheduled
 
   @verify:N3.2-AC06.V1 @requires:credential-data-manager
@@ -50,7 +53,9 @@ Feature: N3.2-AC06 The supported signal interface for each platform version
   Scenario Outline: Every signal type goes through <interface>
     Given the credential manager holds a passkey for "alice" that the server does not know
     When the user signs in with the passkey the server does not know
+    And 5 minutes pass
     And the user changes the account's name to "alice.new@example.com" and its display name to "-"
+    And 5 minutes pass
     And the app reaches its refresh point
     Then the app sent a signal of every type for "alice"
     And every signal goes through <interface>

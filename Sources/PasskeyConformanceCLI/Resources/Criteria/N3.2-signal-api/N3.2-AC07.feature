@@ -8,11 +8,15 @@ Feature: N3.2-AC07 Every signal names the credential's own RP ID
     serves. An origin, a host alias or another RP's ID in its place points the credential manager at
     the wrong credentials.
   Verification:
-    For an account on each configured RP, produce every signal type (unknown credential, accepted
-    list, user details); once the app has nothing left scheduled, check that each type was sent for
-    that account and compare the RP ID of every signal with the credential record's.
+    For an account on each configured RP, and for two accounts on two RPs in one session, each with
+    a credential of its own, produce every signal type (unknown credential, accepted list, user
+    details); once the app has nothing left scheduled, check that each type was sent for each
+    account and compare the RP ID of every signal with the credential record's.
   Items:
     V1: each signal type, for each configured RP: the RP ID of the credential record; never an origin or host alias
+  Harness choices:
+    The triggers are five minutes apart, more than the Android window of 120 seconds, so that an
+    app's own signal budget (which may drop what it holds back) has no reason to drop one of them.
   Source: N3.2-AC07, "WebAuthn Signal API", Core
   References:
     WebAuthn Level 3, signal methods: rpId and RP ID validation
@@ -23,8 +27,11 @@ Feature: N3.2-AC07 Every signal names the credential's own RP ID
     And "alice" has 2 passkeys in the credential manager
     And the credential manager holds a passkey for "alice" that the server does not know
     When the user signs in with the passkey the server does not know
+    And 5 minutes pass
     And the user signs in with a passkey of "alice"
+    And 5 minutes pass
     And the app reaches its refresh point
+    And 5 minutes pass
     And the user changes the account's name to "alice.renamed@example.com" and its display name to "Alice R."
     Then the app sent a signal of every type for "alice"
     And every signal names the RP ID of its account
@@ -33,3 +40,31 @@ Feature: N3.2-AC07 Every signal names the credential's own RP ID
       | rp      |
       | primary |
       | second  |
+
+  @verify:N3.2-AC07.V1
+  Scenario: Two configured RPs in one session, a credential of each
+    Given an account "alice" on the primary RP with the sign-in policy "password only"
+    And an account "bob" on the second RP with the sign-in policy "password only"
+    And "alice" has 1 passkey in the credential manager
+    And "bob" has 1 passkey in the credential manager
+    And the credential manager holds a passkey for "alice" that the server does not know
+    When the user signs in with the passkey the server does not know
+    And 5 minutes pass
+    And the user signs in with a passkey of "alice"
+    And 5 minutes pass
+    And the app reaches its refresh point
+    And 5 minutes pass
+    And the user changes the account's name to "alice.renamed@example.com" and its display name to "Alice R."
+    And 5 minutes pass
+    And the credential manager holds a passkey for "bob" that the server does not know
+    And 5 minutes pass
+    And the user signs in with the passkey the server does not know
+    And 5 minutes pass
+    And the user signs in with a passkey of "bob"
+    And 5 minutes pass
+    And the app reaches its refresh point
+    And 5 minutes pass
+    And the user changes the account's name to "bob.renamed@example.org" and its display name to "Bob R."
+    Then the app sent a signal of every type for "alice"
+    And the app sent a signal of every type for "bob"
+    And every signal names the RP ID of its account

@@ -8,16 +8,28 @@ Feature: N3.2-AC08 An accepted signal proves nothing about the credential manage
     the user, and the server never records, that a credential manager updated, hid, removed or
     restored a passkey because of it.
   Verification:
-    Let the platform accept every signal while the credential manager does nothing with it; once the
-    app has nothing left scheduled, judge everything the app showed after the first signal (errors,
-    messages, confirmations and screens alike) by what it claims, and look at what the server holds.
+    Let the platform accept every signal while the credential manager does nothing with it; produce
+    every signal kind (unknown credential, accepted list, user details) and a revocation; once the
+    app has nothing left scheduled, judge everything the app showed in the whole scenario, before
+    the first signal and after each (errors, messages, confirmations and screens alike), by what it
+    claims, and look at what the server holds.
   Items:
     V1: the platform accepts, the provider does nothing: no product message or server state claims a provider-side result
+    V2: the same before the first signal and for every signal kind (unknown credential, accepted list, user details): no claim at any moment
   Harness choices:
-    A text claims a provider-side result when it names the device or a credential manager (device,
-    phone, keychain, iCloud, Google, password or credential manager, provider) together with
-    something done to a passkey there (removed, deleted, hidden, updated, restored, synced, cleared,
-    renamed).
+    Whether a text claims a provider-side result is the harness's reading of English product text,
+    held to a corpus of sentences kept with the tests (at least 50 claims and 50 non-claims): a
+    sentence claims one when it states, without hedging, that something was done to a passkey at a
+    provider place (the device, a password or credential manager, a keychain, a named provider).
+    A provider named in quotation marks is a label, not a place ("Passkey "Google Password Manager"
+    was removed from your account" claims nothing); a result done to the account or on the server
+    is the server's own; a sentence that hedges, negates, asks or waits ("may still appear on this
+    device until your password manager updates it") claims nothing. A failure quotes the sentence
+    and says it is the harness's reading.
+    The server may keep a revoked passkey as an inactive record or delete it; either way it no
+    longer accepts it.
+    The triggers are five minutes apart, more than the Android window of 120 seconds, so that an
+    app's own signal budget (which may drop what it holds back) has no reason to drop one of them.
   Source: N3.2-AC08, "WebAuthn Signal API", Core
   References:
     WebAuthn Level 3, signal methods resolve without saying what any authenticator did
@@ -28,9 +40,28 @@ Feature: N3.2-AC08 An accepted signal proves nothing about the credential manage
     Given an account "alice" with the sign-in policy "password only"
     And "alice" has 2 passkeys in the credential manager
     And the credential manager ignores signals
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     When the user revokes a passkey of "alice"
     Then at least one signal has been sent
     And the app claimed nothing about the credential manager's passkeys
-    And the server holds 1 passkey for "alice"
-    And the server holds 1 revoked passkey for "alice"
+    And the server holds 1 accepted passkey for "alice"
+    And the server no longer accepts the passkey the user revoked for "alice"
+
+  @verify:N3.2-AC08.V2 @needs:passkey-sign-in @needs:rename @needs:refresh-point
+  Scenario: Nothing claims the credential manager acted, before the first signal or after any kind
+    Given an account "alice" with the sign-in policy "password only"
+    And "alice" has 2 passkeys in the credential manager
+    And the credential manager holds a passkey for "alice" that the server does not know
+    And the credential manager ignores signals
+    When the user signs in with the passkey the server does not know
+    And 5 minutes pass
+    And the user signs in with a passkey of "alice"
+    And 5 minutes pass
+    And the user changes the account's name to "alice.new@example.com" and its display name to "Alice N."
+    And 5 minutes pass
+    And the app reaches its refresh point
+    And 5 minutes pass
+    And the user revokes a passkey of "alice"
+    Then the app sent a signal of every type for "alice"
+    And the app claimed nothing about the credential manager's passkeys
+    And the server no longer accepts the passkey the user revoked for "alice"

@@ -24,7 +24,7 @@ Feature: N3.2-AC09 Exact user handles and credential ids in each platform's form
   Scenario Outline: Apple report arguments are the raw values (<count> passkeys)
     Given an account "alice" with the sign-in policy "password only"
     And "alice" has <count> passkeys in the credential manager
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     And the app has nothing left scheduled
     When the app reaches its refresh point
     And the user changes the account's name to "alice.new@example.com" and its display name to "-"
@@ -40,7 +40,7 @@ Feature: N3.2-AC09 Exact user handles and credential ids in each platform's form
   Scenario Outline: Android request JSON carries the base64url values (<count> passkeys)
     Given an account "alice" with the sign-in policy "password only"
     And "alice" has <count> passkeys in the credential manager
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     And the app has nothing left scheduled
     When the app reaches its refresh point
     And the user changes the account's name to "alice.new@example.com" and its display name to "-"
@@ -56,7 +56,7 @@ Feature: N3.2-AC09 Exact user handles and credential ids in each platform's form
   Scenario: The user handle is never the product account id
     Given an account "alice" with the sign-in policy "password only"
     And "alice" has 2 passkeys in the credential manager
-    And the user signs in as "alice" typing the password by hand
+    And "alice" signs in with the password
     And the app has nothing left scheduled
     When the app reaches its refresh point
     And the user changes the account's name to "alice.new@example.com" and its display name to "-"
