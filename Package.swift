@@ -17,8 +17,8 @@ let package = Package(
         // Gherkin: scanner, parser, AST, pickle compiler (no dependencies).
         .target(
             name: "Gherkin",
-            exclude: ["Resources/gherkin-languages.LICENSE"],
-            resources: [.copy("Resources/gherkin-languages.json")]
+            // The keyword table's licence notice travels with the table, inside the resource bundle.
+            resources: [.copy("Resources/gherkin-languages.json"), .copy("Resources/gherkin-languages.LICENSE")]
         ),
         // The system's libcrypto (OpenSSL) on Linux; CryptoKit is used on Apple platforms.
         .systemLibrary(
@@ -58,7 +58,7 @@ let package = Package(
             resources: [.copy("Resources/Criteria")]
         ),
         .executableTarget(name: "passkey-conformance", dependencies: ["PasskeyConformanceCLI"]),
-        .executableTarget(name: "reference-rp-adapter", dependencies: ["ReferenceRP", "ConformanceJSONRPC"]),
+        .executableTarget(name: "reference-rp-adapter", dependencies: ["ReferenceRP", "ConformanceJSONRPC", "ConformanceKit"]),
         .executableTarget(name: "conformance-bench", dependencies: ["PasskeyConformanceCLI", "ConformanceJSONRPC"]),
         .executableTarget(name: "gherkin-bench", dependencies: ["Gherkin"]),
         // Helpers shared by the test targets (not a product).

@@ -50,7 +50,7 @@ fi
 
 budget="${1:-10000}"
 status=0
-for design in $("$binary" selftest --list-designs | awk 'NF && $1 !~ /^(id|design|--)/ { print $1 }'); do
+for design in $("$binary" selftest --list-designs | awk '/^fixed designs:/ { fixed = 1; next } fixed && NF { print $1 }'); do
     printf '%-28s ' "$design"
     output="$("$binary" explore --budget "$budget" --design "$design" --no-reports)" || status=1
     echo "$output" | head -2 | tr '\n' ' '

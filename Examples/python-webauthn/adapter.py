@@ -17,9 +17,7 @@ Pass --verbose to log every message on standard error. Install the libraries wit
 `python3 -m pip install webauthn fido2`.
 """
 
-import os
 import sys
-import traceback
 
 if sys.version_info < (3, 9):
     sys.exit(f"python-webauthn-adapter: needs Python 3.9 or later, this is {sys.version.split()[0]}")
@@ -27,25 +25,17 @@ sys.dont_write_bytecode = True  # keep the examples directory free of __pycache_
 
 import argparse  # noqa: E402
 
-from app import Action, App, BadAction, Device, PlatformError, PlatformOutcome  # noqa: E402
-from jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, PLATFORM_CALL_FAILED,  # noqa: E402
-                     UNKNOWN_SESSION, UNSUPPORTED_VERSION, Connection, HarnessGone, Params, RpcError)
-from server import FAULT_KINDS, AccountFixture, Refused, Server  # noqa: E402
+from app import App  # noqa: E402
+from app_protocol import (ALL_TARGETS, APP_HANDLERS, Dispatcher, device_of, protocol_connection,  # noqa: E402
+                          serve)
+from jsonrpc import INVALID_PARAMS, RpcError  # noqa: E402
+from server import FAULT_KINDS, AccountFixture, Server  # noqa: E402
 from verifiers import make_verifier  # noqa: E402
 
-PROTOCOL_VERSION = "1.0"
 NAME, VERSION = "python-webauthn-example-rp", "1.0.0"
 
 # The RP IDs the relying party is configured with; the first is the primary one.
 RELYING_PARTY_IDS = ["login.example.com", "accounts.example.org"]
-
-# Every target of the harness's TargetCatalog: the app checks the device's versions at run time.
-TARGETS = [
-    "apple-17.4", "apple-18", "apple-18-third-party", "apple-18-third-party-no-conditional", "apple-26.0", "apple-26.1", "apple-26.2",
-    "macos-14", "macos-15", "visionos-2",
-    "android-15-gpm", "android-15-gpm-play-25.12", "android-15-third-party", "android-15-third-party-no-events", "android-14-gpm",
-    "android-15-androidx-1.5",
-]
 
 # What this example implements.
 CAPABILITIES = [
@@ -53,11 +43,6 @@ CAPABILITIES = [
     "explicit-creation", "signals", "revocation", "refresh-point", "rename", "fault-injection",
     "alternative-sign-in", "relaunch",
 ]
-
-ACTION_KINDS = (
-    "password-sign-in", "second-factor", "recovery-sign-in", "alternative-sign-in", "passkey-sign-in", "sign-out",
-    "switch-account", "create-passkey", "revoke-passkey", "rename", "refresh", "manage-passkeys", "relaunch",
-)
 
 
 def parse_arguments(arguments):
@@ -85,105 +70,13 @@ def log(text):
     print(f"python-webauthn-adapter: {text}", file=sys.stderr, flush=True)
 
 
-class HarnessPlatform:
-    """The platform of one session as the app sees it: each method is a call to the harness."""
-
-    def __init__(self, connection, session):
-        self.connection, self.session = connection, session
-
-    def create_credential(self, request):
-        return self._call("platform.createCredential", ("operation", str), request=request)
-
-    def signal(self, request):
-        return self._call("platform.signal", ("operation", str), request=request)
-
-    def get_credential(self, request):
-        return self._call("platform.getCredential", ("operation", str), request=request)
-
-    def now(self):
-        return self._call("clock.now", ("millis", int))
-
-    def schedule_timer(self, after_millis, label):
-        return self._call("clock.schedule", ("timer", str), afterMillis=after_millis, label=label)
-
-    def cancel_timer(self, timer):
-        self.connection.notify("clock.cancel", {"session": self.session, "timer": timer})
-
-    def show(self, kind, text):
-        """kind: error, confirmation, message or screen."""
-        self.connection.notify("ui.show", {"session": self.session, "event": {"kind": kind, "text": text}})
-
-    def telemetry(self, name, attributes):
-        event = {"name": name, "attributes": attributes}
-        self.connection.notify("telemetry.record", {"session": self.session, "event": event})
-
-    def _call(self, method, expected, **params):
-        """Calls the harness and returns the one member of its result the method defines."""
-        member, kind = expected
-        result = self.connection.call(method, {"session": self.session, **params})
-        value = result.get(member) if isinstance(result, dict) else None
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise RpcError(PLATFORM_CALL_FAILED, f"the harness's answer to {method} has no {kind.__name__} {member!r}")
-        return value
-
-
 class Session:
     """One test case: a fresh server and app."""
 
-    def __init__(self, context: Params, platform, verifier):
-        device = context.object("device")
-        self.device = Device(platform=device.choice("platform", ("apple", "android")),
-                             os_version=device.string("osVersion"),
-                             library_version=device.string("credentialsLibraryVersion", optional=True),
-                             app_origin=device.string("appOrigin", optional=True),
-                             os_family=device.choice("osFamily", ("ios", "ipados", "macos", "visionos", "android"), optional=True))
+    def __init__(self, context, platform, verifier):
+        self.device = device_of(context)
         self.server = Server(seed=context.integer("seed"), app_origin=self.device.app_origin, verifier=verifier)
         self.app = App(self.device, self.server, platform, primary_rp_id=RELYING_PARTY_IDS[0])
-
-
-class Adapter:
-    def __init__(self, connection, verifier):
-        self.connection = connection
-        self.verifier = verifier
-        self.sessions = {}
-        self.greeted = False
-        self.finished = False
-
-    def handle(self, method, params: Params):
-        if method not in HANDLERS and method not in ("adapter.hello", "adapter.shutdown", "session.open"):
-            raise RpcError(METHOD_NOT_FOUND, f"the adapter has no method {method}")
-        if method == "adapter.hello":
-            return self.hello(params)
-        if not self.greeted:
-            raise RpcError(UNSUPPORTED_VERSION, "call adapter.hello first")
-        if method == "adapter.shutdown":
-            self.sessions.clear()
-            self.finished = True
-            return {}
-        session_id = params.string("session")
-        if method == "session.open":
-            if session_id in self.sessions:
-                raise RpcError(INVALID_PARAMS, f"session {session_id} is already open")
-            context = params.object("context")
-            self.sessions[session_id] = Session(context, HarnessPlatform(self.connection, session_id), self.verifier)
-            return {"session": session_id}
-        session = self.sessions.get(session_id)
-        if session is None:
-            raise RpcError(UNKNOWN_SESSION, f"no open session {session_id}")
-        if method == "session.close":
-            del self.sessions[session_id]
-            return {}
-        return HANDLERS[method](session, params)
-
-    def hello(self, params):
-        version = params.string("protocolVersion")
-        if version.split(".")[0] != PROTOCOL_VERSION.split(".")[0]:
-            raise RpcError(UNSUPPORTED_VERSION,
-                           f"the harness speaks protocol {version}; this adapter speaks {PROTOCOL_VERSION}",
-                           data={"supported": PROTOCOL_VERSION})
-        self.greeted = True
-        return {"protocolVersion": PROTOCOL_VERSION, "name": NAME, "version": VERSION, "targets": TARGETS,
-                "capabilities": CAPABILITIES, "relyingPartyIDs": RELYING_PARTY_IDS}
 
 
 # The session methods: params in, result out. A real adapter would reach its server's fixtures and
@@ -211,21 +104,6 @@ def add_credential(session, params):
     return {}
 
 
-def perform(session, params):
-    action = params.object("action")
-    outcome = session.app.perform(Action(
-        kind=action.choice("kind", ACTION_KINDS), username=action.string("username", optional=True),
-        password=action.string("password", optional=True),
-        second_factor=action.choice("secondFactor", ("correct", "wrong", "expired"), optional=True),
-        credential_id=action.bytes("credentialID", optional=True), rp_id=action.string("rpID", optional=True),
-        new_name=action.string("newName", optional=True),
-        new_display_name=action.string("newDisplayName", optional=True),
-        confirmed=action.boolean("confirmed", optional=True)))
-    if outcome.message is None:
-        return {"status": outcome.status}
-    return {"status": outcome.status, "message": outcome.message}
-
-
 def inspect_account(session, params):
     account = session.server.account(params.string("username"))
     return {
@@ -234,11 +112,6 @@ def inspect_account(session, params):
         "credentials": [{"credentialID": credential.id, "rpID": credential.rp_id, "state": credential.state}
                         for credential in account.credentials],
     }
-
-
-def inspect_session(session, params):
-    app = session.app
-    return {"stage": app.stage} if app.username is None else {"stage": app.stage, "username": app.username}
 
 
 def inject_fault(session, params):
@@ -252,76 +125,18 @@ def inject_fault(session, params):
     return {}
 
 
-def platform_completed(session, params):
-    outcome = params.object("outcome")
-    error = outcome.object("error", optional=True)
-    apple = outcome.object("appleRegistration", optional=True)
-    assertion = outcome.object("appleAssertion", optional=True)
-    session.app.platform_completed(params.string("operation"), PlatformOutcome(
-        error=None if error is None else PlatformError(
-            name=error.string("name"), message=error.string("message"), type=error.string("type", optional=True),
-            domain=error.string("domain", optional=True), code=error.integer("code", optional=True),
-            retry_millis=error.integer("retryMillis", optional=True)),
-        android_registration_json=outcome.string("androidRegistrationResponseJson", optional=True),
-        apple_registration=None if apple is None else (
-            apple.bytes("credentialID"), apple.bytes("rawClientDataJSON"), apple.bytes("rawAttestationObject")),
-        android_authentication_json=outcome.string("androidAuthenticationResponseJson", optional=True),
-        apple_assertion=None if assertion is None else (
-            assertion.bytes("credentialID"), assertion.bytes("userID", optional=True),
-            assertion.bytes("rawClientDataJSON"), assertion.bytes("rawAuthenticatorData"), assertion.bytes("signature"))))
-    return {}
-
-
-def timer_fired(session, params):
-    session.app.timer_fired(params.string("timer"))
-    return {}
-
-
 HANDLERS = {
+    **APP_HANDLERS,
     "session.setUp": set_up,
     "session.addCredential": add_credential,
-    "session.perform": perform,
     "session.inspectAccount": inspect_account,
-    "session.inspectSession": inspect_session,
     "session.injectFault": inject_fault,
-    "session.platformCompleted": platform_completed,
-    "session.timerFired": timer_fired,
-    "session.close": None,  # handled by Adapter.handle
 }
 
 
-def serve(connection):
-    """The main loop: one harness request at a time, each answered with a result or an error."""
-    try:
-        verifier = make_verifier(OPTIONS.configuration)
-    except ImportError as error:
-        log(f"cannot load the verification library ({error}); install it: python3 -m pip install webauthn fido2")
-        raise SystemExit(1) from None
-    log(f"verifying with {verifier.package} {verifier.version} ({OPTIONS.configuration})")
-    adapter = Adapter(connection, verifier)
-    while not adapter.finished:
-        message = connection.next_request()
-        if message is None:
-            return  # the harness closed our input
-        if VERBOSE:
-            log(f"<- {message.method} {message.params}")
-        if message.kind == "notification":
-            continue  # the protocol has no harness notifications; nothing to answer
-        try:
-            result = adapter.handle(message.method, Params(message.params))
-        except RpcError as error:
-            connection.answer_error(message.id, error.code, error.message, error.data)
-        except Refused as error:  # e.g. inspecting an account that does not exist
-            connection.answer_error(message.id, ADAPTER_ERROR, str(error))
-        except BadAction as error:
-            connection.answer_error(message.id, INVALID_PARAMS, str(error))
-        except HarnessGone:
-            return
-        except Exception as error:  # a bug in the example RP: report it, keep serving
-            log(f"{message.method} failed:\n{traceback.format_exc()}")
-            connection.answer_error(message.id, ADAPTER_ERROR, f"{type(error).__name__}: {error}")
-        else:
-            connection.answer(message.id, result)
+def describe():
+    return {"name": NAME, "version": VERSION, "targets": ALL_TARGETS, "capabilities": CAPABILITIES,
+            "relyingPartyIDs": RELYING_PARTY_IDS}
 
 
 def main():
@@ -331,14 +146,16 @@ def main():
         print(json.dumps({"configuration": OPTIONS.configuration, "library": verifier.package,
                           "version": verifier.version, "line": verifier.configuration_line}))
         return
-    # Keep the protocol on a private copy of standard output and point file descriptor 1 at
-    # standard error, so that a stray print() cannot corrupt the message stream.
-    protocol_output = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    connection = Connection(sys.stdin.buffer, protocol_output, log=log)
+    connection = protocol_connection(log)
     try:
-        serve(connection)
+        verifier = make_verifier(OPTIONS.configuration)
+    except ImportError as error:
+        log(f"cannot load the verification library ({error}); install it: python3 -m pip install webauthn fido2")
+        raise SystemExit(1) from None
+    log(f"verifying with {verifier.package} {verifier.version} ({OPTIONS.configuration})")
+    dispatcher = Dispatcher(connection, describe, lambda context, platform: Session(context, platform, verifier), HANDLERS)
+    try:
+        serve(connection, dispatcher, log, verbose=VERBOSE)
     except (BrokenPipeError, KeyboardInterrupt):
         pass  # the harness has gone
 

@@ -31,7 +31,7 @@ from jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, PLATFORM_C
                      UNKNOWN_SESSION, UNSUPPORTED_VERSION, Connection, HarnessGone, Params, RpcError)
 from server import FAULT_KINDS, AccountFixture, Refused, Server  # noqa: E402
 
-PROTOCOL_VERSION = "1.0"
+PROTOCOL_VERSION = "1.1"
 NAME, VERSION = "python-example-rp", "1.0.0"
 
 # The RP IDs the relying party is configured with; the first is the primary one.

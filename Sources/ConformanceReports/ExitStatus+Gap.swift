@@ -115,6 +115,7 @@ extension ExitStatus {
             var capabilities: [String] = []
             var targets: [String] = []
             var steps: [String] = []
+            var versions: [String] = []
             for reason in lacks {
                 switch reason.kind {
                 case .missingCapability:
@@ -123,12 +124,14 @@ extension ExitStatus {
                     }
                 case .undeclaredTarget: if !targets.contains(reason.detail) { targets.append(reason.detail) }
                 case .step: if !steps.contains(reason.detail) { steps.append(reason.detail) }
+                case .protocolVersion: if !versions.contains(reason.detail) { versions.append(reason.detail) }
                 }
             }
             var parts: [String] = []
             if !capabilities.isEmpty { parts.append("declare capability " + capabilities.joined(separator: ", ")) }
             if !targets.isEmpty { parts.append("declare target " + targets.joined(separator: " or ")) }
             if !steps.isEmpty { parts.append("unsupported step " + steps.joined(separator: "; ")) }
+            if !versions.isEmpty { parts.append("implement adapter protocol \(adapterProtocolVersion) (" + versions.joined(separator: ", ") + ")") }
             return parts.joined(separator: "; or ")
         }
     }

@@ -49,6 +49,10 @@ extension JSONReporter {
             var declaredTargets: Nullable<[String]>
             var capabilities: Nullable<[String]>
             var unknownTargets: [String]
+            /// Only when it is not the harness's own version (an adapter of another minor).
+            var protocolVersion: String?
+            /// Only when the adapter declared capabilities the harness does not know.
+            var ignoredCapabilities: [String]?
         }
         struct Fault: Encodable {
             var kind: String
@@ -230,7 +234,9 @@ extension JSONReporter.Document {
             adapter: .init(
                 name: metadata.adapter.name, version: metadata.adapter.version, transport: metadata.adapter.transport,
                 command: .init(metadata.adapter.command), declaredTargets: .init(metadata.adapter.declaredTargets),
-                capabilities: .init(metadata.adapter.capabilities), unknownTargets: metadata.adapter.unknownTargets),
+                capabilities: .init(metadata.adapter.capabilities), unknownTargets: metadata.adapter.unknownTargets,
+                protocolVersion: metadata.adapter.protocolVersion.flatMap { $0 == adapterProtocolVersion ? nil : $0 },
+                ignoredCapabilities: metadata.adapter.ignoredCapabilities.isEmpty ? nil : metadata.adapter.ignoredCapabilities),
             targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters,
             allowNotVerified: metadata.allowNotVerified, criteria: .init(metadata.criteriaRoot), interruption: .init(metadata.interruption),
             fault: .init(metadata.fault.map(R.Metadata.Fault.init)))

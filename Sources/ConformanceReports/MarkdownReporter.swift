@@ -93,6 +93,15 @@ extension MarkdownReporter {
             if !adapter.unknownTargets.isEmpty {
                 lines.append("- **Unknown targets declared (ignored):** " + adapter.unknownTargets.map(TextEscaping.markdownInline).joined(separator: ", "))
             }
+            if let version = adapter.protocolVersion, version != adapterProtocolVersion {
+                lines.append(
+                    "- **Adapter protocol:** \(TextEscaping.markdownInline(version)) (the harness speaks \(adapterProtocolVersion); "
+                        + "test cases that need a later feature are not verified)")
+            }
+            if !adapter.ignoredCapabilities.isEmpty {
+                lines.append(
+                    "- **Unknown capabilities declared (ignored):** " + adapter.ignoredCapabilities.map(TextEscaping.markdownInline).joined(separator: ", "))
+            }
             if let capabilities = adapter.capabilities {
                 lines.append(
                     "- **Adapter declares capabilities:** "

@@ -1,12 +1,13 @@
 import ConformanceModel
 
 /// The command that re-runs one test case alone, as the reports print it:
-/// `swift run passkey-conformance run --criterion <id> --target <target> --seed <seed> --scenario "<name>"`.
+/// `swift run passkey-conformance run --criterion <id> --target <target> --seed <seed> --scenario "<name>"`,
+/// or the installed binary's path instead of `swift run passkey-conformance` when that is what ran.
 enum RerunCommand {
     /// The shell command line for a test case of a run: the same adapter (command or mutant), criteria
     /// root (when `--criteria` was given), criterion, target, seed and scenario.
     static func line(for result: TestCaseResult, metadata: RunMetadata) -> String {
-        var words = ["swift", "run", "passkey-conformance", "run"]
+        var words = (metadata.harnessCommand.map { [word($0)] } ?? ["swift", "run", "passkey-conformance"]) + ["run"]
         if let command = metadata.adapter.command {
             words += ["--adapter-command", doubleQuoted(command)]
         } else if let plus = metadata.adapter.name.firstIndex(of: "+"), metadata.adapter.name.hasPrefix("reference-rp+") {

@@ -80,15 +80,37 @@ public struct VirtualClock: Sendable, Hashable {
 public struct Transcript: Sendable, Hashable {
     /// The entries in order; an entry's `sequence` is its position from 1.
     public private(set) var entries: [TranscriptEntry] = []
+    /// The bytes of payloads and summaries kept so far (see `TranscriptBudget`).
+    public private(set) var keptBytes = 0
 
     /// Creates an empty transcript.
     public init() {}
 
     /// Appends an entry and returns its sequence number.
+    ///
+    /// The payload and summary are kept within `TranscriptBudget`: a payload over the budget of an
+    /// entry, or one that would overrun the test case's budget, is replaced by a marker with its size.
     @discardableResult
     public mutating func record(at millis: Int64, _ channel: TranscriptEntry.Channel, _ name: String, _ summary: String, payload: JSONValue? = nil) -> Int {
         let sequence = entries.count + 1
-        entries.append(TranscriptEntry(sequence: sequence, atMillis: millis, channel: channel, name: name, summary: summary, payload: payload))
+        let spent = keptBytes >= TranscriptBudget.bytesPerTestCase
+        let keptSummary = Caps.text(
+            summary, limit: spent ? TranscriptBudget.summaryCharactersOverBudget : TranscriptBudget.summaryCharactersPerEntry)
+        keptBytes += keptSummary.utf8.count
+        var keptPayload = payload
+        if let payload {
+            let bytes = payload.compactByteCount
+            if bytes > TranscriptBudget.payloadBytesPerEntry {
+                keptPayload = TranscriptBudget.marker(
+                    bytes: bytes, reason: "over the budget of \(TranscriptBudget.payloadBytesPerEntry) bytes per transcript entry")
+            } else if keptBytes + bytes > TranscriptBudget.bytesPerTestCase {
+                keptPayload = TranscriptBudget.marker(
+                    bytes: bytes, reason: "the test case's transcript budget of \(TranscriptBudget.bytesPerTestCase) bytes is spent")
+            } else {
+                keptBytes += bytes
+            }
+        }
+        entries.append(TranscriptEntry(sequence: sequence, atMillis: millis, channel: channel, name: name, summary: keptSummary, payload: keptPayload))
         return sequence
     }
 

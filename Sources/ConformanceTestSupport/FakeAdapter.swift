@@ -33,13 +33,14 @@ public struct FakeAdapter: RelyingPartyAdapter {
     /// The record of every call the fake received; shared with the test.
     public let log: CallLog
 
-    /// Creates a fake that declares every target and capability unless told otherwise, and fails nowhere.
+    /// Creates a fake that declares every target and capability unless told otherwise, speaks the
+    /// harness's protocol version, and fails nowhere.
     public init(
         targets: [String] = TargetCatalog.all.map(\.id), capabilities: [Capability] = Capability.allCases,
-        faults: Faults = Faults(), log: CallLog = CallLog()
+        faults: Faults = Faults(), log: CallLog = CallLog(), protocolVersion: String = adapterProtocolVersion
     ) {
         self.description = AdapterDescription(
-            name: "fake-rp", version: "0.0.1", targets: targets, capabilities: capabilities,
+            protocolVersion: protocolVersion, name: "fake-rp", version: "0.0.1", targets: targets, capabilities: capabilities,
             relyingPartyIDs: ["fake.example.com"])
         self.faults = faults
         self.log = log

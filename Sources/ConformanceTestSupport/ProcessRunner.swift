@@ -23,7 +23,8 @@ public enum ProcessRunner {
         }
     }
 
-    /// Runs `executable` with `arguments` in `directory` and waits at most `timeout` seconds.
+    /// Runs `executable` with `arguments` in `directory` and waits at most `timeout` (by default
+    /// `Waiting.hangGuard`: a guard against hangs, never a bound on speed).
     ///
     /// Output goes to temporary files rather than pipes, so a chatty process cannot block on a full
     /// pipe while the test waits for it to exit. At most `ProcessSlots.shared.limit` processes run
@@ -32,7 +33,7 @@ public enum ProcessRunner {
     /// by side and a one-minute time-out killed processes that only lacked processor time.
     public static func run(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil,
-        timeout: Duration = .seconds(60)
+        timeout: Duration = Waiting.hangGuard
     ) async throws -> Result {
         await ProcessSlots.shared.acquire()
         defer { ProcessSlots.shared.release() }

@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 
 /// The files `init-adapter` writes: a minimal adapter per language that speaks the whole protocol,
@@ -17,7 +18,8 @@ enum AdapterSkeletons {
     static func files(language: String, packagePath: String) -> [File]? {
         switch language {
         case "python":
-            return [File(path: "adapter.py", text: python, executable: true), File(path: "README.md", text: readme(language: "python"))]
+            let text = python.replacingOccurrences(of: "{{TARGETS}}", with: pythonTargets)
+            return [File(path: "adapter.py", text: text, executable: true), File(path: "README.md", text: readme(language: "python"))]
         case "swift":
             let identity = URL(fileURLWithPath: packagePath).lastPathComponent.lowercased()
             let manifest = swiftManifest.replacingOccurrences(of: "{{PACKAGE_PATH}}", with: packagePath)
@@ -29,6 +31,13 @@ enum AdapterSkeletons {
         default:
             return nil
         }
+    }
+
+    /// Every target id of the catalogue as Python list items, four to a line, indented for the list.
+    static var pythonTargets: String {
+        let ids = TargetCatalog.all.map { "\"\($0.id)\"," }
+        return stride(from: 0, to: ids.count, by: 4).map { "    " + ids[$0..<min($0 + 4, ids.count)].joined(separator: " ") }
+            .joined(separator: "\n")
     }
 
     /// The command that runs the harness against a skeleton written to `directory`.
@@ -75,13 +84,11 @@ enum AdapterSkeletons {
         import sys
         from collections import deque
 
-        PROTOCOL_VERSION = "1.0"
+        PROTOCOL_VERSION = "1.1"
         NAME, VERSION = "my-relying-party", "0.1.0"
         RELYING_PARTY_IDS = ["example.com"]  # TODO: your RP IDs; the first is the primary one
-        TARGETS = [  # the platforms your app runs on
-            "apple-17.4", "apple-18", "apple-26.0", "apple-26.2",
-            "android-15-gpm", "android-15-gpm-play-25.12", "android-15-third-party", "android-14-gpm",
-            "android-15-androidx-1.5",
+        TARGETS = [  # the platforms your app runs on: every target of the harness; remove those it does not
+        {{TARGETS}}
         ]
         CAPABILITIES = []  # TODO: e.g. "conditional-create", "passkey-sign-in", "signals", once they work
 

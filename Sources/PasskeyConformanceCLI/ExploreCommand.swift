@@ -25,6 +25,8 @@ enum ExploreCommand {
             .init(name: "out", value: "dir", help: "Report directory (default: explore-report); the regression scenario goes to <dir>/criteria."),
             .init(name: "format", value: "formats", help: "Report formats: json, md, junit (default: all).", repeatable: true),
             .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
+            .init(name: "launch-timeout", value: "seconds", help: "Time the adapter has from its start to answer adapter.hello (default 10)."),
+            .init(name: "test-case-timeout", value: "seconds", help: "Time-out of one test case over an adapter, from session.open (default 60)."),
         ],
         flags: [("quiet", "No progress and no summary on the terminal."), ("no-reports", "Write no report or scenario files.")],
         positionals: (0, 0, "")

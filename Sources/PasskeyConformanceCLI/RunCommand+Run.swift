@@ -29,6 +29,7 @@ extension RunCommand {
                 startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
             metadata.interruption = interruption
             metadata.criteriaRoot = parsed.value("criteria")
+            metadata.harnessCommand = HarnessExecutable.rerunCommand
             metadata.criteriaSource = .init(digest: digest, bundledDigest: bundledDigest)
             return metadata
         }

@@ -22,6 +22,8 @@ enum RunCommand {
             .init(name: "waivers", value: "file", help: "Waiver file of expected failures (JSON)."),
             .init(name: "today", value: "YYYY-MM-DD", help: "The date waivers expire against (default: today, UTC)."),
             .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
+            .init(name: "launch-timeout", value: "seconds", help: "Time the adapter has from its start to answer adapter.hello (default 10)."),
+            .init(name: "test-case-timeout", value: "seconds", help: "Time-out of one test case over an adapter, from session.open (default 60)."),
             .init(
                 name: "jobs", value: "n",
                 help:

@@ -14,19 +14,25 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
     public let verifyItems: [String]
     /// What the mutant gets wrong, in one sentence.
     public let summary: String
+    /// The form the fault takes (for example "a message", "a modal sheet", "a timer-driven upload"),
+    /// so that the self-test can show each verify item broken in at least two forms. Mutants that
+    /// name none are told apart by their summary.
+    public var form: String { explicitForm ?? summary }
+    private let explicitForm: String?
     /// The conforming designs under which the defect can show.
     private let appliesTo: @Sendable (ReferenceDesign) -> Bool
     /// The one decision point the mutant overrides.
     private let override: @Sendable (inout Decisions) -> Void
 
     init(
-        _ id: String, _ criterion: String, _ verifyItems: [String], _ summary: String,
+        _ id: String, _ criterion: String, _ verifyItems: [String], _ summary: String, form: String? = nil,
         appliesTo: @escaping @Sendable (ReferenceDesign) -> Bool = { _ in true }, _ override: @escaping @Sendable (inout Decisions) -> Void
     ) {
         self.id = id
         self.criterion = criterion
         self.verifyItems = verifyItems
         self.summary = summary
+        self.explicitForm = form
         self.appliesTo = appliesTo
         self.override = override
     }

@@ -6,7 +6,7 @@
 /// a false alarm of the harness.
 public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     /// What the app does with a signal the platform refused with a rate limit.
-    public enum RateLimitedSignal: String, Sendable, Hashable {
+    public enum RateLimitedSignal: String, Sendable, Hashable, CaseIterable {
         /// Holds it and sends it, rebuilt from current state, once `retryMillis` has passed.
         case retry
         /// Drops it; later triggers still wait until `retryMillis` has passed.
@@ -14,7 +14,7 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     }
 
     /// What the app does when the store answers a stale or partial credential list.
-    public enum UnusableList: String, Sendable, Hashable {
+    public enum UnusableList: String, Sendable, Hashable, CaseIterable {
         /// Reads the store again (the authoritative store for a stale cache), and sends only a complete list.
         case refetch
         /// Sends nothing for this trigger.
@@ -22,7 +22,7 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     }
 
     /// What an Apple app signals for a change of the display name alone, which Apple cannot carry.
-    public enum AppleDisplayNameOnly: String, Sendable, Hashable {
+    public enum AppleDisplayNameOnly: String, Sendable, Hashable, CaseIterable {
         /// Nothing: the name did not change.
         case sendNothing
         /// The current, unchanged name.
@@ -30,9 +30,9 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     }
 
     /// The design's stable name, as `selftest` shows it.
-    public let id: String
+    public internal(set) var id: String
     /// The choice the design makes, in one sentence.
-    public let summary: String
+    public internal(set) var summary: String
     /// Reconciles the account's list after every successful sign-in, besides the other triggers.
     public var reconcileAtEverySignIn = false
     /// Triggers of one account within this many milliseconds share one reconciliation; 0 sends at once.

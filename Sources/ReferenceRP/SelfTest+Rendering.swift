@@ -33,6 +33,9 @@ extension SelfTest.Report {
             for problem in result.problems.prefix(10) {
                 lines.append("      \(problem.verdict.rawValue) \(problem.id): \(problem.message ?? "")")
             }
+            if !result.problems.isEmpty && result.design.isCombination {
+                lines.append("      rerun: passkey-conformance selftest --design '\(result.design.specification)' --no-mutants")
+            }
         }
         if !quiet {
             lines.append("")

@@ -1,10 +1,12 @@
 // The reference relying party as a stand-alone adapter: JSON-RPC 2.0 over stdin/stdout.
-// `reference-rp-adapter [--mutant <id>] [--design <id>] [--latency-ms <n>]`; see Documentation/adapter-protocol.md.
+// `reference-rp-adapter [--mutant <id>] [--design <id>] [--latency-ms <n>] [--protocol-version <v>] [--crash-on <text>]`;
+// see Documentation/adapter-protocol.md.
 import ConformanceJSONRPC
+import ConformanceKit
 import Foundation
 import ReferenceRP
 
-let usage = "usage: reference-rp-adapter [--mutant <id>] [--design <id>] [--latency-ms <n>]"
+let usage = "usage: reference-rp-adapter [--mutant <id>] [--design <id>] [--latency-ms <n>] [--protocol-version <v>] [--crash-on <text>]"
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("reference-rp-adapter: \(message)\n\(usage)\n".utf8))
@@ -14,6 +16,8 @@ func fail(_ message: String) -> Never {
 var mutation: Mutation?
 var design = ReferenceDesign.reference
 var latencyMillis = 0
+var protocolVersion: String?
+var crashOn: String?
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 while let option = arguments.popFirst() {
     guard let value = arguments.popFirst() else { fail("\(option) needs a value") }
@@ -33,9 +37,20 @@ while let option = arguments.popFirst() {
             fail("--latency-ms takes a whole number of milliseconds from 0 to 60000, not '\(value)'")
         }
         latencyMillis = millis
+    case "--protocol-version":
+        // Answer adapter.hello as an adapter of this version (`1.0`: the harness runs it without 1.1's features).
+        protocolVersion = value
+    case "--crash-on":
+        // Exit (status 70) when a session opens for a test case whose id contains the text: a crash
+        // while other test cases are in flight, for the tests of `run --jobs`.
+        crashOn = value
     default:
         fail("unknown option '\(option)'")
     }
 }
 let configuration = JSONRPCAdapterServer.Configuration(answerLatency: .milliseconds(latencyMillis))
-await JSONRPCAdapterServer(adapter: ReferenceRP(mutation: mutation, design: design), configuration: configuration).run()
+let relyingParty = ReferenceRP(mutation: mutation, design: design)
+let adapter: any RelyingPartyAdapter =
+    protocolVersion == nil && crashOn == nil
+    ? relyingParty : ReshapedAdapter(base: relyingParty, protocolVersion: protocolVersion, crashOn: crashOn)
+await JSONRPCAdapterServer(adapter: adapter, configuration: configuration).run()

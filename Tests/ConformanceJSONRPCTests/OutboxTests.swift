@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import ConformanceTestSupport
 
 @testable import ConformanceJSONRPC
 
@@ -16,29 +17,21 @@ struct OutboxTests {
         // Far more than a pipe holds (64 KiB on Linux): the rest waits in the queue, its drain in `poll`.
         let line = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20) + [0x0A]
         outbox.send(line)
-        // Time for the drain to start waiting for room (it waits the same way if it has not yet).
-        try await Task.sleep(for: .milliseconds(100))
+        // Once the drain has written what the pipe holds, it waits for room (or is about to: it waits
+        // the same way then); close() must end that wait.
+        #expect(await Waiting.until { Platform.poll(pipe.read, timeoutMillis: 0) == .ready })
         outbox.close()
         // The reader gets what was in the pipe, then end of file: the drain ended and closed the
         // descriptor without anybody reading the rest.
         Platform.setNonBlocking(pipe.read)
         var received = 0
         var buffer = [UInt8](repeating: 0, count: 65536)
-        let deadline = ContinuousClock.now + .seconds(10)
-        var ended = false
-        while ContinuousClock.now < deadline {
+        let ended = await Waiting.until(every: .milliseconds(5)) {
             let count = buffer.withUnsafeMutableBytes { Platform.read(pipe.read, into: $0) }
-            if count == 0 {
-                ended = true
-                break
-            }
-            if count > 0 {
-                received += count
-            } else {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            if count > 0 { received += count }
+            return count == 0
         }
-        #expect(ended, "the descriptor was not closed within 10 s of close()")
+        #expect(ended, "the descriptor was not closed after close()")
         #expect(received > 0 && received < line.count)
         #expect(failures.withLock { $0 }.isEmpty)
     }

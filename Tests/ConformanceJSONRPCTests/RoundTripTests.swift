@@ -101,16 +101,20 @@ struct RoundTripTests {
 
     @Test("a perform and an inspection outstanding while the relying party's platform call is in flight")
     func outstandingBothWays() async throws {
-        // The host holds createCredential for 300 ms: the adapter's platform call is outstanding while
-        // the harness has session.perform and then session.inspectSession outstanding. The handler of
-        // the perform is suspended in its platform call, so the adapter serves the inspection
-        // meanwhile, and the perform ends once the harness answers.
-        let host = RecordingHost(createDelay: .milliseconds(300))
+        // The host holds createCredential until the adapter has served the inspection: the
+        // adapter's platform call is outstanding while the harness has session.perform and then
+        // session.inspectSession outstanding. The handler of the perform is suspended in its
+        // platform call, so the adapter serves the inspection meanwhile; its answer reaches the
+        // harness behind the platform call read before it, and the perform ends once the harness
+        // answers that call.
+        let host = RecordingHost(holdingCreate: true)
         let session = try await adapter.openSession(.sample(), host: host)
         async let managed = session.perform(UserAction.managePasskeys)
-        try await Task.sleep(for: .milliseconds(100))
-        let snapshot = try await session.inspectSession()
-        #expect(snapshot.stage == .signedIn)
+        await host.createEntered.wait()
+        async let snapshot = session.inspectSession()
+        await party.reached("inspect session")
+        host.createGate?.open()
+        #expect(try await snapshot.stage == .signedIn)
         #expect(try await managed == ActionOutcome(.done, message: "op-1"))
         let events = party.record.withLock { $0.events }
         #expect(events == ["manage calling platform", "inspect session", "manage got op-1"])
@@ -123,7 +127,7 @@ struct RoundTripTests {
         let session = try await adapter.openSession(.sample(), host: host)
         try await session.setUp(accounts: [.alice])
         async let refreshed = session.perform(UserAction.refresh)
-        try await Task.sleep(for: .milliseconds(50))
+        await party.reached("refresh waiting")
         // While perform(.refresh) is outstanding, a sign-in with four platform calls completes.
         let signIn = try await session.perform(UserAction.passwordSignIn(username: "alice@example.com", password: "correct horse"))
         #expect(signIn.status == .signedIn)

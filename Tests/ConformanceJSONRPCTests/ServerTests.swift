@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ConformanceKit
+import ConformanceTestSupport
 @testable import ConformanceJSONRPC
 
 /// `JSONRPCAdapterServer` driven with raw lines over a pipe pair, as an adapter in another language
@@ -41,16 +42,12 @@ struct ServerTests {
             _ = bytes.withUnsafeBytes { Platform.writeAll(toServer.write, $0) }
         }
 
-        /// The next line from the server (within 30 s: generous, for a machine loaded by parallel tests), without blocking a thread.
+        /// The next line from the server: waits until the pipe has bytes (in `poll`, on a dispatch
+        /// thread rather than the cooperative pool), guarded only against a hang.
         func receive() async throws -> String {
             var buffer = [UInt8](repeating: 0, count: 4096)
-            let deadline = ContinuousClock.now + .seconds(30)
             while lines.isEmpty {
-                guard ContinuousClock.now < deadline else { throw AdapterFault(.timeout, "no line") }
-                guard Platform.poll(fromServer.read, timeoutMillis: 0) == .ready else {
-                    try await Task.sleep(for: .milliseconds(1))
-                    continue
-                }
+                guard await Self.readable(fromServer.read) else { throw AdapterFault(.timeout, "no line within \(Waiting.hangGuard)") }
                 let count = buffer.withUnsafeMutableBytes { Platform.read(fromServer.read, into: $0) }
                 guard count > 0 else { throw AdapterFault(.processExited, "end of output") }
                 try buffer.withUnsafeBytes { bytes in
@@ -58,6 +55,14 @@ struct ServerTests {
                 }
             }
             return lines.removeFirst()
+        }
+
+        /// Whether `fd` became readable (bytes, end of file or an error) before the hang guard.
+        static func readable(_ fd: Int32) async -> Bool {
+            let millis = Int32(Waiting.hangGuard.components.seconds * 1000)
+            return await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: Platform.poll(fd, timeoutMillis: millis) == .ready) }
+            }
         }
 
         func receiveMessage() async throws -> JSONRPCMessage {
@@ -94,7 +99,7 @@ struct ServerTests {
         let client = try Client()
         let answer = try await client.call(#"{"id":1,"jsonrpc":"2.0","method":"adapter.hello","params":{"protocolVersion":"2.0"}}"#)
         #expect(answer.kind == .error && answer.decodeError().code == -32002)
-        #expect(answer.decodeError().data == .object(["supported": .string("1.0")]))
+        #expect(answer.decodeError().data == .object(["supported": .string(adapterProtocolVersion)]))
     }
 
     @Test("a later minor version is accepted and answered with the description")

@@ -168,7 +168,10 @@ struct SpecificationTests {
     func limits() throws {
         let text = try String(contentsOf: Self.document, encoding: .utf8)
         let defaults = JSONRPCAdapter.Configuration()
-        #expect(defaults.callTimeout == .seconds(5) && text.contains("| per-call time-out: time to answer one harness request | 5 s |"))
+        let callTimeoutRow = "| per-call time-out: time to answer one harness request (`run --call-timeout <seconds>`) | 5 s |"
+        #expect(defaults.callTimeout == .seconds(5) && text.contains(callTimeoutRow))
+        #expect(text.contains("`run --launch-timeout <seconds>`") && text.contains("`run --test-case-timeout <seconds>`"))
+        #expect(text.contains("# The adapter protocol over JSON-RPC (version \(adapterProtocolVersion))") && text.contains("## Changes in 1.1"))
         #expect(defaults.testCaseTimeout == .seconds(60) && text.contains("| 60 s |"))
         #expect(defaults.launchTimeout == .seconds(10) && text.contains("| 10 s |"))
         #expect(defaults.terminationGrace == .seconds(1) && text.contains("`SIGTERM` before `SIGKILL` | 1 s |"))

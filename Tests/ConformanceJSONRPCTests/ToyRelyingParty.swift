@@ -20,6 +20,8 @@ final class ToyRelyingParty: RelyingPartyAdapter {
     let record = Mutex(Record())
     /// Lets a test hold `perform(.refresh)` until it opens the gate.
     let gate = Gate()
+    /// One latch per event the party notes, so that a test waits for the event itself.
+    private let latches = Mutex<[String: Gate]>([:])
 
     static let description = AdapterDescription(
         name: "toy-rp", version: "0.1", targets: ["apple-18", "android-15-gpm"],
@@ -38,6 +40,21 @@ final class ToyRelyingParty: RelyingPartyAdapter {
 
     func note(_ event: String) {
         record.withLock { $0.events.append(event) }
+        latch(event).open()
+    }
+
+    /// Returns once the party has noted `event` (at once if it already has).
+    func reached(_ event: String) async {
+        await latch(event).wait()
+    }
+
+    private func latch(_ event: String) -> Gate {
+        latches.withLock { latches in
+            if let gate = latches[event] { return gate }
+            let gate = Gate()
+            latches[event] = gate
+            return gate
+        }
     }
 }
 
@@ -182,11 +199,13 @@ final class RecordingHost: PlatformHost {
     }
 
     let calls = Mutex<[Call]>([])
-    /// How long `createCredential` holds the caller (to keep a platform call in flight).
-    let createDelay: Duration
+    /// When set, `createCredential` holds its caller until the gate opens (a platform call in flight).
+    let createGate: Gate?
+    /// Opens when `createCredential` has been called.
+    let createEntered = Gate()
 
-    init(createDelay: Duration = .zero) {
-        self.createDelay = createDelay
+    init(holdingCreate: Bool = false) {
+        self.createGate = holdingCreate ? Gate() : nil
     }
 
     private func add(_ call: Call) -> Int {
@@ -197,7 +216,8 @@ final class RecordingHost: PlatformHost {
     }
 
     func createCredential(_ request: CreateCredentialRequest) async -> OperationID {
-        if createDelay > .zero { try? await Task.sleep(for: createDelay) }
+        createEntered.open()
+        await createGate?.wait()
         return "op-\(add(.create(request)))"
     }
 

@@ -1,3 +1,4 @@
+import ConformanceKit
 import ConformanceTestSupport
 import Foundation
 import Testing
@@ -48,6 +49,21 @@ struct InitAdapterTests {
 
         let again = try await Binary.run(["init-adapter", "python", "--out", directory.path])
         #expect(again.status == 1 && again.stderr.contains("--force"), "an existing skeleton is not overwritten without --force: \(again)")
+    }
+
+    @Test("the Python skeleton declares every target it says it declares, and protocol 1.1")
+    func pythonDeclaresEveryTarget() async throws {
+        let directory = try PackagePaths.temporaryDirectory("init-adapter-targets")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = try await Binary.run(["init-adapter", "python", "--out", directory.path])
+        #expect(written.status == 0, "\(written)")
+        let text = try String(contentsOf: directory.appendingPathComponent("adapter.py"), encoding: .utf8)
+        #expect(text.contains("declares every target"))
+        let list = try #require(
+            text.range(of: "TARGETS = [").flatMap { start in text[start.upperBound...].range(of: "]").map { text[start.upperBound..<$0.lowerBound] } })
+        let declared = list.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        #expect(declared == TargetCatalog.all.map(\.id))
+        #expect(text.contains(#"PROTOCOL_VERSION = "1.1""#))
     }
 
     /// The Swift skeleton is a package that depends on this one by path. Building it compiles the

@@ -62,7 +62,7 @@ struct InstallTests {
         }
         let result = try await ProcessRunner.run(
             install.appendingPathComponent("passkey-conformance"), ["run", "--level", "recommendation", "--out", "reports"],
-            in: empty, timeout: .seconds(300))
+            in: empty)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Result: conformant"), "\(result.stdout.suffix(500))")
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: empty.appendingPathComponent("reports/report.json")))

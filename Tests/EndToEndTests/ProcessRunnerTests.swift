@@ -11,12 +11,10 @@ struct ProcessRunnerTests {
         let clock = ContinuousClock()
         let started = clock.now
         let result = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sleep"), ["120"], timeout: .milliseconds(300))
+        // Killed, not waited for: a 120-second sleep that ended by a signal, not by its own exit
+        // (status 0). No wall-clock bound: a loaded machine may deliver the kill late.
         #expect(result.timedOut)
-        #expect(result.status != 0)
-        // Not a speed check: only that the 120-second child was killed rather than waited for. It is
-        // timed from its launch: the wait for a free slot behind other suites' processes (93 s once
-        // on a loaded machine) says nothing about the time-out.
-        #expect(result.ranFor < .seconds(60))
+        #expect(result.status == SIGKILL || result.status == SIGTERM, "\(result)")
         #expect(clock.now - started >= result.ranFor)
     }
 

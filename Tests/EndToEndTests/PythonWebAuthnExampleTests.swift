@@ -17,8 +17,8 @@ enum PythonWebAuthnExample {
         ("fido2", "--verifier fido2"),
     ]
 
-    /// How long one whole run may take before it is stopped.
-    static let timeout: Duration = .seconds(300)
+    /// How long one whole run may take before it is stopped as hung (never a bound on speed).
+    static let timeout = Waiting.hangGuard
 
     static let isAvailable: Bool = FileManager.default.isExecutableFile(atPath: harness.path) && librariesAreInstalled
     static let skipNote: Comment = """
@@ -73,7 +73,7 @@ enum PythonWebAuthnExample {
                 "run", "--adapter-command", "python3 '\(adapter.path)' \(arguments)",
                 "--criteria", packageRoot.appendingPathComponent("Criteria").path,
                 "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet",
-            ], in: packageRoot, timeout: timeout)
+            ], in: packageRoot)
         #expect(!result.timedOut, "the run did not finish within \(timeout) and was stopped")
         let data = try Data(contentsOf: directory.appendingPathComponent("report/report.json"))
         return (result.status, try JSONDecoder().decode(Report.self, from: data), result.stdout + result.stderr)
@@ -134,7 +134,7 @@ struct PythonWebAuthnExampleTests {
         let script = PythonWebAuthnExample.packageRoot.appendingPathComponent("Scripts/real-library-verdicts.py")
         let result = try await ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, "--check"],
-            in: PythonWebAuthnExample.packageRoot, timeout: .seconds(600))
+            in: PythonWebAuthnExample.packageRoot)
         #expect(result.status == 0, "\(result.stderr)")
     }
 }

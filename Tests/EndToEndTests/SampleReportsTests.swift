@@ -28,7 +28,7 @@ struct SampleReportsTests {
             [
                 "run", "--seed", "1", "--timestamp", "2026-01-01T00:00:00Z", "--no-timings", "--quiet",
                 "--out", output.path,
-            ] + arguments, in: Self.packageRoot, timeout: .seconds(120))
+            ] + arguments, in: Self.packageRoot)
         #expect(result.status == (name == "reference-rp" ? 0 : 1), "\(result)")
         for file in ["report.json", "report.md", "report.junit.xml"] {
             let committed = try String(contentsOf: Self.packageRoot.appendingPathComponent("Reports/sample/\(name)/\(file)"), encoding: .utf8)

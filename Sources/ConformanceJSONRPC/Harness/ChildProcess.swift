@@ -21,12 +21,15 @@ final class ChildProcess: Sendable {
     let pid: Int32
     private let isGroupLeader: Bool
     private let standardErrorTail: StandardErrorTail?
+    /// Stops the process group if the harness dies (see `GroupWatchdog`).
+    private let watchdog: GroupWatchdog?
     private let stopRequested = Atomic<Bool>(false)
     /// Fired by `Process`'s termination handler.
     private let exit: Occurrence
 
-    private init(process: Process, exit: Occurrence, standardErrorTail: StandardErrorTail?) {
+    private init(process: Process, exit: Occurrence, standardErrorTail: StandardErrorTail?, watchdog: GroupWatchdog?) {
         self.process = process
+        self.watchdog = watchdog
         self.exit = exit
         self.pid = process.processIdentifier
         self.isGroupLeader = Platform.processGroup(of: process.processIdentifier) == process.processIdentifier
@@ -71,7 +74,9 @@ final class ChildProcess: Sendable {
             tail = StandardErrorTail(fd: Platform.duplicate(errors.fileHandleForReading.fileDescriptor))
             try? errors.fileHandleForReading.close()
         }
-        let child = ChildProcess(process: process, exit: exit, standardErrorTail: tail)
+        let pid = process.processIdentifier
+        let watchdog = Platform.processGroup(of: pid) == pid ? GroupWatchdog.start(group: pid) : nil
+        let child = ChildProcess(process: process, exit: exit, standardErrorTail: tail, watchdog: watchdog)
         registry.withLock { $0[child.pid] = child.isGroupLeader }
         return (child, pipes)
     }
@@ -129,6 +134,7 @@ final class ChildProcess: Sendable {
 
     private func kill() {
         signal(Platform.killSignal)
+        watchdog?.release()
         Self.registry.withLock { _ = $0.removeValue(forKey: pid) }
     }
 

@@ -283,10 +283,16 @@ final class HarnessConnection: Sendable {
         let fault =
             call.deadlineIsTestCase
             ? AdapterFault(
-                .testCaseTimeout, "the test case's time budget ran out while waiting for the answer to id \(id); the adapter process was stopped",
+                .testCaseTimeout,
+                "the test case's time budget ran out while waiting for the answer to id \(id); the adapter process was stopped "
+                    + "(a longer budget: --test-case-timeout <seconds>, now \(configuration.testCaseTimeout.shortDescription))",
                 method: call.method, excerpt: excerpt)
             : AdapterFault(
-                .timeout, "no answer to id \(id) within \(call.budget.shortDescription); the adapter process was stopped",
+                .timeout,
+                "no answer to id \(id) within \(call.budget.shortDescription); the adapter process was stopped "
+                    + (call.method == JSONRPCMethod.hello.rawValue
+                        ? "(a slow start needs a longer launch time-out: --launch-timeout <seconds>)"
+                        : "(a slower adapter needs a longer per-call time-out: --call-timeout <seconds>)"),
                 method: call.method, excerpt: excerpt)
         fail(fault, culprit: id)
     }

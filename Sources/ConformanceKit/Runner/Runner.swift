@@ -31,7 +31,9 @@ public struct Runner: Sendable {
     /// With `jobs` above 1, up to `jobs` test cases run at once, each in its own session and world;
     /// results and `.finished` events still come in plan order, so the reports are those of a
     /// sequential run (wall times aside). Each test case's seed depends on its id alone, never on
-    /// what ran before it.
+    /// what ran before it. A test case that ends in `error` beside others (a fault of one test case
+    /// can stop an adapter process that several share) is run again once the test cases in flight
+    /// have finished, alone, and that verdict counts; then the run goes on in parallel.
     public func run(
         _ plan: TestPlan, description: AdapterDescription, jobs: Int = 1,
         onEvent: @Sendable (Event) -> Void = { _ in }
@@ -62,16 +64,37 @@ public struct Runner: Sendable {
             } else {
                 await withTaskGroup(of: (Int, TestCaseResult).self) { group in
                     var next = 0
+                    var inFlight = 0
+                    // Test cases that ended in `error` while others ran beside them, to run again alone.
+                    var isolate: [(index: Int, first: TestCaseResult)] = []
                     func startNext() {
-                        guard next < total, !Task.isCancelled else { return }
+                        guard isolate.isEmpty, next < total, !Task.isCancelled else { return }
                         let index = next
                         next += 1
+                        inFlight += 1
                         group.addTask { (index, await run(plan.cases[index], description: description)) }
                     }
                     for _ in 0..<min(jobs, total) { startNext() }
                     while let (index, result) = await group.next() {
-                        record(result, at: index)
-                        startNext()
+                        inFlight -= 1
+                        if result.verdict == .error {
+                            isolate.append((index, result))
+                        } else {
+                            record(result, at: index)
+                        }
+                        if !isolate.isEmpty && inFlight == 0 {
+                            // A fault that stops the adapter process fails every test case in flight on
+                            // it; each such test case runs again with nothing beside it, so its verdict
+                            // is the one a sequential run gives.
+                            for (index, first) in isolate.sorted(by: { $0.index < $1.index }) {
+                                // An interrupted run keeps the first verdict instead of starting again.
+                                record(Task.isCancelled ? first : await run(plan.cases[index], description: description), at: index)
+                            }
+                            isolate = []
+                            for _ in 0..<min(jobs, total - next) { startNext() }
+                        } else {
+                            startNext()
+                        }
                     }
                 }
             }
@@ -149,6 +172,15 @@ public struct Runner: Sendable {
         guard missing.isEmpty else {
             notVerifiedReason = NotVerifiedReason(kind: .missingCapability, detail: missing.joined(separator: ", "))
             return finish(.notVerified, "the adapter does not declare the capabilit\(missing.count == 1 ? "y" : "ies") " + missing.joined(separator: ", "))
+        }
+        // An adapter of an older protocol minor cannot read what the target needs (a macOS device
+        // reads as iOS without `osFamily`): the test case is not verified, never failed.
+        var features = bound.reduce(into: Set<ProtocolFeature>()) { $0.formUnion($1.0.protocolFeatures) }
+        if testCase.target.osFamily != OSFamily.defaultFamily(of: testCase.target.platform) { features.insert(.osFamily) }
+        let lacking = ProtocolFeature.allCases.filter { features.contains($0) && !description.implements($0) }
+        if let first = lacking.first {
+            notVerifiedReason = NotVerifiedReason(kind: .protocolVersion, detail: lacking.map(\.rawValue).joined(separator: ", "))
+            return finish(.notVerified, first.notVerifiedMessage(adapterVersion: description.protocolVersion))
         }
         let caseSeed = Self.caseSeed(seed, testCase.id)
         let world: World

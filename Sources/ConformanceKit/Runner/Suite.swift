@@ -59,7 +59,8 @@ public enum Suite {
             adapter = .init(
                 name: description.name, version: description.version, transport: transport, command: command,
                 declaredTargets: description.targets, capabilities: description.capabilities.map(\.rawValue),
-                unknownTargets: unknownTargets(of: description))
+                unknownTargets: unknownTargets(of: description), protocolVersion: description.protocolVersion,
+                ignoredCapabilities: description.ignoredCapabilities)
         } else {
             adapter = .init(name: adapterName, version: "unknown", transport: transport, command: command)
         }

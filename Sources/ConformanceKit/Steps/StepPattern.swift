@@ -255,6 +255,9 @@ public struct StepDefinition: Sendable {
     public let pattern: StepPattern
     /// Capabilities the adapter must declare for the step to run.
     public let needs: Set<Capability>
+    /// What a later minor of the adapter protocol added that the step uses: with an adapter of an
+    /// older minor the test case is *not verified*.
+    public let protocolFeatures: Set<ProtocolFeature>
     /// What the step does, given the test case's world and the arguments read from the text.
     public let body: @Sendable (World, [String]) async throws -> StepOutcome
     /// A check of the arguments' meaning when the criterion files load: a message for a value the
@@ -271,12 +274,13 @@ public struct StepDefinition: Sendable {
     /// Creates a definition from its pattern source, its capabilities, the ranges of `{int}`
     /// arguments that differ from the default, an argument check and its body.
     public init(
-        _ pattern: String, needs: Set<Capability> = [], ranges: [Int: ClosedRange<Int>] = [:],
+        _ pattern: String, needs: Set<Capability> = [], protocolFeatures: Set<ProtocolFeature> = [], ranges: [Int: ClosedRange<Int>] = [:],
         check: (@Sendable ([String]) -> String?)? = nil, sourceFile: String = #fileID,
         body: @escaping @Sendable (World, [String]) async throws -> StepOutcome
     ) {
         self.pattern = StepPattern(pattern)
         self.needs = needs
+        self.protocolFeatures = protocolFeatures
         self.ranges = ranges
         self.check = check
         self.sourceFile = sourceFile

@@ -122,7 +122,9 @@ extension StepLibrary {
             try await world.session.injectFault(Fault(.networkFailure, count: 1))
             return .passed
         },
-        StepDefinition("the server's lookup of the presented credential fails", needs: [.faultInjection]) { world, _ in
+        StepDefinition(
+            "the server's lookup of the presented credential fails", needs: [.faultInjection], protocolFeatures: [.credentialLookupFailure]
+        ) { world, _ in
             world.host.record(.harnessToRP, "session.injectFault", Fault.Kind.credentialLookupFailure.rawValue)
             try await world.session.injectFault(Fault(.credentialLookupFailure, count: 1))
             return .passed

@@ -4,40 +4,8 @@
     import Foundation
 #endif
 
-/// The version of the adapter protocol this harness speaks.
-public let adapterProtocolVersion = "1.0"
-
-/// What an adapter says about itself and the relying party it drives.
-public struct AdapterDescription: Sendable, Codable, Hashable {
-    /// The adapter protocol version it implements (`major.minor`).
-    public var protocolVersion: String
-    /// The relying party's name, e.g. `reference-rp`.
-    public var name: String
-    /// The relying party's version.
-    public var version: String
-    /// The target ids (see `TargetCatalog`) it can run on.
-    public var targets: [String]
-    /// The capabilities it supports (see `Capability`).
-    public var capabilities: [Capability]
-    /// The RP IDs the relying party is configured with; the first is the primary one.
-    public var relyingPartyIDs: [String]
-
-    /// Creates a description; the protocol version defaults to the one this harness speaks.
-    public init(
-        protocolVersion: String = adapterProtocolVersion, name: String, version: String, targets: [String],
-        capabilities: [Capability], relyingPartyIDs: [String]
-    ) {
-        self.protocolVersion = protocolVersion
-        self.name = name
-        self.version = version
-        self.targets = targets
-        self.capabilities = capabilities
-        self.relyingPartyIDs = relyingPartyIDs
-    }
-}
-
 /// A capability an adapter may declare; a scenario that needs one the adapter lacks is *not verified*.
-public enum Capability: String, Sendable, Codable, Hashable, CaseIterable {
+public enum Capability: String, Sendable, Hashable, ProtocolEnum {
     /// Password sign-in and the automatic passkey upgrade after it.
     case conditionalCreate = "conditional-create"
     /// A second factor after the password.
@@ -122,7 +90,7 @@ public struct DeviceInfo: Sendable, Codable, Hashable {
 
 /// The operating-system family of a device, finer than `PlatformFamily`: Apple's API floors differ by
 /// family (the conditional request style needs iOS and iPadOS 18, macOS 15, visionOS 2).
-public enum OSFamily: String, Sendable, Codable, Hashable, CaseIterable {
+public enum OSFamily: String, Sendable, Hashable, ProtocolEnum {
     /// iOS (iPhone).
     case ios
     /// iPadOS (iPad).
@@ -166,7 +134,7 @@ public struct SessionContext: Sendable, Codable, Hashable {
 // MARK: - Fixtures
 
 /// The sign-in policy of an account.
-public enum SignInPolicy: String, Sendable, Codable, Hashable {
+public enum SignInPolicy: String, Sendable, Hashable, ProtocolEnum {
     /// The password alone signs the user in.
     case passwordOnly = "password-only"
     /// A second factor must follow the password before the account is fully signed in.
@@ -200,7 +168,7 @@ public struct AccountFixture: Sendable, Codable, Hashable {
 }
 
 /// The state of a credential record on the server.
-public enum CredentialState: String, Sendable, Codable, Hashable {
+public enum CredentialState: String, Sendable, Hashable, ProtocolEnum {
     /// The server accepts the credential for sign-in.
     case active
     /// The server keeps the record but no longer accepts the credential.
@@ -233,7 +201,7 @@ public struct CredentialFixture: Sendable, Codable, Hashable {
 // MARK: - User actions
 
 /// The outcome of a second-factor step.
-public enum SecondFactorOutcome: String, Sendable, Codable, Hashable {
+public enum SecondFactorOutcome: String, Sendable, Hashable, ProtocolEnum {
     /// The user enters the right code in time.
     case correct
     /// The user enters a wrong code.
@@ -243,7 +211,7 @@ public enum SecondFactorOutcome: String, Sendable, Codable, Hashable {
 }
 
 /// A sign-in method other than a password or a passkey.
-public enum AlternativeSignInMethod: String, Sendable, Codable, Hashable {
+public enum AlternativeSignInMethod: String, Sendable, Hashable, ProtocolEnum {
     /// A link sent by email that signs the user in.
     case magicLink = "magic-link"
     /// A one-time code sent to the user.
@@ -255,7 +223,7 @@ public enum AlternativeSignInMethod: String, Sendable, Codable, Hashable {
 /// What the app shows after a user action.
 public struct ActionOutcome: Sendable, Codable, Hashable {
     /// Where the action left the app.
-    public enum Status: String, Sendable, Codable, Hashable {
+    public enum Status: String, Sendable, Hashable, ProtocolEnum {
         /// The account is signed in with its complete policy.
         case signedIn = "signed-in"
         /// The password was accepted; a second factor is required.
@@ -332,7 +300,7 @@ public struct AccountSnapshot: Sendable, Codable, Hashable {
 /// The app's current session.
 public struct SessionSnapshot: Sendable, Codable, Hashable {
     /// The sign-in stage of the app.
-    public enum Stage: String, Sendable, Codable, Hashable {
+    public enum Stage: String, Sendable, Hashable, ProtocolEnum {
         /// No account is signed in.
         case signedOut = "signed-out"
         /// The password was accepted and the app waits for the second factor.
@@ -358,7 +326,7 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
 /// A fault the harness injects into the relying party's server.
 public struct Fault: Sendable, Codable, Hashable {
     /// The ways the server or network can misbehave.
-    public enum Kind: String, Sendable, Codable, Hashable {
+    public enum Kind: String, Sendable, Hashable, ProtocolEnum {
         /// The credential store answers with only part of the account's credentials.
         case partialCredentialData = "partial-credential-data"
         /// A later page of the credential list fails to load.
@@ -391,7 +359,7 @@ public struct Fault: Sendable, Codable, Hashable {
 /// Something the app showed the user.
 public struct UIEvent: Sendable, Codable, Hashable {
     /// What sort of thing the app showed.
-    public enum Kind: String, Sendable, Codable, Hashable {
+    public enum Kind: String, Sendable, Hashable, ProtocolEnum {
         /// An error message or alert.
         case error
         /// A confirmation screen or banner of the app's own.

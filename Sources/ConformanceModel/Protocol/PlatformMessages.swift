@@ -5,7 +5,7 @@
 #endif
 
 /// The operating-system family of a target.
-public enum PlatformFamily: String, Sendable, Codable, Hashable, CaseIterable {
+public enum PlatformFamily: String, Sendable, Hashable, ProtocolEnum {
     /// iOS, iPadOS, macOS and visionOS with AuthenticationServices.
     case apple
     /// Android with androidx.credentials.
@@ -77,7 +77,7 @@ public struct AndroidCreatePublicKeyCredentialRequest: Sendable, Codable, Hashab
 }
 
 /// The request styles of `ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest.RequestStyle`.
-public enum AppleRequestStyle: String, Sendable, Codable, Hashable {
+public enum AppleRequestStyle: String, Sendable, Hashable, ProtocolEnum {
     /// `.standard`: the system shows its registration sheet.
     case standard
     /// `.conditional` (iOS 18, macOS 15): opportunistic, no UI.
@@ -224,7 +224,7 @@ public struct AndroidSignalRequest: Sendable, Codable, Hashable {
 }
 
 /// The Apple class that carries signal reports.
-public enum AppleSignalInterface: String, Sendable, Codable, Hashable {
+public enum AppleSignalInterface: String, Sendable, Hashable, ProtocolEnum {
     /// `ASCredentialUpdater`: 26.0, deprecated in 26.2.
     case credentialUpdater = "ASCredentialUpdater"
     /// `ASCredentialDataManager`: 26.2 and later.
@@ -232,7 +232,7 @@ public enum AppleSignalInterface: String, Sendable, Codable, Hashable {
 }
 
 /// The report methods shared by `ASCredentialUpdater` and `ASCredentialDataManager`.
-public enum AppleSignalMethod: String, Sendable, Codable, Hashable {
+public enum AppleSignalMethod: String, Sendable, Hashable, ProtocolEnum {
     /// Reports a credential id the server does not know (`relyingPartyIdentifier`, `credentialID`).
     case reportUnknownPublicKeyCredential
     /// Reports every credential id the server accepts for a user (`userHandle`, `acceptedCredentialIDs`).

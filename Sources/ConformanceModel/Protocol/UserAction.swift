@@ -40,7 +40,7 @@ public enum UserAction: Sendable, Hashable {
     case relaunch
 
     /// The kinds of action, as `kind` names them on the wire; each case notes the arguments it takes.
-    public enum Kind: String, Sendable, Codable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, ProtocolEnum {
         /// `username`, `password`.
         case passwordSignIn = "password-sign-in"
         /// `secondFactor`.

@@ -140,6 +140,9 @@ public struct NotVerifiedReason: Sendable, Codable, Hashable {
         case missingCapability
         /// A step found that what it checks cannot be shown on this target or with this adapter.
         case step
+        /// The adapter implements an older minor of the adapter protocol than the test case needs
+        /// (`detail` names the feature, e.g. `DeviceInfo.osFamily`).
+        case protocolVersion
     }
     /// The kind of reason.
     public var kind: Kind
@@ -291,6 +294,10 @@ public struct RunMetadata: Sendable, Codable, Hashable {
             self = digest == bundledDigest ? .bundled : .other(bundledDigest: bundledDigest)
         }
     }
+    /// The harness executable re-run commands name: an installed binary's path
+    /// (`/opt/passkey-conformance/passkey-conformance`); `nil` for `swift run passkey-conformance`,
+    /// the harness run from a checkout's build directory.
+    public var harnessCommand: String?
 
     /// The signal that interrupted a run.
     public enum Interruption: String, Sendable, Codable, Hashable, CaseIterable {
@@ -318,11 +325,18 @@ public struct RunMetadata: Sendable, Codable, Hashable {
         public var capabilities: [String]?
         /// The declared target ids that the harness does not know (ignored for the run, warned about).
         public var unknownTargets: [String]
+        /// The adapter protocol version the adapter implements; `nil` when it did not describe itself.
+        public var protocolVersion: String?
+        /// The declared capabilities that the harness does not know (ignored, as the protocol says).
+        public var ignoredCapabilities: [String]
         /// Creates the adapter's description for the metadata.
         public init(
             name: String, version: String, transport: String, command: String? = nil, declaredTargets: [String]? = nil,
-            capabilities: [String]? = nil, unknownTargets: [String] = []
+            capabilities: [String]? = nil, unknownTargets: [String] = [], protocolVersion: String? = nil,
+            ignoredCapabilities: [String] = []
         ) {
+            self.protocolVersion = protocolVersion
+            self.ignoredCapabilities = ignoredCapabilities
             self.name = name
             self.version = version
             self.transport = transport

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""A passkey-conformance adapter in front of django-otp-webauthn, served by a real Django server.
+
+The app half is python-webauthn's app (Examples/python-webauthn/app.py); the server half is the
+Django project in otp_rp/ with django-otp-webauthn installed as its documentation says, running as
+an HTTP server process on 127.0.0.1 (Examples/django-common/). The app reaches it only through
+Django's sign-in views and the package's four WebAuthn endpoints; fixtures and inspections go
+through the package's models.
+
+    python3 Examples/django-otp-webauthn/adapter.py [--verbose]
+
+Install the package with `python3 -m pip install django-otp-webauthn==0.10.3`.
+"""
+
+import os
+import sys
+
+sys.dont_write_bytecode = True  # keep the examples directory free of __pycache__
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
+
+from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json, registration_json,  # noqa: E402
+                       run_adapter)
+from server import LookupFailed, Refused, RegistrationOptions, SignInResult  # noqa: E402
+
+# What the app and the package support together. Not declared: second-factor, recovery-sign-in and
+# alternative-sign-in (other django-otp devices and sign-in paths), revocation, rename, the refresh
+# point and fault-injection: the package has no endpoint that lists, revokes or renames an
+# account's passkeys, so an app built on it has no accepted list to reconcile.
+CAPABILITIES = ["conditional-create", "passkey-sign-in", "explicit-creation", "account-switch", "relaunch", "signals"]
+
+
+class OTPWebAuthnServer(PackageServer):
+    package = "django-otp-webauthn"
+
+    def _csrf_headers(self):
+        """Django's CSRF protection covers the package's views: the app sends the cookie's token back,
+        as the package's own JavaScript does. A client without the cookie fetches the sign-in form."""
+        if self.http.cookie("csrftoken") is None:
+            self.http.request("GET", "/accounts/login/")
+        return {"X-CSRFToken": self.http.cookie("csrftoken") or ""}
+
+    def _post(self, path, body=None):
+        return self.http.request("POST", path, json_body=body or {}, headers=self._csrf_headers())
+
+    # Django's own password sign-in (django.contrib.auth.views.LoginView / LogoutView).
+
+    def password_sign_in(self, username, password):
+        answer = self.http.request("POST", "/accounts/login/", form={"username": username, "password": password},
+                                   headers=self._csrf_headers())
+        if answer.status != 302:
+            raise Refused("wrong username or password, or an inactive account")
+        return self.new_token(), "full"
+
+    def end_sign_in(self):
+        self.http.request("POST", "/accounts/logout/", form={}, headers=self._csrf_headers())
+
+    # The package's registration endpoints (django_otp_webauthn/views.py).
+
+    def registration_options(self, token, conditional, now):
+        answer = self._post("/webauthn/registration/begin/")
+        if answer.status != 200:
+            raise Refused(answer.detail())
+        options = answer.json()
+        from encoding import b64url_decode
+        return RegistrationOptions(
+            challenge=b64url_decode(options["challenge"]), rp_id=options["rp"]["id"],
+            user_handle=b64url_decode(options["user"]["id"]), user_name=options["user"]["name"],
+            display_name=options["user"]["displayName"],
+            excluded=[b64url_decode(item["id"]) for item in options.get("excludeCredentials", [])])
+
+    def finish_registration(self, token, credential_id, client_data_json, attestation_object, now):
+        answer = self._post("/webauthn/registration/complete/",
+                            registration_json(credential_id, client_data_json, attestation_object))
+        if answer.status != 200:
+            raise RegistrationRejected(answer, registration_flags(attestation_object))
+        return credential_owner(answer.json().get("id"))
+
+    # The package's authentication endpoints.
+
+    def authentication_options(self, rp_id, now):
+        answer = self._post("/webauthn/authentication/begin/")
+        if answer.status != 200:
+            raise Refused(answer.detail())
+        from encoding import b64url_decode
+        return b64url_decode(answer.json()["challenge"])
+
+    def finish_authentication(self, credential_id, client_data_json, authenticator_data, signature, user_handle, now):
+        answer = self._post("/webauthn/authentication/complete/", authentication_json(
+            credential_id, client_data_json, authenticator_data, signature, user_handle))
+        if answer.status == 200:
+            return SignInResult("signed-in", username=credential_owner(answer.json().get("id")), token=self.new_token())
+        code = answer.json().get("code")
+        if code == "credential_not_found":  # views.py: helpers.authenticate_complete found no record of the id
+            return SignInResult("unknown-credential", message=answer.detail())
+        if code == "credential_disabled":
+            return SignInResult("revoked", message=answer.detail())
+        if code == "user_disabled":
+            return SignInResult("restricted", message=answer.detail())
+        if answer.status >= 500:
+            raise LookupFailed(answer.detail())
+        return SignInResult("invalid", message=answer.detail())
+
+
+def registration_flags(attestation_object):
+    """The authenticator data's flags byte, read with py_webauthn's parser (for the app's telemetry)."""
+    from webauthn.helpers import parse_attestation_object
+    flags = parse_attestation_object(attestation_object).auth_data.flags
+    return (1 if flags.up else 0) | (4 if flags.uv else 0) | (8 if flags.be else 0) | (16 if flags.bs else 0)
+
+
+def credential_owner(device_id):
+    """The username of the account a credential (the package's device id) belongs to."""
+    from django_otp_webauthn.models import WebAuthnCredential
+    return WebAuthnCredential.objects.select_related("user").get(pk=device_id).user.get_username()
+
+
+class Package(DjangoPackage):
+    name = "django-otp-webauthn"
+    project = HERE
+    settings_module = "otp_rp.settings"
+    capabilities = CAPABILITIES
+    server_class = OTPWebAuthnServer
+
+    # Fixtures and inspections, through Django's and the package's models.
+
+    @staticmethod
+    def add_credential(username, credential_id, public_key, sign_count, state):
+        from django_otp_webauthn.models import WebAuthnCredential
+        user = Package.user(username)
+        # A revoked passkey is a disabled device: the package refuses it (check_device_usable).
+        WebAuthnCredential.objects.create(user=user, name="passkey", credential_id=credential_id,
+                                          public_key=public_key, sign_count=sign_count,
+                                          confirmed=state == "active", discoverable=True)
+
+    @staticmethod
+    def inspect_account(username):
+        from django_otp_webauthn.helpers import WebAuthnHelper
+        from django_otp_webauthn.models import WebAuthnCredential, WebAuthnUserHandle
+        user = Package.user(username)
+        credentials = WebAuthnCredential.objects.filter(user=user).order_by("pk")
+        helper = WebAuthnHelper(request=None)  # the names the package puts into its registration options
+        return {
+            "username": username, "accountID": str(user.pk), "userHandle": WebAuthnUserHandle.get_handle_for_user(user),
+            "rpID": Package.relying_party_ids[0], "name": helper.get_credential_name(user),
+            "displayName": helper.get_credential_display_name(user),
+            "credentials": [{"credentialID": bytes(credential.credential_id), "rpID": Package.relying_party_ids[0],
+                             "state": "active" if credential.confirmed else "revoked"} for credential in credentials],
+        }
+
+
+if __name__ == "__main__":
+    run_adapter(Package, sys.argv[1:])

@@ -1,0 +1,178 @@
+import ConformanceKit
+
+extension ReferenceDesign {
+    /// One choice the criteria documents leave to the relying party (a freedom of the criteria, named
+    /// by its F-id), with the whole range a conforming RP may pick from.
+    ///
+    /// The fixed designs (`variants`) each pin one value; `selftest --designs random:N` draws every
+    /// knob from its whole range at once, so a check that holds for one value only is found.
+    public struct Knob: Sendable {
+        /// The knob's name in a design specification (`knobs:name=value;…`).
+        public let name: String
+        /// The freedom it samples, for example `F-coalesce`.
+        public let freedom: String
+        /// The range, as `selftest --list-designs` prints it.
+        public let range: String
+        /// What the knob chooses, in one sentence.
+        public let summary: String
+        let draw: @Sendable (inout SplitMix64) -> String
+        let set: @Sendable (inout ReferenceDesign, String) -> Bool
+        let get: @Sendable (ReferenceDesign) -> String
+
+        /// A knob over a whole number, drawn from `range` (a quarter of draws at each bound, so that
+        /// the edges are sampled as often as the middle).
+        static func integer(
+            _ name: String, _ freedom: String, _ summary: String, _ range: ClosedRange<Int64>, unit: String = "",
+            _ keyPath: WritableKeyPath<ReferenceDesign, Int64> & Sendable
+        ) -> Knob {
+            Knob(
+                name: name, freedom: freedom, range: "\(range.lowerBound)…\(range.upperBound)\(unit)", summary: summary,
+                draw: { String(drawInteger(range, &$0)) },
+                set: { design, text in
+                    guard let value = Int64(text), range.contains(value) else { return false }
+                    design[keyPath: keyPath] = value
+                    return true
+                },
+                get: { String($0[keyPath: keyPath]) })
+        }
+
+        /// A knob over an optional whole number: `none` (the reference's choice) or a value of `range`.
+        static func optionalInteger(
+            _ name: String, _ freedom: String, _ summary: String, _ range: ClosedRange<Int64>, unit: String = "",
+            _ keyPath: WritableKeyPath<ReferenceDesign, Int64?> & Sendable
+        ) -> Knob {
+            Knob(
+                name: name, freedom: freedom, range: "none, \(range.lowerBound)…\(range.upperBound)\(unit)", summary: summary,
+                draw: { random in random.below(3) == 0 ? "none" : String(drawInteger(range, &random)) },
+                set: { design, text in
+                    if text == "none" {
+                        design[keyPath: keyPath] = nil
+                        return true
+                    }
+                    guard let value = Int64(text), range.contains(value) else { return false }
+                    design[keyPath: keyPath] = value
+                    return true
+                },
+                get: { $0[keyPath: keyPath].map(String.init) ?? "none" })
+        }
+
+        /// A knob over the cases of an enumeration.
+        static func choice<Value: RawRepresentable & CaseIterable & Sendable>(
+            _ name: String, _ freedom: String, _ summary: String, _ keyPath: WritableKeyPath<ReferenceDesign, Value> & Sendable
+        ) -> Knob where Value.RawValue == String {
+            let cases = Array(Value.allCases)
+            return Knob(
+                name: name, freedom: freedom, range: cases.map(\.rawValue).joined(separator: ", "), summary: summary,
+                draw: { $0.pick(cases).rawValue },
+                set: { design, text in
+                    guard let value = Value(rawValue: text) else { return false }
+                    design[keyPath: keyPath] = value
+                    return true
+                },
+                get: { $0[keyPath: keyPath].rawValue })
+        }
+
+        /// A knob that is on or off.
+        static func flag(_ name: String, _ freedom: String, _ summary: String, _ keyPath: WritableKeyPath<ReferenceDesign, Bool> & Sendable) -> Knob {
+            Knob(
+                name: name, freedom: freedom, range: "false, true", summary: summary, draw: { $0.below(2) == 0 ? "false" : "true" },
+                set: { design, text in
+                    guard let value = Bool(text) else { return false }
+                    design[keyPath: keyPath] = value
+                    return true
+                },
+                get: { String($0[keyPath: keyPath]) })
+        }
+
+        private static func drawInteger(_ range: ClosedRange<Int64>, _ random: inout SplitMix64) -> Int64 {
+            switch random.below(4) {
+            case 0: return range.lowerBound
+            case 1: return range.upperBound
+            default: return range.lowerBound + Int64(random.next() % UInt64(range.upperBound - range.lowerBound + 1))
+            }
+        }
+    }
+
+    /// Every knob, in the order a design specification lists them.
+    public static let knobs: [Knob] = upgradeKnobs + signalKnobs
+
+    /// The knobs of the automatic upgrade (N2.6).
+    static let upgradeKnobs: [Knob] = [
+        .optionalInteger(
+            "upgrade-delay-ms", "F-prompt", "asks for the automatic upgrade this long after the qualifying sign-in (none: at once)",
+            0...5_000, unit: " ms", \.upgradeDelayMillis),
+        .integer(
+            "challenge-lifetime-ms", "F-time", "how long a sign-in or registration challenge stays valid", 60_000...30 * 60_000, unit: " ms",
+            \.challengeLifetimeMillis),
+    ]
+
+    /// The knobs of the Signal API (N3.2).
+    static let signalKnobs: [Knob] = [
+        .flag("reconcile-at-every-sign-in", "F-schedule", "also reconciles the accepted list after every successful sign-in", \.reconcileAtEverySignIn),
+        .integer(
+            "coalesce-ms", "F-coalesce", "triggers of one account within this window share one reconciliation", 0...120_000, unit: " ms", \.coalesceMillis),
+        .flag("debounce", "F-coalesce", "each new trigger restarts the coalescing wait", \.debounce),
+        .optionalInteger(
+            "batch-to-refresh-ms", "F-schedule", "holds reconciliations for the next refresh point or a scheduled refresh this long after the first trigger",
+            60_000...6 * 3_600_000, unit: " ms", \.batchToRefreshMillis),
+        .choice("rate-limited", "F-drop", "what happens to a rate-limited signal", \.rateLimited),
+        .integer("retry-backoff", "F-drop", "a retried signal waits this many times retryMillis", 1...5, unit: "x", \.retryBackoffFactor),
+        .choice("unusable-list", "F-drop", "what happens when the store answers a stale or partial list (N3.2-AC04.V4)", \.unusableList),
+        .choice("apple-display-name-only", "N3.2-AC10.V1", "what an Apple app sends for a display-name change alone", \.appleDisplayNameOnly),
+    ]
+
+    /// The design with every knob set as `specification` says: `knobs:name=value;…`, every knob not
+    /// named keeping the reference's value. Throws a message naming the knob or value at fault.
+    public static func parse(_ specification: String) throws(DesignSpecificationError) -> ReferenceDesign {
+        guard specification.hasPrefix("knobs:") else { throw DesignSpecificationError("a design specification starts with 'knobs:', found '\(specification)'") }
+        var design = ReferenceDesign.reference
+        for pair in specification.dropFirst("knobs:".count).split(separator: ";", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let knob = knobs.first(where: { $0.name == parts[0] }) else {
+                throw DesignSpecificationError("unknown knob '\(pair)'; the knobs are: \(knobs.map(\.name).joined(separator: ", "))")
+            }
+            guard knob.set(&design, parts[1]) else { throw DesignSpecificationError("knob '\(knob.name)' takes \(knob.range), found '\(parts[1])'") }
+        }
+        return design.named("given")
+    }
+
+    /// `count` designs with every knob drawn from its whole range, reproducible from `seed`.
+    public static func random(count: Int, seed: UInt64) -> [ReferenceDesign] {
+        var random = SplitMix64(seed: seed ^ 0x6B6E_6F62_7321)
+        return (0..<count).map { index in
+            var design = ReferenceDesign.reference
+            for knob in knobs { _ = knob.set(&design, knob.draw(&random)) }
+            return design.named("random-\(seed)-\(index + 1)")
+        }
+    }
+
+    /// This design's knob values as a specification that `parse` reads back.
+    public var specification: String { "knobs:" + Self.knobs.map { "\($0.name)=\($0.get(self))" }.joined(separator: ";") }
+
+    /// The same choices under another name, summarised by their specification, which
+    /// `selftest --design <specification>` runs again.
+    func named(_ id: String) -> ReferenceDesign {
+        var copy = self
+        copy.id = id
+        copy.summary = specification
+        return copy
+    }
+
+    /// Whether the design was made from knob values (a random draw or a given specification)
+    /// rather than being one of the fixed designs.
+    public var isCombination: Bool { summary == specification }
+
+    /// The freedoms whose knobs this design sets to something other than the reference's value.
+    public var freedoms: [String] {
+        var seen: [String] = []
+        for knob in Self.knobs where knob.get(self) != knob.get(.reference) && !seen.contains(knob.freedom) { seen.append(knob.freedom) }
+        return seen
+    }
+}
+
+/// A design specification that names an unknown knob or a value outside its range.
+public struct DesignSpecificationError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong, naming the knob or value.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

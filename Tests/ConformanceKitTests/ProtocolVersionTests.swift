@@ -1,0 +1,93 @@
+import ConformanceKit
+import ConformanceTestSupport
+import Foundation
+import Testing
+
+/// Protocol 1.1 against adapters of 1.0 and of later minors: what an adapter answers about its
+/// version, what the harness ignores, and which test cases an adapter of 1.0 cannot be judged on.
+@Suite("Adapter protocol versions")
+struct ProtocolVersionTests {
+    static func description(_ json: String) throws -> AdapterDescription {
+        try Wire.decoder().decode(AdapterDescription.self, from: Data(json.utf8))
+    }
+
+    @Test("the harness speaks 1.1")
+    func harnessVersion() {
+        #expect(adapterProtocolVersion == "1.1")
+    }
+
+    @Test("an answer without protocolVersion is an adapter of 1.0")
+    func absentVersionIsOneZero() throws {
+        let description = try Self.description(
+            #"{"name":"old","version":"1","targets":["apple-18"],"capabilities":["signals"],"relyingPartyIDs":["example.com"]}"#)
+        #expect(description.protocolVersion == "1.0")
+        #expect(description.protocolMinor == 0)
+        #expect(!description.implements(.osFamily))
+    }
+
+    @Test("an unknown capability is ignored and kept for the reports, not a decoding error")
+    func unknownCapabilityIgnored() throws {
+        let description = try Self.description(
+            #"{"protocolVersion":"1.7","name":"new","version":"1","targets":["apple-18"],"capabilities":["signals","teleport","signals","teleport"],"relyingPartyIDs":["example.com"]}"#
+        )
+        #expect(description.capabilities == [.signals])
+        #expect(description.ignoredCapabilities == ["teleport"])
+        #expect(description.implements(.osFamily), "a later minor has everything 1.1 added")
+        let encoded = String(decoding: try Wire.encoder().encode(description), as: UTF8.self)
+        #expect(!encoded.contains("teleport") && !encoded.contains("ignoredCapabilities"), "\(encoded)")
+    }
+
+    @Test("a decode error of an adapter answer quotes the value and lists the valid values")
+    func decodeErrorsListValidValues() {
+        do {
+            _ = try Wire.decoder().decode(ActionOutcome.self, from: Data(#"{"status":"signed_in"}"#.utf8))
+            Issue.record("decoded an invalid status")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains(#""signed_in" is not a valid value"#), "\(text)")
+            #expect(text.contains("signed-in, second-factor-required, signed-in-limited, rejected, pending, done"), "\(text)")
+            #expect(!text.contains("Cannot initialize"), "\(text)")
+        }
+        #expect(SessionSnapshot.Stage.invalidValueMessage("x\ny").hasPrefix(#""x\ny" is not a valid value"#), "control characters are escaped")
+    }
+
+    static func plan(targets: [String], library: StepLibrary) throws -> TestPlan {
+        let text = CriterionText.criterion(scenarios: [.init("Fine", steps: ["When the user refreshes as alice", "Then the step passes"])])
+        let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)], library: library)
+        try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        return TestPlan.make(loaded.criteria, filter: .init(targets: targets))
+    }
+
+    @Test("with an adapter of 1.0, a macOS or visionOS target is not verified (no osFamily), never failed; 1.1 runs it")
+    func osFamilyNeedsOneOne() async throws {
+        let plan = try Self.plan(targets: ["apple-18", "macos-15", "visionos-2"], library: TestSteps.library)
+        let old = FakeAdapter(protocolVersion: "1.0")
+        let results = await Runner(adapter: old, library: TestSteps.library).run(plan, description: old.description)
+        #expect(results.map(\.verdict) == [.passed, .notVerified, .notVerified])
+        #expect(results[1].notVerifiedReason == NotVerifiedReason(kind: .protocolVersion, detail: "DeviceInfo.osFamily"))
+        #expect(results[1].message?.contains("added in adapter protocol 1.1; the adapter implements 1.0") == true, "\(results[1].message ?? "")")
+        let current = FakeAdapter()
+        let again = await Runner(adapter: current, library: TestSteps.library).run(plan, description: current.description)
+        #expect(again.map(\.verdict) == [.passed, .passed, .passed])
+    }
+
+    @Test("with an adapter of 1.0, a step that injects a 1.1 fault kind makes its test case not verified")
+    func faultKindNeedsOneOne() async throws {
+        let lookup = StepDefinition("the step passes", protocolFeatures: [.credentialLookupFailure]) { _, _ in .passed }
+        let library = StepLibrary(TestSteps.definitions.filter { $0.pattern.source != "the step passes" } + [lookup])
+        let plan = try Self.plan(targets: ["apple-18"], library: library)
+        let old = FakeAdapter(protocolVersion: "1.0")
+        let result = try #require(await Runner(adapter: old, library: library).run(plan, description: old.description).first)
+        #expect(result.verdict == .notVerified)
+        #expect(result.notVerifiedReason?.kind == .protocolVersion)
+        #expect(old.log.all.isEmpty, "decided before a session opens")
+        let current = FakeAdapter()
+        #expect(await Runner(adapter: current, library: library).run(plan, description: current.description).first?.verdict == .passed)
+    }
+
+    @Test("the standard step injecting credential-lookup-failure declares it as a 1.1 feature")
+    func standardStepDeclaresFeature() throws {
+        let definition = try #require(StepLibrary.standard.definitions.first { $0.pattern.source.contains("lookup of the presented credential fails") })
+        #expect(definition.protocolFeatures == [.credentialLookupFailure])
+    }
+}
