@@ -48,19 +48,22 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
         let verdicts = [run.verdict] + run.criteria.map(\.verdict) + run.criteria.flatMap(\.targets.values) + run.testCases.map(\.verdict)
         if run.metadata.fault != nil || verdicts.contains(.error) || verdicts.contains(.undefined) { return .harnessError }
         if !waivers.problems.isEmpty { return .nonConformant }
-        let unexpectedFailure = run.testCases.contains { $0.verdict == .failed && waivers.waiver(forTestCase: $0.id) == nil }
+        // Below the gate (`run --gate`), a failure is a warning: it does not decide the status.
+        let unexpectedFailure = run.testCases.contains {
+            $0.verdict == .failed && waivers.waiver(forTestCase: $0.id) == nil && run.gateCovers(criterion: $0.criterionID)
+        }
         if unexpectedFailure { return .nonConformant }
         // A criterion (or the run) that says `failed` without a failed test case behind it is not
         // covered by any waiver: the failure is unexpected.
         let failedTestCases = run.testCases.filter { $0.verdict == .failed }
         let criterionFailedWithoutCase = run.criteria.contains { criterion in
-            criterion.verdict == .failed && !failedTestCases.contains { $0.criterionID == criterion.criterion.id }
+            criterion.verdict == .failed && run.gateCovers(criterion: criterion.criterion.id) && !failedTestCases.contains { $0.criterionID == criterion.criterion.id }
         }
         if criterionFailedWithoutCase || (run.verdict == .failed && failedTestCases.isEmpty) { return .nonConformant }
         // An exploration (`explore`) judges invariants over random histories, not verify items: one
         // that broke none has nothing to be incomplete about.
         if run.metadata.filters["explore"] != nil { return .conformant }
-        let gaps = Gap.all(in: run, waivers: waivers)
+        let gaps = Gap.gating(in: run, waivers: waivers)
         if gaps.isEmpty || gapsAccepted(gaps, in: run) { return .conformant }
         return .incomplete
     }
@@ -89,7 +92,7 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
     /// The words for a run's headline: a run that left verify items unshown says how many and
     /// which, so that a partial run never reads as a full pass.
     public func headline(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
-        let gaps = Gap.all(in: run, waivers: waivers)
+        let gaps = Gap.gating(in: run, waivers: waivers)
         guard self == .conformant || self == .incomplete, !gaps.isEmpty else { return words }
         let listed = gaps.prefix(5).map(\.detail).joined(separator: "; ") + (gaps.count > 5 ? "; … \(gaps.count - 5) more" : "")
         if self == .conformant {

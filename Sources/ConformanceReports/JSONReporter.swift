@@ -20,8 +20,10 @@ public enum JSONReporter {
     /// 1.1.0 added `summary.gaps`, the statuses `incomplete` (3), `interrupted` (130) and
     /// `terminated` (143), `metadata.allowNotVerified`, `metadata.interruption`, `metadata.fault`
     /// and the adapter's `declaredTargets`, `capabilities` and `unknownTargets`. 1.2.0 added each
-    /// criterion's `origin` (source, derived, recommendation).
-    public static let schemaVersion = "1.3.0"
+    /// criterion's `origin` (source, derived, recommendation). 1.3.0 added the gate per verify item
+    /// and the notices. 1.4.0 added `fidelity`, `metadata.gate`, `metadata.evidence`,
+    /// `summary.warnings`, each criterion's `gated`, and each test case's `observed` and `warning`.
+    public static let schemaVersion = "1.4.0"
 
     /// The `$id` of the JSON Schema of major version 1, written as the report's `$schema` member.
     public static let schemaID = "urn:passkey-conformance:schema:run-report:v1"

@@ -17,6 +17,8 @@ extension RunCommand {
         var quiet: Bool
         var allowNotVerified: Bool
         var bundledDigest: String?
+        var gate: Gate
+        var transcriptsForPasses: Bool
 
         /// The run's metadata once the criteria (digest) and the adapter (description) are known.
         func metadata(
@@ -31,6 +33,8 @@ extension RunCommand {
             metadata.criteriaRoot = parsed.value("criteria")
             metadata.harnessCommand = HarnessExecutable.rerunCommand
             metadata.criteriaSource = .init(digest: digest, bundledDigest: bundledDigest)
+            metadata.gate = gate
+            if transcriptsForPasses { metadata.transcriptsForPasses = true }
             return metadata
         }
     }
@@ -47,7 +51,8 @@ extension RunCommand {
             parsed: parsed, formats: formats, today: try date(parsed), seed: try Common.seed(parsed, command: spec.name),
             startedAt: try startTime(parsed), transport: transport, command: command, directory: parsed.value("out") ?? "conformance-report",
             writesReports: !parsed.flags.contains("no-reports"), quiet: parsed.flags.contains("quiet"),
-            allowNotVerified: parsed.flags.contains("allow-not-verified"), bundledDigest: CriteriaLocation.bundledDigest())
+            allowNotVerified: parsed.flags.contains("allow-not-verified"), bundledDigest: CriteriaLocation.bundledDigest(),
+            gate: try gate(parsed), transcriptsForPasses: try transcriptsForPasses(parsed))
         let jobs = try Self.jobs(parsed)
 
         let loaded: CriteriaLoader.Result
@@ -86,7 +91,8 @@ extension RunCommand {
         }
 
         let progress = Progress(enabled: !setting.quiet && Output.errorIsTerminal)
-        let execution = Execution(plan: plan, adapter: adapter, seed: setting.seed, jobs: jobs, onEvent: progress.handle)
+        let execution = Execution(
+            plan: plan, adapter: adapter, seed: setting.seed, jobs: jobs, keepsTranscriptsOfPasses: setting.transcriptsForPasses, onEvent: progress.handle)
         let outcome = await interruptions.guarding(execution)
         await adapter.shutdown()
         progress.finish()
