@@ -132,14 +132,37 @@ def check_report(path, schema_dir, problems):
     for problem in document["waivers"]["problems"]:
         problems.check(problem["waiver"] in waiver_ids, path, f"waiver problem names unknown waiver {problem['waiver']}")
 
-    # Gaps (schema 1.1.0): every criterion without a test case that passed or failed (waived
-    # failures count as verified) is listed, and nothing else of that kind.
+    # Gaps (schema 1.3.0: per verify item; 1.4.0: those below the gate under summary.warnings):
+    # every verify item of a selected criterion without a test case that passed is a gap, unless an
+    # unwaived failure covers it (then the run is not conformant instead).
     metadata = document["metadata"]
     gaps = summary.get("gaps", [])
-    verified = {case["criterionID"] for case in cases if case["verdict"] in ("passed", "failed")}
-    unverified = sorted(c["id"] for c in document["criteria"] if c["described"] and c["id"] not in verified)
-    listed_gaps = sorted(g["criterion"] for g in gaps if g["kind"] == "criterionNotVerified")
-    problems.check(listed_gaps == unverified, path, f"summary.gaps lists {listed_gaps} as not verified, expected {unverified}")
+    below = summary.get("warnings", {}).get("gaps", [])
+    gated = {c["id"]: c.get("gated", True) for c in document["criteria"]}
+    expected_items, expected_criteria = set(), set()
+    for criterion in document["criteria"]:
+        mine = [case for case in cases if case["criterionID"] == criterion["id"]]
+        items = {item for case in mine for item in case["verifyItems"]}
+        if not items and mine and not any(case["verdict"] == "passed" for case in mine):
+            expected_criteria.add(criterion["id"])
+        for item in items:
+            covering = [case for case in mine if item in case["verifyItems"]]
+            if any(case["verdict"] == "passed" for case in covering):
+                continue
+            if any(case["verdict"] == "failed" and case["outcome"] != "waived" for case in covering):
+                continue
+            if any(case["verdict"] in ("error", "undefined") for case in covering):
+                continue
+            expected_items.add((criterion["id"], item))
+    listed_items = {(g["criterion"], g.get("verifyItem")) for g in gaps + below if g["kind"].startswith("verifyItem")}
+    problems.check(listed_items == expected_items, path,
+                   f"gaps list verify items {sorted(listed_items - expected_items)} too many, {sorted(expected_items - listed_items)} missing")
+    listed_criteria = {g["criterion"] for g in gaps + below if g["kind"] == "criterionNotVerified"}
+    problems.check(listed_criteria == expected_criteria, path, f"gaps list criteria {sorted(listed_criteria)}, expected {sorted(expected_criteria)}")
+    for gap in gaps:
+        problems.check(gap["criterion"] is None or gated.get(gap["criterion"], True), path, f"summary.gaps lists {gap['criterion']}, below the gate")
+    for gap in below:
+        problems.check(not gated.get(gap["criterion"], True), path, f"summary.warnings.gaps lists {gap['criterion']}, which the gate covers")
     problems.check(any(g["kind"] == "noTestCase" for g in gaps) == (not cases), path, "summary.gaps and the test cases disagree on noTestCase")
 
     outcomes = {case["outcome"] for case in cases} | {c["outcome"] for c in document["criteria"]}
@@ -148,7 +171,7 @@ def check_report(path, schema_dir, problems):
         expected = 130 if interruption == "SIGINT" else 143
     elif outcomes & {"error", "undefined"} or summary["verdict"] in ("error", "undefined") or metadata.get("fault"):
         expected = 2
-    elif "failed" in outcomes or document["waivers"]["problems"]:
+    elif gated_failure(document) or document["waivers"]["problems"]:
         expected = 1
     elif gaps and not metadata.get("allowNotVerified", False):
         expected = 3
@@ -159,6 +182,18 @@ def check_report(path, schema_dir, problems):
 
 
 RUN_SUITE = "passkey-conformance.run"
+
+
+def gated_failure(document):
+    """A failed outcome the gate counts (schema 1.4.0: criteria[].gated, testCases[].warning)."""
+    cases = [case for case in document["testCases"] if case["outcome"] == "failed" and not case.get("warning", False)]
+    criteria = [c for c in document["criteria"] if c["outcome"] == "failed" and c.get("gated", True)]
+    return bool(cases or criteria)
+
+
+def classname(criterion, target):
+    """<criterion>.<target> with the dots inside each id written as '_' (schema 1.4.0's JUnit)."""
+    return criterion.replace(".", "_") + "." + target.replace(".", "_")
 
 
 def check_junit(path, document, problems):
@@ -173,10 +208,12 @@ def check_junit(path, document, problems):
         problems.check(len(cases_here) == 1 and cases_here[0].classname == RUN_SUITE + ".gate" and cases_here[0].name == "run",
                        f"{path}: suite {suite.name}", "the run suite holds exactly one test case passkey-conformance.run.gate/run")
         results = cases_here[0].result if cases_here else []
-        problems.check(len(results) == 1 and type(results[0]).__name__ == "Error"
-                       and results[0].type in ("interrupted", "terminated", "fault", "incomplete"),
-                       f"{path}: suite {suite.name}", "the run suite's test case has one <error> of a run type")
-        for name, value in {"tests": 1, "failures": 0, "errors": 1, "skipped": 0}.items():
+        kind = type(results[0]).__name__ if len(results) == 1 else None
+        problems.check((kind == "Failure" and results[0].type == "incomplete")
+                       or (kind == "Error" and results[0].type in ("interrupted", "terminated", "hangup", "fault")),
+                       f"{path}: suite {suite.name}", "the run suite's test case has one <failure> (incomplete) or <error> of a run type")
+        failed = 1 if kind == "Failure" else 0
+        for name, value in {"tests": 1, "failures": failed, "errors": 1 - failed, "skipped": 0}.items():
             total[name] += value
     suites = [suite for suite in suites if suite.name != RUN_SUITE]
     if document is not None:
@@ -190,7 +227,10 @@ def check_junit(path, document, problems):
             key = (case.classname, case.name)
             problems.check(key not in seen, f"{path}: suite {suite.name}", f"classname+name not unique: {key}")
             seen.add(key)
-            problems.check(case.classname.startswith(suite.name + "."), f"{path}: {key}", "classname is not <criterion>.<target>")
+            problems.check(case.classname.startswith(suite.name.replace(".", "_") + ".") and case.classname.count(".") == 1,
+                           f"{path}: {key}", "classname is not <criterion>.<target> with no dot inside an id")
+            problems.check(bool(case._elem.get("file")) and (case._elem.get("line") or "").isdigit(), f"{path}: {key}",
+                           "testcase without file and line attributes")
             tally["tests"] += 1
             kinds = [type(result).__name__ for result in case.result]
             problems.check(len(kinds) <= 1, f"{path}: {key}", f"more than one result element: {kinds}")
@@ -227,11 +267,12 @@ def check_junit(path, document, problems):
     problems.check(len(cases) == len(by_case), path, f"{len(by_case)} testcases, JSON report has {len(cases)}")
     expected = {"passed": ("passed", None), "failed": ("Failure", "failed"), "error": ("Error", "error"),
                 "undefined": ("Error", "undefined"), "notVerified": ("Skipped", None), "waived": ("Skipped", None)}
-    for case, (suite, classname, kind, type_, message) in zip(cases, by_case):
+    for case, (suite, classname_, kind, type_, message) in zip(cases, by_case):
         where = f"{path}: {case['id']}"
-        problems.check(suite == case["criterionID"] and classname == f"{case['criterionID']}.{case['target']}", where,
-                       f"in suite {suite} as {classname}")
-        problems.check((kind, type_) == expected[case["outcome"]], where, f"{case['outcome']} written as {kind} type {type_!r}")
+        problems.check(suite == case["criterionID"] and classname_ == classname(case["criterionID"], case["target"]), where,
+                       f"in suite {suite} as {classname_}")
+        wanted = ("passed", None) if case.get("warning", False) else expected[case["outcome"]]
+        problems.check((kind, type_) == wanted, where, f"{case['outcome']} written as {kind} type {type_!r}")
         if case["outcome"] == "waived":
             problems.check((message or "").startswith("waived: "), where, "waived case without a 'waived: ' message")
         if case["outcome"] == "notVerified":
