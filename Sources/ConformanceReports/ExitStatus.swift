@@ -57,7 +57,8 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
         // covered by any waiver: the failure is unexpected.
         let failedTestCases = run.testCases.filter { $0.verdict == .failed }
         let criterionFailedWithoutCase = run.criteria.contains { criterion in
-            criterion.verdict == .failed && run.gateCovers(criterion: criterion.criterion.id) && !failedTestCases.contains { $0.criterionID == criterion.criterion.id }
+            criterion.verdict == .failed && run.gateCovers(criterion: criterion.criterion.id)
+                && !failedTestCases.contains { $0.criterionID == criterion.criterion.id }
         }
         if criterionFailedWithoutCase || (run.verdict == .failed && failedTestCases.isEmpty) { return .nonConformant }
         // An exploration (`explore`) judges invariants over random histories, not verify items: one

@@ -30,6 +30,21 @@ public enum HTMLReporter {
         warning && outcome == .failed ? "o-warning" : "o-\(outcome.rawValue)"
     }
 
+    /// A cell's mark, in characters every common font has (the colour carries the outcome; the
+    /// mark keeps it readable without colour): ✓ passed, ✗ failed, W waived, E error, – not
+    /// verified, ? undefined, ! a failure below the gate.
+    static func mark(_ outcome: ReportOutcome, warning: Bool = false) -> String {
+        if warning && outcome == .failed { return "!" }
+        return switch outcome {
+        case .passed: "✓"
+        case .failed: "✗"
+        case .waived: "W"
+        case .error: "E"
+        case .notVerified: "–"
+        case .undefined: "?"
+        }
+    }
+
     /// Text escaped for HTML element content and attribute values, with hidden characters made visible.
     static func escape(_ text: String) -> String {
         var escaped = ""
@@ -90,7 +105,8 @@ public enum HTMLReporter {
             html += "<li><strong>Adapter:</strong> \(escape(adapter.name)) \(escape(adapter.version)) (\(escape(adapter.transport)))"
             if let command = adapter.command { html += ", command <code>\(escape(command))</code>" }
             html += "</li>\n<li><strong>Seed:</strong> \(metadata.seed); <strong>started:</strong> \(escape(metadata.startedAt)); "
-            html += "<strong>gate:</strong> <code>\(model.gate.rawValue)</code>; <strong>duration:</strong> \(ReportModel.seconds(model.run.wallSeconds)) s wall, "
+            html +=
+                "<strong>gate:</strong> <code>\(model.gate.rawValue)</code>; <strong>duration:</strong> \(ReportModel.seconds(model.run.wallSeconds)) s wall, "
             html += "\(model.run.virtualMillis) ms virtual</li>\n</ul>\n"
         }
 
@@ -112,19 +128,23 @@ public enum HTMLReporter {
                 return
             }
             html += "<table class=\"grid\">\n<tr><th>Criterion</th><th>Level</th><th>Overall</th>"
-            for target in model.targets { html += "<th class=\"target\" title=\"\(escape(ReportFidelity.simulated(targetID: target)))\">\(escape(target))</th>" }
+            for target in model.targets {
+                html += "<th class=\"target\" title=\"\(escape(ReportFidelity.simulated(targetID: target)))\">\(escape(target))</th>"
+            }
             html += "</tr>\n"
             for section in model.sections {
                 let warning = !section.gated
                 let title = section.info.map(\.title) ?? "(not described in this run)"
                 let level = section.info.map { $0.level.rawValue } ?? "?"
                 html += "<tr><th title=\"\(escape(title))\">\(escape(section.id))</th><td>\(escape(level))\(warning ? " (warns)" : "")</td>"
-                html += "<td class=\"cell \(HTMLReporter.cssClass(section.outcome, warning: warning))\">\(MarkdownReporter.symbol(section.outcome, warning: warning))</td>"
+                html +=
+                    "<td class=\"cell \(HTMLReporter.cssClass(section.outcome, warning: warning))\">\(HTMLReporter.mark(section.outcome, warning: warning))</td>"
                 for target in model.targets {
                     if let cell = section.cells[target] {
                         let words = warning && cell.outcome == .failed ? "failed below the gate (warning)" : cell.outcome.words
-                        html += "<td class=\"cell \(HTMLReporter.cssClass(cell.outcome, warning: warning))\" title=\"\(escape("\(section.id) on \(target): \(words)"))\">"
-                        html += "\(MarkdownReporter.symbol(cell.outcome, warning: warning))</td>"
+                        html +=
+                            "<td class=\"cell \(HTMLReporter.cssClass(cell.outcome, warning: warning))\" title=\"\(escape("\(section.id) on \(target): \(words)"))\">"
+                        html += "\(HTMLReporter.mark(cell.outcome, warning: warning))</td>"
                     } else {
                         html += "<td class=\"cell na\" title=\"does not apply\">·</td>"
                     }
@@ -132,8 +152,10 @@ public enum HTMLReporter {
                 html += "</tr>\n"
             }
             html += "</table>\n<p class=\"legend\">"
-            for outcome in ReportOutcome.allCases { html += "<span class=\"\(HTMLReporter.cssClass(outcome))\">\(escape(outcome.words))</span>" }
-            html += "<span class=\"o-warning\">failed below the gate (warning)</span><span class=\"na\">· does not apply</span></p>\n"
+            for outcome in ReportOutcome.allCases {
+                html += "<span class=\"\(HTMLReporter.cssClass(outcome))\">\(HTMLReporter.mark(outcome)) \(escape(outcome.words))</span>"
+            }
+            html += "<span class=\"o-warning\">! failed below the gate (warning)</span><span class=\"na\">· does not apply</span></p>\n"
         }
 
         mutating func failures(_ model: ReportModel) {
@@ -145,7 +167,8 @@ public enum HTMLReporter {
             for group in model.groups {
                 let item = group.representative
                 let label = group.isWarning ? "warning (failed below the gate)" : group.outcome.words
-                html += "<details id=\"\(group.id)\"><summary><span class=\"\(HTMLReporter.cssClass(group.outcome, warning: group.isWarning))\">&nbsp;\(escape(label))&nbsp;</span> "
+                html +=
+                    "<details id=\"\(group.id)\"><summary><span class=\"\(HTMLReporter.cssClass(group.outcome, warning: group.isWarning))\">&nbsp;\(escape(label))&nbsp;</span> "
                 html += "<strong>\(escape(group.criterion))</strong> \(escape(group.verifyItems.joined(separator: ", "))): \(escape(group.cause)) "
                 html += "(\(group.cases.count) test case\(group.cases.count == 1 ? "" : "s") on \(escape(group.targets.joined(separator: ", "))))</summary>\n"
                 html += "<p>Test cases: " + group.cases.map { "<code>\(escape($0.result.id))</code>" }.joined(separator: ", ") + "</p>\n"
@@ -155,7 +178,8 @@ public enum HTMLReporter {
         }
 
         mutating func gaps(_ model: ReportModel) {
-            for (title, gaps) in [("Gaps: what no passed test case shows", model.gaps), ("Gaps below the gate (warnings)", model.warningGaps)] where !gaps.isEmpty {
+            for (title, gaps) in [("Gaps: what no passed test case shows", model.gaps), ("Gaps below the gate (warnings)", model.warningGaps)]
+            where !gaps.isEmpty {
                 html += "<h2>\(escape(title)) (\(gaps.count))</h2>\n<details><summary>\(gaps.count) gap\(gaps.count == 1 ? "" : "s")</summary><ul>\n"
                 for gap in gaps { html += "<li>\(escape(gap.detail))</li>\n" }
                 html += "</ul></details>\n"
@@ -164,11 +188,13 @@ public enum HTMLReporter {
 
         mutating func targets(_ model: ReportModel) {
             html += "<h2 id=\"targets\">Targets (simulated)</h2>\n"
-            html += "<p>The facts behind the simulation and their sources: <code>\(escape(ReportFidelity.notes))</code> in the passkey-conformance sources.</p>\n"
+            html +=
+                "<p>The facts behind the simulation and their sources: <code>\(escape(ReportFidelity.notes))</code> in the passkey-conformance sources.</p>\n"
             html += "<table>\n<tr><th>Target</th><th>Title</th><th>What was simulated</th></tr>\n"
             for target in model.targets {
                 let title = TargetCatalog.target(id: target)?.title ?? "(unknown)"
-                html += "<tr><td><code>\(escape(target))</code></td><td>\(escape(title))</td><td>\(escape(ReportFidelity.simulated(targetID: target)))</td></tr>\n"
+                html +=
+                    "<tr><td><code>\(escape(target))</code></td><td>\(escape(title))</td><td>\(escape(ReportFidelity.simulated(targetID: target)))</td></tr>\n"
             }
             html += "</table>\n"
         }

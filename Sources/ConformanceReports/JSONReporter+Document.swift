@@ -273,7 +273,9 @@ extension JSONReporter.Document {
             simulated: true, statement: ReportFidelity.statement, passProves: ReportFidelity.passProves,
             passDoesNotProve: ReportFidelity.passDoesNotProve, notes: ReportFidelity.notes,
             targets: Dictionary(
-                model.targets.map { ($0, R.Fidelity.TargetFidelity(title: .init(TargetCatalog.target(id: $0)?.title), simulated: ReportFidelity.simulated(targetID: $0))) },
+                model.targets.map {
+                    ($0, R.Fidelity.TargetFidelity(title: .init(TargetCatalog.target(id: $0)?.title), simulated: ReportFidelity.simulated(targetID: $0)))
+                },
                 uniquingKeysWith: { first, _ in first }))
         summary = R.Summary(
             verdict: run.verdict, outcome: model.outcome, status: model.exitStatus.name, exitStatus: model.exitStatus.rawValue,
@@ -289,7 +291,8 @@ extension JSONReporter.Document {
             }
             return R.Criterion(
                 id: section.id, described: info != nil, title: .init(info?.title), level: .init(info?.level), group: .init(info?.group),
-                derived: .init(info?.derived), origin: .init(info?.origin), gated: section.gated, statement: .init(info?.statement), verification: .init(info?.verification),
+                derived: .init(info?.derived), origin: .init(info?.origin), gated: section.gated, statement: .init(info?.statement),
+                verification: .init(info?.verification),
                 verifyItems: items, source: .init(info?.source), references: info?.references ?? [], file: .init(info?.file),
                 verdict: section.verdict, outcome: section.outcome,
                 targets: section.cells.mapValues { R.Cell(verdict: $0.verdict, outcome: $0.outcome) },

@@ -38,6 +38,7 @@ public enum JUnitReporter {
         for notice in [ReportNotices.criteria(model.run.metadata), ReportNotices.waiverDate(model.waivers)].compactMap(\.self) {
             xml += "<!-- NOTE: \(comment(notice)) -->\n"
         }
+        xml += "<!-- \(comment(ReportFidelity.statement)) \(comment(ReportFidelity.passProves)) \(comment(ReportFidelity.passDoesNotProve)) -->\n"
         var all = Tally(model.cases)
         let issue = runIssue(model)
         if let issue {
@@ -93,7 +94,8 @@ public enum JUnitReporter {
         if model.exitStatus == .incomplete {
             let gaps = model.gaps
             let items = gaps.compactMap(\.verifyItem)
-            let listed = items.isEmpty ? "" : ": unverified " + items.prefix(10).joined(separator: ", ") + (items.count > 10 ? ", … \(items.count - 10) more" : "")
+            let listed =
+                items.isEmpty ? "" : ": unverified " + items.prefix(10).joined(separator: ", ") + (items.count > 10 ? ", … \(items.count - 10) more" : "")
             return (
                 "incomplete", "incomplete: \(gaps.count) gap(s)\(listed)",
                 ([exit] + gaps.map { "\($0.kind.rawValue): \($0.detail)" }).joined(separator: "\n"), true
@@ -182,7 +184,8 @@ public enum JUnitReporter {
         case .failed where item.isWarning:
             // Below the gate: a passed test case that carries the failure as a warning.
             xml += open + ">\n" + properties(item)
-            xml += "      <system-out>\(TextEscaping.xmlText("WARNING (below the gate, the run's status is unchanged): " + details(item, metadata: metadata)))</system-out>\n"
+            xml +=
+                "      <system-out>\(TextEscaping.xmlText("WARNING (below the gate, the run's status is unchanged): " + details(item, metadata: metadata)))</system-out>\n"
             xml += "    </testcase>\n"
             return
         case .failed:

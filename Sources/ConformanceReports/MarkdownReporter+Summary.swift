@@ -131,20 +131,24 @@ extension MarkdownReporter.Document {
         var shown = 0
         for group in groups {
             let targets = group.targets
-            let targetText = targets.prefix(8).map(TextEscaping.markdownInline).joined(separator: ", ") + (targets.count > 8 ? " +\(targets.count - 8) more" : "")
+            let targetText =
+                targets.prefix(8).map(TextEscaping.markdownInline).joined(separator: ", ") + (targets.count > 8 ? " +\(targets.count - 8) more" : "")
             var cause = group.cause
             if cause.count > 300 { cause = String(cause.prefix(299)) + "…" }
             let outcome = group.isWarning ? "⚠️ warning" : MarkdownReporter.labelled(group.outcome)
             let row =
                 "| [\(group.id)](\(ReportFormat.detailsFileName)#\(group.id)) | \(TextEscaping.markdownInline(group.criterion)) | \(outcome) | "
-                + group.verifyItems.map(TextEscaping.markdownInline).joined(separator: ", ") + " | \(TextEscaping.markdownInline(cause)) | \(targetText) | \(group.cases.count) |"
+                + group.verifyItems.map(TextEscaping.markdownInline).joined(separator: ", ")
+                + " | \(TextEscaping.markdownInline(cause)) | \(targetText) | \(group.cases.count) |"
             guard text.utf8.count + (lines + [row]).joined(separator: "\n").utf8.count < MarkdownReporter.summaryBudget - 12_000 else { break }
             lines.append(row)
             shown += 1
         }
         block(lines)
         if shown < groups.count {
-            block("… and \(TextEscaping.count(groups.count - shown, "more cause")), left out to keep this summary short: see \(TextEscaping.markdownCode(ReportFormat.detailsFileName)).")
+            block(
+                "… and \(TextEscaping.count(groups.count - shown, "more cause")), left out to keep this summary short: see \(TextEscaping.markdownCode(ReportFormat.detailsFileName))."
+            )
         }
     }
 
@@ -153,7 +157,9 @@ extension MarkdownReporter.Document {
         for (title, gaps) in [("Gaps: what no passed test case shows", model.gaps), ("Gaps below the gate (warnings)", model.warningGaps)] where !gaps.isEmpty {
             block("## \(title) (\(gaps.count))")
             var lines = gaps.prefix(25).map { "- " + TextEscaping.markdownInline($0.detail) }
-            if gaps.count > 25 { lines.append("- … and \(gaps.count - 25) more: see \(TextEscaping.markdownCode(ReportFormat.detailsFileName)) or `summary.gaps` in report.json") }
+            if gaps.count > 25 {
+                lines.append("- … and \(gaps.count - 25) more: see \(TextEscaping.markdownCode(ReportFormat.detailsFileName)) or `summary.gaps` in report.json")
+            }
             block(lines)
         }
     }
@@ -161,11 +167,15 @@ extension MarkdownReporter.Document {
     /// Every target of the run and what was simulated for it.
     mutating func targetTable(_ model: ReportModel, brief: Bool) {
         block("## Targets (simulated)")
-        block("What the harness simulated for each target; the facts behind the simulation and their sources: \(TextEscaping.markdownCode(ReportFidelity.notes)).")
+        block(
+            "What the harness simulated for each target; the facts behind the simulation and their sources: \(TextEscaping.markdownCode(ReportFidelity.notes))."
+        )
         var lines = ["| Target | Title | What was simulated |", "|---|---|---|"]
         for target in model.targets {
             let title = TargetCatalog.target(id: target)?.title ?? "(unknown)"
-            lines.append("| \(TextEscaping.markdownInline(target)) | \(TextEscaping.markdownInline(title)) | \(TextEscaping.markdownInline(ReportFidelity.simulated(targetID: target))) |")
+            lines.append(
+                "| \(TextEscaping.markdownInline(target)) | \(TextEscaping.markdownInline(title)) | \(TextEscaping.markdownInline(ReportFidelity.simulated(targetID: target))) |"
+            )
         }
         block(lines)
     }

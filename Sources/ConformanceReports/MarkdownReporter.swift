@@ -190,7 +190,8 @@ extension MarkdownReporter {
                         + "Reported, counted as failed, but they do not change the exit status.")
             }
             if !model.warningGaps.isEmpty && !brief {
-                lines.append("Gaps below the gate (warnings): " + model.warningGaps.map { TextEscaping.markdownInline($0.detail) }.joined(separator: "; ") + ".")
+                lines.append(
+                    "Gaps below the gate (warnings): " + model.warningGaps.map { TextEscaping.markdownInline($0.detail) }.joined(separator: "; ") + ".")
             }
             if let count = cases[.waived], count > 0 {
                 lines.append("Waived: \(TextEscaping.count(count, "failed test case")). The failure is known and accepted until its waiver expires.")
