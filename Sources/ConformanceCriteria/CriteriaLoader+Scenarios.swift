@@ -102,6 +102,7 @@ extension CriteriaLoader {
             }
             var steps: [CriterionScenario.Step] = []
             var role = CriterionScenario.Step.Role.context
+            var created: Set<String> = []
             for pickleStep in pickle.steps {
                 let astStep = pickleStep.astNodeIds.first.flatMap { astSteps[$0] }
                 let stepLine = astStep?.location.line ?? line
@@ -114,7 +115,19 @@ extension CriteriaLoader {
                 }
                 steps.append(.init(keyword: astStep?.keyword ?? "* ", text: pickleStep.text, line: stepLine, column: column, role: role))
                 let quoted = StepCheck.excerpt(pickleStep.text)
-                switch matcher.check(pickleStep.text) {
+                let check = matcher.check(pickleStep.text)
+                if check == .defined {
+                    for alias in matcher.accounts(pickleStep.text).uses where !created.contains(alias) {
+                        error(
+                            "step \"\(quoted)\" uses the account \"\(StepCheck.excerpt(alias))\", which no earlier step of the scenario creates "
+                                + "(create it first, e.g. with 'an account \"\(StepCheck.excerpt(alias))\" with the sign-in policy \"password only\"')",
+                            line: stepLine, column: column)
+                    }
+                }
+                // A step that creates an account counts even when its other arguments are wrong:
+                // that defect is reported once, for that step.
+                created.formUnion(matcher.accounts(pickleStep.text).creates)
+                switch check {
                 case .defined:
                     break
                 case .invalidArguments(let problem):
@@ -126,6 +139,13 @@ extension CriteriaLoader {
                         "\(patterns.count) step definitions match \"\(quoted)\": " + patterns.map { "\"\($0)\"" }.joined(separator: ", "), line: stepLine,
                         column: column)
                 }
+            }
+            if !verifyItems.isEmpty, !steps.contains(where: { $0.role == .outcome }) {
+                // A scenario that checks nothing shows nothing: it must not count for its items.
+                error(
+                    "scenario \"\(pickle.name)\" has no outcome check (no Then step), so it verifies nothing; its @verify tags ("
+                        + verifyItems.joined(separator: ", ") + ") cannot count for those items")
+                verifyItems = []
             }
             var slug = pickle.name
             if slugs.contains(slug) { slug += " [line \(line)]" }

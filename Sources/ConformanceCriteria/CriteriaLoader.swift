@@ -57,7 +57,7 @@ public struct CriteriaLoader: Sendable {
         guard let files = try? featureFiles(at: root) else { return nil }
         var input = Data()
         for path in files.sorted() {
-            guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
+            guard let bytes = contents(of: path) else { return nil }
             var relative = root.isEmpty || !path.hasPrefix(root) ? path : String(path.dropFirst(root.count).drop(while: { $0 == "/" }))
             if relative.isEmpty { relative = (path as NSString).lastPathComponent }
             input.append(Data(relative.utf8))
@@ -65,6 +65,17 @@ public struct CriteriaLoader: Sendable {
             input.append(bytes)
         }
         return SHA256.hash(input).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The bytes of a file, read to its end (a pipe included), or `nil` when it cannot be read.
+    static func contents(of path: String) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            return nil
+        }
     }
 
     /// Loads every criterion file below `root`.
@@ -77,7 +88,7 @@ public struct CriteriaLoader: Sendable {
         }
         var sources: [(path: String, bytes: Data?)] = []
         for file in files {
-            sources.append((file, FileManager.default.contents(atPath: file)))
+            sources.append((file, Self.contents(of: file)))
         }
         return load(sources: sources, root: root)
     }

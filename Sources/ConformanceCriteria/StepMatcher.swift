@@ -6,6 +6,26 @@ import ConformanceModel
 public protocol StepMatcher: Sendable {
     /// How `text` fares against the step definitions.
     func check(_ text: String) -> StepCheck
+    /// The account aliases the step of `text` creates and those it needs to exist.
+    func accounts(_ text: String) -> StepAccounts
+}
+
+extension StepMatcher {
+    /// A matcher that knows nothing of accounts: no step creates or needs one.
+    public func accounts(_ text: String) -> StepAccounts { StepAccounts() }
+}
+
+/// The account aliases one step creates and needs.
+public struct StepAccounts: Sendable, Hashable {
+    /// Aliases of the accounts the step creates.
+    public var creates: [String]
+    /// Aliases of the accounts that must exist before the step.
+    public var uses: [String]
+    /// Creates the lists (empty by default).
+    public init(creates: [String] = [], uses: [String] = []) {
+        self.creates = creates
+        self.uses = uses
+    }
 }
 
 /// The outcome of checking one step's text against the step definitions.

@@ -157,7 +157,8 @@ extension MarkdownReporter.Document {
                     + "holds through \(waiver.expires)): \(TextEscaping.markdownInline(waiver.reason))")
         }
         if let message = result.message, !message.isEmpty {
-            block("**Why:**", TextEscaping.markdownFence(message))
+            // One line: a line break in the message (it may quote the adapter) is shown, not kept.
+            block("**Why:**", TextEscaping.markdownFence(TextEscaping.visible(message)))
         } else {
             block("**Why:** the run gave no message.")
         }

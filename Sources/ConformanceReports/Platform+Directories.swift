@@ -41,6 +41,8 @@ extension Platform {
         let copy = dup(directory)
         guard copy >= 0, let stream = fdopendir(copy) else { return [] }
         defer { closedir(stream) }
+        // The copy shares the read position of `directory`: start from the first entry.
+        rewinddir(stream)
         var names: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in

@@ -42,7 +42,11 @@ enum Platform {
 
     /// Creates `path` and any missing parents (mode 0755), like `mkdir -p`.
     static func makeDirectories(_ path: String) throws(Failure) {
-        if kind(of: path) == .directory { return }
+        switch kind(of: path) {
+        case .directory: return
+        case .other: throw Failure(code: ENOTDIR)
+        case .missing: break
+        }
         let parent = parentDirectory(of: path)
         if parent != path, !parent.isEmpty, kind(of: parent) == .missing {
             try makeDirectories(parent)

@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// Exit status: 0 conformant (or nothing wrong), 1 non-conformant or waiver problems (for
 /// `validate`: defects found), 2 a harness, adapter or criterion-file error (an undefined step
-/// included), 3 incomplete (`run` verified too little; see `ExitStatus`), 64 bad usage, 130 / 143
-/// interrupted by `SIGINT` / `SIGTERM`.
+/// included), 3 incomplete (`run` verified too little; see `ExitStatus`), 64 bad usage, 129 / 130 / 143
+/// interrupted by `SIGHUP` / `SIGINT` / `SIGTERM`.
 public enum CLI {
     /// Exit statuses of every command.
     public enum Status {
@@ -42,7 +42,7 @@ public enum CLI {
         lines += [
             "", "See 'passkey-conformance <command> --help' for a command's options.",
             "Exit status: 0 conformant, 1 non-conformant, 2 harness, adapter or criterion-file error, 3 incomplete (too little verified),",
-            "64 bad usage, 130/143 interrupted (SIGINT/SIGTERM).",
+            "64 bad usage, 129/130/143 interrupted (SIGHUP/SIGINT/SIGTERM).",
         ]
         return lines.joined(separator: "\n")
     }

@@ -43,7 +43,10 @@ enum RunCommand {
         ],
         flags: [
             ("quiet", "No progress and no summary on the terminal."), ("no-reports", "Write no report files."),
-            ("allow-not-verified", "Exit 0 even when criteria were left unverified (gradual adoption); recorded in the report."),
+            (
+                "allow-not-verified",
+                "Exit 0 even when verify items were left unverified, as long as a test case passed (gradual adoption); recorded in the report."
+            ),
             ("no-timings", "Record zero wall-clock durations (reproducible reports; virtual time is kept)."),
         ],
         positionals: (0, 0, "")

@@ -136,7 +136,8 @@ struct ObservationTests {
 
     @Test("a relying party that runs away fails its test case with the evidence; it is not a harness error")
     func runawayIsFailed() async throws {
-        let result = try await Self.run(["When the app refreshes", "And the app has nothing left scheduled"], app: TimerApp(delayMillis: 1_000, runaway: true))
+        let result = try await Self.run(
+            ["When the app refreshes", "Then the app has nothing left scheduled"], app: TimerApp(delayMillis: 1_000, runaway: true))
         #expect(result.verdict == .failed)
         #expect(result.message?.contains("more than \(World.deliveryLimit) platform operations") == true, "\(result.message ?? "")")
         #expect(!result.evidence.isEmpty)

@@ -8,7 +8,7 @@ import Testing
 @Suite("Step parameters")
 struct StepParameterTests {
     static func criterion(_ step: String) -> String {
-        CriterionText.criterion(scenarios: [.init("One step", steps: ["When \(step)"])])
+        CriterionText.criterion(scenarios: [.init("One step", steps: ["Then \(step)"])])
     }
 
     static func diagnostics(_ step: String) -> [String] {

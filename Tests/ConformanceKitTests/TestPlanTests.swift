@@ -142,7 +142,7 @@ struct TestPlanTests {
 
               @verify:N9.9-AC01.V1
               Scenario Outline: Time passes
-                When <n> seconds pass
+                Then <n> seconds pass
 
                 Examples:
                   | n |

@@ -147,6 +147,7 @@ struct IndependentValidationTests {
                 var summary = $0["summary"] as! [String: Any]
                 summary["exitStatus"] = 1
                 summary["status"] = "nonConformant"
+                summary["outcome"] = "failed"
                 $0["summary"] = summary
             },
             "exitStatus 1, expected 2"

@@ -51,7 +51,7 @@ struct ReportWriterTests {
             try ReportWriter.write(Fixtures.run, formats: [.json], to: target)
         }
         #expect(error == ReportWriter.WriteError(path: target, operation: .createDirectory, reason: "Not a directory"))
-        #expect(error.description == "cannot create the report directory \(target): Not a directory")
+        #expect(error.description == "cannot use the report directory \(target): Not a directory")
 
         let onFile = try #require(throws: ReportWriter.WriteError.self) {
             try ReportWriter.write(Fixtures.run, formats: [.json], to: file.path)
@@ -62,7 +62,7 @@ struct ReportWriterTests {
     }
 
     @Test(
-        "an unwritable directory is an error, and nothing is left behind",
+        "a report directory whose parent takes no new entry is an error before anything is written",
         .enabled(if: getuid() != 0, "root may write anywhere; the permission check cannot fail as root"))
     func unwritable() throws {
         let directory = try Fixtures.temporaryDirectory()
@@ -72,67 +72,72 @@ struct ReportWriterTests {
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.path)
         let error = try #require(throws: ReportWriter.WriteError.self) {
-            try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: directory.path)
+            try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: directory.appendingPathComponent("reports").path)
         }
-        #expect(error.operation == .writeFile)
+        #expect(error.operation == .createDirectory)
         #expect(error.reason == "Permission denied")
-        #expect(error.path.hasPrefix(directory.path + "/.report.json."))
         #expect(try contents(directory) == [])
     }
 
     #if os(Linux)
         @Test(
-            "a directory no one may create files in (sysfs, even for root) is an error naming the temporary file",
+            "a place no one may create a directory in (sysfs, even for root) is an error naming the path",
             .enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel"), "no sysfs mounted at /sys"))
         func systemDirectory() throws {
             let error = try #require(throws: ReportWriter.WriteError.self) {
-                try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: "/sys")
+                try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: "/sys/kernel/reports")
             }
-            #expect(error.operation == .writeFile)
-            #expect(error.path.hasPrefix("/sys/.report.json."))
-            #expect(error.path.hasSuffix(".tmp"))
-            #expect(["Permission denied", "Read-only file system"].contains(error.reason))
-            #expect(error.description == "cannot write the temporary file \(error.path): \(error.reason)")
+            #expect(error.operation == .createDirectory)
+            #expect(error.path == "/sys/kernel/reports")
+            #expect(["Permission denied", "Read-only file system", "Operation not permitted"].contains(error.reason), "\(error.reason)")
+            #expect(error.description == "cannot use the report directory /sys/kernel/reports: \(error.reason)")
         }
     #endif
 
-    @Test("a report that cannot be renamed into place is an error; no temporary file remains")
-    func renameFails() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        // A non-empty directory where report.md should go: rename(2) cannot replace it.
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("report.md/keep"), withIntermediateDirectories: true)
-        let error = try #require(throws: ReportWriter.WriteError.self) {
-            try ReportWriter.write(Fixtures.run, formats: [.json, .markdown, .junit], to: directory.path)
-        }
-        #expect(error.operation == .rename)
-        #expect(error.path == directory.path + "/report.md")
-        #expect(error.reason == "Is a directory")
-        #expect(try contents(directory) == ["report.md"], "report.json rolled back (it did not exist), report.md untouched, no temporary files")
-        #expect(try contents(directory.appendingPathComponent("report.md")) == ["keep"])
+    @Test("the new set replaces the old directory whole: a format left out is gone, and nothing is left beside it")
+    func replacesTheSetWhole() throws {
+        let base = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let directory = base.appendingPathComponent("reports")
+        try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: directory.path)
+        #expect(try contents(directory) == ["report.json", "report.junit.xml", "report.md"])
+        try ReportWriter.write(Fixtures.run, formats: [.junit], to: directory.path)
+        #expect(try contents(directory) == ["report.junit.xml"])
+        #expect(try contents(base) == ["reports"])
     }
 
-    @Test("all three reports are committed together or not at all: a failed rename restores the earlier set")
-    func renameFailureRestoresEarlierReports() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let earlier = ["report.json": "old json\n", "report.md": "old markdown\n"]
-        for (name, text) in earlier { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
-        // JSON and Markdown are renamed first; the JUnit rename then fails on a non-empty directory.
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("report.junit.xml/keep"), withIntermediateDirectories: true)
+    @Test("an old set a killed run renamed aside is put back when the directory is missing, and staging leftovers are removed")
+    func crashedRunRepaired() throws {
+        let base = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let dead = finished.processIdentifier
+        let previous = base.appendingPathComponent(".reports.previous.\(dead).ab")
+        try FileManager.default.createDirectory(at: previous, withIntermediateDirectories: true)
+        try Data("old set\n".utf8).write(to: previous.appendingPathComponent("report.json"))
+        let staged = base.appendingPathComponent(".reports.staged.\(dead).cd")
+        try FileManager.default.createDirectory(at: staged, withIntermediateDirectories: true)
+        try Data("half".utf8).write(to: staged.appendingPathComponent("report.md"))
+
+        _ = try ReportDirectory(base.appendingPathComponent("reports").path)
+        #expect(try contents(base) == ["reports"])
+        #expect(try String(contentsOf: base.appendingPathComponent("reports/report.json"), encoding: .utf8) == "old set\n")
+    }
+
+    @Test("a symbolic link as the report directory is refused, and the directory it points to is left alone")
+    func symbolicLinkRefused() throws {
+        let base = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let target = base.appendingPathComponent("target")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: base.appendingPathComponent("reports"), withDestinationURL: target)
         let error = try #require(throws: ReportWriter.WriteError.self) {
-            try ReportWriter.write(Fixtures.run, formats: [.json, .markdown, .junit], to: directory.path)
+            try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: base.appendingPathComponent("reports").path)
         }
-        #expect(error.operation == .rename)
-        #expect(error.path == directory.path + "/report.junit.xml")
-        #expect(try contents(directory) == ["report.json", "report.junit.xml", "report.md"], "no temporary or backup file remains")
-        for (name, text) in earlier {
-            #expect(try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) == text, "\(name) has its earlier content")
-        }
-        // Once the obstacle is gone, the whole new set goes in.
-        try FileManager.default.removeItem(at: directory.appendingPathComponent("report.junit.xml"))
-        try ReportWriter.write(Fixtures.run, formats: [.json, .markdown, .junit], to: directory.path)
-        #expect(try [UInt8](Data(contentsOf: directory.appendingPathComponent("report.json"))) == JSONReporter.render(Fixtures.run))
-        #expect(try contents(directory) == ["report.json", "report.junit.xml", "report.md"])
+        #expect(error.reason.hasPrefix("is a symbolic link"))
+        #expect(try contents(target) == [])
     }
 }

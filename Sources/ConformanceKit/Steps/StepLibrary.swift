@@ -70,6 +70,13 @@ extension StepLibrary: StepMatcher {
         case .ambiguous(let patterns): .ambiguous(patterns)
         }
     }
+
+    /// The accounts the step matching `text` creates and needs (none when no single definition matches).
+    public func accounts(_ text: String) -> StepAccounts {
+        guard case .found(let definition, let arguments) = match(text) else { return StepAccounts() }
+        let pick = { (indices: [Int]) in indices.filter { $0 < arguments.count }.map { arguments[$0] } }
+        return StepAccounts(creates: pick(definition.accounts.creates), uses: pick(definition.accounts.uses))
+    }
 }
 
 extension CriteriaLoader {

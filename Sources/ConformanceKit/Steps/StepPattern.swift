@@ -270,11 +270,29 @@ public struct StepDefinition: Sendable {
     /// The file that defines the step (`ConformanceKit/Steps+Fixtures.swift`): the step catalogue
     /// groups definitions by it.
     public let sourceFile: String
+    /// Which arguments name accounts the step creates or needs, so that loading can reject a
+    /// scenario that uses an account no earlier step created.
+    public let accounts: AccountArguments
+
+    /// The arguments of a step that are account aliases (`"alice"`), by index.
+    public struct AccountArguments: Sendable, Hashable {
+        /// The arguments naming accounts the step creates.
+        public var creates: [Int]
+        /// The arguments naming accounts that must exist before the step.
+        public var uses: [Int]
+        /// A step that names no account.
+        public static let none = AccountArguments(creates: [], uses: [])
+        /// A step that creates the accounts named by these arguments.
+        public static func creates(_ indices: Int...) -> AccountArguments { .init(creates: indices, uses: []) }
+        /// A step that needs the accounts named by these arguments to exist.
+        public static func uses(_ indices: Int...) -> AccountArguments { .init(creates: [], uses: indices) }
+    }
 
     /// Creates a definition from its pattern source, its capabilities, the ranges of `{int}`
     /// arguments that differ from the default, an argument check and its body.
     public init(
-        _ pattern: String, needs: Set<Capability> = [], protocolFeatures: Set<ProtocolFeature> = [], ranges: [Int: ClosedRange<Int>] = [:],
+        _ pattern: String, accounts: AccountArguments = .none, needs: Set<Capability> = [], protocolFeatures: Set<ProtocolFeature> = [],
+        ranges: [Int: ClosedRange<Int>] = [:],
         check: (@Sendable ([String]) -> String?)? = nil, sourceFile: String = #fileID,
         body: @escaping @Sendable (World, [String]) async throws -> StepOutcome
     ) {
@@ -284,6 +302,7 @@ public struct StepDefinition: Sendable {
         self.ranges = ranges
         self.check = check
         self.sourceFile = sourceFile
+        self.accounts = accounts
         self.body = body
     }
 

@@ -4,7 +4,7 @@ extension StepLibrary {
     /// Accounts, saved passwords, server credentials and provider behaviour.
     static let fixtureSteps: [StepDefinition] = [
         StepDefinition(
-            "an account {string} with the sign-in policy {string}",
+            "an account {string} with the sign-in policy {string}", accounts: .creates(0),
             check: StepDefinition.oneOf(SignInPolicy.phrases, at: 1)
         ) { world, arguments in
             let policy = try SignInPolicy(phrase: arguments[1])
@@ -21,7 +21,7 @@ extension StepLibrary {
             world.host.record(.step, "provider.savedPassword", "the credential manager saves the password of \(username)")
             return .passed
         },
-        StepDefinition("the server holds {int} passkey(s) for {string} made with other credential managers") { world, arguments in
+        StepDefinition("the server holds {int} passkey(s) for {string} made with other credential managers", accounts: .uses(1)) { world, arguments in
             let count = try StepSupport.int(arguments[0])
             for _ in 0..<count { _ = try await world.makeServerCredential(for: arguments[1]) }
             return .passed

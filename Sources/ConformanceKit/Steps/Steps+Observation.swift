@@ -23,7 +23,7 @@ extension StepLibrary {
             }
             return .passed
         },
-        StepDefinition("the platform took at most {int} accepted-credentials signal(s) for {string}") { world, arguments in
+        StepDefinition("the platform took at most {int} accepted-credentials signal(s) for {string}", accounts: .uses(1)) { world, arguments in
             let limit = try StepSupport.int(arguments[0])
             let (calls, account) = try await world.acceptedListSignals(arguments[1])
             let taken = calls.filter(\.accepted)
@@ -59,7 +59,7 @@ extension StepLibrary {
             let session = try await world.inspectSession()
             return StepSupport.expect(session.stage != .signedIn, "the app is signed in as \(session.username ?? "?") after a cancelled sign-in")
         },
-        StepDefinition("the app sent a signal of every type for {string}") { world, arguments in
+        StepDefinition("the app sent a signal of every type for {string}", accounts: .uses(0)) { world, arguments in
             let calls = try await world.signalsSinceTrigger()
             let account = try await world.inspect(arguments[0])
             let held = Set(world.host.snapshot.provider.passkeys.filter { $0.userHandle == account.userHandle }.map(\.credentialID))
@@ -75,7 +75,7 @@ extension StepLibrary {
                 "no \(missing.map(\.rawValue).joined(separator: ", ")) signal for \(account.username) after the trigger"
                     + (calls.isEmpty ? "" : "; sent: " + calls.map { "\($0.cite) \($0.kind?.rawValue ?? "?")" }.joined(separator: ", ")))
         },
-        StepDefinition("every user-details signal for {string} carries its current name") { world, arguments in
+        StepDefinition("every user-details signal for {string} carries its current name", accounts: .uses(0)) { world, arguments in
             let calls = try await world.signalsSinceTrigger().filter { $0.kind == .currentUserDetails }
             let account = try await world.inspect(arguments[0])
             let wrong = calls.filter { call in

@@ -44,7 +44,7 @@ extension StepLibrary {
                 "expected \(expected) registration request(s), the app issued \(issued.count)"
                     + (issued.isEmpty ? "" : ": " + issued.map(StepSupport.cite).joined(separator: ", ")))
         },
-        StepDefinition("exactly {int} conditional registration request(s) {word} been issued for {string}") { world, arguments in
+        StepDefinition("exactly {int} conditional registration request(s) {word} been issued for {string}", accounts: .uses(2)) { world, arguments in
             let expected = try StepSupport.int(arguments[0])
             let username = try world.account(arguments[2]).username
             let issued = try await world.registrationsSinceTrigger()
@@ -96,7 +96,7 @@ extension StepLibrary {
                 unsupported.isEmpty,
                 "unsupported call(s): " + unsupported.map { "#\($0.sequence) \($0.summary)" }.joined(separator: "; "))
         },
-        StepDefinition("the last registration request names {string} and no other account") { world, arguments in
+        StepDefinition("the last registration request names {string} and no other account", accounts: .uses(0)) { world, arguments in
             guard let last = world.registrations.last, let view = last.registration else {
                 return .failed("the app issued no readable registration request")
             }
@@ -115,7 +115,7 @@ extension StepLibrary {
             }
             return StepSupport.expect(problems.isEmpty, "\(StepSupport.cite(last)): " + problems.joined(separator: "; "))
         },
-        StepDefinition("the last registration request carries the WebAuthn user handle of {string}") { world, arguments in
+        StepDefinition("the last registration request carries the WebAuthn user handle of {string}", accounts: .uses(0)) { world, arguments in
             guard let last = world.registrations.last, let view = last.registration else {
                 return .failed("the app issued no readable registration request")
             }
@@ -137,7 +137,7 @@ extension StepLibrary {
                 "user.id is a product account id in "
                     + offending.map { "\(StepSupport.cite($0)) (\(accountIDs[$0.registration!.userHandle]!))" }.joined(separator: ", "))
         },
-        StepDefinition("the registration request excludes exactly the passkeys the server holds for {string}") { world, arguments in
+        StepDefinition("the registration request excludes exactly the passkeys the server holds for {string}", accounts: .uses(0)) { world, arguments in
             guard let last = world.registrations.last, let view = last.registration else {
                 return .failed("the app issued no readable registration request")
             }
@@ -181,7 +181,7 @@ extension StepLibrary {
                 "\(StepSupport.cite(request)) came \(delay / 1000) s after the sign-in at #\(signIn.sequence), "
                     + "when the credential manager's autofill context (\(window / 1000) s) no longer applies")
         },
-        StepDefinition("the credential manager created a passkey for {string}") { world, arguments in
+        StepDefinition("the credential manager created a passkey for {string}", accounts: .uses(0)) { world, arguments in
             let username = try world.account(arguments[0]).username
             let created = world.registrations.filter { $0.registration?.userName == username && $0.outcome.error == nil }
             return StepSupport.expect(
@@ -197,7 +197,7 @@ extension StepLibrary {
                     ? "the app issued no registration request"
                     : "a registration request succeeded: " + issued.filter { $0.outcome.error == nil }.map(StepSupport.cite).joined(separator: ", "))
         },
-        StepDefinition("the server holds {int} passkey(s) for {string}") { world, arguments in
+        StepDefinition("the server holds {int} passkey(s) for {string}", accounts: .uses(1)) { world, arguments in
             let expected = try StepSupport.int(arguments[0])
             let snapshot = try await world.inspect(arguments[1])
             let active = snapshot.credentials.filter { $0.state == .active }

@@ -3,17 +3,18 @@ import Foundation
 extension StepLibrary {
     /// Sign-in, second factor, recovery, sign-out, account switch, explicit creation and time.
     static let signInSteps: [StepDefinition] = [
-        StepDefinition("the user signs in as {string} with the autofilled password", needs: [.conditionalCreate]) { world, arguments in
+        StepDefinition("the user signs in as {string} with the autofilled password", accounts: .uses(0), needs: [.conditionalCreate]) { world, arguments in
             let account = try world.account(arguments[0])
             try world.autofill(savedFor: account.username, rpID: account.rpID)
             try await world.perform(.passwordSignIn(username: account.username, password: account.password))
             return .passed
         },
-        StepDefinition("the user signs in as {string} typing the password by hand", needs: [.conditionalCreate]) { world, arguments in
+        StepDefinition("the user signs in as {string} typing the password by hand", accounts: .uses(0), needs: [.conditionalCreate]) { world, arguments in
             try await world.typePassword(UserAction.passwordSignIn(username:password:), of: try world.account(arguments[0]))
             return .passed
         },
-        StepDefinition("the user signs in as {string} with the password saved for {string}", needs: [.conditionalCreate]) { world, arguments in
+        StepDefinition("the user signs in as {string} with the password saved for {string}", accounts: .uses(0), needs: [.conditionalCreate]) {
+            world, arguments in
             let account = try world.account(arguments[0])
             try world.autofill(savedFor: World.username(arguments[1]), rpID: account.rpID)
             try await world.perform(.passwordSignIn(username: account.username, password: account.password))
@@ -29,7 +30,7 @@ extension StepLibrary {
             try await world.perform(.secondFactor(outcome))
             return .passed
         },
-        StepDefinition("the user signs in as {string} through account recovery", needs: [.recoverySignIn]) { world, arguments in
+        StepDefinition("the user signs in as {string} through account recovery", accounts: .uses(0), needs: [.recoverySignIn]) { world, arguments in
             let account = try world.account(arguments[0])
             try await world.perform(.recoverySignIn(username: account.username))
             return .passed
@@ -38,7 +39,7 @@ extension StepLibrary {
             try await world.perform(.signOut)
             return .passed
         },
-        StepDefinition("the user switches to {string} with the autofilled password", needs: [.accountSwitch]) { world, arguments in
+        StepDefinition("the user switches to {string} with the autofilled password", accounts: .uses(0), needs: [.accountSwitch]) { world, arguments in
             let account = try world.account(arguments[0])
             try world.autofill(savedFor: account.username, rpID: account.rpID)
             try await world.perform(.switchAccount(username: account.username, password: account.password))
@@ -58,14 +59,14 @@ extension StepLibrary {
                 status == .secondFactorRequired,
                 "after the password the app answered \(status?.rawValue ?? "nothing") instead of asking for the second factor")
         },
-        StepDefinition("{string} is signed in") { world, arguments in
+        StepDefinition("{string} is signed in", accounts: .uses(0)) { world, arguments in
             let account = try world.account(arguments[0])
             let session = try await world.inspectSession()
             return StepSupport.expect(
                 session.stage == .signedIn && session.username == account.username,
                 "the app's session is \(session.stage.rawValue)\(session.username.map { " as \($0)" } ?? ""), not signed in as \(account.username)")
         },
-        StepDefinition("{string} is not fully signed in") { world, arguments in
+        StepDefinition("{string} is not fully signed in", accounts: .uses(0)) { world, arguments in
             let account = try world.account(arguments[0])
             let session = try await world.inspectSession()
             return StepSupport.expect(

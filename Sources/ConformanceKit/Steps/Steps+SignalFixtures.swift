@@ -52,7 +52,7 @@ extension StepLibrary {
     /// Signal-related fixtures and user actions (N3.2).
     static let signalFixtureSteps: [StepDefinition] = [
         StepDefinition(
-            "an account {string} on the {word} RP with the sign-in policy {string}",
+            "an account {string} on the {word} RP with the sign-in policy {string}", accounts: .creates(0),
             check: { arguments in
                 StepDefinition.oneOf(["primary", "second"], at: 1)(arguments)
                     ?? StepDefinition.oneOf(SignInPolicy.phrases, at: 2)(arguments)
@@ -64,21 +64,21 @@ extension StepLibrary {
             try await world.createAccounts([World.fixture(arguments[0], policy: try SignInPolicy(phrase: arguments[2]), rpID: rpID)], aliases: [arguments[0]])
             return .passed
         },
-        StepDefinition("a restricted account {string}") { world, arguments in
+        StepDefinition("a restricted account {string}", accounts: .creates(0)) { world, arguments in
             try await world.createAccounts(
                 [World.fixture(arguments[0], policy: .passwordOnly, rpID: world.primaryRPID, restricted: true)], aliases: [arguments[0]])
             return .passed
         },
-        StepDefinition("{string} has {int} passkey(s) in the credential manager") { world, arguments in
+        StepDefinition("{string} has {int} passkey(s) in the credential manager", accounts: .uses(0)) { world, arguments in
             _ = try await world.makeSharedPasskeys(arguments[0], count: try StepSupport.int(arguments[1]))
             return .passed
         },
-        StepDefinition("{string} has a revoked passkey in the credential manager") { world, arguments in
+        StepDefinition("{string} has a revoked passkey in the credential manager", accounts: .uses(0)) { world, arguments in
             let ids = try await world.makeSharedPasskeys(arguments[0], count: 1, state: .revoked)
             world.notes["revoked passkey"] = Base64URL.encode(ids[0])
             return .passed
         },
-        StepDefinition("the credential manager holds a passkey for {string} that the server does not know") { world, arguments in
+        StepDefinition("the credential manager holds a passkey for {string} that the server does not know", accounts: .uses(0)) { world, arguments in
             let snapshot = try await world.inspect(arguments[0])
             let made = try world.host.makeProviderPasskey(
                 rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
@@ -129,7 +129,9 @@ extension StepLibrary {
             try await world.session.injectFault(Fault(.credentialLookupFailure, count: 1))
             return .passed
         },
-        StepDefinition("the user signs in with {int} passkeys of {string} the server does not know, {int} seconds apart", needs: [.passkeySignIn]) {
+        StepDefinition(
+            "the user signs in with {int} passkeys of {string} the server does not know, {int} seconds apart", accounts: .uses(1), needs: [.passkeySignIn]
+        ) {
             world, arguments in
             let times = try StepSupport.int(arguments[0])
             let snapshot = try await world.inspect(arguments[1])
@@ -150,13 +152,14 @@ extension StepLibrary {
             try await world.passkeySignIn(.use(try world.storedID("revoked passkey")), hint: nil)
             return .passed
         },
-        StepDefinition("the user signs in with a passkey of {string}", needs: [.passkeySignIn]) { world, arguments in
+        StepDefinition("the user signs in with a passkey of {string}", accounts: .uses(0), needs: [.passkeySignIn]) { world, arguments in
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
             guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
             try await world.passkeySignIn(.use(id), hint: nil)
             return .passed
         },
-        StepDefinition("the user signs in with a passkey of {string} whose signature is invalid", needs: [.passkeySignIn]) { world, arguments in
+        StepDefinition("the user signs in with a passkey of {string} whose signature is invalid", accounts: .uses(0), needs: [.passkeySignIn]) {
+            world, arguments in
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
             guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
             try await world.passkeySignIn(.invalidSignature(id), hint: nil)
@@ -176,13 +179,13 @@ extension StepLibrary {
             try await world.perform(.createPasskey)
             return .passed
         },
-        StepDefinition("the user revokes a passkey of {string}", needs: [.revocation]) { world, arguments in
+        StepDefinition("the user revokes a passkey of {string}", accounts: .uses(0), needs: [.revocation]) { world, arguments in
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
             guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to revoke") }
             try await world.perform(.revokePasskey(credentialID: id))
             return .passed
         },
-        StepDefinition("the user revokes every passkey of {string}", needs: [.revocation]) { world, arguments in
+        StepDefinition("the user revokes every passkey of {string}", accounts: .uses(0), needs: [.revocation]) { world, arguments in
             for credential in try await world.inspect(arguments[0]).credentials where credential.state == .active {
                 try await world.perform(.revokePasskey(credentialID: credential.credentialID))
             }
@@ -225,7 +228,7 @@ extension StepLibrary {
             try await world.perform(.managePasskeys)
             return .passed
         },
-        StepDefinition("the credential inventory of {string} is noted") { world, arguments in
+        StepDefinition("the credential inventory of {string} is noted", accounts: .uses(0)) { world, arguments in
             world.notedInventory[arguments[0]] = try await world.inventory(arguments[0])
             return .passed
         },

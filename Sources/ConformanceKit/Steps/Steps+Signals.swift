@@ -119,7 +119,7 @@ extension StepLibrary {
                 "accepted-credentials signal(s): "
                     + sent.map { "\($0.cite) listing \($0.operation.signal?.acceptedCredentialIDs?.count ?? -1) id(s)" }.joined(separator: ", "))
         },
-        StepDefinition("exactly {int} accepted-credentials signal(s) {word} been sent for {string}") { world, arguments in
+        StepDefinition("exactly {int} accepted-credentials signal(s) {word} been sent for {string}", accounts: .uses(2)) { world, arguments in
             let expected = try StepSupport.int(arguments[0])
             let (calls, account) = try await world.acceptedListSignals(arguments[2])
             let all = try await world.signalsSinceTrigger().filter { $0.kind == .allAcceptedCredentials }
@@ -129,7 +129,8 @@ extension StepLibrary {
                     + (all.isEmpty ? "" : ": " + all.map(\.cite).joined(separator: ", ")))
         },
         // The last list the platform took: a call it refused (a rate limit) changed nothing.
-        StepDefinition("the last accepted-credentials signal for {string} lists exactly the server's accepted passkeys") { world, arguments in
+        StepDefinition("the last accepted-credentials signal for {string} lists exactly the server's accepted passkeys", accounts: .uses(0)) {
+            world, arguments in
             let (calls, account) = try await world.acceptedListSignals(arguments[0])
             guard let last = calls.last(where: \.accepted) else {
                 return .failed(
@@ -140,7 +141,7 @@ extension StepLibrary {
         },
         // Sending nothing conforms; what the platform took must agree with the server's current
         // records (a call it refused with a rate limit changed nothing).
-        StepDefinition("every accepted-credentials signal for {string} lists exactly the server's accepted passkeys") { world, arguments in
+        StepDefinition("every accepted-credentials signal for {string} lists exactly the server's accepted passkeys", accounts: .uses(0)) { world, arguments in
             let (calls, account) = try await world.acceptedListSignals(arguments[0])
             let problems = calls.filter(\.accepted).compactMap { $0.listProblem(against: account) }
             return StepSupport.expect(problems.isEmpty, problems.joined(separator: "; "))
@@ -152,7 +153,7 @@ extension StepLibrary {
             return .failed(
                 "with the When steps the app sent \(with.count) signal(s) after them: \(list(with)); without them, \(without.count): \(list(without))")
         },
-        StepDefinition("an empty accepted-credentials signal has been sent for {string}") { world, arguments in
+        StepDefinition("an empty accepted-credentials signal has been sent for {string}", accounts: .uses(0)) { world, arguments in
             let (calls, account) = try await world.acceptedListSignals(arguments[0])
             let empty = calls.filter { $0.accepted && $0.operation.signal?.acceptedCredentialIDs?.isEmpty == true }
             return StepSupport.expect(
@@ -252,7 +253,7 @@ extension StepLibrary {
                 "after \(StepSupport.cite(first)) the app showed: "
                     + claims.map { "#\($0.sequence) \($0.value.kind.rawValue) \"\($0.value.text)\"" }.joined(separator: ", "))
         },
-        StepDefinition("every signal carries the user handle and passkey ids of {string} exactly") { world, arguments in
+        StepDefinition("every signal carries the user handle and passkey ids of {string} exactly", accounts: .uses(0)) { world, arguments in
             try await world.quiesce()
             let account = try await world.inspect(arguments[0])
             let accepted = account.credentials.filter { $0.state == .active }.map(\.credentialID)
@@ -326,7 +327,7 @@ extension StepLibrary {
             let sent = try await world.signalsSinceTrigger().filter { $0.kind == .currentUserDetails }
             return StepSupport.expect(sent.isEmpty, "user-details signal(s): " + sent.map(\.cite).joined(separator: ", "))
         },
-        StepDefinition("the credential inventory of {string} is as noted") { world, arguments in
+        StepDefinition("the credential inventory of {string} is as noted", accounts: .uses(0)) { world, arguments in
             guard let noted = world.notedInventory[arguments[0]] else { throw SystemIssue("no step noted the inventory of \(arguments[0])") }
             let now = try await world.inventory(arguments[0])
             var problems: [String] = []
@@ -338,11 +339,11 @@ extension StepLibrary {
             if now.provider != noted.provider { problems.append("the credential manager's passkeys \(noted.provider) became \(now.provider)") }
             return StepSupport.expect(problems.isEmpty, problems.joined(separator: "; "))
         },
-        StepDefinition("the account name of {string} is {string}") { world, arguments in
+        StepDefinition("the account name of {string} is {string}", accounts: .uses(0)) { world, arguments in
             let account = try await world.inspect(arguments[0])
             return StepSupport.expect(account.name == arguments[1], "the server's name of \(account.username) is \"\(account.name)\"")
         },
-        StepDefinition("the server holds {int} revoked passkey(s) for {string}") { world, arguments in
+        StepDefinition("the server holds {int} revoked passkey(s) for {string}", accounts: .uses(1)) { world, arguments in
             let expected = try StepSupport.int(arguments[0])
             let account = try await world.inspect(arguments[1])
             let revoked = account.credentials.filter { $0.state == .revoked }.count

@@ -113,7 +113,7 @@ extension StepLibrary {
                     + errors.map { "#\($0.sequence) \"\($0.value.text)\"" }.joined(separator: ", "))
         },
         StepDefinition(
-            "the user signs in as {string} through {string}", needs: [.alternativeSignIn],
+            "the user signs in as {string} through {string}", accounts: .uses(0), needs: [.alternativeSignIn],
             check: StepDefinition.oneOf(["a magic link", "a one-time code", "federated sign-in"], at: 1)
         ) { world, arguments in
             let account = try world.account(arguments[0])
@@ -131,18 +131,18 @@ extension StepLibrary {
             try await world.perform(.relaunch)
             return .passed
         },
-        StepDefinition("the user switches to {string} typing the password by hand", needs: [.accountSwitch]) { world, arguments in
+        StepDefinition("the user switches to {string} typing the password by hand", accounts: .uses(0), needs: [.accountSwitch]) { world, arguments in
             try await world.typePassword(UserAction.switchAccount(username:password:), of: try world.account(arguments[0]))
             return .passed
         },
-        StepDefinition("{string} is signed in with limited assurance") { world, arguments in
+        StepDefinition("{string} is signed in with limited assurance", accounts: .uses(0)) { world, arguments in
             let account = try world.account(arguments[0])
             let session = try await world.inspectSession()
             return StepSupport.expect(
                 session.stage == .signedInLimited && session.username == account.username,
                 "the app's session is \(session.stage.rawValue)\(session.username.map { " as \($0)" } ?? ""), not a limited sign-in of \(account.username)")
         },
-        StepDefinition("the last registration request carries none of the exclusions or the challenge of {string}") { world, arguments in
+        StepDefinition("the last registration request carries none of the exclusions or the challenge of {string}", accounts: .uses(0)) { world, arguments in
             try await world.quiesce()
             let registrations = world.registrations
             guard let last = registrations.last, let view = last.registration else { return .failed("the app issued no readable registration request") }

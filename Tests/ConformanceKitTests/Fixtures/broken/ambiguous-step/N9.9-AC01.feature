@@ -12,4 +12,4 @@ Feature: N9.9-AC01 A broken criterion
 
   @verify:N9.9-AC01.V1
   Scenario: A user waves
-    When the user waves 3 times
+    Then the user waves 3 times
