@@ -9,6 +9,9 @@ README.md between the markers below. Needs the built harness (swift build) and t
     Scripts/real-library-verdicts.py           rewrite README.md
     Scripts/real-library-verdicts.py --check   exit 1 when README.md's verdicts are not what the runs give
                                                (library versions may differ: that is only reported)
+    --from DIR   read the three runs' reports from DIR/careful.json, DIR/library-defaults.json and
+                 DIR/fido2.json instead of running the suite (the Swift tests pass the reports of
+                 the runs they already made)
 """
 
 import json
@@ -38,8 +41,11 @@ def describe(arguments):
     return json.loads(output)
 
 
-def run(arguments):
-    """Runs the suite; returns report.json as a dictionary."""
+def run(name, arguments, reports=None):
+    """Runs the suite (or reads its report from `reports`); returns report.json as a dictionary."""
+    if reports:
+        with open(os.path.join(reports, name.replace(" ", "-") + ".json"), encoding="utf-8") as file:
+            return json.load(file)
     command = " ".join(["python3", "Examples/python-webauthn/adapter.py", *arguments])
     with tempfile.TemporaryDirectory() as directory:
         subprocess.run([HARNESS, "run", "--adapter-command", command, "--criteria", os.path.join(ROOT, "Criteria"),
@@ -77,10 +83,10 @@ def row(name, description, report):
             f"{'; '.join(failed) or 'none'} | {evidence(report)} |")
 
 
-def section():
+def section(reports=None):
     rows, metadata = [], None
     for name, arguments in CONFIGURATIONS:
-        report = run(arguments)
+        report = run(name, arguments, reports)
         metadata = report["metadata"]
         rows.append(row(name, describe(arguments), report))
     return "\n".join([
@@ -101,15 +107,17 @@ def without_versions(text):
 
 
 def main():
-    check = "--check" in sys.argv[1:]
-    if not os.access(HARNESS, os.X_OK):
+    arguments = sys.argv[1:]
+    check = "--check" in arguments
+    reports = arguments[arguments.index("--from") + 1] if "--from" in arguments[:-1] else None
+    if not reports and not os.access(HARNESS, os.X_OK):
         sys.exit(f"{HARNESS} is missing: run swift build first")
     with open(README, encoding="utf-8") as file:
         readme = file.read()
     start, end = readme.find(BEGIN), readme.find(END)
     if start < 0 or end < start:
         sys.exit(f"README.md lacks the markers {BEGIN!r} … {END!r}")
-    current, fresh = readme[start:end + len(END)], section()
+    current, fresh = readme[start:end + len(END)], section(reports)
     if check:
         if without_versions(current) != without_versions(fresh):
             print("README.md's section \"What it finds in real libraries\" is out of date; run Scripts/real-library-verdicts.py",
