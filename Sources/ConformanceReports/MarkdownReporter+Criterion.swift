@@ -126,9 +126,11 @@ extension MarkdownReporter.Document {
         let item = group.representative
         let label = group.isWarning ? "⚠️ warning (failed below the gate)" : Reporter.labelled(group.outcome)
         block("<a id=\"\(group.id)\"></a>")
-        block(
-            "#### \(label): \(TextEscaping.markdownInline(item.result.scenario)) (\(group.id): "
-                + "\(TextEscaping.count(group.cases.count, "test case")) on \(TextEscaping.count(group.targets.count, "target")))")
+        let place =
+            group.cases.count == 1
+            ? TextEscaping.markdownInline(item.result.target)
+            : "\(TextEscaping.count(group.cases.count, "test case")) on \(TextEscaping.count(group.targets.count, "target"))"
+        block("#### \(label): \(TextEscaping.markdownInline(item.result.scenario)) · \(place)")
         if group.cases.count > 1 {
             block(
                 ["**Test cases of this cause:**", ""]
