@@ -49,6 +49,15 @@ extension MarkdownReporter.Document {
             "- **Adapter:** \(TextEscaping.markdownInline(adapter.name)) \(TextEscaping.markdownInline(adapter.version)) (\(TextEscaping.markdownInline(adapter.transport))); "
                 + "seed \(metadata.seed); \(TextEscaping.count(metadata.targets.count, "target"))",
             "- **Gate:** " + Self.gateText(model.gate) + "; **evidence:** " + Self.evidenceText(metadata))
+        var events: [String] = []
+        if metadata.allowNotVerified {
+            events.append("- **Gate relaxed:** `--allow-not-verified` (gaps do not make the run incomplete while something passed)")
+        }
+        if let interruption = metadata.interruption {
+            events.append("- **Interrupted:** by \(interruption.rawValue); this report is partial (test cases not run are missing)")
+        }
+        if let fault = metadata.fault { events.append("- **Run fault:** \(TextEscaping.markdownInline(fault.description)); no test case ran") }
+        block(events)
     }
 
     static func gateText(_ gate: Gate) -> String {
