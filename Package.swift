@@ -40,12 +40,19 @@ let package = Package(
         // Criterion files into criteria (through the Gherkin parser), and criteria into test plans;
         // steps are checked through the StepMatcher protocol, not the step library itself.
         .target(name: "ConformanceCriteria", dependencies: ["ConformanceModel", "Gherkin"]),
+        // The harness's version and the commit it is built from, stamped before every build by the
+        // HarnessBuildStamp plugin (Scripts/build-stamp.sh; `unknown` outside a git checkout).
+        .plugin(name: "HarnessBuildStamp", capability: .buildTool()),
+        .target(name: "HarnessBuild", plugins: ["HarnessBuildStamp"]),
         // Steps, runner, explore: test plans run against a relying party.
-        .target(name: "ConformanceKit", dependencies: ["ConformanceModel", "ConformanceCriteria", "ConformanceSimulation", "Gherkin", "WebAuthn"]),
+        .target(
+            name: "ConformanceKit",
+            dependencies: ["ConformanceModel", "ConformanceCriteria", "ConformanceSimulation", "Gherkin", "WebAuthn", "HarnessBuild"]),
         // The conforming reference relying party and its mutants.
         .target(name: "ReferenceRP", dependencies: ["ConformanceKit", "WebAuthn"]),
-        // JSON, Markdown and JUnit reporters; waivers.
-        .target(name: "ConformanceReports", dependencies: ["ConformanceModel"]),
+        // JSON, Markdown and JUnit reporters; waivers; evidence bundles (SHA-256 and signatures
+        // through the WebAuthn module's libcrypto / CryptoKit wrappers).
+        .target(name: "ConformanceReports", dependencies: ["ConformanceModel", "WebAuthn"]),
         // The adapter protocol as JSON-RPC 2.0 over stdio.
         .target(name: "ConformanceJSONRPC", dependencies: ["ConformanceModel"]),
         // Command-line logic; the executables are thin wrappers.
@@ -54,7 +61,7 @@ let package = Package(
         // release binary copied with its bundles runs from any directory.
         .target(
             name: "PasskeyConformanceCLI",
-            dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceReports", "ConformanceJSONRPC", "Gherkin"],
+            dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceReports", "ConformanceJSONRPC", "Gherkin", "WebAuthn", "HarnessBuild"],
             resources: [.copy("Resources/Criteria")]
         ),
         .executableTarget(name: "passkey-conformance", dependencies: ["PasskeyConformanceCLI"]),
@@ -69,12 +76,12 @@ let package = Package(
         .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
         .testTarget(
-            name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport"],
+            name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport", "WebAuthn"],
             exclude: ["Python", "Golden"]),
         .testTarget(
             name: "ConformanceJSONRPCTests", dependencies: ["ConformanceJSONRPC", "ConformanceKit", "ReferenceRP", "ConformanceTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PasskeyConformanceCLI", "ConformanceTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PasskeyConformanceCLI", "ConformanceTestSupport", "WebAuthn"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -126,7 +126,7 @@ extension ExitStatus {
             var capabilities: [String] = []
             var targets: [String] = []
             var steps: [String] = []
-            var versions: [String] = []
+            var protocols: [String] = []
             for reason in lacks {
                 switch reason.kind {
                 case .missingCapability:
@@ -135,14 +135,14 @@ extension ExitStatus {
                     }
                 case .undeclaredTarget: if !targets.contains(reason.detail) { targets.append(reason.detail) }
                 case .step: if !steps.contains(reason.detail) { steps.append(reason.detail) }
-                case .protocolVersion: if !versions.contains(reason.detail) { versions.append(reason.detail) }
+                case .protocolVersion: if !protocols.contains(reason.detail) { protocols.append(reason.detail) }
                 }
             }
             var parts: [String] = []
             if !capabilities.isEmpty { parts.append("declare capability " + capabilities.joined(separator: ", ")) }
             if !targets.isEmpty { parts.append("declare target " + targets.joined(separator: " or ")) }
             if !steps.isEmpty { parts.append("unsupported step " + steps.joined(separator: "; ")) }
-            if !versions.isEmpty { parts.append("implement adapter protocol \(adapterProtocolVersion) (" + versions.joined(separator: ", ") + ")") }
+            if !protocols.isEmpty { parts.append("a newer adapter protocol: " + protocols.joined(separator: "; ")) }
             return parts.joined(separator: "; or ")
         }
     }

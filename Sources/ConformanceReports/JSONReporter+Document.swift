@@ -103,6 +103,13 @@ extension JSONReporter {
         var gate: Gate
         /// `failures` (transcripts for test cases that did not pass) or `all` (`--evidence all`).
         var evidence: String
+        var harnessCommit: Nullable<String>
+        var harnessModified: Nullable<Bool>
+        var harnessBinarySHA256: Nullable<String>
+        var host: Nullable<String>
+        var shard: Nullable<RunMetadata.Shard>
+        /// The SHA-256 of the report itself with this member's value written as 64 zeros.
+        var reportDigest: String
     }
 
     struct Counts: Encodable {
@@ -268,7 +275,9 @@ extension JSONReporter.Document {
             targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters,
             allowNotVerified: metadata.allowNotVerified, criteria: .init(metadata.criteriaRoot), interruption: .init(metadata.interruption),
             fault: .init(metadata.fault.map(R.Metadata.Fault.init)), gate: model.gate,
-            evidence: metadata.transcriptsForPasses == true ? "all" : "failures")
+            evidence: metadata.transcriptsForPasses == true ? "all" : "failures", harnessCommit: .init(metadata.harnessCommit),
+            harnessModified: .init(metadata.harnessModified), harnessBinarySHA256: .init(metadata.harnessBinarySHA256), host: .init(metadata.host),
+            shard: .init(metadata.shard), reportDigest: JSONReporter.digestPlaceholder)
         fidelity = R.Fidelity(
             simulated: true, statement: ReportFidelity.statement, passProves: ReportFidelity.passProves,
             passDoesNotProve: ReportFidelity.passDoesNotProve, notes: ReportFidelity.notes,

@@ -21,9 +21,13 @@ public enum JSONReporter {
     /// `terminated` (143), `metadata.allowNotVerified`, `metadata.interruption`, `metadata.fault`
     /// and the adapter's `declaredTargets`, `capabilities` and `unknownTargets`. 1.2.0 added each
     /// criterion's `origin` (source, derived, recommendation). 1.3.0 added the gate per verify item
-    /// and the notices. 1.4.0 added `fidelity`, `metadata.gate`, `metadata.evidence`,
-    /// `summary.warnings`, each criterion's `gated`, and each test case's `observed` and `warning`.
-    public static let schemaVersion = "1.4.0"
+    /// and the notices.
+    ///
+    /// 1.4.0 added the provenance members `metadata.harnessCommit`, `harnessModified`,
+    /// `harnessBinarySHA256`, `host` and `reportDigest`, and `metadata.shard`. 1.5.0 added
+    /// `fidelity`, `metadata.gate`, `metadata.evidence`, `summary.warnings`, each criterion's
+    /// `gated`, and each test case's `observed` and `warning`.
+    public static let schemaVersion = "1.5.0"
 
     /// The `$id` of the JSON Schema of major version 1, written as the report's `$schema` member.
     public static let schemaID = "urn:passkey-conformance:schema:run-report:v1"
@@ -39,9 +43,26 @@ public enum JSONReporter {
     }
 
     static func render(_ model: ReportModel) throws -> [UInt8] {
+        var document = Document(model)
+        let placeholder = try encode(document)
+        document.metadata.reportDigest = ReportDigest.sha256Hex(placeholder)
+        return try encode(document)
+    }
+
+    /// What `metadata.reportDigest` holds while the digest is computed: 64 zeros, as long as the
+    /// digest, so that the report's bytes differ from the hashed bytes in that value only.
+    static let digestPlaceholder = String(repeating: "0", count: 64)
+
+    /// The report's `metadata.reportDigest`: the SHA-256 of its bytes with that value written as
+    /// 64 zeros (`Documentation/report-format.md` gives the recipe to check it).
+    static func reportDigest(of model: ReportModel) throws -> String {
+        try ReportDigest.sha256Hex(encode(Document(model)))
+    }
+
+    private static func encode(_ document: Document) throws -> [UInt8] {
         let encoder = Wire.encoder(pretty: true)
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        var bytes = [UInt8](try encoder.encode(Document(model)))
+        var bytes = [UInt8](try encoder.encode(document))
         bytes.append(UInt8(ascii: "\n"))
         return bytes
     }

@@ -29,7 +29,7 @@ import ConformanceModel
 public enum JUnitReporter {
     /// The report as an XML 1.0 document in UTF-8, ending with a newline.
     public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
-        render(ReportModel(run, waivers: waivers))
+        render(ReportModel.withDigest(run, waivers: waivers))
     }
 
     static func render(_ model: ReportModel) -> String {
@@ -142,6 +142,7 @@ public enum JUnitReporter {
             ("adapter", "\(metadata.adapter.name) \(metadata.adapter.version) (\(metadata.adapter.transport))"),
             ("seed", String(metadata.seed)), ("startedAt", metadata.startedAt),
         ]
+        properties += provenance(model)
         xml += "    <properties>\n"
         for (name, value) in properties {
             xml += "      <property name=\"\(attribute(name))\" value=\"\(attribute(value))\"/>\n"

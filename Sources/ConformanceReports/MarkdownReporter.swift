@@ -13,7 +13,7 @@ import ConformanceModel
 public enum MarkdownReporter {
     /// The report as Markdown text, ending with a newline.
     public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
-        render(ReportModel(run, waivers: waivers))
+        render(ReportModel.withDigest(run, waivers: waivers))
     }
 
     static func render(_ model: ReportModel) -> String {
@@ -93,6 +93,7 @@ extension MarkdownReporter {
             if let command = adapter.command {
                 lines.append("- **Adapter command:** \(TextEscaping.markdownCode(command))")
             }
+            lines += Self.provenance(model)
             if let declared = adapter.declaredTargets {
                 lines.append(
                     "- **Adapter declares targets:** " + (declared.isEmpty ? "none" : declared.map(TextEscaping.markdownInline).joined(separator: ", ")))

@@ -19,11 +19,20 @@ public final class ReportDirectory: Sendable {
     private let parent: Int32
     /// The names a report directory may hold: the reports and `explore`'s regression scenarios.
     static let ownNames: Set<String> = Set(ReportFormat.allCases.flatMap(\.fileNames) + ["criteria"])
+    /// The names this directory may hold (an evidence bundle holds more than a report directory).
+    let own: Set<String>
 
     /// Creates the parent if needed, opens it, refuses a report directory that is a symbolic link,
     /// not a directory, or holds anything but reports, and removes what a crashed run left beside it.
-    public init(_ path: String) throws(ReportWriter.WriteError) {
+    public convenience init(_ path: String) throws(ReportWriter.WriteError) {
+        try self.init(path, ownNames: Self.ownNames)
+    }
+
+    /// A directory replaced as a whole that may hold only entries named in `ownNames` (and the
+    /// temporary files of earlier versions of the harness).
+    init(_ path: String, ownNames: Set<String>) throws(ReportWriter.WriteError) {
         self.path = path
+        own = ownNames
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         let name = trimmed.split(separator: "/").last.map(String.init) ?? ""
@@ -54,7 +63,7 @@ public final class ReportDirectory: Sendable {
             } catch {
                 throw refuse(error.reason)
             }
-            let foreign = Platform.entries(of: existing).filter { !Self.isOwn($0) }.sorted()
+            let foreign = Platform.entries(of: existing).filter { !isOwn($0) }.sorted()
             Platform.closeDescriptor(existing)
             if !foreign.isEmpty {
                 throw refuse(
@@ -76,8 +85,8 @@ public final class ReportDirectory: Sendable {
     deinit { Platform.closeDescriptor(parent) }
 
     /// A report, or a temporary file an earlier version of the harness left in a report directory.
-    static func isOwn(_ entry: String) -> Bool {
-        ownNames.contains(entry) || (entry.hasPrefix(".report.") && (entry.hasSuffix(".tmp") || entry.hasSuffix(".tmp.previous")))
+    func isOwn(_ entry: String) -> Bool {
+        own.contains(entry) || (entry.hasPrefix(".report.") && (entry.hasSuffix(".tmp") || entry.hasSuffix(".tmp.previous")))
     }
 
     /// `.<name>.<role>.<pid>.<random>`: a sibling this process owns.
@@ -109,7 +118,7 @@ public final class ReportDirectory: Sendable {
         }
     }
 
-    /// Writes `files` (relative paths, at most one directory deep) as the new set and puts it in the
+    /// Writes `files` (relative paths, `/`-separated) as the new set and puts it in the
     /// report directory's place; returns the paths of the files, as `path/<file>`.
     func commit(_ files: [(path: String, bytes: [UInt8])]) throws(ReportWriter.WriteError) -> [String] {
         let staged = Self.siblingName(of: name, role: "staged")
@@ -123,17 +132,23 @@ public final class ReportDirectory: Sendable {
         do {
             let directory = try Platform.openDirectory(staged, in: parent, noFollow: true)
             defer { Platform.closeDescriptor(directory) }
+            // Each folder by its path within the set, opened once, relative to the folder above it.
             var folders: [String: Int32] = [:]
             defer { for descriptor in folders.values { Platform.closeDescriptor(descriptor) } }
             for file in files {
                 let parts = file.path.split(separator: "/").map(String.init)
                 var target = directory
-                if parts.count == 2 {
-                    if folders[parts[0]] == nil {
-                        try Platform.makeDirectory(parts[0], in: directory)
-                        folders[parts[0]] = try Platform.openDirectory(parts[0], in: directory, noFollow: true)
+                var folderPath = ""
+                for part in parts.dropLast() {
+                    folderPath += (folderPath.isEmpty ? "" : "/") + part
+                    if let open = folders[folderPath] {
+                        target = open
+                    } else {
+                        try Platform.makeDirectory(part, in: target)
+                        let opened = try Platform.openDirectory(part, in: target, noFollow: true)
+                        folders[folderPath] = opened
+                        target = opened
                     }
-                    target = folders[parts[0]]!
                 }
                 do {
                     try Platform.createFile(parts.last ?? file.path, in: target, contents: file.bytes)

@@ -61,13 +61,16 @@ struct ReportModel {
     var gate: Gate
     /// Every test case that did not pass, grouped by cause.
     var groups: [FailureGroup] = []
+    /// The JSON report's `metadata.reportDigest`, for the other formats' headers; set by
+    /// `ReportWriter` before it renders them (`nil`: not shown).
+    var reportDigest: String?
 
     init(_ run: RunResult, waivers: WaiverEvaluation) {
         self.run = run
         self.waivers = waivers
         exitStatus = ExitStatus.for(run, waivers)
-        gaps = ExitStatus.Gap.gating(in: run, waivers: waivers)
-        warningGaps = ExitStatus.Gap.belowGate(in: run, waivers: waivers)
+        gaps = run.metadata.shard == nil ? ExitStatus.Gap.gating(in: run, waivers: waivers) : []
+        warningGaps = run.metadata.shard == nil ? ExitStatus.Gap.belowGate(in: run, waivers: waivers) : []
         gate = run.metadata.gate ?? .all
 
         var casesByCriterion: [String: [Case]] = [:]
@@ -118,6 +121,13 @@ struct ReportModel {
         let folded = ReportOutcome.folded(run.verdict, caseOutcomes: sections.flatMap(\.cases).map(\.outcome) + sections.map(\.outcome))
         outcome = Self.outcome(of: exitStatus, folded: folded, anyWaived: sections.contains { $0.cases.contains { $0.outcome == .waived } })
         groups = Self.groups(sections, targets: targets)
+    }
+
+    /// The model with the JSON report's digest set, for a format rendered on its own.
+    static func withDigest(_ run: RunResult, waivers: WaiverEvaluation) -> ReportModel {
+        var model = ReportModel(run, waivers: waivers)
+        model.reportDigest = try? JSONReporter.reportDigest(of: model)
+        return model
     }
 
     /// The run's outcome that matches its exit status (see `outcome`).

@@ -76,7 +76,12 @@ public enum ReportWriter {
     ) throws(WriteError) -> [String] {
         var seen: Set<ReportFormat> = []
         let formats = formats.filter { seen.insert($0).inserted }
-        let model = ReportModel(run, waivers: waivers)
+        var model = ReportModel(run, waivers: waivers)
+        do {
+            model.reportDigest = try JSONReporter.reportDigest(of: model)
+        } catch {
+            throw WriteError(path: join(directory.path, ReportFormat.json.fileName), operation: .render, reason: "\(error)")
+        }
         var files: [(path: String, bytes: [UInt8])] = []
         for format in formats {
             do {

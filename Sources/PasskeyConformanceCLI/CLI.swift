@@ -2,6 +2,7 @@ import ConformanceKit
 import ConformanceReports
 import Foundation
 import Synchronization
+import WebAuthn
 
 /// The `passkey-conformance` command line: `run`, `list`, `validate`, `selftest`, `gherkin`, `init-adapter`.
 ///
@@ -27,7 +28,7 @@ public enum CLI {
 
     static let commands: [CommandSpec] = [
         RunCommand.spec, ListCommand.spec, ValidateCommand.spec, SelfTestCommand.spec, GherkinCommand.spec,
-        InitAdapterCommand.spec, ExploreCommand.spec,
+        InitAdapterCommand.spec, ExploreCommand.spec, MergeCommand.spec, VerifyCommand.spec,
     ]
 
     static var overview: String {
@@ -78,6 +79,8 @@ public enum CLI {
             case ValidateCommand.spec.name: return try ValidateCommand.run(parsed)
             case SelfTestCommand.spec.name: return try await SelfTestCommand.run(parsed)
             case InitAdapterCommand.spec.name: return try InitAdapterCommand.run(parsed)
+            case MergeCommand.spec.name: return try MergeCommand.run(parsed)
+            case VerifyCommand.spec.name: return try VerifyCommand.run(parsed)
             case ExploreCommand.spec.name: return try await ExploreCommand.run(parsed)
             default: return try GherkinCommand.run(parsed)
             }

@@ -1,6 +1,7 @@
 import ConformanceKit
 import ConformanceReports
 import Foundation
+import WebAuthn
 
 extension RunCommand {
     /// The command line's choices that every ending of a run needs to write its reports.
@@ -19,6 +20,15 @@ extension RunCommand {
         var bundledDigest: String?
         var gate: Gate
         var transcriptsForPasses: Bool
+        /// Whether the harness commit, binary digest and host are recorded (not `--no-build-info`).
+        var buildInfo = true
+        /// The part of the plan this run covers (`--shard`).
+        var shard: RunMetadata.Shard?
+        /// The evidence bundle's directory (`--bundle`) and the key that signs it (`--sign-key`).
+        var bundle: String?
+        var signingKey: PEMSigningKey?
+        /// The criteria root the run loads (for the bundle's criterion files).
+        var criteriaRoot = ""
 
         /// The run's metadata once the criteria (digest) and the adapter (description) are known.
         func metadata(
@@ -35,6 +45,8 @@ extension RunCommand {
             metadata.criteriaSource = .init(digest: digest, bundledDigest: bundledDigest)
             metadata.gate = gate
             if transcriptsForPasses { metadata.transcriptsForPasses = true }
+            metadata.shard = shard
+            HarnessProvenance.stamp(&metadata, recorded: buildInfo)
             return metadata
         }
     }
@@ -47,12 +59,17 @@ extension RunCommand {
         // a rejected command line (exit 64) leaves no report directory behind.
         let formats = try reportFormats(parsed)
         let (adapter, transport, command) = try Adapters.make(parsed, command: spec.name)
-        let setting = Setting(
+        var setting = Setting(
             parsed: parsed, formats: formats, today: try date(parsed), seed: try Common.seed(parsed, command: spec.name),
             startedAt: try startTime(parsed), transport: transport, command: command, directory: parsed.value("out") ?? "conformance-report",
             writesReports: !parsed.flags.contains("no-reports"), quiet: parsed.flags.contains("quiet"),
             allowNotVerified: parsed.flags.contains("allow-not-verified"), bundledDigest: CriteriaLocation.bundledDigest(),
             gate: try gate(parsed), transcriptsForPasses: try transcriptsForPasses(parsed))
+        setting.buildInfo = !parsed.flags.contains("no-build-info")
+        let shard = try Self.shard(parsed)
+        setting.bundle = parsed.value("bundle")
+        setting.signingKey = try signingKey(parsed)
+        setting.criteriaRoot = (try? parsed.value("criteria") ?? CriteriaLocation.defaultRoot()) ?? ""
         let jobs = try Self.jobs(parsed)
 
         let loaded: CriteriaLoader.Result
@@ -70,9 +87,13 @@ extension RunCommand {
             return finish(run, waivers: nil, setting: setting, directory: try? openDirectory(setting))
         }
         if let notice = Common.criteriaNotice(digest: loaded.digest, bundled: setting.bundledDigest) { Output.error(notice) }
-        let waivers = try loadWaivers(parsed, criteria: loaded.criteria)
+        let waivers = try loadWaivers(parsed, criterionIDs: Set(loaded.criteria.map(\.info.id)))
         let filter = try Common.filter(parsed, criteria: loaded.criteria, command: spec.name)
-        let plan = TestPlan.make(loaded.criteria, filter: filter)
+        var plan = TestPlan.make(loaded.criteria, filter: filter)
+        if let shard {
+            setting.shard = .init(index: shard.index, count: shard.count, plannedTestCases: plan.cases.count)
+            plan = plan.shard(shard.index, of: shard.count)
+        }
         // Fail before the run, not after it, when the reports cannot be written.
         var directory: ReportDirectory?
         if setting.writesReports {
@@ -155,7 +176,10 @@ extension RunCommand {
                 return run.metadata.interruption == nil ? CLI.Status.systemError : status
             }
         }
-        if run.testCases.isEmpty && run.metadata.fault == nil {
+        if setting.bundle != nil, !writeBundle(run, waivers: evaluation, setting: setting) {
+            return run.metadata.interruption == nil ? CLI.Status.systemError : status
+        }
+        if run.testCases.isEmpty && run.metadata.fault == nil && run.metadata.shard == nil {
             Output.error("warning: the filters selected no test case")
         }
         return status

@@ -9,7 +9,7 @@ enum RunCommand {
     static let spec = CommandSpec(
         name: "run", summary: "Run the criteria against a relying party and write reports.",
         usage:
-            "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit,html] [--gate core|quality|all] [--evidence failures|all] [--seed <n>] [--jobs <n>]",
+            "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit,html] [--gate core|quality|all] [--evidence failures|all] [--seed <n>] [--jobs <n>] [--shard <i/n>] [--bundle <dir> [--sign-key <pem>]]",
         options: [
             Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption,
             .init(
@@ -40,6 +40,13 @@ enum RunCommand {
                     "Test cases run at once, each in its own session (default: the CPU count in-process, 1 with --adapter-command: raise it for adapters whose sessions are isolated)."
             ),
             .init(name: "timestamp", value: "ISO 8601", help: "Record this start time instead of the clock's (reproducible reports)."),
+            .init(
+                name: "shard", value: "i/n",
+                help: "Run shard i of n: every n-th test case from the i-th (merge the shards' reports with 'merge')."),
+            .init(
+                name: "bundle", value: "dir",
+                help: "Also write an evidence bundle: the reports, every test case's transcript, the criterion files, a manifest of SHA-256 digests."),
+            .init(name: "sign-key", value: "pem", help: "Sign the bundle's manifest with this ECDSA P-256 or Ed25519 private key (PEM)."),
         ],
         flags: [
             ("quiet", "No progress and no summary on the terminal."), ("no-reports", "Write no report files."),
@@ -48,6 +55,7 @@ enum RunCommand {
                 "Exit 0 even when verify items were left unverified, as long as a test case passed (gradual adoption); recorded in the report."
             ),
             ("no-timings", "Record zero wall-clock durations (reproducible reports; virtual time is kept)."),
+            ("no-build-info", "Record no harness commit, binary digest or host (reports equal across builds and machines)."),
         ],
         positionals: (0, 0, "")
     )
@@ -75,11 +83,11 @@ enum RunCommand {
     }
 
     /// The waiver file, checked against the loaded criteria and the target catalogue.
-    static func loadWaivers(_ parsed: ParsedArguments, criteria: [Criterion]) throws -> WaiverFile? {
+    static func loadWaivers(_ parsed: ParsedArguments, criterionIDs: Set<String>) throws -> WaiverFile? {
         guard let path = parsed.value("waivers") else { return nil }
         do {
             let file = try WaiverFile.load(path)
-            let problems = file.unknownIDs(criteria: Set(criteria.map(\.info.id)), targets: Set(TargetCatalog.all.map(\.id)))
+            let problems = file.unknownIDs(criteria: criterionIDs, targets: Set(TargetCatalog.all.map(\.id)))
             guard problems.isEmpty else {
                 throw UsageError(
                     "the waiver file cannot be used:\n" + problems.map { "  \(Output.visible(path)): \(Output.visible($0))" }.joined(separator: "\n"),

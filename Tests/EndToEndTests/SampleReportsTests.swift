@@ -26,7 +26,7 @@ struct SampleReportsTests {
         let result = try await ProcessRunner.run(
             binary,
             [
-                "run", "--seed", "1", "--timestamp", "2026-01-01T00:00:00Z", "--no-timings", "--quiet",
+                "run", "--seed", "1", "--timestamp", "2026-01-01T00:00:00Z", "--no-timings", "--no-build-info", "--quiet",
                 "--out", output.path,
             ] + arguments, in: Self.packageRoot)
         #expect(result.status == (name == "reference-rp" ? 0 : 1), "\(result)")

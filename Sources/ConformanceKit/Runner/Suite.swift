@@ -1,10 +1,11 @@
 import Foundation
+import HarnessBuild
 
 /// The whole pipeline in one call: plan the loaded criteria, run them against an adapter, fold the
 /// results. The CLI, the self-test, the benchmarks and the tests all go through here.
 public enum Suite {
-    /// The harness version reports name.
-    public static let harnessVersion = "0.1.0"
+    /// The harness version reports name (`HarnessBuild.version`).
+    public static let harnessVersion = HarnessBuild.version
 
     /// Runs `criteria` against `adapter`.
     ///

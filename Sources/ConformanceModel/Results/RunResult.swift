@@ -286,6 +286,18 @@ public struct RunMetadata: Sendable, Codable, Hashable {
     /// Whether the run used the criteria shipped inside the harness; `nil` when not recorded (a run
     /// assembled in code). Every report says so first when it did not.
     public var criteriaSource: CriteriaSource?
+    /// The git commit the harness binary was built from (`unknown` when it was built outside a git
+    /// checkout); `nil` when not recorded (`--no-build-info`, or a run assembled in code).
+    public var harnessCommit: String?
+    /// Whether the harness's sources differed from `harnessCommit` when it was built; `nil` when
+    /// that is unknown or not recorded.
+    public var harnessModified: Bool?
+    /// The SHA-256 of the running harness executable, 64 lowercase hex digits; `nil` when not recorded.
+    public var harnessBinarySHA256: String?
+    /// The host the run ran on (kernel, release, machine, distribution); `nil` when not recorded.
+    public var host: String?
+    /// The part of the plan this run covered (`run --shard I/N`); `nil` for a whole run.
+    public var shard: Shard?
 
     /// Where a run's criteria came from, compared by digest with the suite shipped in the harness.
     public enum CriteriaSource: Sendable, Codable, Hashable {

@@ -1,0 +1,184 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import ConformanceModel
+
+/// Reads a `report.json` back into the run it reports: the metadata, the criteria's descriptions,
+/// every test case with its steps and evidence, and the wall time. What the reporters derive from
+/// those (verdicts per criterion and target, outcomes, counts) is not read: it is computed again.
+///
+/// `passkey-conformance merge` reads shard reports through it.
+public enum ReportReader {
+    /// Why a report could not be read.
+    public struct ReadError: Error, Sendable, CustomStringConvertible {
+        /// The problem, in words.
+        public var description: String
+    }
+
+    /// The run a report of schema major version 1 describes.
+    public static func run(from bytes: Data) throws(ReadError) -> RunResult {
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: bytes)
+        } catch {
+            throw ReadError(description: "not a run report of this harness: \(error)")
+        }
+        guard document.schemaVersion.split(separator: ".").first == "1" else {
+            throw ReadError(description: "schema version \(document.schemaVersion); this harness reads 1.x")
+        }
+        guard let seed = UInt64(document.metadata.seed) else { throw ReadError(description: "metadata.seed is not a decimal seed") }
+        let source = document.metadata
+        var metadata = RunMetadata(
+            harnessVersion: source.harnessVersion, criteriaDigest: source.criteriaDigest, adapter: source.adapter.info, targets: source.targets,
+            seed: seed, startedAt: source.startedAt, filters: source.filters, allowNotVerified: source.allowNotVerified,
+            interruption: source.interruption, fault: source.fault, criteriaRoot: source.criteria)
+        metadata.criteriaSource = document.bundledSuite.map { $0.used ? .bundled : .other(bundledDigest: $0.bundledDigest) }
+        metadata.harnessCommit = source.harnessCommit
+        metadata.harnessModified = source.harnessModified
+        metadata.harnessBinarySHA256 = source.harnessBinarySHA256
+        metadata.host = source.host
+        metadata.shard = source.shard
+        metadata.harnessCommand = document.testCases.first.flatMap { harnessCommand(inRerun: $0.rerun) }
+        let criteria = document.criteria.compactMap(\.info).map { CriterionResult(criterion: $0, verdict: .notVerified, targets: [:]) }
+        let cases = document.testCases.map(\.result)
+        return RunResult(
+            metadata: metadata, criteria: criteria, testCases: cases, verdict: .notVerified, wallSeconds: document.summary.wallSeconds,
+            virtualMillis: 0)
+    }
+
+    /// The harness executable a test case's re-run command names (`RerunCommand`): `nil` for
+    /// `swift run passkey-conformance`, else its first word, unquoted.
+    static func harnessCommand(inRerun line: String) -> String? {
+        if line.hasPrefix("swift run passkey-conformance run") { return nil }
+        guard line.hasPrefix("\"") else { return line.split(separator: " ").first.map(String.init) }
+        var word = ""
+        var escaped = false
+        for character in line.dropFirst() {
+            if escaped {
+                word.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                return word
+            } else {
+                word.append(character)
+            }
+        }
+        return nil
+    }
+
+    /// The waiver file a report names, if any (a merge refuses shards run with waivers).
+    public static func waiverFile(from bytes: Data) -> String? {
+        (try? JSONDecoder().decode(Document.self, from: bytes))?.waivers.file
+    }
+
+    struct Document: Decodable {
+        struct BundledSuite: Decodable {
+            var used: Bool
+            var bundledDigest: String?
+        }
+        struct Metadata: Decodable {
+            var harnessVersion: String
+            var criteriaDigest: String
+            var adapter: Adapter
+            var targets: [String]
+            var seed: String
+            var startedAt: String
+            var filters: [String: String]
+            var allowNotVerified: Bool
+            var criteria: String?
+            var interruption: RunMetadata.Interruption?
+            var fault: RunFault?
+            var harnessCommit: String?
+            var harnessModified: Bool?
+            var harnessBinarySHA256: String?
+            var host: String?
+            var shard: RunMetadata.Shard?
+        }
+        /// The adapter as the report writes it: `protocolVersion` and `ignoredCapabilities` only
+        /// when they say something.
+        struct Adapter: Decodable {
+            var name: String
+            var version: String
+            var transport: String
+            var command: String?
+            var declaredTargets: [String]?
+            var capabilities: [String]?
+            var unknownTargets: [String]
+            var protocolVersion: String?
+            var ignoredCapabilities: [String]?
+
+            var info: RunMetadata.AdapterInfo {
+                .init(
+                    name: name, version: version, transport: transport, command: command, declaredTargets: declaredTargets, capabilities: capabilities,
+                    unknownTargets: unknownTargets,
+                    // Left out when it is the harness's own (for an adapter that described itself).
+                    protocolVersion: protocolVersion ?? (declaredTargets == nil ? nil : adapterProtocolVersion), ignoredCapabilities: ignoredCapabilities ?? [])
+            }
+        }
+        struct Summary: Decodable {
+            var wallSeconds: Double
+        }
+        struct Criterion: Decodable {
+            var id: String
+            var title: String?
+            var level: CriterionInfo.Level?
+            var group: String?
+            var derived: Bool?
+            var origin: CriterionInfo.Origin?
+            var statement: String?
+            var verification: String?
+            var verifyItems: [CriterionInfo.VerifyItem]
+            var source: String?
+            var references: [String]
+            var file: String?
+
+            /// The description, for a criterion the run described.
+            var info: CriterionInfo? {
+                guard let title, let level, let group, let derived, let statement, let verification, let source, let file else { return nil }
+                return CriterionInfo(
+                    id: id, title: title, level: level, group: group, derived: derived, origin: origin, statement: statement, verification: verification,
+                    verifyItems: verifyItems, source: source, references: references, file: file)
+            }
+        }
+        struct TestCase: Decodable {
+            var id: String
+            var criterionID: String
+            var scenario: String
+            var file: String
+            var line: Int
+            var verifyItems: [String]
+            var tags: [String]
+            var target: String
+            var verdict: Verdict
+            var message: String?
+            var steps: [StepResult]
+            var evidence: [TranscriptEntry]
+            var virtualMillis: Int64
+            var wallSeconds: Double
+            var fault: RunFault?
+            var notVerified: NotVerifiedReason?
+            var rerun: String
+
+            var result: TestCaseResult {
+                TestCaseResult(
+                    id: id, criterionID: criterionID, scenario: scenario, file: file, line: line, verifyItems: verifyItems, tags: tags, target: target,
+                    verdict: verdict, message: message, steps: steps, evidence: evidence, virtualMillis: virtualMillis, wallSeconds: wallSeconds,
+                    fault: fault, notVerifiedReason: notVerified)
+            }
+        }
+        struct Waivers: Decodable {
+            var file: String?
+        }
+        var schemaVersion: String
+        var bundledSuite: BundledSuite?
+        var metadata: Metadata
+        var summary: Summary
+        var criteria: [Criterion]
+        var testCases: [TestCase]
+        var waivers: Waivers
+    }
+}
