@@ -10,7 +10,7 @@ import ConformanceModel
 public enum HTMLReporter {
     /// The page as HTML5 text, ending with a newline.
     public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
-        render(ReportModel(run, waivers: waivers))
+        render(ReportModel.withDigest(run, waivers: waivers))
     }
 
     static func render(_ model: ReportModel) -> String {
@@ -107,7 +107,9 @@ public enum HTMLReporter {
             html += "</li>\n<li><strong>Seed:</strong> \(metadata.seed); <strong>started:</strong> \(escape(metadata.startedAt)); "
             html +=
                 "<strong>gate:</strong> <code>\(model.gate.rawValue)</code>; <strong>duration:</strong> \(ReportModel.seconds(model.run.wallSeconds)) s wall, "
-            html += "\(model.run.virtualMillis) ms virtual</li>\n</ul>\n"
+            html += "\(model.run.virtualMillis) ms virtual</li>\n"
+            for (name, value) in JUnitReporter.provenance(model) { html += "<li><strong>\(escape(name)):</strong> <code>\(escape(value))</code></li>\n" }
+            html += "</ul>\n"
         }
 
         mutating func result(_ model: ReportModel) {

@@ -9,7 +9,7 @@ extension MarkdownReporter {
     /// the matrix by criterion and platform family, each distinct failure once with the targets it
     /// hit, the gaps and the simulated targets. The full detail is in `report.details.md`.
     public static func summary(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
-        summary(ReportModel(run, waivers: waivers))
+        summary(ReportModel.withDigest(run, waivers: waivers))
     }
 
     static func summary(_ model: ReportModel) -> String {
@@ -49,6 +49,7 @@ extension MarkdownReporter.Document {
             "- **Adapter:** \(TextEscaping.markdownInline(adapter.name)) \(TextEscaping.markdownInline(adapter.version)) (\(TextEscaping.markdownInline(adapter.transport))); "
                 + "seed \(metadata.seed); \(TextEscaping.count(metadata.targets.count, "target"))",
             "- **Gate:** " + Self.gateText(model.gate) + "; **evidence:** " + Self.evidenceText(metadata))
+        block(Self.provenance(model))
         var events: [String] = []
         if metadata.allowNotVerified {
             events.append("- **Gate relaxed:** `--allow-not-verified` (gaps do not make the run incomplete while something passed)")
