@@ -79,12 +79,69 @@ public struct CreateFailureClass: Sendable, Hashable, Identifiable {
     /// The class with a name, if there is one.
     public static func named(_ id: String) -> CreateFailureClass? { all.first { $0.id == id } }
 
-    /// The values a telemetry record must carry, one of each group, to name this class exactly:
-    /// the exception or code name (Apple also accepts the numeric code), and for a DOM exception
-    /// the DOM error (its name or the exception's type, which contains it).
-    public var telemetryNames: [[String]] {
-        var groups: [[String]] = [[error.name, id] + (error.code.map { [String($0)] } ?? [])]
-        if let domError { groups.append([domError] + (error.type.map { [$0] } ?? [])) }
-        return groups
+    /// Every spelling under which a telemetry record names this class: each entry is a set of values
+    /// that must all appear among the record's attribute values (compared whole, never as
+    /// substrings); any one entry suffices.
+    ///
+    /// The spellings are the platforms' own: on Android the exception's class name (simple or
+    /// qualified), its `type` constant (a custom exception's is the provider's own type), and for a
+    /// `CreatePublicKeyCredentialDomException` the DOM error besides (its name, qualified class or
+    /// `type` constant, in the forms androidx releases have used), or the exception's whole type;
+    /// on Apple the error domain with the numeric code, the code alone, or the code's case name
+    /// (bare, `ASAuthorizationError.<case>`, `ASAuthorizationError.Code.<case>`, or the
+    /// Objective-C constant).
+    public var telemetrySpellings: [[String]] {
+        switch platform {
+        case .apple: return appleSpellings
+        case .android: return androidSpellings
+        }
+    }
+
+    private static let androidPackage = "androidx.credentials.exceptions."
+    private static let domPrefix = "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION"
+
+    /// `type` constants other androidx releases used for the same class.
+    private static let earlierTypes: [String: [String]] = [
+        "CreateCredentialUnknownException": ["androidx.credentials.TYPE_CREATE_CREDENTIAL_UNKNOWN_EXCEPTION"],
+        "CreateCredentialCancellationException": ["androidx.credentials.TYPE_CREATE_CREDENTIAL_CANCELLATION_EXCEPTION"],
+        "CreateCredentialInterruptedException": ["androidx.credentials.TYPE_CREATE_CREDENTIAL_INTERRUPTED_EXCEPTION"],
+    ]
+
+    private var androidSpellings: [[String]] {
+        var classNames = [error.name, Self.androidPackage + error.name]
+        guard let domError else {
+            let types = (error.type.map { [$0] } ?? []) + (Self.earlierTypes[error.name] ?? [])
+            return (classNames + types).map { [$0] }
+        }
+        // The DOM error's own type: `TYPE_<NAME>_ERROR` in earlier releases, `TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_<NAME>_ERROR` now.
+        let constant = Self.constantName(ofDOMError: domError)
+        let domTypes = ["androidx.credentials.TYPE_\(constant)_ERROR", "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_\(constant)_ERROR"]
+        let wholeTypes = Set((error.type.map { [$0] } ?? []) + domTypes.flatMap { [Self.domPrefix + "/" + $0, Self.domPrefix + $0] }).sorted()
+        classNames.append(Self.androidPackage + "publickeycredential." + error.name)
+        let domNames = [domError, Self.androidPackage + "domerrors." + domError] + domTypes
+        return wholeTypes.map { [$0] } + domTypes.map { [$0] } + classNames.flatMap { name in domNames.map { [name, $0] } }
+    }
+
+    private var appleSpellings: [[String]] {
+        let caseName = String(id.dropFirst("ASAuthorizationError.".count))
+        let names = [caseName, id, "ASAuthorizationError.Code.\(caseName)", "ASAuthorizationError" + caseName.prefix(1).uppercased() + caseName.dropFirst()]
+        guard let code = error.code else { return names.map { [$0] } }
+        var spellings = names.map { [$0] } + [[String(code)]]
+        if let domain = error.domain {
+            spellings.append([domain, String(code)])
+            spellings += ["\(domain) \(code)", "\(domain):\(code)", "\(domain)/\(code)", "\(domain) Code=\(code)"].map { [$0] }
+        }
+        return spellings
+    }
+
+    /// `NotAllowedError` → `NOT_ALLOWED`.
+    public static func constantName(ofDOMError name: String) -> String {
+        let base = name.hasSuffix("Error") ? String(name.dropLast("Error".count)) : name
+        var out = ""
+        for character in base {
+            if character.isUppercase, !out.isEmpty { out.append("_") }
+            out += character.uppercased()
+        }
+        return out
     }
 }

@@ -8,7 +8,7 @@ enum SelfTestCommand {
     static let spec = CommandSpec(
         name: "selftest", summary: "Show that every criterion passes on the reference RP and its conforming variants, and fails on its mutants.",
         usage:
-            "selftest [--criteria <path>] [--mutant <id>] [--design <id>|knobs:…] [--designs random:<n>] [--seed <n>] [--no-mutants] [--markdown <file>] [--list-mutants] [--list-designs]",
+            "selftest [--criteria <path>] [--mutant <id>] [--design <id>|knobs:…] [--designs random:<n>] [--seed <n>] [--no-mutants] [--markdown <file>] [--list-mutants] [--list-designs] [--list-items]",
         options: [
             Common.criteriaOption, .init(name: "mutant", value: "id", help: "Only these mutants.", repeatable: true),
             .init(
@@ -24,7 +24,9 @@ enum SelfTestCommand {
             .init(name: "seed", value: "n", help: "Seed (default 1)."),
         ],
         flags: [
-            ("list-mutants", "List the mutants and what each breaks."), ("list-designs", "List the conforming designs and what each chooses."),
+            ("list-mutants", "List the mutants and what each breaks."),
+            ("list-items", "List every verify item of the loaded criteria with its mutants and their forms (N2.6 items need two forms)."),
+            ("list-designs", "List the conforming designs and what each chooses."),
             ("quiet", "Print only problems and the verdict."), ("no-mutants", "Run the designs only (the no-false-alarm half)."),
             ("full", "Run every mutant against every criterion and show which others also catch it."),
         ],
@@ -39,6 +41,10 @@ enum SelfTestCommand {
         }
         if parsed.flags.contains("list-designs") {
             Output.out(designListing())
+            return CLI.Status.ok
+        }
+        if parsed.flags.contains("list-items") {
+            Output.out(SelfTest.itemListing(try Common.loadCriteria(parsed).criteria))
             return CLI.Status.ok
         }
         let seed = try Common.seed(parsed, command: spec.name)

@@ -40,14 +40,35 @@ struct Decisions: Sendable {
         /// Nothing: it asks again at the next qualifying sign-in.
         case waitForNextSignIn
         case showError
+        case show(UIEvent)
+        /// Asks for no automatic upgrade for this long.
+        case coolDown(millis: Int64)
         case retryOnce
         case retryAfter(millis: Int64)
         case neverAskAgain
     }
 
+    /// How a qualifying sign-in completed the account's policy.
+    enum QualifyingPath: Sendable, Hashable {
+        case passwordOnly
+        case afterSecondFactor
+    }
+
+    /// A modal creation sheet the app opens on its own after a conditional request failed.
+    enum SheetAfterFailure: Sendable, Hashable {
+        case atOnce
+        case after(millis: Int64)
+    }
+
     struct Upgrade: Sendable {
         /// When the app asks for a conditional registration.
         var moments: Set<UpgradeMoment> = [.qualifyingSignIn]
+        /// Which qualifying sign-ins the app asks after.
+        var qualifyingPaths: Set<QualifyingPath> = [.passwordOnly, .afterSecondFactor]
+        /// Moments at which the app opens a modal creation sheet on its own.
+        var modalMoments: Set<UpgradeMoment> = []
+        /// A modal sheet after a failed or declined conditional request.
+        var sheetAfterFailure: SheetAfterFailure?
         /// Where the conditional API is missing: record it (`false`) or fall back to a modal registration.
         var modalFallbackWithoutAPI = false
         /// Asks this long after the sign-in instead of at once.
@@ -60,11 +81,10 @@ struct Decisions: Sendable {
         var isExpectedNoCreate: @Sendable (PlatformError) -> Bool = RequestBuilder.isExpectedNoCreate
         var afterNoCreate = AfterNoCreate.waitForNextSignIn
         /// The telemetry for a conditional-create failure other than the expected no-create: its own class.
-        var failureTelemetry: @Sendable (PlatformError) -> TelemetryEvent? = { error in
-            TelemetryEvent("conditional-create-failed", ["error": error.name, "type": error.type ?? "-", "code": error.code.map(String.init) ?? "-"])
-        }
-        /// Shows the app's own confirmation after an automatic upgrade (the platform already confirms).
-        var confirmsUpgrade = false
+        /// `nil`: the record the design spells (`ReferenceSession.failureRecord`).
+        var failureTelemetry: (@Sendable (PlatformError) -> TelemetryEvent?)?
+        /// What the app shows of its own after an automatic upgrade (the platform already confirms): nothing.
+        var ownConfirmation: UIEvent?
     }
 
     // MARK: Registration options and request (N2.6-AC02..AC04)
@@ -72,6 +92,8 @@ struct Decisions: Sendable {
     struct Options: Sendable {
         /// Builds the options for the first account signed in during the app's life instead of the session's.
         var fromFirstAccount = false
+        /// Names the first account signed in during the app's life (user.name, displayName) with the session's handle.
+        var nameOfFirstAccount = false
         /// Replaces the account's random user handle; `nil` keeps it.
         var userHandle: (@Sendable (Server.Account) -> Data)?
         /// Takes the exclusion list from the first account signed in during the app's life.
@@ -95,6 +117,8 @@ struct Decisions: Sendable {
         case attachToOriginalAccount
         case attachToCurrentAccount
         case uploadLater
+        /// Keeps it and uploads it for its account at the app's next sign-in.
+        case uploadAtNextSignIn
     }
 
     /// Whether the server requires the user-present flag of a registration.
@@ -103,19 +127,23 @@ struct Decisions: Sendable {
         case byMediation
         case always
         case never
+        /// Waives it whenever the session has any conditional ceremony open.
+        case bySession
     }
 
     struct Response: Sendable {
         var stale = StaleResponse.discard
         /// Drops a response arriving later than this after its request.
         var dropAfterMillis: Int64?
+        /// Refuses a registration response older than this, whatever the design's challenge lifetime.
+        var registrationLifetimeMillis: Int64?
         var userPresence = UserPresence.byMediation
         var userVerification = WebAuthnVerifier.UserVerificationRequirement.preferred
         var acceptsBackupEligible = true
 
         /// Whether a session's pending registration ceremonies outlive it, so that a stale response
         /// can still be uploaded for the account that asked.
-        var ceremoniesOutliveSession: Bool { stale == .attachToOriginalAccount || stale == .uploadLater }
+        var ceremoniesOutliveSession: Bool { stale == .attachToOriginalAccount || stale == .uploadLater || stale == .uploadAtNextSignIn }
     }
 }
 

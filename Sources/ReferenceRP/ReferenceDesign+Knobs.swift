@@ -99,11 +99,22 @@ extension ReferenceDesign {
     /// The knobs of the automatic upgrade (N2.6).
     static let upgradeKnobs: [Knob] = [
         .optionalInteger(
-            "upgrade-delay-ms", "F-prompt", "asks for the automatic upgrade this long after the qualifying sign-in (none: at once)",
-            0...5_000, unit: " ms", \.upgradeDelayMillis),
+            "upgrade-delay-ms", "F-prompt",
+            "asks for the automatic upgrade this long after the qualifying sign-in (none: at once); up to the harness's bound on \"promptly\"",
+            0...World.upgradePromptnessMillis, unit: " ms", \.upgradeDelayMillis),
         .integer(
             "challenge-lifetime-ms", "F-time", "how long a sign-in or registration challenge stays valid", 60_000...30 * 60_000, unit: " ms",
             \.challengeLifetimeMillis),
+        .optionalInteger(
+            "housekeeping-ms", "F-time", "a no-op housekeeping timer of the app this long after every sign-in", 0...6 * 3_600_000, unit: " ms",
+            \.housekeepingMillis),
+        .choice("android-failure-spelling", "F-telemetry", "how telemetry names an Android conditional-create failure", \.androidFailureSpelling),
+        .choice("apple-failure-spelling", "F-telemetry", "how telemetry names an Apple conditional-create failure", \.appleFailureSpelling),
+        .choice("user-handle", "F-handle", "the server's opaque WebAuthn user handles", \.userHandleForm),
+        .choice("account-ids", "F-handle", "the product's own account ids", \.accountIDForm),
+        .choice("after-sign-in", "F-words", "what the app shows once a sign-in completes", \.afterSignIn),
+        .choice("nudge", "F-nudge", "the manual creation nudge the app offers after a no-create", \.nudge),
+        .choice("stale-response", "F-stale", "where a registration response made stale by a context change is refused", \.staleResponse),
     ]
 
     /// The knobs of the Signal API (N3.2).

@@ -56,6 +56,22 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     /// When set, the automatic upgrade is asked for this long after the qualifying sign-in (once the
     /// sign-in screen has closed, say) instead of at once, if the session is still the same then.
     public var upgradeDelayMillis: Int64?
+    /// How the app's telemetry names an Android conditional-create failure (F-telemetry).
+    public var androidFailureSpelling = AndroidFailureSpelling.everything
+    /// How the app's telemetry names an Apple conditional-create failure (F-telemetry).
+    public var appleFailureSpelling = AppleFailureSpelling.everything
+    /// What the server's opaque WebAuthn user handles are (F-handle).
+    public var userHandleForm = UserHandleForm.random32
+    /// What the product's own account ids look like (F-handle).
+    public var accountIDForm = AccountIDForm.prefixed
+    /// What the app shows once a sign-in completes (F-words).
+    public var afterSignIn = AfterSignInUI.nothing
+    /// The manual creation nudge the app offers after the credential manager created nothing (F-nudge).
+    public var nudge = Nudge.none
+    /// Where a registration response made stale by a context change is refused (F-stale).
+    public var staleResponse = StaleResponseHandling.appDiscards
+    /// When set, a no-op housekeeping timer this long after every sign-in (F-time).
+    public var housekeepingMillis: Int64?
 
     /// Creates a design; every choice not given is the reference's.
     public init(id: String, summary: String, _ configure: (inout ReferenceDesign) -> Void = { _ in }) {

@@ -12,6 +12,10 @@ extension ReferenceSession {
         if let userHandle = decisions.options.userHandle, let account = state.server.accounts[options.userName] {
             options.userHandle = userHandle(account)
         }
+        if decisions.options.nameOfFirstAccount, let first = state.app.firstUsername, let account = state.server.accounts[first] {
+            options.userName = account.name
+            options.displayName = account.displayName
+        }
         if decisions.options.exclusionsOfFirstAccount, let first = state.app.firstUsername, let account = state.server.accounts[first] {
             options.excluded = account.credentials.map(\.id)
         }
@@ -26,6 +30,10 @@ extension ReferenceSession {
             break
         case .showError:
             await host.show(UIEvent(.error, "Passkey creation failed."))
+        case .show(let event):
+            await host.show(event)
+        case .coolDown(let millis):
+            state.app.noUpgradeBefore = await host.now() + millis
         case .retryOnce:
             if !pending.retried { await startRegistration(conditional: true, token: pending.token, username: pending.username, retried: true) }
         case .retryAfter(let millis):
@@ -44,6 +52,9 @@ extension ReferenceSession {
             return pending.token
         case .attachToCurrentAccount:
             return state.app.token
+        case .uploadAtNextSignIn:
+            state.app.staleForNextSignIn.append((pending.token, outcome))
+            return nil
         case .uploadLater:
             let timer = await host.scheduleTimer(afterMillis: 60_000, label: "upload a queued registration")
             state.app.queuedStaleResponses[timer] = (pending.token, outcome)

@@ -33,6 +33,14 @@ actor ReferenceSession: RelyingPartySession {
         /// The challenge of the app's first registration request (read only by a mutant that reuses it).
         var firstChallenge: Data?
         var declinedOnce = false
+        /// The app asks for no automatic upgrade before this time (a mutant's cool-down).
+        var noUpgradeBefore: Int64?
+        /// Stale registration responses kept for the next sign-in: sent then, for the server to judge.
+        var staleForNextSignIn: [(token: String, outcome: PlatformOutcome)] = []
+        /// Modal creation sheets a mutant opens from a timer after a failed conditional request.
+        var sheetTimers: [TimerID: (token: String, username: String)] = [:]
+        /// The design's housekeeping timers (they do nothing).
+        var housekeepingTimers: Set<TimerID> = []
         var signals = SignalScheduler.State()
     }
 
@@ -162,6 +170,10 @@ actor ReferenceSession: RelyingPartySession {
     }
 
     private func enter(token: String, username: String, stage: SessionSnapshot.Stage) {
+        if let previous = state.app.token, previous != token, design.staleResponse != .appDiscards {
+            // A design that lets the server judge stale responses ends the superseded session there.
+            state.server.signOut(token: previous)
+        }
         state.app.token = token
         state.app.username = username
         state.app.stage = stage
@@ -176,8 +188,9 @@ actor ReferenceSession: RelyingPartySession {
         case .signedIn(let token, let assurance):
             if assurance == .full {
                 enter(token: token, username: username, stage: .signedIn)
-                await considerUpgrade(.qualifyingSignIn, token: token, username: username)
+                await considerUpgrade(.qualifyingSignIn, token: token, username: username, path: .passwordOnly)
                 await signedIn(username)
+                await afterSignIn(username)
                 return ActionOutcome(.signedIn)
             }
             enter(token: token, username: username, stage: .awaitingSecondFactor)
@@ -193,8 +206,9 @@ actor ReferenceSession: RelyingPartySession {
         switch state.server.secondFactor(token: token, outcome: outcome) {
         case .success:
             state.app.stage = .signedIn
-            await considerUpgrade(.qualifyingSignIn, token: token, username: username)
+            await considerUpgrade(.qualifyingSignIn, token: token, username: username, path: .afterSecondFactor)
             await signedIn(username)
+            await afterSignIn(username)
             return ActionOutcome(.signedIn)
         case .failure(let reason):
             await considerUpgrade(.failedSecondFactor, token: token, username: username)
@@ -214,14 +228,17 @@ actor ReferenceSession: RelyingPartySession {
     }
 
     /// Asks for a conditional registration if the app upgrades at this moment (after a qualifying sign-in).
-    func considerUpgrade(_ moment: Decisions.UpgradeMoment, token: String, username: String) async {
+    func considerUpgrade(_ moment: Decisions.UpgradeMoment, token: String, username: String, path: Decisions.QualifyingPath? = nil) async {
+        if decisions.upgrade.modalMoments.contains(moment) { await startRegistration(conditional: false, token: token, username: username) }
         guard decisions.upgrade.moments.contains(moment) else { return }
+        if let path, !decisions.upgrade.qualifyingPaths.contains(path) { return }
         await startUpgrade(token: token, username: username)
     }
 
     /// Asks for a conditional registration.
     private func startUpgrade(token: String, username: String) async {
         if decisions.upgrade.afterNoCreate == .neverAskAgain, state.app.declinedOnce { return }
+        if let until = state.app.noUpgradeBefore, await host.now() < until { return }
         if decisions.upgrade.skipsAccountsWithPasskeys, state.server.accounts[username]?.credentials.contains(where: { $0.state == .active }) == true {
             return
         }
@@ -291,10 +308,13 @@ actor ReferenceSession: RelyingPartySession {
                 // The expected no-op: nothing to show, nothing to retry; the next qualifying sign-in asks again.
                 state.app.declinedOnce = true
                 await afterNoCreate(pending)
+                await offerNudge()
             } else {
                 // Every failure other than the expected no-op is recorded under its own class.
-                if let event = decisions.upgrade.failureTelemetry(error) { await host.telemetry(event) }
+                let event = decisions.upgrade.failureTelemetry.map { $0(error) } ?? failureRecord(error)
+                if let event { await host.telemetry(event) }
             }
+            await openSheetAfterFailure(pending)
             return
         }
         if let limit = decisions.response.dropAfterMillis, await host.now() - pending.issuedAt > limit {
@@ -305,7 +325,7 @@ actor ReferenceSession: RelyingPartySession {
         if token != state.app.token {
             // A response for a session that is no longer the app's is discarded.
             if decisions.response.stale == .discard {
-                await host.telemetry(TelemetryEvent("stale-registration-discarded", ["account": pending.username]))
+                await refuseStale(pending, outcome)
                 return
             }
             guard let kept = await keepStaleResponse(pending, outcome) else { return }
@@ -322,7 +342,7 @@ actor ReferenceSession: RelyingPartySession {
             await host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason.message]))
             if !pending.conditional { await host.show(UIEvent(.error, "The passkey could not be saved.")) }
         case .success:
-            if pending.conditional, decisions.upgrade.confirmsUpgrade { await host.show(UIEvent(.confirmation, "Your passkey is ready!")) }
+            if pending.conditional, let confirmation = decisions.upgrade.ownConfirmation { await host.show(confirmation) }
             if decisions.signals.reconcileTriggers.contains(.credentialCreated),
                 let username = state.server.sessions[token]?.username ?? Optional(pending.username)
             {
@@ -341,6 +361,7 @@ actor ReferenceSession: RelyingPartySession {
             await startRegistration(conditional: true, token: upgrade.token, username: upgrade.username)
             return
         }
+        if await upgradeTimerFired(timer) { return }
         if let upgrade = state.app.scheduledUpgrades.removeValue(forKey: timer) {
             if state.app.token == upgrade.token { await requestUpgrade(token: upgrade.token, username: upgrade.username) }
             return

@@ -59,6 +59,7 @@ extension SelfTest.Report {
             }
         }
         for item in itemsWithoutMutant { lines.append("  verify item \(item) has no mutant") }
+        for item in itemsWithFewerThanTwoForms { lines.append("  verify item \(item) is broken in fewer than two forms: " + formsLine(item)) }
         lines.append(sizeLine + "; " + (passed ? "self-test passed" : "self-test FAILED"))
         return lines.joined(separator: "\n")
     }
@@ -105,10 +106,25 @@ extension SelfTest.Report {
             let items = mutation.verifyItems.map { $0.split(separator: ".").last.map(String.init) ?? $0 }.joined(separator: ", ")
             out.append("| `\(mutation.id)` | \(mutation.criterion) | \(items) | \(mutation.summary) | " + cells.joined(separator: " | ") + " |")
         }
+        out.append("")
+        out.append("## Verify items × mutants and their forms")
+        out.append("")
+        out.append(
+            "Every verify item is broken by at least two mutants in different forms (required for \(SelfTest.twoFormGroups.sorted().joined(separator: ", ")); listed for the others)."
+        )
+        out.append("")
+        out.append("| item | forms | mutants |")
+        out.append("|---|---|---|")
+        for entry in itemForms {
+            out.append(
+                "| \(entry.item) | \(entry.forms.count): \(entry.forms.joined(separator: "; ")) | "
+                    + entry.mutants.map { "`\($0.id)`" }.joined(separator: ", ") + " |")
+        }
         let problems =
             falseAlarms.flatMap { design in design.problems.map { "- false alarm under `\(design.design.id)`: \($0.id): \($0.message ?? "")" } }
             + mutants.filter { !$0.killed }.map { "- `\($0.mutation.id)` survived under `\($0.design.id)`: missed \($0.missedItems.joined(separator: ", "))" }
             + itemsWithoutMutant.map { "- verify item \($0) has no mutant" }
+            + itemsWithFewerThanTwoForms.map { "- verify item \($0) is broken in fewer than two forms" }
         if !problems.isEmpty {
             out.append("")
             out.append("## Problems")
@@ -117,5 +133,11 @@ extension SelfTest.Report {
         }
         out.append("")
         return out.joined(separator: "\n")
+    }
+
+    /// One item's mutants and forms, in one line.
+    func formsLine(_ item: String) -> String {
+        guard let entry = itemForms.first(where: { $0.item == item }) else { return "no mutant" }
+        return "\(entry.forms.count) form(s): " + entry.mutants.map { "\($0.id) (\($0.form))" }.joined(separator: ", ")
     }
 }

@@ -5,6 +5,32 @@ import ConformanceKit
 /// mutant fails the criterion it breaks, on the verify items it names, under the reference design
 /// and under every variant it applies to (no blind spot).
 public enum SelfTest {
+    /// The criteria groups whose verify items must each be broken by mutants in at least two
+    /// distinct forms for the self-test to pass. Items of other groups are listed with their forms
+    /// but not yet held to it.
+    public static let twoFormGroups: Set<String> = ["N2.6"]
+
+    /// Each of `items` with the mutants that name it and their distinct forms, in the mutants' order.
+    public static func itemForms(_ items: [String]) -> [(item: String, mutants: [Mutation], forms: [String])] {
+        items.map { item in
+            let mutants = Mutation.allCases.filter { $0.verifyItems.contains(item) }
+            var forms: [String] = []
+            for mutant in mutants where !forms.contains(mutant.form) { forms.append(mutant.form) }
+            return (item, mutants, forms)
+        }
+    }
+
+    /// Every verify item of `criteria` with its mutants and their forms, as `selftest --list-items` prints it.
+    public static func itemListing(_ criteria: [Criterion]) -> String {
+        itemForms(criteria.flatMap { $0.info.verifyItems.map(\.id) }).map { entry in
+            let required = twoFormGroups.contains { entry.item.hasPrefix($0 + "-") }
+            let status =
+                entry.forms.count >= 2 ? "\(entry.forms.count) forms" : required ? "FEWER THAN TWO FORMS" : "\(entry.forms.count) form(s), not yet required"
+            return "\(entry.item.padding(toLength: 16, withPad: " ", startingAt: 0)) \(status)\n"
+                + entry.mutants.map { "    \($0.id.padding(toLength: 36, withPad: " ", startingAt: 0)) \($0.form)" }.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
     /// How one conforming design fared over the whole suite.
     public struct DesignResult: Sendable {
         /// The design that was run.
@@ -45,6 +71,19 @@ public enum SelfTest {
         public var mutants: [MutantResult]
         /// Verify items that no mutant names (a criterion item nothing shows can fail).
         public var itemsWithoutMutant: [String]
+        /// Every verify item of the loaded criteria, in criterion order.
+        public var items: [String] = []
+
+        /// Each verify item of the loaded criteria with the mutants that name it (of all mutants,
+        /// whether run or not) and their distinct forms.
+        public var itemForms: [(item: String, mutants: [Mutation], forms: [String])] { SelfTest.itemForms(items) }
+
+        /// Verify items of the groups in `SelfTest.twoFormGroups` broken by fewer than two distinct
+        /// forms of mutant: a demand whose mutants share one idea of the fault cannot show that its
+        /// check sees the others.
+        public var itemsWithFewerThanTwoForms: [String] {
+            itemForms.filter { entry in SelfTest.twoFormGroups.contains { entry.item.hasPrefix($0 + "-") } && entry.forms.count < 2 }.map(\.item)
+        }
 
         /// The suite's result on the reference RP.
         public var reference: RunResult { designs[0].run }
@@ -53,8 +92,11 @@ public enum SelfTest {
         /// Designs with at least one test case that did not pass.
         public var falseAlarms: [DesignResult] { designs.filter { !$0.problems.isEmpty } }
         /// Whether the self-test passed: every design passed everything, every mutant was killed under
-        /// every design it applies to, and every verify item has a mutant.
-        public var passed: Bool { falseAlarms.isEmpty && mutants.allSatisfy(\.killed) && itemsWithoutMutant.isEmpty }
+        /// every design it applies to, every verify item has a mutant, and every item of the groups
+        /// in `SelfTest.twoFormGroups` has mutants in at least two forms.
+        public var passed: Bool {
+            falseAlarms.isEmpty && mutants.allSatisfy(\.killed) && itemsWithoutMutant.isEmpty && itemsWithFewerThanTwoForms.isEmpty
+        }
     }
 
     /// Runs every design over the whole suite, then every mutant over its own criterion under each
@@ -94,7 +136,7 @@ public enum SelfTest {
         }
         let named = Set(Mutation.allCases.flatMap(\.verifyItems))
         let items = criteria.flatMap { $0.info.verifyItems.map(\.id) }
-        return Report(designs: designResults, mutants: results, itemsWithoutMutant: items.filter { !named.contains($0) })
+        return Report(designs: designResults, mutants: results, itemsWithoutMutant: items.filter { !named.contains($0) }, items: items)
     }
 
     /// Maps `body` over `inputs`, at most `limit` at a time, keeping the inputs' order.

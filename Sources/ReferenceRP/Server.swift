@@ -99,13 +99,49 @@ struct Server: Sendable {
     // MARK: Accounts and sessions
 
     mutating func create(_ fixture: AccountFixture, rng: inout SeededGenerator) {
-        let accountID = String(format: "acct-%06d", nextAccount)
+        let accountID = newAccountID(rng: &rng)
         nextAccount += 1
         accounts[fixture.username] = Account(
-            username: fixture.username, accountID: accountID, userHandle: Data(rng.bytes(32)),
+            username: fixture.username, accountID: accountID, userHandle: newUserHandle(rng: &rng),
             rpID: fixture.rpID, name: fixture.username, displayName: fixture.displayName, password: fixture.password,
             policy: fixture.policy, restricted: fixture.restricted, credentials: [])
         accountOrder.append(fixture.username)
+    }
+
+    /// A product account id in the design's form (F-handle).
+    func newAccountID(rng: inout SeededGenerator) -> String {
+        switch design.accountIDForm {
+        case .prefixed: return String(format: "acct-%06d", nextAccount)
+        case .shortNumeric:
+            var number = 100 + Int(rng.next() % 900)
+            while accounts.values.contains(where: { $0.accountID == String(number) }) { number = number == 999 ? 100 : number + 1 }
+            return String(number)
+        case .uuid: return UUID(uuid: Self.uuidBytes(&rng)).uuidString.lowercased()
+        }
+    }
+
+    /// An opaque WebAuthn user handle in the design's form (F-handle).
+    func newUserHandle(rng: inout SeededGenerator) -> Data {
+        switch design.userHandleForm {
+        case .random16: return Data(rng.bytes(16))
+        case .random32: return Data(rng.bytes(32))
+        case .random64: return Data(rng.bytes(64))
+        case .uuid:
+            let uuid = Self.uuidBytes(&rng)
+            return withUnsafeBytes(of: uuid) { Data($0) }
+        case .randomText: return Data(Base64URL.encode(Data(rng.bytes(24))).utf8)
+        }
+    }
+
+    /// A random version 4 UUID.
+    static func uuidBytes(_ rng: inout SeededGenerator) -> uuid_t {
+        var bytes = rng.bytes(16)
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13],
+            bytes[14], bytes[15]
+        )
     }
 
     mutating func openSession(_ username: String, _ assurance: Assurance) -> String {
@@ -184,7 +220,9 @@ struct Server: Sendable {
                 return .failure("the response does not belong to the current sign-in")
             }
         }
-        guard now - ceremony.issuedAt <= challengeLifetimeMillis else { return .failure("the challenge has expired") }
+        guard now - ceremony.issuedAt <= (decisions.response.registrationLifetimeMillis ?? challengeLifetimeMillis) else {
+            return .failure("the challenge has expired")
+        }
         let owner = decisions.response.stale == .attachToCurrentAccount ? (sessions[token]?.username ?? ceremony.username) : ceremony.username
         guard let username = owner, var account = accounts[username] else { return .failure("the account no longer exists") }
         let verifier = WebAuthnVerifier(policy: .init(rpId: ceremony.rpID, allowedOrigins: allowedOrigins(rpID: ceremony.rpID)))
@@ -193,6 +231,7 @@ struct Server: Sendable {
             case .byMediation: ceremony.conditional
             case .always: false
             case .never: true
+            case .bySession: ceremony.conditional || ceremonies.values.contains { $0.token == ceremony.token && $0.conditional }
             }
         let expectation = WebAuthnVerifier.RegistrationExpectation(
             challenge: ceremony.challenge, userVerification: decisions.response.userVerification, conditionalMediation: conditional)

@@ -25,15 +25,50 @@ struct FailureClassTests {
     @Test("a telemetry record names a class only with its exception (and DOM error) or code")
     func telemetryNaming() throws {
         let dom = try #require(CreateFailureClass.named("CreatePublicKeyCredentialDomException NotAllowedError"))
-        #expect(World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException", "dom": "NotAllowedError"]), dom.telemetryNames))
-        #expect(World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException", "type": dom.error.type!]), dom.telemetryNames))
-        #expect(!World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException"]), dom.telemetryNames))
-        #expect(!World.names(TelemetryEvent("conditional-create-ineligible", [:]), dom.telemetryNames))
+        #expect(World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException", "dom": "NotAllowedError"]), dom.telemetrySpellings))
+        #expect(World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException", "type": dom.error.type!]), dom.telemetrySpellings))
+        #expect(!World.names(TelemetryEvent("failed", ["error": "CreatePublicKeyCredentialDomException"]), dom.telemetrySpellings))
+        #expect(!World.names(TelemetryEvent("conditional-create-ineligible", [:]), dom.telemetrySpellings))
         let apple = try #require(CreateFailureClass.named("ASAuthorizationError.failed"))
-        #expect(World.names(TelemetryEvent("failed", ["code": "1004"]), apple.telemetryNames))
-        #expect(World.names(TelemetryEvent("failed", ["error": "ASAuthorizationError.failed"]), apple.telemetryNames))
-        #expect(!World.names(TelemetryEvent("failed", ["code": "1001"]), apple.telemetryNames))
+        #expect(World.names(TelemetryEvent("failed", ["code": "1004"]), apple.telemetrySpellings))
+        #expect(World.names(TelemetryEvent("failed", ["error": "ASAuthorizationError.failed"]), apple.telemetrySpellings))
+        #expect(!World.names(TelemetryEvent("failed", ["code": "1001"]), apple.telemetrySpellings))
         #expect(World.failureClass(of: apple.error) == apple)
+    }
+
+    @Test("a failure class is recognised in every spelling of its platform, and only its own")
+    func telemetrySpellings() throws {
+        func named(_ id: String, _ attributes: [String: String]) throws -> Bool {
+            World.names(TelemetryEvent("failed", attributes), try #require(CreateFailureClass.named(id)).telemetrySpellings)
+        }
+        let unsupported = "CreateCredentialUnsupportedException"
+        #expect(try named(unsupported, ["type": "androidx.credentials.TYPE_CREATE_CREDENTIAL_UNSUPPORTED_EXCEPTION"]))
+        #expect(try named(unsupported, ["exception": "androidx.credentials.exceptions.CreateCredentialUnsupportedException"]))
+        #expect(try !named(unsupported, ["type": "androidx.credentials.TYPE_CREATE_CREDENTIAL_PROVIDER_CONFIGURATION_EXCEPTION"]))
+        #expect(try named("CreateCredentialUnknownException", ["type": "androidx.credentials.TYPE_CREATE_CREDENTIAL_UNKNOWN_EXCEPTION"]))
+        #expect(try named("CreateCredentialCustomException", ["type": "com.example.provider.STORAGE_FULL"]))
+        let notAllowed = "CreatePublicKeyCredentialDomException NotAllowedError"
+        for type in [
+            "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_NOT_ALLOWED_ERROR",
+            "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTIONandroidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_NOT_ALLOWED_ERROR",
+            "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_NOT_ALLOWED_ERROR",
+        ] {
+            #expect(try named(notAllowed, ["type": type]), "\(type)")
+        }
+        #expect(
+            try named(
+                notAllowed,
+                [
+                    "exception": "androidx.credentials.exceptions.publickeycredential.CreatePublicKeyCredentialDomException",
+                    "dom": "androidx.credentials.exceptions.domerrors.NotAllowedError",
+                ]))
+        #expect(try !named(notAllowed, ["type": "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_ABORT_ERROR"]))
+        #expect(try named("ASAuthorizationError.failed", ["domain": "com.apple.AuthenticationServices.AuthorizationError", "code": "1004"]))
+        #expect(try named("ASAuthorizationError.failed", ["code": "failed"]))
+        #expect(try named("ASAuthorizationError.notHandled", ["error": "ASAuthorizationError.Code.notHandled"]))
+        #expect(try named("ASAuthorizationError.notHandled", ["error": "ASAuthorizationErrorNotHandled"]))
+        #expect(try !named("ASAuthorizationError.notHandled", ["domain": "com.apple.AuthenticationServices.AuthorizationError", "code": "1004"]))
+        #expect(CreateFailureClass.constantName(ofDOMError: "InvalidStateError") == "INVALID_STATE")
     }
 
     @Test("a user handle carrying a name or id in any encoding is not opaque; random bytes are")
@@ -49,5 +84,22 @@ struct FailureClassTests {
         let random = Data((0..<32).map { UInt8(($0 * 37 + 11) % 256) })
         #expect(OpaqueHandle.leak(in: random, values: values) == nil)
         #expect(OpaqueHandle.uuidText(Data(repeating: 0xAB, count: 16)) == "abababab-abab-abab-abab-abababababab")
+    }
+
+    @Test("a short numeric account id is compared as a value: a random handle whose UUID text contains its digits is opaque")
+    func shortNumericIDs() throws {
+        let values: [(label: String, value: String)] = [("product account id", "669")]
+        // A random 16-byte handle whose UUID text contains "669", the case a substring test failed.
+        let random = try #require(UUID(uuidString: "3f2a6691-0c4e-4b7d-9e1a-5d8c2b7f1e60")).uuid
+        let handle = withUnsafeBytes(of: random) { Data($0) }
+        #expect(OpaqueHandle.uuidText(handle)?.contains("669") == true)
+        #expect(OpaqueHandle.leak(in: handle, values: values) == nil)
+        // The id itself, as text or as a number, is not opaque.
+        #expect(OpaqueHandle.leak(in: Data("669".utf8), values: values) != nil)
+        #expect(OpaqueHandle.leak(in: Data([0, 0, 0, 0, 0, 0, 0x02, 0x9D]), values: values) != nil)
+        #expect(OpaqueHandle.leak(in: Data("user-id-669-hex:363639".utf8), values: values) != nil)
+        // A UUID account id is the handle when the handle is its 16 bytes.
+        let uuidID = "3f2a6691-0c4e-4b7d-9e1a-5d8c2b7f1e60"
+        #expect(OpaqueHandle.leak(in: handle, values: [("product account id", uuidID)]) != nil)
     }
 }

@@ -34,7 +34,7 @@ public struct ExploreInvariant: Sendable, Hashable, Identifiable {
         .init(
             id: "one-request-per-qualifying-sign-in", criterion: "N2.6-AC05", item: "N2.6-AC05.V1",
             statement:
-                "At most one conditional registration request per qualifying sign-in, issued before any further user action and within 5 minutes; no retry on a later event."
+                "At most one conditional registration request per qualifying sign-in, issued before any further user action and within 10 seconds (the harness's bound on \"promptly\"); no retry on a later event."
         ),
         .init(
             id: "qualifying-sign-in-gets-a-request", criterion: "N2.6-AC05", item: "N2.6-AC05.V1",

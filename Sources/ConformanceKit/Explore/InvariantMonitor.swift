@@ -214,7 +214,8 @@ final class InvariantMonitor {
                     "\(cite) is registration request \(requestsPerEvent[eventIndex]!) for the sign-in of \(event.username) at step \(event.step + 1)"
                         + (later ? ", issued at step \(index + 1)" : ""))
             }
-            if userActionSteps.contains(where: { $0 > event.step && $0 <= index }) || operation.issuedAtMillis - event.atMillis > 5 * 60_000 {
+            if userActionSteps.contains(where: { $0 > event.step && $0 <= index }) || operation.issuedAtMillis - event.atMillis > World.upgradePromptnessMillis
+            {
                 return violation(
                     "one-request-per-qualifying-sign-in",
                     "\(cite) for the sign-in at step \(event.step + 1) came only at step \(index + 1), \((operation.issuedAtMillis - event.atMillis) / 1000) s later"
@@ -240,7 +241,7 @@ final class InvariantMonitor {
             }
         }
         // No error after the expected no-op.
-        let errors = snapshot.uiEvents[uiMarker...].filter { $0.value.kind == .error }
+        let errors = snapshot.uiEvents[uiMarker...].filter { UpgradeClaims.isError($0.value) }
         for operation in operations where operation.kind == .create && deliveryStep[operation.id] == index {
             guard let error = operation.outcome.error, World.failureClass(of: error)?.handling == .silent else { continue }
             if let shown = errors.first(where: { $0.sequence > operation.sequence }) {

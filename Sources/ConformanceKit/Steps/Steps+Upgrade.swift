@@ -7,20 +7,45 @@ extension World {
         CreateFailureClass.all.first { $0.error.name == error.name && $0.error.type == error.type && $0.error.code == error.code }
     }
 
-    /// Whether a telemetry record names a failure class exactly: one value of every group among its attributes.
-    static func names(_ event: TelemetryEvent, _ groups: [[String]]) -> Bool {
-        let values = Set(event.attributes.values)
-        return groups.allSatisfy { group in group.contains(where: values.contains) }
+    /// Whether a telemetry record names a failure class in one of its spellings: every value of one
+    /// spelling among the record's attribute values, each compared whole.
+    static func names(_ event: TelemetryEvent, _ spellings: [[String]]) -> Bool {
+        let values = Set(event.attributes.values.map { $0.trimmingCharacters(in: .whitespaces) })
+        return spellings.contains { spelling in !spelling.isEmpty && spelling.allSatisfy(values.contains) }
     }
 }
 
 extension World {
+    /// Registration requests the app made on its own that put UI in front of the user: every modal
+    /// request and every request the platform showed a sheet for, except those the user started
+    /// (the last user action before the request chose passkey creation, as a nudge or a setting).
+    func sheetsOpenedByTheApp() -> [PlatformOperation] {
+        let snapshot = host.snapshot
+        let actions = snapshot.transcript.filter { $0.channel == .harnessToRP && $0.name.hasPrefix("user.") && !$0.name.hasSuffix(".result") }
+        var startedByUser: Set<Int> = []
+        return snapshot.operations.filter { operation in
+            guard operation.kind == .create,
+                operation.registration?.conditional == false || operation.notes.contains(where: { $0.kind == .uiShown })
+            else { return false }
+            // One sheet per choice of the user: the first request after it.
+            if let action = actions.last(where: { $0.sequence < operation.sequence }), action.name == "user.\(UserAction.Kind.createPasskey.rawValue)",
+                !startedByUser.contains(action.sequence)
+            {
+                startedByUser.insert(action.sequence)
+                return false
+            }
+            return true
+        }
+    }
+
     /// Passes when a telemetry record after the failed operation names its failure class exactly.
     func recordedUnderItsClass(_ failed: PlatformOperation) -> StepOutcome {
         guard let error = failed.outcome.error else { return .failed("\(StepSupport.cite(failed)) did not fail") }
-        let groups = World.failureClass(of: error)?.telemetryNames ?? [[error.name] + (error.code.map { [String($0)] } ?? [])]
+        let spellings =
+            World.failureClass(of: error)?.telemetrySpellings
+            ?? ([[error.name]] + (error.type.map { [[$0]] } ?? []) + (error.code.map { [[String($0)]] } ?? []))
         let recorded = host.snapshot.telemetry.filter { $0.sequence > failed.sequence }
-        let exact = recorded.filter { World.names($0.value, groups) }
+        let exact = recorded.filter { World.names($0.value, spellings) }
         return StepSupport.expect(
             !exact.isEmpty,
             "\(StepSupport.cite(failed)) failed with \(error.name)\(error.code.map { " (code \($0))" } ?? "")"
@@ -54,15 +79,40 @@ enum OpaqueHandle {
         return text
     }
 
+    /// The shortest form that counts when it appears inside a handle rather than as the whole
+    /// handle: 6 bytes, which a random handle of up to 64 bytes contains by chance about once in
+    /// 10^12. Shorter forms (a three-digit account id as text) count only as the whole handle.
+    static let shortestEmbeddedForm = 6
+
+    /// The binary forms of a value that is itself an identifier: a UUID's 16 bytes, a number's
+    /// big-endian bytes (4 and 8 bytes, and the fewest that hold it).
+    static func binaryForms(of value: String) -> [(form: String, bytes: Data)] {
+        var forms: [(form: String, bytes: Data)] = []
+        if let uuid = UUID(uuidString: value) { forms.append(("UUID bytes", withUnsafeBytes(of: uuid.uuid) { Data($0) })) }
+        if value.count <= 18, value.allSatisfy(\.isASCII), let number = UInt64(value) {
+            let eight = withUnsafeBytes(of: number.bigEndian) { Data($0) }
+            forms.append(("8-byte big-endian number", eight))
+            forms.append(("4-byte big-endian number", eight.suffix(4)))
+            forms.append(("big-endian number", Data(eight.drop { $0 == 0 })))
+        }
+        return forms
+    }
+
     /// What identifying value the handle carries, and in which form; `nil` when it carries none.
+    ///
+    /// Values are compared, never substrings of a reinterpretation: the handle is the value in one
+    /// of its forms, or contains a form long enough that chance cannot put it there
+    /// (`shortestEmbeddedForm`). A handle read as a UUID is compared with a value that is a UUID.
     static func leak(in handle: Data, values: [(label: String, value: String)]) -> String? {
         for (label, value) in values where value.count >= 3 {
-            for (form, bytes) in forms(of: value) where handle.range(of: bytes) != nil {
-                return "the user handle contains the \(label) \"\(value)\" in \(form)"
+            for (form, bytes) in forms(of: value) + binaryForms(of: value) where !bytes.isEmpty {
+                if handle == bytes { return "the user handle is the \(label) \"\(value)\" in \(form)" }
+                if bytes.count >= shortestEmbeddedForm, handle.range(of: bytes) != nil {
+                    return "the user handle contains the \(label) \"\(value)\" in \(form)"
+                }
             }
-            let lower = value.lowercased()
-            if let uuid = uuidText(handle), uuid.contains(lower) || uuid.replacingOccurrences(of: "-", with: "").contains(lower) {
-                return "the user handle, read as a UUID, contains the \(label) \"\(value)\""
+            if let uuid = uuidText(handle), let other = UUID(uuidString: value), uuid == other.uuidString.lowercased() {
+                return "the user handle, read as a UUID, is the \(label) \"\(value)\""
             }
         }
         return nil
@@ -106,11 +156,25 @@ extension StepLibrary {
                 return .failed("no registration request failed after the trigger")
             }
             guard let failure = World.failureClass(of: error), failure.handling == .silent else { return world.recordedUnderItsClass(failed) }
-            let errors = world.host.snapshot.uiEvents.filter { $0.sequence > failed.sequence && $0.value.kind == .error }
+            let errors = world.host.snapshot.uiEvents.filter { $0.sequence > failed.sequence && UpgradeClaims.isError($0.value) }
             return StepSupport.expect(
                 errors.isEmpty,
-                "\(StepSupport.cite(failed)) ended in the expected no-op \(failure.id), yet the app showed: "
-                    + errors.map { "#\($0.sequence) \"\($0.value.text)\"" }.joined(separator: ", "))
+                "\(StepSupport.cite(failed)) ended in the expected no-op \(failure.id), yet the app showed an error: "
+                    + errors.map(UpgradeClaims.quote).joined(separator: ", ") + " " + UpgradeClaims.reading)
+        },
+        // N2.6-AC05.V8: a failed or declined conditional request stays silent, so the app opens no
+        // modal creation sheet on its own, at once or later; the user may still choose creation.
+        StepDefinition("the app opened no passkey creation sheet on its own") { world, _ in
+            try await world.quiesce()
+            let sheets = world.sheetsOpenedByTheApp()
+            return StepSupport.expect(
+                sheets.isEmpty,
+                "the app opened a creation sheet the user did not ask for: "
+                    + sheets.map { operation in
+                        let failedBefore = world.registrations.last { $0.sequence < operation.sequence && $0.outcome.error != nil }
+                        return "\(StepSupport.cite(operation)) \(operation.registration?.conditional == false ? "modal" : "conditional") request"
+                            + (failedBefore.map { " after \(StepSupport.cite($0)) failed with \($0.outcome.error!.name)" } ?? "")
+                    }.joined(separator: ", "))
         },
         StepDefinition(
             "the user signs in as {string} through {string}", accounts: .uses(0), needs: [.alternativeSignIn],

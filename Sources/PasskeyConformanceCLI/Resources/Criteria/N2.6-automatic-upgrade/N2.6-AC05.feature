@@ -8,12 +8,16 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     at once, while the credential manager's autofill context still applies. When the credential
     manager answers that it creates nothing, the app shows no error, carries on with the session and
     does not retry; the next qualifying sign-in issues one new request. On success the system, not
-    the app, tells the user; the app adds no confirmation screen of its own.
+    the app, tells the user; the app adds no confirmation of its own. A failed or declined request
+    never turns into a modal creation sheet the app opens on its own; a manual creation nudge the
+    user chooses stays allowed.
   Verification:
     Sign in with a matching autofilled password, a hand-typed password and a password saved for
     another account; once the app has nothing left scheduled, count the requests after the sign-in,
-    their timing, the errors and screens the app shows, and the requests after a later qualifying
-    sign-in.
+    their timing (from the sign-in to each request), everything the app shows (of any kind: error,
+    confirmation, message or screen, judged by what it claims), every registration request (modal or
+    conditional) and every sheet the platform shows, and the requests after a later qualifying
+    sign-in. Counts start at the scenario's first When step.
   Items:
     V1: matching password autofill: exactly one request, promptly (before any further user action)
     V2: manual password entry: one request; the provider answers no-create; no user-facing error, the session continues, no retry
@@ -22,10 +26,19 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     V5: on success the app adds no confirmation of its own, in whatever form it shows it (derived)
     V6: failures are told apart: the expected no-op (Android CreateCredentialNoCreateOptionException; Apple's documented eligibility and cancellation outcomes) stays silent; unsupported, provider-configuration, CreatePublicKeyCredentialDomException and unexpected failures are recorded in telemetry under their own class, never as ineligibility (derived)
     V7: no automatic retry through any later event that is not a qualifying sign-in: refresh, relaunch, a passkey, recovery or non-password sign-in, or time passing
+    V8: after a conditional request that failed or was declined, the app opens no modal creation sheet on its own; a manual creation nudge the user chooses stays allowed (derived)
   Harness choices:
-    "Promptly" is checked as: before any further user action, and within the 5 minutes the
-    simulated credential manager treats an autofill as recent (no platform documents a window; a
-    request later than that would meet a provider whose autofill context no longer applies).
+    "Promptly" is checked as: before any further user action, and within 10 seconds of the
+    sign-in. No platform documents a window; a user acts again within seconds of a sign-in, so a
+    request later than that would follow a further user action, which the source rules out, while
+    10 seconds still let an app close its sign-in screen first. After a qualifying sign-in the
+    user of the simulation waits those 10 seconds (the app's timers due in them run) before acting
+    again, so an app that asks a moment later is never overtaken.
+    What the app shows is judged by its claim, whatever kind of event it uses: an error event, or
+    any text that says something failed, is a user-facing error; a text that speaks of a passkey
+    as ready, created, saved, added or set up confirms it. The verdict quotes the text.
+    A creation sheet counts as the app's own unless the user's last action before it chose
+    passkey creation (a nudge or a setting); one sheet per such choice.
     The later qualifying sign-in of V4 comes 1 minute after the sign-out: any gap would do, and
     one minute keeps the first sign-in's autofill out of the second one's window check.
   Source: N2.6-AC05, "Passkey Creation: Automatic Upgrade (conditional create)", Core
@@ -92,7 +105,7 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
   Scenario: A successful upgrade adds no confirmation screen
     When the user signs in as "alice" with the autofilled password
     Then the credential manager created a passkey for "alice"
-    And the app showed no confirmation screen of its own
+    And the app showed no confirmation of its own
 
   @verify:N2.6-AC05.V6 @requires:no-conditional-create
   Scenario: A provider without conditional support gets its one request and no error
@@ -202,3 +215,36 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     And the app has nothing left scheduled
     Then exactly 1 conditional registration request has been issued for "alice"
     And the app showed no error
+
+  @verify:N2.6-AC05.V8 @requires:conditional-create
+  Scenario Outline: A declined or failed conditional request opens no creation sheet (<failure>)
+    Given the credential manager fails the next conditional registration with "<failure>"
+    When the user signs in as "alice" with the autofilled password
+    Then the app opened no passkey creation sheet on its own
+    And exactly 1 conditional registration request has been issued for "alice"
+
+    @platform:android
+    Examples: Android
+      | failure                                               |
+      | CreateCredentialNoCreateOptionException               |
+      | CreatePublicKeyCredentialDomException NotAllowedError |
+
+    @platform:apple
+    Examples: Apple
+      | failure                                                    |
+      | ASAuthorizationError.canceled                              |
+      | ASAuthorizationError.deviceNotConfiguredForPasskeyCreation |
+
+  @verify:N2.6-AC05.V8
+  Scenario: A hand-typed password: the silent no-create opens no creation sheet
+    When the user signs in as "alice" typing the password by hand
+    Then the app opened no passkey creation sheet on its own
+    And the app showed no error
+
+  @verify:N2.6-AC05.V8 @needs:explicit-creation
+  Scenario: A creation the user chooses after a no-create is allowed (control)
+    Given the user signs in as "alice" typing the password by hand
+    And the app has nothing left scheduled
+    When the user creates a passkey from the app's settings
+    Then the app opened no passkey creation sheet on its own
+    And the server holds 1 passkey for "alice"

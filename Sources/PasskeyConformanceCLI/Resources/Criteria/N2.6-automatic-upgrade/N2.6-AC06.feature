@@ -10,14 +10,21 @@ Feature: N2.6-AC06 A late registration response is not attached to a changed con
   Verification:
     Hold the credential manager's response back, change the context, then release the response and,
     once the app has nothing left scheduled (so a stale response queued for a later upload is seen),
-    compare every account's server-side credential list with the list before the release. As a
-    control, release the same response a minute later without a context change: it is stored.
+    compare every account's server-side credential list with the list before the release; then go
+    on with every later event that could release a response the app held back (a relaunch, a
+    refresh point, a sign-in of each account) and compare again after each. As a control, release
+    the same response a minute later without a context change: it is stored.
   Items:
-    V1: response held back past a sign-out: no account's credential list changes
+    V1: response held back past a sign-out: no account's credential list changes, until the app has nothing left scheduled and through every later event that could release it
     V2: past an account switch: neither account's list changes
     V3: past a superseding sign-in of the same account: no list changes
     V4: the same response released without a context change is stored (control: proves the release is live)
   Harness choices:
+    After the check the scenario goes on: a refresh point (where the adapter declares one), a
+    sign-out and a hand-typed sign-in of every account, each followed by a refresh point, then a
+    relaunch (where declared; last, since an app loses what it kept in memory) and a sign-out; the
+    lists are compared after each. The responses these sign-ins ask for stay held, so only a
+    response from before can change a list.
     The control releases the held response 1 minute after the sign-in: later than an immediate
     answer, well within any challenge lifetime WebAuthn suggests (its default timeouts are a few
     minutes), so a response that is stored then proves the release reaches the server.
