@@ -85,8 +85,8 @@ public enum EvidenceBundle {
         var files: [File] = []
         do {
             model.reportDigest = try JSONReporter.reportDigest(of: model)
-            for format in [ReportFormat.json, .markdown, .junit] {
-                files.append(File(path: format.fileName, bytes: try ReportWriter.render(model, as: format)))
+            for format in ReportFormat.allCases {
+                files += try ReportWriter.render(model, as: format).map { File(path: $0.path, bytes: $0.bytes) }
             }
         } catch {
             throw failure(ReportFormat.json.fileName, error)

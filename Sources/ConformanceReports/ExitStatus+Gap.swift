@@ -93,6 +93,17 @@ extension ExitStatus {
             return gaps
         }
 
+        /// The gaps that decide the exit status: those of criteria the run's gate covers, and the
+        /// run-wide ones.
+        public static func gating(in run: RunResult, waivers: WaiverEvaluation = .none) -> [Gap] {
+            all(in: run, waivers: waivers).filter { run.gateCovers(criterion: $0.criterion) }
+        }
+
+        /// The gaps of criteria below the run's gate: reported as warnings, never deciding the status.
+        public static func belowGate(in run: RunResult, waivers: WaiverEvaluation = .none) -> [Gap] {
+            all(in: run, waivers: waivers).filter { !run.gateCovers(criterion: $0.criterion) }
+        }
+
         /// The gap of one verify item, if it has one.
         static func gap(item: String, criterion: String, cases: [TestCaseResult], waivers: WaiverEvaluation) -> Gap? {
             if cases.contains(where: { $0.verdict == .passed }) { return nil }

@@ -48,13 +48,17 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
         let verdicts = [run.verdict] + run.criteria.map(\.verdict) + run.criteria.flatMap(\.targets.values) + run.testCases.map(\.verdict)
         if run.metadata.fault != nil || verdicts.contains(.error) || verdicts.contains(.undefined) { return .harnessError }
         if !waivers.problems.isEmpty { return .nonConformant }
-        let unexpectedFailure = run.testCases.contains { $0.verdict == .failed && waivers.waiver(forTestCase: $0.id) == nil }
+        // Below the gate (`run --gate`), a failure is a warning: it does not decide the status.
+        let unexpectedFailure = run.testCases.contains {
+            $0.verdict == .failed && waivers.waiver(forTestCase: $0.id) == nil && run.gateCovers(criterion: $0.criterionID)
+        }
         if unexpectedFailure { return .nonConformant }
         // A criterion (or the run) that says `failed` without a failed test case behind it is not
         // covered by any waiver: the failure is unexpected.
         let failedTestCases = run.testCases.filter { $0.verdict == .failed }
         let criterionFailedWithoutCase = run.criteria.contains { criterion in
-            criterion.verdict == .failed && !failedTestCases.contains { $0.criterionID == criterion.criterion.id }
+            criterion.verdict == .failed && run.gateCovers(criterion: criterion.criterion.id)
+                && !failedTestCases.contains { $0.criterionID == criterion.criterion.id }
         }
         if criterionFailedWithoutCase || (run.verdict == .failed && failedTestCases.isEmpty) { return .nonConformant }
         // An exploration (`explore`) judges invariants over random histories, not verify items: one
@@ -63,7 +67,7 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
         // A shard runs part of the plan: whether every verify item was verified is decided when the
         // shards' reports are merged.
         if run.metadata.shard != nil { return .conformant }
-        let gaps = Gap.all(in: run, waivers: waivers)
+        let gaps = Gap.gating(in: run, waivers: waivers)
         if gaps.isEmpty || gapsAccepted(gaps, in: run) { return .conformant }
         return .incomplete
     }
@@ -95,7 +99,7 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
         if let shard = run.metadata.shard, self == .conformant {
             return "nothing failed in shard \(shard.index) of \(shard.count); merge the shards' reports to judge the run"
         }
-        let gaps = Gap.all(in: run, waivers: waivers)
+        let gaps = Gap.gating(in: run, waivers: waivers)
         guard self == .conformant || self == .incomplete, !gaps.isEmpty else { return words }
         let listed = gaps.prefix(5).map(\.detail).joined(separator: "; ") + (gaps.count > 5 ? "; … \(gaps.count - 5) more" : "")
         if self == .conformant {

@@ -24,10 +24,31 @@ extension JSONReporter {
         var notice: Nullable<String>
     }
 
+    /// That the platforms are simulated, what a pass proves, and what each target simulated.
+    struct Fidelity: Encodable {
+        struct TargetFidelity: Encodable {
+            var title: Nullable<String>
+            var simulated: String
+        }
+        var simulated: Bool
+        var statement: String
+        var passProves: String
+        var passDoesNotProve: String
+        var notes: String
+        var targets: [String: TargetFidelity]
+    }
+
+    /// Failures and gaps below the gate: reported, never deciding the exit status.
+    struct Warnings: Encodable {
+        var testCases: [String]
+        var gaps: [ExitStatus.Gap]
+    }
+
     struct Document: Encodable {
         var schema: String
         var schemaVersion: String
         var bundledSuite: Nullable<BundledSuite>
+        var fidelity: Fidelity
         var metadata: Metadata
         var summary: Summary
         var criteria: [Criterion]
@@ -36,7 +57,7 @@ extension JSONReporter {
 
         enum CodingKeys: String, CodingKey {
             case schema = "$schema"
-            case schemaVersion, bundledSuite, metadata, summary, criteria, testCases, waivers
+            case schemaVersion, bundledSuite, fidelity, metadata, summary, criteria, testCases, waivers
         }
     }
 
@@ -79,6 +100,9 @@ extension JSONReporter {
         var criteria: Nullable<String>
         var interruption: Nullable<RunMetadata.Interruption>
         var fault: Nullable<Fault>
+        var gate: Gate
+        /// `failures` (transcripts for test cases that did not pass) or `all` (`--evidence all`).
+        var evidence: String
         var harnessCommit: Nullable<String>
         var harnessModified: Nullable<Bool>
         var harnessBinarySHA256: Nullable<String>
@@ -117,6 +141,7 @@ extension JSONReporter {
         var testCases: Counts
         var waiverProblems: Int
         var gaps: [ExitStatus.Gap]
+        var warnings: Warnings
         var wallSeconds: Double
         var virtualMillis: Int64
     }
@@ -140,6 +165,7 @@ extension JSONReporter {
         var group: Nullable<String>
         var derived: Nullable<Bool>
         var origin: Nullable<CriterionInfo.Origin>
+        var gated: Bool
         var statement: Nullable<String>
         var verification: Nullable<String>
         var verifyItems: [VerifyItem]
@@ -184,6 +210,8 @@ extension JSONReporter {
         var message: Nullable<String>
         var steps: [Step]
         var evidence: [Entry]
+        var observed: [String]
+        var warning: Bool
         var rerun: String
         var virtualMillis: Int64
         var wallSeconds: Double
@@ -246,13 +274,22 @@ extension JSONReporter.Document {
                 ignoredCapabilities: metadata.adapter.ignoredCapabilities.isEmpty ? nil : metadata.adapter.ignoredCapabilities),
             targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters,
             allowNotVerified: metadata.allowNotVerified, criteria: .init(metadata.criteriaRoot), interruption: .init(metadata.interruption),
-            fault: .init(metadata.fault.map(R.Metadata.Fault.init)), harnessCommit: .init(metadata.harnessCommit),
+            fault: .init(metadata.fault.map(R.Metadata.Fault.init)), gate: model.gate,
+            evidence: metadata.transcriptsForPasses == true ? "all" : "failures", harnessCommit: .init(metadata.harnessCommit),
             harnessModified: .init(metadata.harnessModified), harnessBinarySHA256: .init(metadata.harnessBinarySHA256), host: .init(metadata.host),
             shard: .init(metadata.shard), reportDigest: JSONReporter.digestPlaceholder)
+        fidelity = R.Fidelity(
+            simulated: true, statement: ReportFidelity.statement, passProves: ReportFidelity.passProves,
+            passDoesNotProve: ReportFidelity.passDoesNotProve, notes: ReportFidelity.notes,
+            targets: Dictionary(
+                model.targets.map {
+                    ($0, R.Fidelity.TargetFidelity(title: .init(TargetCatalog.target(id: $0)?.title), simulated: ReportFidelity.simulated(targetID: $0)))
+                },
+                uniquingKeysWith: { first, _ in first }))
         summary = R.Summary(
             verdict: run.verdict, outcome: model.outcome, status: model.exitStatus.name, exitStatus: model.exitStatus.rawValue,
             criteria: .init(model.criterionCounts), testCases: .init(model.caseCounts), waiverProblems: model.waivers.problems.count,
-            gaps: model.gaps,
+            gaps: model.gaps, warnings: R.Warnings(testCases: model.warnings.map(\.result.id), gaps: model.warningGaps),
             wallSeconds: ReportModel.finite(run.wallSeconds), virtualMillis: run.virtualMillis)
         criteria = model.sections.map { section in
             let info = section.info
@@ -263,7 +300,8 @@ extension JSONReporter.Document {
             }
             return R.Criterion(
                 id: section.id, described: info != nil, title: .init(info?.title), level: .init(info?.level), group: .init(info?.group),
-                derived: .init(info?.derived), origin: .init(info?.origin), statement: .init(info?.statement), verification: .init(info?.verification),
+                derived: .init(info?.derived), origin: .init(info?.origin), gated: section.gated, statement: .init(info?.statement),
+                verification: .init(info?.verification),
                 verifyItems: items, source: .init(info?.source), references: info?.references ?? [], file: .init(info?.file),
                 verdict: section.verdict, outcome: section.outcome,
                 targets: section.cells.mapValues { R.Cell(verdict: $0.verdict, outcome: $0.outcome) },
@@ -281,6 +319,7 @@ extension JSONReporter.Document {
                         sequence: $0.sequence, atMillis: $0.atMillis, channel: $0.channel, name: $0.name, summary: $0.summary,
                         payload: .init($0.payload))
                 },
+                observed: result.observed, warning: item.isWarning,
                 rerun: RerunCommand.line(for: result, metadata: model.run.metadata),
                 virtualMillis: result.virtualMillis, wallSeconds: ReportModel.finite(result.wallSeconds),
                 fault: .init(result.fault.map(R.Metadata.Fault.init)), notVerified: .init(result.notVerifiedReason))

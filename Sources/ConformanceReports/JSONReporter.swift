@@ -20,11 +20,14 @@ public enum JSONReporter {
     /// 1.1.0 added `summary.gaps`, the statuses `incomplete` (3), `interrupted` (130) and
     /// `terminated` (143), `metadata.allowNotVerified`, `metadata.interruption`, `metadata.fault`
     /// and the adapter's `declaredTargets`, `capabilities` and `unknownTargets`. 1.2.0 added each
-    /// criterion's `origin` (source, derived, recommendation).
+    /// criterion's `origin` (source, derived, recommendation). 1.3.0 added the gate per verify item
+    /// and the notices.
     ///
     /// 1.4.0 added the provenance members `metadata.harnessCommit`, `harnessModified`,
-    /// `harnessBinarySHA256`, `host` and `reportDigest`, and `metadata.shard`.
-    public static let schemaVersion = "1.4.0"
+    /// `harnessBinarySHA256`, `host` and `reportDigest`, and `metadata.shard`. 1.5.0 added
+    /// `fidelity`, `metadata.gate`, `metadata.evidence`, `summary.warnings`, each criterion's
+    /// `gated`, and each test case's `observed` and `warning`.
+    public static let schemaVersion = "1.5.0"
 
     /// The `$id` of the JSON Schema of major version 1, written as the report's `$schema` member.
     public static let schemaID = "urn:passkey-conformance:schema:run-report:v1"

@@ -113,12 +113,38 @@ extension MarkdownReporter.Document {
             block(section.cases.count == 1 ? "None: its one test case passed." : "None: all \(section.cases.count) test cases passed.")
             return
         }
-        for item in open { testCase(item, metadata: model.run.metadata) }
+        let groups = model.groups.filter { $0.criterion == section.id }
+        block(
+            "\(TextEscaping.count(open.count, "test case")) did not pass, for \(TextEscaping.count(groups.count, "cause")). Test cases with the same "
+                + "outcome, verify items and message (targets, numbers and ids aside) share a cause; each cause shows the steps and "
+                + "transcript of its first test case and lists the others.")
+        for group in groups { self.group(group, metadata: model.run.metadata) }
+    }
+
+    /// One cause: its test cases, then the evidence of the first.
+    private mutating func group(_ group: ReportModel.FailureGroup, metadata: RunMetadata) {
+        let item = group.representative
+        let label = group.isWarning ? "⚠️ warning (failed below the gate)" : Reporter.labelled(group.outcome)
+        block("<a id=\"\(group.id)\"></a>")
+        let place =
+            group.cases.count == 1
+            ? TextEscaping.markdownInline(item.result.target)
+            : "\(TextEscaping.count(group.cases.count, "test case")) on \(TextEscaping.count(group.targets.count, "target"))"
+        block("#### \(label): \(TextEscaping.markdownInline(item.result.scenario)) · \(place)")
+        if group.cases.count > 1 {
+            block(
+                ["**Test cases of this cause:**", ""]
+                    + group.cases.map {
+                        "- \(TextEscaping.markdownCode($0.result.id)) (\(TextEscaping.markdownCode("\($0.result.file):\($0.result.line)")))"
+                            + ($0.waiver.map { " waived by \(TextEscaping.markdownCode($0.id))" } ?? "")
+                    })
+            block("**Evidence of the first, \(TextEscaping.markdownCode(item.result.id)):**")
+        }
+        testCase(item, metadata: metadata)
     }
 
     private mutating func testCase(_ item: ReportModel.Case, metadata: RunMetadata) {
         let result = item.result
-        block("#### \(Reporter.labelled(item.outcome)): \(TextEscaping.markdownInline(result.scenario)) · \(TextEscaping.markdownInline(result.target))")
         block(
             [
                 "- **Meaning:** " + Self.meaning(item),
@@ -159,7 +185,10 @@ extension MarkdownReporter.Document {
     }
 
     static func meaning(_ item: ReportModel.Case) -> String {
-        switch item.outcome {
+        if item.isWarning {
+            return "the relying party broke the criterion; the criterion is below the run's gate, so this is a warning that does not change the exit status."
+        }
+        return switch item.outcome {
         case .passed: "passed."
         case .failed: "the relying party broke the criterion."
         case .waived: "the relying party broke the criterion; a live waiver accepts this failure for now."

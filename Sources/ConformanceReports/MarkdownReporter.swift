@@ -20,6 +20,7 @@ public enum MarkdownReporter {
         var document = Document()
         document.header(model)
         document.matrix(model)
+        document.targetTable(model, brief: false)
         document.waivers(model)
         for section in model.sections {
             document.criterion(section, in: model)
@@ -37,6 +38,11 @@ public enum MarkdownReporter {
         case .notVerified: "⬜"
         case .undefined: "❓"
         }
+    }
+
+    /// The symbol of an outcome, `⚠️` for a failure below the gate (a warning).
+    static func symbol(_ outcome: ReportOutcome, warning: Bool) -> String {
+        warning && outcome == .failed ? "⚠️" : symbol(outcome)
     }
 
     /// What a symbol means, for the legend.
@@ -78,6 +84,7 @@ extension MarkdownReporter {
             let adapter = metadata.adapter
             block("# Passkey conformance report")
             for notice in Self.notices(model) { block("> **\(notice.title):** \(notice.text)") }
+            fidelity()
             var lines = [
                 "- **Harness version:** \(TextEscaping.markdownInline(metadata.harnessVersion))",
                 "- **Criteria digest:** \(TextEscaping.markdownCode(metadata.criteriaDigest))",
@@ -128,6 +135,8 @@ extension MarkdownReporter {
                             "\(TextEscaping.markdownInline($0)) = \(TextEscaping.markdownCode(metadata.filters[$0] ?? ""))"
                         }.joined(separator: "; ")),
                 "- **Waivers:** " + Self.waiverSource(model.waivers),
+                "- **Gate:** " + Self.gateText(model.gate),
+                "- **Evidence:** " + Self.evidenceText(metadata),
                 "- **Duration:** \(ReportModel.seconds(model.run.wallSeconds)) s wall time, \(model.run.virtualMillis) ms virtual time",
             ]
             block(lines)
@@ -147,13 +156,22 @@ extension MarkdownReporter {
             return notices
         }
 
+        /// The notices as plain text, for formats that escape on their own.
+        static func plainNotices(_ model: ReportModel) -> [(title: String, text: String)] {
+            var notices: [(String, String)] = []
+            if let text = ReportNotices.criteria(model.run.metadata) { notices.append(("Criteria not the bundled suite", text)) }
+            if let text = ReportNotices.waiverDate(model.waivers) { notices.append(("Waivers judged on another day", text)) }
+            return notices
+        }
+
         static func waiverSource(_ waivers: WaiverEvaluation) -> String {
             guard let day = waivers.evaluatedOn else { return "none" }
             let file = waivers.source.map { TextEscaping.markdownCode($0) } ?? "given in code"
             return "\(file), \(TextEscaping.count(waivers.entries.count, "waiver")), evaluated on \(day)"
         }
 
-        static func summary(_ model: ReportModel) -> [String] {
+        /// The result paragraph; `brief` counts the gaps instead of listing them (the summary lists them apart).
+        static func summary(_ model: ReportModel, brief: Bool = false) -> [String] {
             let cases = model.caseCounts
             let status = model.exitStatus
             var lines = [
@@ -162,8 +180,19 @@ extension MarkdownReporter {
                     + "\(TextEscaping.count(model.cases.count, "test case")): \(counted(cases)). "
                     + "Waiver problems: \(model.waivers.problems.count)."
             ]
-            if let count = cases[.failed], count > 0 {
-                lines.append("Failed: \(TextEscaping.count(count, "test case")). The relying party broke the criterion and no live waiver accepts it.")
+            let warnings = model.warnings.count
+            if let count = cases[.failed], count > warnings {
+                lines.append(
+                    "Failed: \(TextEscaping.count(count - warnings, "test case")). The relying party broke the criterion and no live waiver accepts it.")
+            }
+            if warnings > 0 {
+                lines.append(
+                    "Warnings: \(TextEscaping.count(warnings, "failed test case")) of criteria below the gate (`--gate \(model.gate.rawValue)`). "
+                        + "Reported, counted as failed, but they do not change the exit status.")
+            }
+            if !model.warningGaps.isEmpty && !brief {
+                lines.append(
+                    "Gaps below the gate (warnings): " + model.warningGaps.map { TextEscaping.markdownInline($0.detail) }.joined(separator: "; ") + ".")
             }
             if let count = cases[.waived], count > 0 {
                 lines.append("Waived: \(TextEscaping.count(count, "failed test case")). The failure is known and accepted until its waiver expires.")
@@ -181,7 +210,10 @@ extension MarkdownReporter {
             let gaps = model.gaps
             if !gaps.isEmpty {
                 let relaxed = status == .conformant ? " (accepted by --allow-not-verified)" : ""
-                lines.append("Gaps\(relaxed): " + gaps.map { TextEscaping.markdownInline($0.detail) }.joined(separator: "; ") + ".")
+                lines.append(
+                    brief
+                        ? "Gaps\(relaxed): \(gaps.count), listed below."
+                        : "Gaps\(relaxed): " + gaps.map { TextEscaping.markdownInline($0.detail) }.joined(separator: "; ") + ".")
             }
             if !model.waivers.problems.isEmpty {
                 lines.append(
@@ -218,12 +250,14 @@ extension MarkdownReporter {
                 if let origin = section.info?.origin, origin != .source { name += " *(\(origin.rawValue))*" }
                 let title = section.info.map { TextEscaping.markdownInline($0.title) } ?? "(not described in this run)"
                 let level = section.info.map { Self.level($0.level) } ?? "?"
-                let cells = model.targets.map { target in section.cells[target].map { symbol($0.outcome) } ?? notApplicable }
-                lines.append("| \(name) | \(title) | \(level) | \(symbol(section.outcome)) | " + cells.joined(separator: " | ") + " |")
+                let warning = !section.gated
+                let cells = model.targets.map { target in section.cells[target].map { symbol($0.outcome, warning: warning) } ?? notApplicable }
+                lines.append("| \(name) | \(title) | \(level) | \(symbol(section.outcome, warning: warning)) | " + cells.joined(separator: " | ") + " |")
             }
             block(lines)
             block(
                 "Legend: " + ReportOutcome.allCases.map { "\(symbol($0)) \(legend($0))" }.joined(separator: " · ")
+                    + " · ⚠️ failed below the gate (a warning: it does not change the exit status)"
                     + " · \(notApplicable) the criterion does not apply to the target.")
         }
 

@@ -18,7 +18,7 @@ public final class ReportDirectory: Sendable {
     /// The parent, opened once.
     private let parent: Int32
     /// The names a report directory may hold: the reports and `explore`'s regression scenarios.
-    static let ownNames: Set<String> = ["report.json", "report.md", "report.junit.xml", "criteria"]
+    static let ownNames: Set<String> = Set(ReportFormat.allCases.flatMap(\.fileNames) + ["criteria"])
     /// The names this directory may hold (an evidence bundle holds more than a report directory).
     let own: Set<String>
 

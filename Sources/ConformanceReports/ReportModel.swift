@@ -12,6 +12,11 @@ struct ReportModel {
         var outcome: ReportOutcome
         /// The live waiver that covers it, when it is waived.
         var waiver: Waiver?
+        /// Whether the run's gate covers its criterion; a failure below the gate is a warning.
+        var gated = true
+
+        /// A failure below the gate: reported, but it does not change the exit status.
+        var isWarning: Bool { outcome == .failed && !gated }
     }
 
     /// The verdict of one criterion on one target.
@@ -30,6 +35,8 @@ struct ReportModel {
         /// Per target id; a target absent here does not apply to the criterion.
         var cells: [String: Cell]
         var cases: [Case]
+        /// Whether the run's gate covers the criterion (`run --gate`).
+        var gated = true
 
         /// The test cases on one target, in run order.
         func cases(on target: String) -> [Case] { cases.filter { $0.result.target == target } }
@@ -45,8 +52,15 @@ struct ReportModel {
     /// for *not decided*, `notVerified` for *incomplete*; the folded outcome for an interrupted run.
     var outcome: ReportOutcome
     var exitStatus: ExitStatus
-    /// Why the run is incomplete (or what `--allow-not-verified` accepted).
+    /// Why the run is incomplete (or what `--allow-not-verified` accepted): the gaps of criteria
+    /// the gate covers, and the run-wide ones.
     var gaps: [ExitStatus.Gap]
+    /// The gaps of criteria below the gate: warnings.
+    var warningGaps: [ExitStatus.Gap]
+    /// The gate the run applied.
+    var gate: Gate
+    /// Every test case that did not pass, grouped by cause.
+    var groups: [FailureGroup] = []
     /// The JSON report's `metadata.reportDigest`, for the other formats' headers; set by
     /// `ReportWriter` before it renders them (`nil`: not shown).
     var reportDigest: String?
@@ -55,7 +69,9 @@ struct ReportModel {
         self.run = run
         self.waivers = waivers
         exitStatus = ExitStatus.for(run, waivers)
-        gaps = run.metadata.shard == nil ? ExitStatus.Gap.all(in: run, waivers: waivers) : []
+        gaps = run.metadata.shard == nil ? ExitStatus.Gap.gating(in: run, waivers: waivers) : []
+        warningGaps = run.metadata.shard == nil ? ExitStatus.Gap.belowGate(in: run, waivers: waivers) : []
+        gate = run.metadata.gate ?? .all
 
         var casesByCriterion: [String: [Case]] = [:]
         var criterionOrder: [String] = []
@@ -63,7 +79,9 @@ struct ReportModel {
             let waiver = result.verdict == .failed ? waivers.waiver(forTestCase: result.id) : nil
             if casesByCriterion[result.criterionID] == nil { criterionOrder.append(result.criterionID) }
             casesByCriterion[result.criterionID, default: []].append(
-                Case(result: result, outcome: ReportOutcome(result.verdict, waived: waiver != nil), waiver: waiver))
+                Case(
+                    result: result, outcome: ReportOutcome(result.verdict, waived: waiver != nil), waiver: waiver,
+                    gated: run.gateCovers(criterion: result.criterionID)))
         }
 
         /// A verdict with its outcome over the test cases behind it.
@@ -72,7 +90,8 @@ struct ReportModel {
         }
         func section(_ id: String, _ info: CriterionInfo?, _ verdict: Verdict, _ cells: [String: Cell], _ cases: [Case]) -> Section {
             let overall = cell(verdict, cases)
-            return Section(id: id, info: info, verdict: verdict, outcome: overall.outcome, cells: cells, cases: cases)
+            return Section(
+                id: id, info: info, verdict: verdict, outcome: overall.outcome, cells: cells, cases: cases, gated: run.gateCovers(criterion: id))
         }
         var sections: [Section] = []
         for criterion in run.criteria {
@@ -101,6 +120,7 @@ struct ReportModel {
         targets = Self.unique(declared) + others.sorted()
         let folded = ReportOutcome.folded(run.verdict, caseOutcomes: sections.flatMap(\.cases).map(\.outcome) + sections.map(\.outcome))
         outcome = Self.outcome(of: exitStatus, folded: folded, anyWaived: sections.contains { $0.cases.contains { $0.outcome == .waived } })
+        groups = Self.groups(sections, targets: targets)
     }
 
     /// The model with the JSON report's digest set, for a format rendered on its own.
@@ -123,6 +143,9 @@ struct ReportModel {
 
     /// All test cases, in run order within criterion order.
     var cases: [Case] { sections.flatMap(\.cases) }
+
+    /// The failures below the gate, in run order.
+    var warnings: [Case] { cases.filter(\.isWarning) }
 
     /// How many test cases ended with each outcome.
     var caseCounts: [ReportOutcome: Int] { Self.count(cases.map(\.outcome)) }

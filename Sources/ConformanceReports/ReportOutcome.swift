@@ -42,6 +42,13 @@ public enum ReportOutcome: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// The most severe of several outcomes: passed < waived < not verified < failed < undefined < error;
+    /// `passed` for none.
+    static func worst(_ outcomes: [ReportOutcome]) -> ReportOutcome {
+        let order: [ReportOutcome] = [.passed, .waived, .notVerified, .failed, .undefined, .error]
+        return outcomes.max { order.firstIndex(of: $0)! < order.firstIndex(of: $1)! } ?? .passed
+    }
+
     /// The outcome of a verdict over several test cases: `failed` becomes `waived` only when at
     /// least one of its failures is waived and none is unexpected.
     static func folded(_ verdict: Verdict, caseOutcomes: some Sequence<ReportOutcome>) -> ReportOutcome {

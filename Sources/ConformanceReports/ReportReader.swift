@@ -40,6 +40,8 @@ public enum ReportReader {
         metadata.harnessBinarySHA256 = source.harnessBinarySHA256
         metadata.host = source.host
         metadata.shard = source.shard
+        metadata.gate = source.gate
+        if source.evidence == "all" { metadata.transcriptsForPasses = true }
         metadata.harnessCommand = document.testCases.first.flatMap { harnessCommand(inRerun: $0.rerun) }
         let criteria = document.criteria.compactMap(\.info).map { CriterionResult(criterion: $0, verdict: .notVerified, targets: [:]) }
         let cases = document.testCases.map(\.result)
@@ -97,6 +99,10 @@ public enum ReportReader {
             var harnessBinarySHA256: String?
             var host: String?
             var shard: RunMetadata.Shard?
+            /// Since 1.5.0.
+            var gate: Gate?
+            /// Since 1.5.0: `failures` or `all`.
+            var evidence: String?
         }
         /// The adapter as the report writes it: `protocolVersion` and `ignoredCapabilities` only
         /// when they say something.
@@ -162,12 +168,14 @@ public enum ReportReader {
             var fault: RunFault?
             var notVerified: NotVerifiedReason?
             var rerun: String
+            /// Since 1.5.0.
+            var observed: [String]?
 
             var result: TestCaseResult {
                 TestCaseResult(
                     id: id, criterionID: criterionID, scenario: scenario, file: file, line: line, verifyItems: verifyItems, tags: tags, target: target,
                     verdict: verdict, message: message, steps: steps, evidence: evidence, virtualMillis: virtualMillis, wallSeconds: wallSeconds,
-                    fault: fault, notVerifiedReason: notVerified)
+                    fault: fault, notVerifiedReason: notVerified, observed: observed ?? [])
             }
         }
         struct Waivers: Decodable {

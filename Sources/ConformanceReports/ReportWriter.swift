@@ -85,7 +85,7 @@ public enum ReportWriter {
         var files: [(path: String, bytes: [UInt8])] = []
         for format in formats {
             do {
-                files.append((format.fileName, try render(model, as: format)))
+                files += try render(model, as: format)
             } catch {
                 throw WriteError(path: join(directory.path, format.fileName), operation: .render, reason: "\(error)")
             }
@@ -93,12 +93,14 @@ public enum ReportWriter {
         return try directory.commit(files + extraFiles)
     }
 
-    /// The bytes of the report in one format.
-    static func render(_ model: ReportModel, as format: ReportFormat) throws -> [UInt8] {
+    /// The files of the report in one format, with their names (`ReportFormat.fileNames`).
+    static func render(_ model: ReportModel, as format: ReportFormat) throws -> [(path: String, bytes: [UInt8])] {
         switch format {
-        case .json: try JSONReporter.render(model)
-        case .markdown: Array(MarkdownReporter.render(model).utf8)
-        case .junit: Array(JUnitReporter.render(model).utf8)
+        case .json: [(format.fileName, try JSONReporter.render(model))]
+        case .markdown:
+            [(format.fileName, Array(MarkdownReporter.summary(model).utf8)), (ReportFormat.detailsFileName, Array(MarkdownReporter.render(model).utf8))]
+        case .junit: [(format.fileName, Array(JUnitReporter.render(model).utf8))]
+        case .html: [(format.fileName, Array(HTMLReporter.render(model).utf8))]
         }
     }
 

@@ -23,10 +23,16 @@ final class Execution: Sendable {
     /// How many test cases run at once.
     let jobs: Int
     let onEvent: @Sendable (Runner.Event) -> Void
+    /// Whether passes keep their whole transcript (`--evidence all`).
+    let keepsTranscriptsOfPasses: Bool
     private let progress = Mutex<(description: AdapterDescription?, results: [TestCaseResult])>((nil, []))
     private let started = ContinuousClock.now
 
-    init(plan: TestPlan, adapter: any RelyingPartyAdapter, seed: UInt64, jobs: Int = 1, onEvent: @escaping @Sendable (Runner.Event) -> Void) {
+    init(
+        plan: TestPlan, adapter: any RelyingPartyAdapter, seed: UInt64, jobs: Int = 1, keepsTranscriptsOfPasses: Bool = false,
+        onEvent: @escaping @Sendable (Runner.Event) -> Void
+    ) {
+        self.keepsTranscriptsOfPasses = keepsTranscriptsOfPasses
         self.plan = plan
         self.adapter = adapter
         self.seed = seed
@@ -45,7 +51,9 @@ final class Execution: Sendable {
             return .unstarted(RunFault(kind: "protocol-violation", message: "\(error)", method: "adapter.hello"))
         }
         progress.withLock { $0.description = description }
-        let results = await Runner(adapter: adapter, seed: seed).run(plan, description: description, jobs: jobs) { event in
+        let results = await Runner(adapter: adapter, seed: seed, keepsTranscriptsOfPasses: keepsTranscriptsOfPasses).run(
+            plan, description: description, jobs: jobs
+        ) { event in
             if case .finished(let result, _, _) = event { progress.withLock { $0.results.append(result) } }
             onEvent(event)
         }

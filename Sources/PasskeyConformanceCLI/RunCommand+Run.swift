@@ -18,6 +18,8 @@ extension RunCommand {
         var quiet: Bool
         var allowNotVerified: Bool
         var bundledDigest: String?
+        var gate: Gate
+        var transcriptsForPasses: Bool
         /// Whether the harness commit, binary digest and host are recorded (not `--no-build-info`).
         var buildInfo = true
         /// The part of the plan this run covers (`--shard`).
@@ -39,9 +41,11 @@ extension RunCommand {
                 startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
             metadata.interruption = interruption
             metadata.criteriaRoot = parsed.value("criteria")
-            metadata.criteriaSource = .init(digest: digest, bundledDigest: bundledDigest)
-            metadata.shard = shard
             metadata.harnessCommand = HarnessExecutable.rerunCommand
+            metadata.criteriaSource = .init(digest: digest, bundledDigest: bundledDigest)
+            metadata.gate = gate
+            if transcriptsForPasses { metadata.transcriptsForPasses = true }
+            metadata.shard = shard
             HarnessProvenance.stamp(&metadata, recorded: buildInfo)
             return metadata
         }
@@ -59,7 +63,8 @@ extension RunCommand {
             parsed: parsed, formats: formats, today: try date(parsed), seed: try Common.seed(parsed, command: spec.name),
             startedAt: try startTime(parsed), transport: transport, command: command, directory: parsed.value("out") ?? "conformance-report",
             writesReports: !parsed.flags.contains("no-reports"), quiet: parsed.flags.contains("quiet"),
-            allowNotVerified: parsed.flags.contains("allow-not-verified"), bundledDigest: CriteriaLocation.bundledDigest())
+            allowNotVerified: parsed.flags.contains("allow-not-verified"), bundledDigest: CriteriaLocation.bundledDigest(),
+            gate: try gate(parsed), transcriptsForPasses: try transcriptsForPasses(parsed))
         setting.buildInfo = !parsed.flags.contains("no-build-info")
         let shard = try Self.shard(parsed)
         setting.bundle = parsed.value("bundle")
@@ -107,7 +112,8 @@ extension RunCommand {
         }
 
         let progress = Progress(enabled: !setting.quiet && Output.errorIsTerminal)
-        let execution = Execution(plan: plan, adapter: adapter, seed: setting.seed, jobs: jobs, onEvent: progress.handle)
+        let execution = Execution(
+            plan: plan, adapter: adapter, seed: setting.seed, jobs: jobs, keepsTranscriptsOfPasses: setting.transcriptsForPasses, onEvent: progress.handle)
         let outcome = await interruptions.guarding(execution)
         await adapter.shutdown()
         progress.finish()

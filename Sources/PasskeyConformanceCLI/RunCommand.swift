@@ -9,7 +9,7 @@ enum RunCommand {
     static let spec = CommandSpec(
         name: "run", summary: "Run the criteria against a relying party and write reports.",
         usage:
-            "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit] [--seed <n>] [--jobs <n>] [--shard <i/n>] [--bundle <dir> [--sign-key <pem>]]",
+            "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit,html] [--gate core|quality|all] [--evidence failures|all] [--seed <n>] [--jobs <n>] [--shard <i/n>] [--bundle <dir> [--sign-key <pem>]]",
         options: [
             Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption,
             .init(
@@ -18,7 +18,17 @@ enum RunCommand {
             .init(name: "mutant", value: "id", help: "Run against a faulty variant of the reference RP (see 'selftest --list-mutants')."),
             .init(name: "seed", value: "n", help: "Seed for every random choice (default 1); the same seed reproduces the run."),
             .init(name: "out", value: "dir", help: "Report directory (default: conformance-report)."),
-            .init(name: "format", value: "formats", help: "Report formats: json, md, junit (default: all).", repeatable: true),
+            .init(
+                name: "format", value: "formats",
+                help: "Report formats: json, md (report.md, a summary, and report.details.md), junit, html (default: all).", repeatable: true),
+            .init(
+                name: "gate", value: "core|quality|all",
+                help:
+                    "Criteria whose failures and gaps fail the run: core (Core-level source and derived), quality (source and derived), all (default); the others are warnings."
+            ),
+            .init(
+                name: "evidence", value: "failures|all",
+                help: "Whole transcripts for test cases that did not pass (failures, the default) or for every test case (all)."),
             .init(name: "waivers", value: "file", help: "Waiver file of expected failures (JSON)."),
             .init(name: "today", value: "YYYY-MM-DD", help: "The date waivers expire against (default: today, UTC)."),
             .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
@@ -94,14 +104,33 @@ enum RunCommand {
 
     static func reportFormats(_ parsed: ParsedArguments) throws -> [ReportFormat] {
         let names = parsed.list("format")
-        if names.isEmpty { return [.json, .markdown, .junit] }
+        if names.isEmpty { return [.json, .markdown, .junit, .html] }
         return try names.map { name throws(UsageError) -> ReportFormat in
             switch name {
             case "json": return .json
             case "md", "markdown": return .markdown
             case "junit", "xml": return .junit
-            default: throw UsageError("unknown report format '\(name)'; use json, md or junit", command: spec.name)
+            case "html": return .html
+            default: throw UsageError("unknown report format '\(name)'; use json, md, junit or html", command: spec.name)
             }
+        }
+    }
+
+    /// `--gate`: `core`, `quality` or `all` (the default).
+    static func gate(_ parsed: ParsedArguments) throws -> Gate {
+        guard let text = parsed.value("gate") else { return .all }
+        guard let gate = Gate(rawValue: text) else {
+            throw UsageError("--gate must be core, quality or all, found '\(text)'", command: spec.name)
+        }
+        return gate
+    }
+
+    /// `--evidence`: whether passes keep their whole transcript (`all`) or not (`failures`, the default).
+    static func transcriptsForPasses(_ parsed: ParsedArguments) throws -> Bool {
+        switch parsed.value("evidence") {
+        case nil, "failures": return false
+        case "all": return true
+        case let text?: throw UsageError("--evidence must be failures or all, found '\(text)'", command: spec.name)
         }
     }
 

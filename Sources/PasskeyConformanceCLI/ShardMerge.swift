@@ -109,6 +109,8 @@ enum ShardMerge {
         }
         try check("criteria roots", a.criteriaRoot, b.criteriaRoot) { $0 ?? "default" }
         try check("gates (--allow-not-verified)", a.allowNotVerified, b.allowNotVerified) { String($0) }
+        try check("gates (--gate)", a.gate ?? .all, b.gate ?? .all) { $0.rawValue }
+        try check("evidence (--evidence)", a.transcriptsForPasses ?? false, b.transcriptsForPasses ?? false) { $0 ? "all" : "failures" }
         try check("targets", a.targets, b.targets) { $0.joined(separator: ",") }
         try check("criteria", first.run.criteria.map(\.criterion), shard.run.criteria.map(\.criterion)) { $0.map(\.id).joined(separator: ",") }
         try check("shard counts", a.shard?.count, b.shard?.count) { $0.map { "\($0) shards" } ?? "none" }

@@ -31,14 +31,16 @@ enum Summary {
             let passed = cases.filter { $0.verdict == .passed }.count
             lines.append(
                 "  " + Output.inline(info.id).padding(toLength: 11, withPad: " ", startingAt: 0)
-                    + symbol(criterion.verdict).padding(toLength: 13, withPad: " ", startingAt: 0)
+                    + (criterion.verdict == .failed && !run.gateCovers(criterion: info.id) ? "WARN" : symbol(criterion.verdict))
+                    .padding(toLength: 13, withPad: " ", startingAt: 0)
                     + "\(passed)/\(cases.count) test cases  \(Output.inline(info.title))")
         }
         if let fault = run.metadata.fault { lines.append("  run fault: \(Output.inline(fault.description))") }
         let problems = run.testCases.filter { $0.verdict != .passed && $0.verdict != .notVerified }
         for result in problems.prefix(20) {
             let waived = waivers.waiver(forTestCase: result.id) != nil ? " (waived)" : ""
-            lines.append("  \(symbol(result.verdict))\(waived) \(Output.inline(result.id))")
+            let warning = result.verdict == .failed && !run.gateCovers(criterion: result.criterionID)
+            lines.append("  \(warning ? "WARN (below the gate)" : symbol(result.verdict))\(waived) \(Output.inline(result.id))")
             if let message = result.message { lines.append("      \(Output.inline(message))") }
         }
         if problems.count > 20 { lines.append("  … and \(problems.count - 20) more; see the reports") }
@@ -48,7 +50,15 @@ enum Summary {
         )
         for problem in waivers.problems { lines.append("waiver problem: \(Output.inline(problem.description))") }
         let status = ExitStatus.for(run, waivers)
-        let gaps = ExitStatus.Gap.all(in: run, waivers: waivers)
+        let warnings = run.testCases.filter { $0.verdict == .failed && !run.gateCovers(criterion: $0.criterionID) }
+        let warningGaps = ExitStatus.Gap.belowGate(in: run, waivers: waivers)
+        if !warnings.isEmpty || !warningGaps.isEmpty {
+            let gate = run.metadata.gate ?? .all
+            lines.append(
+                "Warnings (below --gate \(gate.rawValue), the exit status does not count them): \(warnings.count) failed test case(s), "
+                    + "\(warningGaps.count) gap(s)")
+        }
+        let gaps = ExitStatus.Gap.gating(in: run, waivers: waivers)
         if (status == .conformant || status == .incomplete) && !gaps.isEmpty {
             lines.append("Gaps (\(gaps.count)): what no passed test case shows, and what to declare to verify it:")
             for gap in gaps.prefix(30) { lines.append("  " + Output.inline(gap.detail)) }

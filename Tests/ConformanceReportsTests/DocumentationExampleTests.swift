@@ -40,12 +40,19 @@ struct DocumentationExampleTests {
     @Test("the JSON example is what the reporter writes for the example run")
     func jsonExample() throws {
         let documented = try JSONDecoder().decode(JSONValue.self, from: Data(try Self.example("run-report").utf8))
-        let produced = try JSONDecoder().decode(JSONValue.self, from: Data(try JSONReporter.render(Self.run, waivers: Self.waivers)))
+        let bytes = try JSONReporter.render(Self.run, waivers: Self.waivers)
+        if let directory = ProcessInfo.processInfo.environment["RECORD_EXAMPLES"] {
+            try Data(bytes).write(to: URL(fileURLWithPath: directory).appendingPathComponent("run-report.json"))
+        }
+        let produced = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         #expect(documented == produced)
     }
 
     @Test("the JUnit example is what the reporter writes for the example run")
     func junitExample() throws {
+        if let directory = ProcessInfo.processInfo.environment["RECORD_EXAMPLES"] {
+            try JUnitReporter.render(Self.run, waivers: Self.waivers).write(toFile: directory + "/junit.xml", atomically: true, encoding: .utf8)
+        }
         #expect(try Self.example("junit") == JUnitReporter.render(Self.run, waivers: Self.waivers))
     }
 

@@ -84,6 +84,9 @@ struct IndependentValidationTests {
                     method: "adapter.hello", excerpt: "stderr: boom")), .none
         ),
         ("typed outcomes, interrupted", Self.typed(interruption: .sigterm, fault: nil), .none),
+        ("a Quality failure below --gate core: a warning", GateAndJUnitTests.qualityFailure(gate: .core), .none),
+        ("a Quality gap below --gate core", GateAndJUnitTests.qualityFailure(gate: .core, verdict: .notVerified), .none),
+        ("incomplete: a gap the gate covers", GateAndJUnitTests.qualityFailure(gate: .all, verdict: .notVerified), .none),
     ]
 
     /// The mixed run with typed faults and not-verified reasons, the adapter's declarations, and a

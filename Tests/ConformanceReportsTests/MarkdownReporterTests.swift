@@ -27,15 +27,21 @@ struct MarkdownReporterTests {
                 """
                 # Passkey conformance report
 
+                > **Simulated platforms.** Every platform in this report is SIMULATED: the harness plays the OS, its credential manager, the credential provider and a virtual authenticator, modelled on public documentation (Documentation/platform-fidelity.md in the passkey-conformance sources). No device, OS build or real credential manager took part.\\
+                > **What a pass proves.** A pass shows that the relying party, driven through its adapter, did what the criterion requires against the simulated platform on that target, in the scenarios listed.\\
+                > **What it does not.** It does not show that the app behaves the same on a real device, OS release or provider, that the adapter reflects the shipping app, or anything the scenarios do not exercise; not verified is never a pass.
+
                 - **Harness version:** 0.9.0-test
                 - **Criteria digest:** `9f2c4e1d0b7a6f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c`
                 - **Adapter:** reference-rp 1.2.0, transport in-process
-                - **Report digest:** `202b5a71127db487ec8a5281eedfe414c71af489309a20a26a7013e252f05cc9` (SHA-256 of `report.json`, see its `metadata.reportDigest`)
+                - **Report digest:** `e99b3c2618e404611f4951f896aa4000ded326b2e64c222e4baed5606fa86f61` (SHA-256 of `report.json`, see its `metadata.reportDigest`)
                 - **Targets:** apple-18, android-15-gpm, apple-17.4
                 - **Seed:** 18446744073709551557
                 - **Started:** 2026-01-15T09:30:00Z
                 - **Filters:** criterion = `N2.6-*`; tags = `not @wip`
                 - **Waivers:** `waivers.json`, 2 waivers, evaluated on 2026-01-15
+                - **Gate:** `all` (every selected criterion fails the run)
+                - **Evidence:** transcripts for test cases that did not pass; every test case keeps what its checks observed (report.json)
                 - **Duration:** 1.250 s wall time, 21000 ms virtual time
 
                 """))
@@ -88,7 +94,7 @@ struct MarkdownReporterTests {
                 | [N3.2-AC01](#N3.2-AC01) | Signal APIs checked at runtime | Core | 💥 | ⬜ | 💥 | n/a |
                 | [N3.2-AC02](#N3.2-AC02) | Unknown-credential signal only for absent ids | Quality | ❓ | n/a | ❓ | n/a |
 
-                Legend: ✅ passed · ❌ failed (the relying party broke the criterion) · 🟡 waived (failed, and a live waiver accepts the failure) · 💥 error (the harness, the adapter or the transport failed; not decided) · ⬜ not verified (a capability or target was missing; not a pass) · ❓ undefined (a step matches no step definition: a defect in the criterion file) · n/a the criterion does not apply to the target.
+                Legend: ✅ passed · ❌ failed (the relying party broke the criterion) · 🟡 waived (failed, and a live waiver accepts the failure) · 💥 error (the harness, the adapter or the transport failed; not decided) · ⬜ not verified (a capability or target was missing; not a pass) · ❓ undefined (a step matches no step definition: a defect in the criterion file) · ⚠️ failed below the gate (a warning: it does not change the exit status) · n/a the criterion does not apply to the target.
 
                 """)
     }

@@ -16,10 +16,12 @@ struct ReportWriterTests {
         let run = Fixtures.run
         let waivers = Fixtures.waivers
         let written = try ReportWriter.write(run, waivers: waivers, formats: [.json, .markdown, .junit], to: directory.path)
-        #expect(written == ["report.json", "report.md", "report.junit.xml"].map { directory.path + "/" + $0 })
-        #expect(try contents(directory) == ["report.json", "report.junit.xml", "report.md"])
+        #expect(written == ["report.json", "report.md", "report.details.md", "report.junit.xml"].map { directory.path + "/" + $0 })
+        #expect(try contents(directory) == ["report.details.md", "report.json", "report.junit.xml", "report.md"])
         #expect(try [UInt8](Data(contentsOf: directory.appendingPathComponent("report.json"))) == JSONReporter.render(run, waivers: waivers))
-        #expect(try String(contentsOf: directory.appendingPathComponent("report.md"), encoding: .utf8) == MarkdownReporter.render(run, waivers: waivers))
+        #expect(try String(contentsOf: directory.appendingPathComponent("report.md"), encoding: .utf8) == MarkdownReporter.summary(run, waivers: waivers))
+        #expect(
+            try String(contentsOf: directory.appendingPathComponent("report.details.md"), encoding: .utf8) == MarkdownReporter.render(run, waivers: waivers))
         #expect(try String(contentsOf: directory.appendingPathComponent("report.junit.xml"), encoding: .utf8) == JUnitReporter.render(run, waivers: waivers))
     }
 
@@ -29,15 +31,15 @@ struct ReportWriterTests {
         defer { try? FileManager.default.removeItem(at: base) }
         let directory = base.appendingPathComponent("a/b/reports")
         try ReportWriter.write(Fixtures.run, formats: [.markdown], to: directory.path)
-        let longer = try String(contentsOf: directory.appendingPathComponent("report.md"), encoding: .utf8)
+        let longer = try String(contentsOf: directory.appendingPathComponent("report.details.md"), encoding: .utf8)
         let small = Fixtures.makeRun(criteria: [Fixtures.x01], cases: Array(Fixtures.cases[9...10]))
         let written = try ReportWriter.write(small, formats: [.markdown, .markdown], to: directory.path + "/")
-        #expect(written == [directory.path + "/report.md"])
-        let shorter = try String(contentsOf: directory.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(written == [directory.path + "/report.md", directory.path + "/report.details.md"])
+        let shorter = try String(contentsOf: directory.appendingPathComponent("report.details.md"), encoding: .utf8)
         #expect(shorter == MarkdownReporter.render(small))
         #expect(shorter.count < longer.count)
-        #expect(try contents(directory) == ["report.md"])
-        #expect(ReportFormat.allCases.map(\.fileName) == ["report.json", "report.md", "report.junit.xml"])
+        #expect(try contents(directory) == ["report.details.md", "report.md"])
+        #expect(ReportFormat.allCases.map(\.fileName) == ["report.json", "report.md", "report.junit.xml", "report.html"])
     }
 
     @Test("a directory below a regular file is an error naming the path and the reason")
@@ -100,7 +102,7 @@ struct ReportWriterTests {
         defer { try? FileManager.default.removeItem(at: base) }
         let directory = base.appendingPathComponent("reports")
         try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: directory.path)
-        #expect(try contents(directory) == ["report.json", "report.junit.xml", "report.md"])
+        #expect(try contents(directory) == ["report.details.md", "report.html", "report.json", "report.junit.xml", "report.md"])
         try ReportWriter.write(Fixtures.run, formats: [.junit], to: directory.path)
         #expect(try contents(directory) == ["report.junit.xml"])
         #expect(try contents(base) == ["reports"])

@@ -35,7 +35,7 @@ struct RunCommandTests {
         #expect(!result.timedOut)
         #expect(result.stdout.contains("Result: conformant"), "\(result)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(files == ["report.json", "report.junit.xml", "report.md"], "no temporary file may be left behind")
+        #expect(files == ["report.details.md", "report.html", "report.json", "report.junit.xml", "report.md"], "no temporary file may be left behind")
 
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
         #expect(json["summary"]?["status"]?.stringValue == "conformant")
@@ -197,5 +197,35 @@ struct HelpTests {
         let result = try await Binary.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout == "passkey-conformance \(Suite.harnessVersion)\n")
+    }
+}
+
+@Suite("passkey-conformance run --gate and --evidence", binaryBuilt)
+struct GateOptionTests {
+    @Test("a Quality-level failure is a warning under --gate core (exit 0) and fails the default gate (exit 1)")
+    func qualityFailureWarns() async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-gate-tier")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("reports")
+        let arguments =
+            ["run"] + Binary.criteria + ["--criterion", "N3.2-AC10", "--target", "apple-26.2", "--mutant", "rename-signal-unconfirmed", "--out", out.path]
+        let warned = try await Binary.run(arguments + ["--gate", "core", "--evidence", "all"])
+        #expect(warned.status == 0, "\(warned)")
+        #expect(warned.stdout.contains("WARN"), "\(warned)")
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
+        #expect(json["metadata"]?["gate"]?.stringValue == "core")
+        #expect(json["metadata"]?["evidence"]?.stringValue == "all")
+        #expect(json["summary"]?["warnings"]?["testCases"]?.arrayValue?.isEmpty == false)
+        let cases = json["testCases"]?.arrayValue ?? []
+        #expect(
+            cases.contains { $0["verdict"]?.stringValue == "passed" && $0["evidence"]?.arrayValue?.isEmpty == false },
+            "--evidence all: passes keep their transcript")
+        let junit = try String(contentsOf: out.appendingPathComponent("report.junit.xml"), encoding: .utf8)
+        #expect(junit.contains("<system-out>WARNING (below the gate"))
+
+        let failed = try await Binary.run(arguments)
+        #expect(failed.status == 1, "\(failed)")
+        let rejected = try await Binary.run(arguments + ["--gate", "strict"])
+        #expect(rejected.status == 64, "\(rejected)")
     }
 }

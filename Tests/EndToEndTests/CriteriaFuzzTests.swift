@@ -115,7 +115,9 @@ struct CriteriaFuzzTests {
                 "seed \(seed), iteration \(iterations), \(mutation) of \(path): an error verdict without its typed fault")
             try ReportWriter.write(run, formats: ReportFormat.allCases, to: out.path)
             let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-            #expect(files == ["report.json", "report.junit.xml", "report.md"], "seed \(seed), iteration \(iterations): \(files)")
+            #expect(
+                files == ["report.details.md", "report.html", "report.json", "report.junit.xml", "report.md"], "seed \(seed), iteration \(iterations): \(files)"
+            )
         }
         #expect(diagnosed > 0 && ran > 0, "seed \(seed): \(diagnosed) diagnosed and \(ran) run of \(iterations); the mix should have both")
     }

@@ -17,12 +17,16 @@ public struct Runner: Sendable {
     public let library: StepLibrary
     /// The run's seed; each test case gets its own seed derived from it.
     public let seed: UInt64
+    /// Whether passes keep their whole transcript as evidence (`run --evidence all`); otherwise only
+    /// test cases that did not pass do, and passes keep their observed record.
+    public let keepsTranscriptsOfPasses: Bool
 
     /// Creates a runner for an adapter, with the standard steps and seed 1 unless given.
-    public init(adapter: any RelyingPartyAdapter, library: StepLibrary = .standard, seed: UInt64 = 1) {
+    public init(adapter: any RelyingPartyAdapter, library: StepLibrary = .standard, seed: UInt64 = 1, keepsTranscriptsOfPasses: Bool = false) {
         self.adapter = adapter
         self.library = library
         self.seed = seed
+        self.keepsTranscriptsOfPasses = keepsTranscriptsOfPasses
     }
 
     /// Runs every case of the plan and returns their results in plan order; when the task is
@@ -136,7 +140,9 @@ public struct Runner: Sendable {
         var steps = scenario.steps.map { StepResult(keyword: $0.keyword, text: $0.text, line: $0.line, status: .skipped) }
         var fault: RunFault?
         var notVerifiedReason: NotVerifiedReason?
-        func finish(_ verdict: Verdict, _ message: String?, evidence: [TranscriptEntry] = [], virtualMillis: Int64 = 0) -> TestCaseResult {
+        func finish(
+            _ verdict: Verdict, _ message: String?, evidence: [TranscriptEntry] = [], virtualMillis: Int64 = 0, observed: [String] = []
+        ) -> TestCaseResult {
             let seconds = (clock.now - started).inSeconds
             let cappedSteps = steps.map { step in
                 var step = step
@@ -148,7 +154,7 @@ public struct Runner: Sendable {
                 line: scenario.line, verifyItems: scenario.verifyItems, tags: scenario.tags, target: testCase.target.id,
                 verdict: verdict, message: message.map { Caps.text($0) }, steps: cappedSteps, evidence: Caps.evidence(evidence),
                 virtualMillis: virtualMillis, wallSeconds: seconds, fault: verdict == .error ? fault.map(Self.capped) : nil,
-                notVerifiedReason: verdict == .notVerified ? notVerifiedReason : nil)
+                notVerifiedReason: verdict == .notVerified ? notVerifiedReason : nil, observed: observed)
         }
         // Bind every step first: an undefined or ambiguous step is an authoring defect, decided before running.
         var bound: [(StepDefinition, [String])] = []
@@ -251,7 +257,10 @@ public struct Runner: Sendable {
             }
         }
         let snapshot = host.snapshot
-        return finish(verdict, message, evidence: verdict == .passed ? [] : snapshot.transcript, virtualMillis: snapshot.nowMillis)
+        let keepsTranscript = verdict != .passed || keepsTranscriptsOfPasses
+        return finish(
+            verdict, message, evidence: keepsTranscript ? snapshot.transcript : [], virtualMillis: snapshot.nowMillis,
+            observed: ObservedRecord.lines(snapshot.transcript, trigger: world.triggerSequence))
     }
 
     /// Why a test case's world could not be opened, with what was recorded until then.

@@ -13,23 +13,26 @@ public enum Suite {
     ///   - allowNotVerified: recorded in the metadata; relaxes the exit status of a run that left
     ///     criteria unverified (see `ConformanceReports.ExitStatus`).
     ///   - jobs: how many test cases run at once (see `Runner.run(_:description:jobs:onEvent:)`).
+    ///   - keepsTranscriptsOfPasses: passes keep their whole transcript as evidence (`--evidence all`).
     /// - Throws: only when the adapter cannot describe itself (a fault of the adapter); every test
     ///   case's own faults become `error` verdicts.
     public static func run(
         criteria: [Criterion], digest: String, adapter: any RelyingPartyAdapter, transport: String,
         command: String? = nil, filter: TestPlan.Filter = .init(), filterText: [String: String] = [:],
         seed: UInt64 = 1, startedAt: Date = Date(), allowNotVerified: Bool = false, jobs: Int = 1,
-        onEvent: @Sendable (Runner.Event) -> Void = { _ in }
+        keepsTranscriptsOfPasses: Bool = false, onEvent: @Sendable (Runner.Event) -> Void = { _ in }
     ) async throws -> RunResult {
         let clock = ContinuousClock()
         let started = clock.now
         let description = try await describe(adapter)
         let plan = TestPlan.make(criteria, filter: filter)
-        let results = await Runner(adapter: adapter, seed: seed).run(plan, description: description, jobs: jobs, onEvent: onEvent)
+        let results = await Runner(adapter: adapter, seed: seed, keepsTranscriptsOfPasses: keepsTranscriptsOfPasses).run(
+            plan, description: description, jobs: jobs, onEvent: onEvent)
         let elapsed = clock.now - started
-        let metadata = Self.metadata(
+        var metadata = Self.metadata(
             plan: plan, description: description, digest: digest, transport: transport, command: command,
             filterText: filterText, seed: seed, startedAt: startedAt, allowNotVerified: allowNotVerified)
+        if keepsTranscriptsOfPasses { metadata.transcriptsForPasses = true }
         return RunResult.assemble(plan: plan, results: results, metadata: metadata, wallSeconds: elapsed.inSeconds)
     }
 

@@ -94,8 +94,12 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
     public var message: String?
     /// Every step of the scenario with how it ended, in order.
     public var steps: [StepResult]
-    /// The transcript excerpt that proves a failure or shows an error; empty for passes.
+    /// The transcript excerpt that proves a failure or shows an error; empty for passes unless the
+    /// run keeps every transcript (`run --evidence all`).
     public var evidence: [TranscriptEntry]
+    /// What the test case's checks read, compactly, one line per observation (see
+    /// `Observation.lines(_:trigger:)`): kept for every test case that ran its steps, passes included.
+    public var observed: [String] = []
     /// The virtual time the test case covered.
     public var virtualMillis: Int64
     /// Wall time in seconds (excluded from reproducibility comparisons).
@@ -109,8 +113,10 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
     public init(
         id: String, criterionID: String, scenario: String, file: String, line: Int, verifyItems: [String], tags: [String],
         target: String, verdict: Verdict, message: String?, steps: [StepResult], evidence: [TranscriptEntry],
-        virtualMillis: Int64, wallSeconds: Double, fault: RunFault? = nil, notVerifiedReason: NotVerifiedReason? = nil
+        virtualMillis: Int64, wallSeconds: Double, fault: RunFault? = nil, notVerifiedReason: NotVerifiedReason? = nil,
+        observed: [String] = []
     ) {
+        self.observed = observed
         self.fault = fault
         self.notVerifiedReason = notVerifiedReason
         self.id = id
@@ -306,6 +312,11 @@ public struct RunMetadata: Sendable, Codable, Hashable {
             self = digest == bundledDigest ? .bundled : .other(bundledDigest: bundledDigest)
         }
     }
+    /// Which criteria fail the gate (`run --gate`); `nil` means `all`, as before the option existed.
+    public var gate: Gate?
+    /// Whether passes keep their whole transcript as evidence (`run --evidence all`); `nil` or
+    /// `false`: only test cases that did not pass do.
+    public var transcriptsForPasses: Bool?
     /// The harness executable re-run commands name: an installed binary's path
     /// (`/opt/passkey-conformance/passkey-conformance`); `nil` for `swift run passkey-conformance`,
     /// the harness run from a checkout's build directory.
