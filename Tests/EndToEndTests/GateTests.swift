@@ -217,26 +217,22 @@ struct InterruptionTests {
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
             // Wait until the adapter runs (and hangs in session.open), then interrupt the harness only.
-            let deadline = ContinuousClock.now + .seconds(20)
-            while !FileManager.default.fileExists(atPath: pgidFile.path), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            // Every wait below is for an event; the guard only turns a hang into a failure.
+            _ = await Waiting.until { FileManager.default.fileExists(atPath: pgidFile.path) }
             let pgid = try #require(Int32(try String(contentsOf: pgidFile, encoding: .utf8)), "the adapter never started")
-            try await Task.sleep(for: .milliseconds(300))
+            _ = await Waiting.until { !Self.liveMembers(of: pgid).isEmpty }
             #expect(!Self.liveMembers(of: pgid).isEmpty, "the adapter and its helper run before the signal")
             kill(process.processIdentifier, number)
 
-            let exitDeadline = ContinuousClock.now + .seconds(15)
-            while process.isRunning, ContinuousClock.now < exitDeadline { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(!process.isRunning, "the harness did not stop within 15 s of \(name)")
-            guard !process.isRunning else { return }
+            let stopped = await Waiting.until { !process.isRunning }
+            #expect(stopped, "the harness did not stop after \(name)")
+            guard stopped else { return }
             #expect(process.terminationReason == .exit && process.terminationStatus == status)
 
-            var survivors = Self.liveMembers(of: pgid)
-            let reapDeadline = ContinuousClock.now + .seconds(5)
-            while !survivors.isEmpty, ContinuousClock.now < reapDeadline {
-                try await Task.sleep(for: .milliseconds(50))
+            var survivors: [Int32] = []
+            _ = await Waiting.until {
                 survivors = Self.liveMembers(of: pgid)
+                return survivors.isEmpty
             }
             #expect(survivors.isEmpty, "processes of the adapter's group \(pgid) outlived the harness: \(survivors)")
 

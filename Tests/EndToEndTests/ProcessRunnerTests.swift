@@ -18,7 +18,7 @@ struct ProcessRunnerTests {
         #expect(clock.now - started >= result.ranFor)
     }
 
-    @Test("process slots: never more holders than the limit, and every waiter gets its turn", .timeLimit(.minutes(1)))
+    @Test("process slots: never more holders than the limit, and every waiter gets its turn", .timeLimit(.minutes(10)))
     func slots() async {
         let slots = ProcessSlots(limit: 2)
         final class Counts: Sendable {

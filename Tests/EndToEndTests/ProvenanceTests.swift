@@ -26,7 +26,7 @@ struct ProvenanceTests {
         #expect(commit == "unknown" || commit.wholeMatch(of: /[0-9a-f]{40}/) != nil, "\(commit)")
         if commit != "unknown", FileManager.default.fileExists(atPath: PackagePaths.root.appendingPathComponent(".git").path) {
             let known = try await ProcessRunner.run(
-                URL(fileURLWithPath: "/usr/bin/env"), ["git", "-C", PackagePaths.root.path, "cat-file", "-e", commit + "^{commit}"], timeout: .seconds(60))
+                URL(fileURLWithPath: "/usr/bin/env"), ["git", "-C", PackagePaths.root.path, "cat-file", "-e", commit + "^{commit}"])
             #expect(known.status == 0, "the recorded commit \(commit) is not a commit of this checkout: \(known)")
         }
         #expect(!((metadata["host"] as? String) ?? "").isEmpty)
@@ -51,7 +51,7 @@ struct ProvenanceTests {
             """
         let python = try await ProcessRunner.run(
             URL(fileURLWithPath: try #require(Python.path)),
-            ["-c", script, binary, PackagePaths.criteria.path, out.appendingPathComponent("report.json").path], timeout: .seconds(60))
+            ["-c", script, binary, PackagePaths.criteria.path, out.appendingPathComponent("report.json").path])
         let lines = python.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 3, "\(python)")
         #expect(metadata["harnessBinarySHA256"] as? String == lines[0])
@@ -86,7 +86,7 @@ struct ProvenanceTests {
         let tarball = try PackagePaths.temporaryDirectory("stamp")
         defer { try? FileManager.default.removeItem(at: tarball) }
         let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/bin/sh"), [script, tarball.path, tarball.appendingPathComponent("out").path], timeout: .seconds(60))
+            URL(fileURLWithPath: "/bin/sh"), [script, tarball.path, tarball.appendingPathComponent("out").path])
         #expect(result.status == 0, "\(result)")
         let stamp = try String(contentsOf: tarball.appendingPathComponent("out/BuildStamp.swift"), encoding: .utf8)
         #expect(stamp.contains("static let commit = \"unknown\""), "\(stamp)")
@@ -94,10 +94,10 @@ struct ProvenanceTests {
 
         guard FileManager.default.fileExists(atPath: PackagePaths.root.appendingPathComponent(".git").path) else { return }
         let head = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["git", "-C", PackagePaths.root.path, "rev-parse", "HEAD"], timeout: .seconds(60))
+            URL(fileURLWithPath: "/usr/bin/env"), ["git", "-C", PackagePaths.root.path, "rev-parse", "HEAD"])
         guard head.status == 0 else { return }
         let out = tarball.appendingPathComponent("checkout")
-        let checkout = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), [script, PackagePaths.root.path, out.path], timeout: .seconds(60))
+        let checkout = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), [script, PackagePaths.root.path, out.path])
         #expect(checkout.status == 0, "\(checkout)")
         let stamped = try String(contentsOf: out.appendingPathComponent("BuildStamp.swift"), encoding: .utf8)
         #expect(stamped.contains("static let commit = \"\(head.stdout.trimmingCharacters(in: .whitespacesAndNewlines))\""), "\(stamped)")

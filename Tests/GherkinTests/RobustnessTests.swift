@@ -88,7 +88,7 @@ struct RobustnessTests {
     @Test(
         "10,000 mutated inputs: no crash, no hang, every failure an error with a position",
         // A hang never ends; the bound leaves room for a machine loaded by the other tests.
-        .timeLimit(.minutes(5)))
+        .timeLimit(.minutes(10)))
     func mutatedInputs() throws {
         let seeds = try Self.seeds()
         var mutator = Mutator(random: SeededGenerator(seed: 0x5EED_6E8C_1A7E))

@@ -162,7 +162,8 @@ extension StepLibrary {
             try await world.passkeySignIn(.use(id), hint: nil)
             return .passed
         },
-        StepDefinition("the user signs in with a passkey of {string} whose signature is invalid", accounts: .uses(0), needs: [.passkeySignIn]) { world, arguments in
+        StepDefinition("the user signs in with a passkey of {string} whose signature is invalid", accounts: .uses(0), needs: [.passkeySignIn]) {
+            world, arguments in
             // A passkey the credential manager holds, so that the platform can answer with it.
             let held = Set(world.host.snapshot.provider.passkeys.map(\.credentialID))
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }.sorted {
