@@ -79,7 +79,16 @@ enum ExploreCommand {
             designNote = "--design \(id)"
         }
         let adapter = chosen
-        let loaded = try Common.loadCriteria(parsed)
+        // Criteria that do not load stop the exploration before it starts, with a report that says why (exit 2).
+        var criteriaFault: RunFault?
+        var criteria: [Criterion] = []
+        var digest = ""
+        switch Common.attemptLoadingCriteria(parsed) {
+        case .success(let result): (criteria, digest) = (result.criteria, result.digest)
+        case .failure(let issue):
+            Output.error("error: \(issue)")
+            criteriaFault = RunFault(kind: "criteria", message: issue.message, method: nil, excerpt: parsed.value("criteria") ?? "the bundled suite")
+        }
         let directory = parsed.value("out") ?? "explore-report"
         var reportDirectory: ReportDirectory?
         if !parsed.flags.contains("no-reports") {
@@ -102,7 +111,7 @@ enum ExploreCommand {
 
         let exploring = explorer
         let targets = parsed.list("target")
-        let work: @Sendable () async -> End = { [budget, seconds, subject] in
+        let work: @Sendable () async -> End = { [budget, seconds, subject, criteria] in
             do {
                 let report = try await exploring.explore(budget: budget, seconds: seconds, targets: targets) { done, total in
                     guard showProgress else { return }
@@ -113,7 +122,7 @@ enum ExploreCommand {
                 let rerun = (["passkey-conformance explore --seed \(seed)", limit] + subject + filters).joined(separator: " ")
                 var scenario: ExploreScenario?
                 if let finding = report.finding {
-                    scenario = try await exploring.scenario(for: finding, criteria: loaded.criteria, oracle: ReferenceRP(), rerun: rerun)
+                    scenario = try await exploring.scenario(for: finding, criteria: criteria, oracle: ReferenceRP(), rerun: rerun)
                 }
                 // Read while the adapter still runs: never a second launch just for its name.
                 return .finished(report, scenario, try? await adapter.describe())
@@ -123,7 +132,7 @@ enum ExploreCommand {
                 return .fault(RunFault(kind: "harness", message: "\(error)"))
             }
         }
-        let end = await interruptions.guarding(work, abandoned: { End.abandoned })
+        let end = if let criteriaFault { End.fault(criteriaFault) } else { await interruptions.guarding(work, abandoned: { End.abandoned }) }
         await adapter.shutdown()
         if showProgress { Output.write(Array("\u{1B}[2K".utf8), to: 2) }
 
@@ -137,7 +146,7 @@ enum ExploreCommand {
         case .abandoned: break
         }
         var metadata = RunMetadata(
-            harnessVersion: Suite.harnessVersion, criteriaDigest: loaded.digest,
+            harnessVersion: Suite.harnessVersion, criteriaDigest: digest,
             adapter: .init(
                 name: description?.name ?? "?", version: description?.version ?? "?", transport: transport, command: command,
                 declaredTargets: description?.targets, capabilities: description?.capabilities.map(\.rawValue)),
@@ -147,8 +156,8 @@ enum ExploreCommand {
             ).map(\.id),
             seed: seed, startedAt: Suite.iso8601(Date()), filters: ["explore": "\(report?.histories ?? 0) histories"],
             interruption: interruptions.signal, fault: fault, criteriaRoot: parsed.value("criteria"))
-        metadata.criteriaSource = .init(digest: loaded.digest, bundledDigest: CriteriaLocation.bundledDigest())
-        let run = Explorer.runResult(scenario, criteria: loaded.criteria, metadata: metadata, wallSeconds: report?.wallSeconds ?? 0)
+        metadata.criteriaSource = .init(digest: digest, bundledDigest: CriteriaLocation.bundledDigest())
+        let run = Explorer.runResult(scenario, criteria: criteria, metadata: metadata, wallSeconds: report?.wallSeconds ?? 0)
         var lines: [String] = []
         if let notice = Summary.criteriaNotice(metadata) { lines.append(notice) }
         if let report {

@@ -39,6 +39,19 @@ struct ExploreCommandTests {
         #expect(passing.status == 0, "\(passing)")
     }
 
+    @Test("criteria that do not load: exit 2 and a report set whose fault says why, before any history")
+    func brokenCriteria() async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-explore-broken")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("explore")
+        let result = try await Binary.run(["explore", "--criteria", Binary.broken + "/gherkin-syntax", "--budget", "5", "--out", out.path])
+        #expect(result.status == 2, "\(result)")
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
+        #expect(json["metadata"]?["fault"]?["kind"]?.stringValue == "criteria", "\(result)")
+        #expect(json["summary"]?["exitStatus"]?.numberValue == 2)
+        #expect(!result.stdout.contains("histories,"), "no history may run: \(result)")
+    }
+
     @Test("a bad budget is a usage error")
     func usage() async throws {
         let result = try await Binary.run(["explore", "--budget", "zero"])
