@@ -87,7 +87,9 @@ struct DjangoExampleTests {
             report,
             verdicts: [
                 "N2.6-X01": "failed", "N2.6-X02": "passed", "N2.6-AC03": "passed", "N2.6-AC04": "failed", "N2.6-AC06": "failed",
-                "N3.2-AC02": "failed", "N3.2-AC03": "failed", "N3.2-AC04": "notVerified",
+                // The package accepts a response after the harness's virtual 60 minutes (its server
+                // keeps its own clock): the expired-challenge path is not reached, so not verified.
+                "N3.2-AC02": "notVerified", "N3.2-AC03": "failed", "N3.2-AC04": "notVerified",
             ])
         DjangoExample.expectUpgradeRejected(report)
     }

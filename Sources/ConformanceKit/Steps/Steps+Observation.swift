@@ -48,6 +48,28 @@ extension StepLibrary {
                 session.stage != .signedIn,
                 "the app accepted the sign-in of \(StepSupport.cite(signIn)): its session is signed in as \(session.username ?? "?")")
         },
+        // A negative item's path (a sign-in the app refuses for a reason other than an absent or
+        // revoked credential): the criterion forbids a signal there, not the sign-in itself, so an
+        // app that signed in never reached the path and the item is not verified, never failed.
+        StepDefinition("the sign-in took the path: the platform returned the assertion and the app refused it") { world, _ in
+            try await world.quiesce()
+            guard let signIn = world.operationsSinceTrigger.last(where: { $0.kind == .get }) else {
+                return .failed("the app started no passkey sign-in after the trigger")
+            }
+            guard signIn.outcome.error == nil else {
+                return .failed("\(StepSupport.cite(signIn)): the platform answered \(signIn.outcome.error!.name), not the assertion the scenario chose")
+            }
+            guard signIn.status == .delivered else {
+                return .failed("\(StepSupport.cite(signIn)): the assertion was never delivered to the app (\(signIn.status.rawValue))")
+            }
+            let session = try await world.inspectSession()
+            guard session.stage != .signedIn else {
+                return .notVerified(
+                    "the app accepted the sign-in of \(StepSupport.cite(signIn)) (signed in as \(session.username ?? "?")): "
+                        + "this item needs a refused sign-in, which the criterion does not demand, so its path was not reached")
+            }
+            return .passed
+        },
         StepDefinition("the platform reported the cancellation and the app is not signed in") { world, _ in
             try await world.quiesce()
             guard let signIn = world.operationsSinceTrigger.last(where: { $0.kind == .get }) else {
