@@ -33,17 +33,12 @@ extension StepLibrary {
                     + "more than the \(limit) they call for: " + SignalDifference.describe(added.with, added.without))
         },
         StepDefinition("the platform returned the assertion and the app refused the sign-in") { world, _ in
-            try await world.quiesce()
-            guard let signIn = world.operationsSinceTrigger.last(where: { $0.kind == .get }) else {
-                return .failed("the app started no passkey sign-in after the trigger")
+            let signIn: PlatformOperation
+            let session: SessionSnapshot
+            switch try await deliveredAssertion(world) {
+            case .failure(let problem): return .failed(problem.message)
+            case .success(let delivered): (signIn, session) = delivered
             }
-            guard signIn.outcome.error == nil else {
-                return .failed("\(StepSupport.cite(signIn)): the platform answered \(signIn.outcome.error!.name), not the assertion the scenario chose")
-            }
-            guard signIn.status == .delivered else {
-                return .failed("\(StepSupport.cite(signIn)): the assertion was never delivered to the app (\(signIn.status.rawValue))")
-            }
-            let session = try await world.inspectSession()
             return StepSupport.expect(
                 session.stage != .signedIn,
                 "the app accepted the sign-in of \(StepSupport.cite(signIn)): its session is signed in as \(session.username ?? "?")")
@@ -52,17 +47,12 @@ extension StepLibrary {
         // revoked credential): the criterion forbids a signal there, not the sign-in itself, so an
         // app that signed in never reached the path and the item is not verified, never failed.
         StepDefinition("the sign-in took the path: the platform returned the assertion and the app refused it") { world, _ in
-            try await world.quiesce()
-            guard let signIn = world.operationsSinceTrigger.last(where: { $0.kind == .get }) else {
-                return .failed("the app started no passkey sign-in after the trigger")
+            let signIn: PlatformOperation
+            let session: SessionSnapshot
+            switch try await deliveredAssertion(world) {
+            case .failure(let problem): return .failed(problem.message)
+            case .success(let delivered): (signIn, session) = delivered
             }
-            guard signIn.outcome.error == nil else {
-                return .failed("\(StepSupport.cite(signIn)): the platform answered \(signIn.outcome.error!.name), not the assertion the scenario chose")
-            }
-            guard signIn.status == .delivered else {
-                return .failed("\(StepSupport.cite(signIn)): the assertion was never delivered to the app (\(signIn.status.rawValue))")
-            }
-            let session = try await world.inspectSession()
             guard session.stage != .signedIn else {
                 return .notVerified(
                     "the app accepted the sign-in of \(StepSupport.cite(signIn)) (signed in as \(session.username ?? "?")): "
@@ -110,4 +100,27 @@ extension StepLibrary {
                     + wrong.map(\.cite).joined(separator: ", "))
         },
     ]
+}
+
+extension StepLibrary {
+    /// Why a negative scenario's passkey sign-in never reached the app as the chosen assertion.
+    struct Undelivered: Error {
+        let message: String
+    }
+
+    /// The last passkey sign-in after the trigger, once the app has settled, with the app's session:
+    /// the path of a refused sign-in starts only when the platform delivered the chosen assertion.
+    static func deliveredAssertion(_ world: World) async throws -> Result<(PlatformOperation, SessionSnapshot), Undelivered> {
+        try await world.quiesce()
+        guard let signIn = world.operationsSinceTrigger.last(where: { $0.kind == .get }) else {
+            return .failure(Undelivered(message: "the app started no passkey sign-in after the trigger"))
+        }
+        if let error = signIn.outcome.error {
+            return .failure(Undelivered(message: "\(StepSupport.cite(signIn)): the platform answered \(error.name), not the assertion the scenario chose"))
+        }
+        guard signIn.status == .delivered else {
+            return .failure(Undelivered(message: "\(StepSupport.cite(signIn)): the assertion was never delivered to the app (\(signIn.status.rawValue))"))
+        }
+        return .success((signIn, try await world.inspectSession()))
+    }
 }
