@@ -18,6 +18,10 @@ Feature: N3.2-AC01 Signals are an optional extra, checked at run time
   Items:
     V1: login, profile update and passkey management with the API available: expected results
     V2: the same with the API unavailable (OS or library): the same results, no unsupported call, no crash
+  Harness choices:
+    No count and no number: each operation is judged by its outcome once the app has nothing left
+    scheduled (a recurring schedule of the app's own is not waited out), never by the calls the app
+    made to reach it. The same operations run with and without a signal interface.
   Source: N3.2-AC01, "WebAuthn Signal API", Core
   References:
     Android Developers, Signal API for relying parties: availability by Android version and library

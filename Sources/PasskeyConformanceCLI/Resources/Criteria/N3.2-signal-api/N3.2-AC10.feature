@@ -16,6 +16,11 @@ Feature: N3.2-AC10 A metadata signal after a confirmed rename, and nothing more
     V1: name changed; display name changed; each alone: the current fields the platform supports (Android: name and displayName; Apple: the name only; for a display-name change alone Apple has nothing new to send, so sending nothing and re-reporting the current name both conform)
     V2: the credential inventory is unchanged
     V3: a rename that was not confirmed: no metadata signal
+  Harness choices:
+    "No metadata signal" counts the user-details signals the run with the unconfirmed rename has
+    beyond the same run without it, over the same span of time, so that details an app re-reports
+    on its own schedule (with its accepted lists, at a refresh point) cancel out. The last
+    user-details signal and the inventory are read once the app has nothing left scheduled.
   Source: N3.2-AC10, "WebAuthn Signal API", Quality
   References:
     WebAuthn Level 3, signalCurrentUserDetails
