@@ -114,7 +114,7 @@ extension Mutation {
     public static let renameSignalBeforeAnswer = Mutation(
         "rename-signal-before-answer", "N3.2-AC10", ["N3.2-AC10.V3"],
         "sends the requested names as user details as soon as the user asks, before the server answers the rename",
-        form: "a signal before the server's answer"
+        form: "an optimistic signal as the user submits"
     ) { $0.encodingForms.renameSignalBeforeAnswer = true }
 
     /// The second-form mutants of encodings and interfaces, in report order.
