@@ -14,6 +14,8 @@ struct Decisions: Sendable {
     var list = ListAssembly()
     /// Points only second-form mutants override (`Mutants+SignalForms.swift`).
     var forms = SignalForms()
+    /// Points only second-form mutants of encodings and interfaces override (`Mutants+EncodingForms.swift`).
+    var encodingForms = EncodingForms()
 
     // MARK: Automatic upgrade (N2.6-AC01, AC05)
 

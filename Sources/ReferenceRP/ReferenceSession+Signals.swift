@@ -47,6 +47,9 @@ extension ReferenceSession {
         case .rename(let newName, let newDisplayName, let confirmed):
             guard let token = state.app.token, let username = state.app.username else { return ActionOutcome(.rejected, message: "sign in first") }
             if decisions.forms.renameNeedsSignals, signalInterface == nil { return ActionOutcome(.rejected, message: "not available") }
+            if decisions.encodingForms.renameSignalBeforeAnswer {
+                await announceRefusedRename(name: newName, displayName: newDisplayName, username: username)
+            }
             if decisions.forms.detailsBeforeRename, confirmed {
                 await send(.userDetails(username: username, nameChanged: newName != nil, displayNameChanged: newDisplayName != nil))
             }
@@ -62,7 +65,7 @@ extension ReferenceSession {
                     let timer = await host.scheduleTimer(afterMillis: 30_000, label: "tidy the accepted list")
                     state.app.signals.timerIntents[timer] = .fixedList(username: username, ids: [])
                 }
-                if decisions.forms.detailsBeforeRename { return ActionOutcome(.done) }
+                if decisions.forms.detailsBeforeRename || decisions.encodingForms.renameSignalBeforeAnswer { return ActionOutcome(.done) }
                 await send(.userDetails(username: username, nameChanged: nameChanged, displayNameChanged: displayNameChanged))
                 if decisions.signals.renameSendsEmptyList { await send(.fixedList(username: username, ids: [])) }
                 return ActionOutcome(.done)
@@ -184,7 +187,8 @@ extension ReferenceSession {
     }
 
     func buildSignal(_ intent: SignalScheduler.Intent, interface: SignalScheduler.Interface) async -> SignalRequest? {
-        let encoding = SignalEncoding(interface: interface, decisions: decisions.encoding)
+        let encoding = SignalEncoding(
+            interface: decisions.encodingForms.interface(intent, interface), decisions: decisions.encoding, forms: decisions.encodingForms)
         switch intent {
         case .resend(let request):
             return request
@@ -208,7 +212,8 @@ extension ReferenceSession {
         case .userDetails(let username, let nameChanged, let displayNameChanged):
             guard let account = state.server.accounts[username] else { return nil }
             let reReport = design.appleDisplayNameOnly == .reReportName
-            let detailsEncoding = SignalEncoding(interface: decisions.signals.userDetailsInterface(interface), decisions: decisions.encoding)
+            let detailsEncoding = SignalEncoding(
+                interface: decisions.signals.userDetailsInterface(interface), decisions: decisions.encoding, forms: decisions.encodingForms)
             return detailsEncoding.userDetails(
                 account: account, nameChanged: nameChanged || (reReport && displayNameChanged), displayNameChanged: displayNameChanged)
         }
@@ -293,6 +298,12 @@ extension ReferenceSession {
         case .lookupFailed:
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))
             if decisions.signals.unknownCauses.contains(.lookupFailure) { await send(unknown) }
+            if lookupFailsAgain(
+                credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData,
+                signature: assertion.signature, userHandle: assertion.userHandle, now: now)
+            {
+                await send(unknown)
+            }
         case .unknownCredential:
             await host.show(UIEvent(.error, "This passkey is not valid for your account."))
             if decisions.signals.unknownCauses.contains(.unknownCredential) { await send(unknown) }

@@ -7,6 +7,8 @@ import WebAuthn
 struct SignalEncoding: Sendable {
     let interface: SignalScheduler.Interface
     let decisions: Decisions.Encoding
+    /// Second-form mutants' representations (`Mutants+EncodingForms.swift`); the default is the conforming one.
+    var forms = EncodingForms()
 
     func rpID(_ rpID: String) -> String { decisions.rpID(rpID) }
 
@@ -17,6 +19,12 @@ struct SignalEncoding: Sendable {
     func bytes(_ data: Data) -> Data { decisions.appleID(data) }
 
     func userHandle(_ account: Server.Account) -> Data { decisions.userHandle(account) }
+
+    /// The user handle as Apple `Data`.
+    func appleUserHandle(_ account: Server.Account) -> Data { forms.appleUserHandle(bytes(userHandle(account))) }
+
+    /// The user handle as Android's `userId` text.
+    func androidUserID(_ account: Server.Account) -> JSONValue { .string(forms.androidUserID(account, text(userHandle(account)))) }
 
     var appleInterface: AppleSignalInterface {
         interface == .appleUpdater ? .credentialUpdater : .credentialDataManager
@@ -51,7 +59,7 @@ struct SignalEncoding: Sendable {
             return android(
                 AndroidSignalRequest.allAcceptedCredentialsType,
                 [
-                    "rpId": .string(rpID(account.rpID)), "userId": .string(text(userHandle(account))),
+                    "rpId": .string(rpID(account.rpID)), "userId": androidUserID(account),
                     "allAcceptedCredentialIds": decisions.joinsAndroidIDList
                         ? .string(ids.map(text).joined(separator: ",")) : .array(ids.map { .string(text($0)) }),
                 ])
@@ -59,8 +67,8 @@ struct SignalEncoding: Sendable {
         return SignalRequest.apple(
             AppleSignalReport(
                 interface: appleInterface, method: .reportAllAcceptedPublicKeyCredentials,
-                relyingPartyIdentifier: rpID(account.rpID), userHandle: bytes(userHandle(account)),
-                acceptedCredentialIDs: ids.map(bytes)))
+                relyingPartyIdentifier: rpID(account.rpID), userHandle: appleUserHandle(account),
+                acceptedCredentialIDs: forms.appleAcceptedIDs(ids.map(bytes))))
     }
 
     /// The current name fields; `nil` where the platform has nothing to report (Apple carries the name only).
@@ -70,7 +78,7 @@ struct SignalEncoding: Sendable {
             return android(
                 AndroidSignalRequest.currentUserDetailsType,
                 [
-                    "rpId": .string(rpID(account.rpID)), "userId": .string(text(userHandle(account))),
+                    "rpId": .string(rpID(account.rpID)), "userId": androidUserID(account),
                     "name": .string(blank && !nameChanged ? "" : account.name),
                     "displayName": .string(blank && !displayNameChanged ? "" : account.displayName),
                 ])
@@ -79,7 +87,7 @@ struct SignalEncoding: Sendable {
         return SignalRequest.apple(
             AppleSignalReport(
                 interface: appleInterface, method: .reportPublicKeyCredentialUpdate,
-                relyingPartyIdentifier: rpID(account.rpID), userHandle: bytes(userHandle(account)),
+                relyingPartyIdentifier: rpID(account.rpID), userHandle: appleUserHandle(account),
                 newName: blank && !nameChanged ? "" : account.name))
     }
 

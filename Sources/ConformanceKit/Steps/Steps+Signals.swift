@@ -327,8 +327,10 @@ extension StepLibrary {
             for alias in world.accounts.keys.sorted() { accountIDs.insert(Data(try await world.inspect(alias).accountID.utf8)) }
             let offending = world.signalCalls.filter { call in
                 if let handle = call.operation.signalRequest?.appleRequest?.userHandle { return accountIDs.contains(handle) }
+                // Encoded (base64url or base64) or as the account id's own text, unencoded.
                 if let text = call.androidJSON?["userId"]?.stringValue {
                     return accountIDs.contains(Base64URL.decodeIfValid(text) ?? Data()) || accountIDs.contains(Data(base64Encoded: text) ?? Data())
+                        || accountIDs.contains(Data(text.utf8))
                 }
                 return false
             }
