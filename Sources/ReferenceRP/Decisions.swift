@@ -14,6 +14,8 @@ struct Decisions: Sendable {
     var list = ListAssembly()
     /// Points only second-form mutants override (`Mutants+SignalForms.swift`).
     var forms = SignalForms()
+    /// Points only second-form mutants of reconciliation, list assembly and the budget override (`Mutants+ListForms.swift`).
+    var listForms = ListForms()
 
     // MARK: Automatic upgrade (N2.6-AC01, AC05)
 

@@ -38,7 +38,7 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
     }
 
     /// Every mutant, N2.6 first, in the order `selftest` reports them.
-    public static let allCases: [Mutation] = registrationMutants + signalMutants + signalFormMutants
+    public static let allCases: [Mutation] = registrationMutants + signalMutants + signalFormMutants + listFormMutants
 
     /// The mutation's name (its `id`).
     public var rawValue: String { id }
