@@ -25,7 +25,7 @@ enum SelfTestCommand {
         ],
         flags: [
             ("list-mutants", "List the mutants and what each breaks."),
-            ("list-items", "List every verify item of the loaded criteria with its mutants and their forms (N2.6 items need two forms)."),
+            ("list-items", "List every verify item of the loaded criteria with its mutants and their forms (each needs two forms)."),
             ("list-designs", "List the conforming designs and what each chooses."),
             ("quiet", "Print only problems and the verdict."), ("no-mutants", "Run the designs only (the no-false-alarm half)."),
             ("full", "Run every mutant against every criterion and show which others also catch it."),
