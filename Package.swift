@@ -94,8 +94,8 @@ let package = Package(
 
         .testTarget(name: "GherkinTests", dependencies: ["Gherkin", "TestSupportCore"]),
         .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "TestSupportCore"], exclude: ["Python"]),
-        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceSelfTest", "ConformanceKit", "ConformanceTestSupport"]),
+        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceTestSupport", "WebAuthn"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceSelfTest", "ConformanceKit", "ConformanceTestSupport", "WebAuthn"]),
         .testTarget(
             name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport", "WebAuthn"],
             exclude: ["Python", "Golden"]),
@@ -103,7 +103,9 @@ let package = Package(
             name: "ConformanceJSONRPCTests",
             dependencies: ["ConformanceJSONRPC", "PasskeyConformanceAdapter", "ConformanceKit", "ReferenceRP", "ConformanceTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PasskeyConformanceCLI", "ConformanceTestSupport", "WebAuthn"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["PasskeyConformanceCLI", "ConformanceKit", "ConformanceReports", "ReferenceRP", "ConformanceTestSupport", "WebAuthn"]),
         // The module graph of Documentation/architecture.md against Package.swift and every import.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupportCore"]),
     ],

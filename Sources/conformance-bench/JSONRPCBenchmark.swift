@@ -1,5 +1,5 @@
 import ConformanceJSONRPC
-import ConformanceModel
+import ConformanceKit
 import Foundation
 import PasskeyConformanceAdapter
 
