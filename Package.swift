@@ -106,6 +106,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PasskeyConformanceCLI", "ConformanceKit", "ConformanceReports", "ReferenceRP", "ConformanceTestSupport", "WebAuthn"]),
+        .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
+        .testTarget(name: "PasskeyConformanceProtocolTests", dependencies: ["PasskeyConformanceProtocol"]),
         // The module graph of Documentation/architecture.md against Package.swift and every import.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupportCore"]),
     ],
