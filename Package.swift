@@ -42,8 +42,8 @@ let package = Package(
         .target(name: "WebAuthn", dependencies: ["Base64URLCoding", "ConformanceCrypto"]),
         // The adapter protocol's messages, the targets an adapter declares, strict JSON.
         .target(name: "PasskeyConformanceProtocol", dependencies: ["Base64URLCoding"]),
-        // The adapter side of the protocol as JSON-RPC 2.0 over stdio, and the connection core both
-        // ends share: what an adapter written in Swift depends on, alone.
+        // The JSON-RPC 2.0 wire both ends share and the adapter side of the protocol over stdio: what
+        // an adapter written in Swift depends on, alone.
         .target(name: "PasskeyConformanceAdapter", dependencies: ["PasskeyConformanceProtocol"]),
         // The model every stage shares: the protocol (re-exported), criteria, verdicts, results,
         // diagnostics.
