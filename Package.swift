@@ -10,9 +10,12 @@ let package = Package(
         .executable(name: "reference-rp-adapter", targets: ["reference-rp-adapter"]),
         .library(name: "Gherkin", targets: ["Gherkin"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
-        // For adapters written in Swift (`passkey-conformance init-adapter swift`).
-        .library(name: "ConformanceJSONRPC", targets: ["ConformanceJSONRPC"]),
+        // For adapters written in Swift (`passkey-conformance init-adapter swift`): the protocol's
+        // messages and the adapter side of JSON-RPC, nothing else.
+        .library(name: "PasskeyConformanceAdapter", targets: ["PasskeyConformanceAdapter"]),
     ],
+    // The module graph is drawn in Documentation/architecture.md; ArchitectureTests checks that this
+    // manifest and every module's imports agree with it.
     targets: [
         // Gherkin: scanner, parser, AST, pickle compiler (no dependencies).
         .target(
@@ -20,26 +23,37 @@ let package = Package(
             // The keyword table's licence notice travels with the table, inside the resource bundle.
             resources: [.copy("Resources/gherkin-languages.json"), .copy("Resources/gherkin-languages.LICENSE")]
         ),
+        // Base64url without padding (RFC 4648 section 5): the protocol's and WebAuthn's byte strings.
+        .target(name: "Base64URLCoding"),
+        // SplitMix64, the seeded generator behind every reproducible random choice (no dependencies).
+        .target(name: "SeededRandom"),
         // The system's libcrypto (OpenSSL) on Linux; CryptoKit is used on Apple platforms.
         .systemLibrary(
             name: "CLibCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        // WebAuthn bytes: CBOR, COSE keys, authenticator data, client data, a virtual authenticator.
+        // SHA-256, secure random bytes, P-256 keys and the detached signatures of evidence bundles.
         .target(
-            name: "WebAuthn",
+            name: "ConformanceCrypto",
             dependencies: [.target(name: "CLibCrypto", condition: .when(platforms: [.linux]))]
         ),
-        // The model every stage shares: adapter protocol messages, targets, criteria, verdicts,
-        // results, diagnostics, JSON.
-        .target(name: "ConformanceModel", dependencies: ["Gherkin", "WebAuthn"]),
+        // WebAuthn bytes: CBOR, COSE keys, authenticator data, client data, a virtual authenticator.
+        .target(name: "WebAuthn", dependencies: ["Base64URLCoding", "ConformanceCrypto"]),
+        // The adapter protocol's messages, the targets an adapter declares, strict JSON.
+        .target(name: "PasskeyConformanceProtocol", dependencies: ["Base64URLCoding"]),
+        // The JSON-RPC 2.0 wire both ends share and the adapter side of the protocol over stdio: what
+        // an adapter written in Swift depends on, alone.
+        .target(name: "PasskeyConformanceAdapter", dependencies: ["PasskeyConformanceProtocol"]),
+        // The model every stage shares: the protocol (re-exported), criteria, verdicts, results,
+        // diagnostics.
+        .target(name: "ConformanceModel", dependencies: ["PasskeyConformanceProtocol", "SeededRandom"]),
         // The simulated platforms: Apple's and Android's credential managers, the provider, the
         // virtual authenticator's use, the virtual clock, and the host the relying party calls.
         .target(name: "ConformanceSimulation", dependencies: ["ConformanceModel", "WebAuthn"]),
         // Criterion files into criteria (through the Gherkin parser), and criteria into test plans;
         // steps are checked through the StepMatcher protocol, not the step library itself.
-        .target(name: "ConformanceCriteria", dependencies: ["ConformanceModel", "Gherkin"]),
+        .target(name: "ConformanceCriteria", dependencies: ["ConformanceModel", "Gherkin", "ConformanceCrypto"]),
         // The harness's version and the commit it is built from, stamped before every build by the
         // HarnessBuildStamp plugin (Scripts/build-stamp.sh; `unknown` outside a git checkout).
         .plugin(name: "HarnessBuildStamp", capability: .buildTool()),
@@ -48,40 +62,54 @@ let package = Package(
         .target(
             name: "ConformanceKit",
             dependencies: ["ConformanceModel", "ConformanceCriteria", "ConformanceSimulation", "Gherkin", "WebAuthn", "HarnessBuild"]),
-        // The conforming reference relying party and its mutants.
-        .target(name: "ReferenceRP", dependencies: ["ConformanceKit", "WebAuthn"]),
+        // The conforming reference relying party, its design variants and its mutants.
+        .target(name: "ReferenceRP", dependencies: ["ConformanceModel", "ConformanceSimulation", "WebAuthn"]),
+        // The self-test: the reference RP's designs and mutants run through the kit.
+        .target(name: "ConformanceSelfTest", dependencies: ["ReferenceRP", "ConformanceKit"]),
         // JSON, Markdown and JUnit reporters; waivers; evidence bundles (SHA-256 and signatures
-        // through the WebAuthn module's libcrypto / CryptoKit wrappers).
-        .target(name: "ConformanceReports", dependencies: ["ConformanceModel", "WebAuthn"]),
-        // The adapter protocol as JSON-RPC 2.0 over stdio.
-        .target(name: "ConformanceJSONRPC", dependencies: ["ConformanceModel"]),
+        // through ConformanceCrypto).
+        .target(name: "ConformanceReports", dependencies: ["ConformanceModel", "ConformanceCrypto"]),
+        // The harness side of the adapter protocol over JSON-RPC: child processes, sessions, faults.
+        .target(name: "ConformanceJSONRPC", dependencies: ["ConformanceModel", "PasskeyConformanceAdapter"]),
         // Command-line logic; the executables are thin wrappers.
         // The criteria ship inside it as a resource bundle (Resources/Criteria: a copy of the package's
         // Criteria/, kept identical by Scripts/sync-criteria.sh and checked by a test), so that a
         // release binary copied with its bundles runs from any directory.
         .target(
             name: "PasskeyConformanceCLI",
-            dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceReports", "ConformanceJSONRPC", "Gherkin", "WebAuthn", "HarnessBuild"],
+            dependencies: [
+                "ConformanceKit", "ReferenceRP", "ConformanceSelfTest", "ConformanceReports", "ConformanceJSONRPC", "Gherkin", "WebAuthn",
+                "HarnessBuild",
+            ],
             resources: [.copy("Resources/Criteria")]
         ),
         .executableTarget(name: "passkey-conformance", dependencies: ["PasskeyConformanceCLI"]),
-        .executableTarget(name: "reference-rp-adapter", dependencies: ["ReferenceRP", "ConformanceJSONRPC", "ConformanceKit"]),
-        .executableTarget(name: "conformance-bench", dependencies: ["PasskeyConformanceCLI", "ConformanceJSONRPC"]),
+        .executableTarget(name: "reference-rp-adapter", dependencies: ["ReferenceRP", "PasskeyConformanceAdapter", "ConformanceModel"]),
+        .executableTarget(name: "conformance-bench", dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceJSONRPC", "PasskeyConformanceAdapter"]),
         .executableTarget(name: "gherkin-bench", dependencies: ["Gherkin"]),
-        // Helpers shared by the test targets (not a product).
-        .target(name: "ConformanceTestSupport", dependencies: ["ConformanceKit", "Gherkin"]),
+        // Helpers shared by the test targets (not products): a leaf for the tests of the leaf modules,
+        // and the kit's fakes and fixtures for the others.
+        .target(name: "TestSupportCore", dependencies: ["SeededRandom"]),
+        .target(name: "ConformanceTestSupport", dependencies: ["TestSupportCore", "ConformanceKit", "Gherkin"]),
 
-        .testTarget(name: "GherkinTests", dependencies: ["Gherkin", "ConformanceKit", "ConformanceTestSupport"]),
-        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "ConformanceKit", "ConformanceTestSupport"], exclude: ["Python"]),
-        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
+        .testTarget(name: "GherkinTests", dependencies: ["Gherkin", "TestSupportCore"]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "TestSupportCore"], exclude: ["Python"]),
+        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceTestSupport", "WebAuthn"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceSelfTest", "ConformanceKit", "ConformanceTestSupport", "WebAuthn"]),
         .testTarget(
             name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport", "WebAuthn"],
             exclude: ["Python", "Golden"]),
         .testTarget(
-            name: "ConformanceJSONRPCTests", dependencies: ["ConformanceJSONRPC", "ConformanceKit", "ReferenceRP", "ConformanceTestSupport"],
+            name: "ConformanceJSONRPCTests",
+            dependencies: ["ConformanceJSONRPC", "PasskeyConformanceAdapter", "ConformanceKit", "ReferenceRP", "ConformanceTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PasskeyConformanceCLI", "ConformanceTestSupport", "WebAuthn"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["PasskeyConformanceCLI", "ConformanceKit", "ConformanceReports", "ReferenceRP", "ConformanceTestSupport", "WebAuthn"]),
+        .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
+        .testTarget(name: "PasskeyConformanceProtocolTests", dependencies: ["PasskeyConformanceProtocol"]),
+        // The module graph of Documentation/architecture.md against Package.swift and every import.
+        .testTarget(name: "ArchitectureTests", dependencies: ["TestSupportCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
+import ConformanceCrypto
 import ConformanceModel
 import Foundation
 import Gherkin
-import WebAuthn
 
 /// Loads criterion files into criteria, collecting a diagnostic for every defect instead of stopping
 /// at the first.

@@ -3,7 +3,7 @@
 #else
     import Foundation
 #endif
-import WebAuthn
+import ConformanceCrypto
 
 extension EvidenceBundle {
     /// What `verify` found: every problem, each naming the file it is about, and remarks that are

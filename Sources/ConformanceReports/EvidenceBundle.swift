@@ -4,7 +4,7 @@
     import Foundation
 #endif
 import ConformanceModel
-import WebAuthn
+import ConformanceCrypto
 
 /// An evidence bundle (`run --bundle DIR`): the run's three reports, one transcript file per test
 /// case, the criterion files the run used, and `manifest.json` with the SHA-256 and size of every

@@ -3,7 +3,7 @@
 #else
     import Foundation
 #endif
-import WebAuthn
+import ConformanceCrypto
 
 /// SHA-256 digests as the reports and evidence bundles write them: 64 lowercase hex digits,
 /// computed by the WebAuthn module's libcrypto / CryptoKit wrapper.

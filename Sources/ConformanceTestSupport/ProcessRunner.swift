@@ -1,4 +1,4 @@
-import ConformanceModel
+import ConformanceKit
 import Foundation
 import Synchronization
 

@@ -321,13 +321,13 @@ enum AdapterSkeletons {
             name: "MyRelyingPartyAdapter",
             platforms: [.macOS(.v15)],
             dependencies: [
-                // The harness package, for its protocol types and the JSON-RPC adapter server.
+                // The harness package, for its light adapter library: the protocol's types and the
+                // JSON-RPC adapter server, without the harness itself.
                 .package(path: "{{PACKAGE_PATH}}"),
             ],
             targets: [
                 .executableTarget(name: "MyRelyingPartyAdapter", dependencies: [
-                    .product(name: "ConformanceJSONRPC", package: "{{PACKAGE_IDENTITY}}"),
-                    .product(name: "ConformanceKit", package: "{{PACKAGE_IDENTITY}}"),
+                    .product(name: "PasskeyConformanceAdapter", package: "{{PACKAGE_IDENTITY}}"),
                 ]),
             ],
             swiftLanguageModes: [.v6]
@@ -345,9 +345,8 @@ enum AdapterSkeletons {
         // really support.
         //
         //   swift build && passkey-conformance run --adapter-command "$(swift build --show-bin-path)/MyRelyingPartyAdapter"
-        import ConformanceJSONRPC
-        import ConformanceKit
         import Foundation
+        import PasskeyConformanceAdapter
 
         /// The relying party under test: describes itself and opens a session per test case.
         struct MyRelyingParty: RelyingPartyAdapter {

@@ -1,4 +1,5 @@
 import ConformanceKit
+import ConformanceSelfTest
 import Foundation
 import ReferenceRP
 

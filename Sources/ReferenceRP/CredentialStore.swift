@@ -1,4 +1,5 @@
-import ConformanceKit
+import ConformanceModel
+import ConformanceSimulation
 import Foundation
 
 /// How the server's credential store answers the full-list assembly path: in pages, with a version

@@ -1,4 +1,5 @@
-import ConformanceKit
+import ConformanceModel
+import ConformanceSimulation
 import Foundation
 
 /// Decision points of reconciliation, list assembly and the Android budget that only second-form

@@ -1,4 +1,5 @@
-import ConformanceKit
+import ConformanceModel
+import ConformanceSimulation
 
 extension ReferenceDesign {
     /// One choice the criteria documents leave to the relying party (a freedom of the criteria, named
@@ -101,7 +102,7 @@ extension ReferenceDesign {
         .optionalInteger(
             "upgrade-delay-ms", "F-prompt",
             "asks for the automatic upgrade this long after the qualifying sign-in (none: at once); up to the harness's bound on \"promptly\"",
-            0...World.upgradePromptnessMillis, unit: " ms", \.upgradeDelayMillis),
+            0...HarnessBounds.upgradePromptnessMillis, unit: " ms", \.upgradeDelayMillis),
         .integer(
             "challenge-lifetime-ms", "F-time", "how long a sign-in or registration challenge stays valid", 60_000...30 * 60_000, unit: " ms",
             \.challengeLifetimeMillis),

@@ -1,4 +1,5 @@
-import ConformanceKit
+import ConformanceModel
+import ConformanceSimulation
 
 /// The conforming reference relying party (app and server) in Swift: the harness's embedded default.
 ///

@@ -1,4 +1,5 @@
-import ConformanceKit
+import ConformanceModel
+import ConformanceSimulation
 import Foundation
 
 /// The choices of the Signal API the criteria leave to the relying party, as the design's knobs

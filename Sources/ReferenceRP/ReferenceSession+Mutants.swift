@@ -1,4 +1,5 @@
-import ConformanceKit
+import ConformanceModel
+import ConformanceSimulation
 import Foundation
 
 /// The faulty behaviour a mutant's decision asks for, where it needs the app's state or the

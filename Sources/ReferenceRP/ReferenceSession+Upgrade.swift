@@ -1,4 +1,5 @@
-import ConformanceKit
+import ConformanceModel
+import ConformanceSimulation
 import Foundation
 
 /// The automatic upgrade's choices of a design (what the app shows, how it records a failure,

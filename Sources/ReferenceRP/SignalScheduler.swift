@@ -1,4 +1,5 @@
-import ConformanceKit
+import ConformanceModel
+import ConformanceSimulation
 import Foundation
 
 /// The reference app's signalling: which interface the device offers, what is pending, and the

@@ -1,9 +1,9 @@
-// Benchmark of the whole conformance suite against the reference RP (run in release:
-// `swift run -c release conformance-bench`). Prints figures; asserts nothing.
+// Benchmark of the whole conformance suite against the reference RP (run in release from the
+// checkout: `swift run -c release conformance-bench [repetitions] [--criteria <path>]`, the criteria
+// being `./Criteria` unless named). Prints figures; asserts nothing.
 import ConformanceJSONRPC
 import ConformanceKit
 import Foundation
-import PasskeyConformanceCLI
 import ReferenceRP
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -13,7 +13,8 @@ if arguments.first == "--serve-trivial-adapter" {
     exit(0)
 }
 let repetitions = arguments.first.flatMap(Int.init) ?? 5
-let criteria = CriteriaLoader().load(root: Suite.defaultCriteriaRoot())
+let criteriaRoot = zip(arguments, arguments.dropFirst()).first { $0.0 == "--criteria" }?.1 ?? "Criteria"
+let criteria = CriteriaLoader().load(root: criteriaRoot)
 guard !criteria.hasErrors else {
     criteria.diagnostics.forEach { print($0) }
     exit(2)

@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 import Foundation
 
 /// The reference relying party with what the tests of the transport need changed: the protocol

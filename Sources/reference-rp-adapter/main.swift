@@ -1,8 +1,8 @@
 // The reference relying party as a stand-alone adapter: JSON-RPC 2.0 over stdin/stdout.
 // `reference-rp-adapter [--mutant <id>] [--design <id>] [--latency-ms <n>] [--protocol-version <v>] [--crash-on <text>]`;
 // see Documentation/adapter-protocol.md.
-import ConformanceJSONRPC
-import ConformanceKit
+import ConformanceModel
+import PasskeyConformanceAdapter
 import Foundation
 import ReferenceRP
 

@@ -3,6 +3,7 @@ import Testing
 import ConformanceKit
 import ConformanceTestSupport
 @testable import ConformanceJSONRPC
+@testable import PasskeyConformanceAdapter
 
 /// Deliberately broken adapters (`Fixtures/fixture_adapter.py` and shell one-liners): each fault is
 /// an `AdapterFault` of the right kind thrown from the session call, the harness survives, and the

@@ -3,6 +3,7 @@ import Testing
 import ConformanceTestSupport
 import ConformanceKit
 @testable import ConformanceJSONRPC
+@testable import PasskeyConformanceAdapter
 
 /// Concurrency, cancellation and release of the harness side.
 @Suite("Lifecycle")

@@ -4,6 +4,7 @@ import Testing
 import ConformanceTestSupport
 
 @testable import ConformanceJSONRPC
+@testable import PasskeyConformanceAdapter
 
 /// The harness's writing end when the adapter stops reading.
 @Suite("Outbox")

@@ -3,6 +3,7 @@ import Testing
 import ConformanceTestSupport
 import ConformanceKit
 @testable import ConformanceJSONRPC
+@testable import PasskeyConformanceAdapter
 
 /// The whole JSON-RPC path (harness side, pipes, `JSONRPCAdapterServer`) against an in-process toy
 /// relying party: every method in both directions, and calls outstanding both ways at once.

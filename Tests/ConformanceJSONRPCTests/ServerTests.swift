@@ -3,6 +3,7 @@ import Testing
 import ConformanceKit
 import ConformanceTestSupport
 @testable import ConformanceJSONRPC
+@testable import PasskeyConformanceAdapter
 
 /// `JSONRPCAdapterServer` driven with raw lines over a pipe pair, as an adapter in another language
 /// would be by the harness.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ConformanceKit
 @testable import ConformanceJSONRPC
+@testable import PasskeyConformanceAdapter
 
 /// `Documentation/adapter-protocol.md` agrees with the implementation: every example message is a
 /// valid envelope going the right way, its params or result decode as the method's types, and every

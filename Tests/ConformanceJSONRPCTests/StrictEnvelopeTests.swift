@@ -1,5 +1,6 @@
 import Testing
 @testable import ConformanceJSONRPC
+@testable import PasskeyConformanceAdapter
 
 /// The envelope is read by the project's strict JSON reader: its refusals keep their byte offsets,
 /// and a name repeated in the envelope itself stays an invalid message rather than malformed JSON.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ConformanceKit
 @testable import ConformanceJSONRPC
+@testable import PasskeyConformanceAdapter
 
 /// The line framing, the strict envelope scanner and the message model.
 @Suite("Wire format")

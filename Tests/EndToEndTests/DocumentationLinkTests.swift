@@ -7,7 +7,7 @@ import Testing
 @Suite("Documentation links")
 struct DocumentationLinkTests {
     static let documents = [
-        "README.md", "Documentation/adapter-protocol.md", "Documentation/criterion-files.md",
+        "README.md", "Documentation/adapter-protocol.md", "Documentation/architecture.md", "Documentation/criterion-files.md",
         "Documentation/report-format.md", "Examples/python/README.md", "Examples/python-webauthn/README.md",
     ]
 
@@ -24,12 +24,24 @@ struct DocumentationLinkTests {
         return found
     }
 
+    @Test("the extractor finds Markdown links and repository paths in code spans, and nothing in plain text")
+    func extractorFindsReferences() {
+        #expect(
+            Self.references(in: "See [the protocol](Documentation/adapter-protocol.md#hello) and `Scripts/sync-criteria.sh`.") == [
+                "Documentation/adapter-protocol.md", "Scripts/sync-criteria.sh",
+            ])
+        #expect(Self.references(in: "No links, [a site](https://example.com), Scripts/not-a-span.sh.") == [])
+    }
+
     @Test("every relative link and repository path named in the documents exists", arguments: documents)
     func linksExist(document: String) throws {
         let url = PackagePaths.root.appendingPathComponent(document)
         let text = try String(contentsOf: url, encoding: .utf8)
         let base = url.deletingLastPathComponent()
-        for reference in Self.references(in: text) {
+        let references = Self.references(in: text)
+        // An extractor that finds nothing would pass every document: each of these names at least one path.
+        #expect(!references.isEmpty, "no link or repository path found in \(document)")
+        for reference in references {
             let fromDocument = base.appendingPathComponent(reference).path
             let fromRoot = PackagePaths.root.appendingPathComponent(reference).path
             #expect(

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ConformanceTestSupport
+import TestSupportCore
 
 @testable import Gherkin
 

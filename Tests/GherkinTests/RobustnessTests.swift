@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-import ConformanceTestSupport
-import struct ConformanceKit.SplitMix64
+import TestSupportCore
 
 @testable import Gherkin
 

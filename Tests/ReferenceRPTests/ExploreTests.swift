@@ -50,7 +50,7 @@ struct ExploreTests {
         let finding = try #require(report.finding, "\(mutation.id) not found in \(report.histories) histories")
         #expect(finding.violation.invariant.criterion == foundUnder[mutation] ?? mutation.criterion, "\(finding.violation.invariant.id)")
         #expect(finding.shrunk.steps.count <= 6, "\(finding.shrunk.steps)")
-        let criteria = CriteriaLoader().load(root: Suite.defaultCriteriaRoot()).criteria
+        let criteria = CriteriaLoader().load(root: PackagePaths.root.appendingPathComponent("Criteria").path).criteria
         let scenario = try await explorer.scenario(
             for: finding, criteria: criteria, oracle: ReferenceRP(), rerun: "passkey-conformance explore --mutant \(mutation.id)")
         #expect(scenario.check != nil, "no check fails \(mutation.id) and passes the reference:\n\(scenario.text)")

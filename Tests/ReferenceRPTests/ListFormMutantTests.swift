@@ -1,4 +1,5 @@
 import ConformanceKit
+import ConformanceSelfTest
 import ConformanceTestSupport
 @testable import ReferenceRP
 import Testing

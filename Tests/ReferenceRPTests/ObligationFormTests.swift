@@ -1,4 +1,5 @@
 import ConformanceKit
+@testable import ConformanceSelfTest
 import ConformanceTestSupport
 import Foundation
 @testable import ReferenceRP

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ConformanceTestSupport
+import TestSupportCore
 @testable import WebAuthn
 
 /// Runs `Python/check_webauthn.py`, which decodes the bytes with `cbor2` and verifies the ES256

@@ -1,6 +1,6 @@
 import Foundation
+import TestSupportCore
 import Testing
-import struct ConformanceKit.SplitMix64
 @testable import WebAuthn
 
 extension Data {

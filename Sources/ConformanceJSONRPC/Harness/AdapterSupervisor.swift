@@ -1,4 +1,5 @@
 import ConformanceModel
+import PasskeyConformanceAdapter
 
 /// The coordinator of the adapter process for one run: launches it, negotiates the protocol version,
 /// hands out sessions, relaunches it when it has died, and stops it at the end.

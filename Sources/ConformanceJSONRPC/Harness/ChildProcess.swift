@@ -1,5 +1,6 @@
 import Foundation
 import ConformanceModel
+import PasskeyConformanceAdapter
 import Synchronization
 
 /// An adapter process started with Foundation's `Process`, with the harness's ends of its pipes.
@@ -8,17 +9,17 @@ import Synchronization
 /// that stopping it also stops whatever it started (`/bin/sh -c` wrappers, helpers). Every live
 /// process is also listed in `ChildProcess.registry`, which an `atexit` handler empties with
 /// `SIGKILL`: children never outlive the harness, even when nobody called `shutdown()`.
-final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// The ends of the pipes the harness keeps.
-    struct Pipes: Sendable {
+    package struct Pipes: Sendable {
         /// Reads the process's standard output.
-        var fromChild: Int32
+        package var fromChild: Int32
         /// Writes the process's standard input.
-        var toChild: Int32
+        package var toChild: Int32
     }
 
-    let process: Process
-    let pid: Int32
+    package let process: Process
+    package let pid: Int32
     private let isGroupLeader: Bool
     private let standardErrorTail: StandardErrorTail?
     /// Stops the process group if the harness dies (see `GroupWatchdog`).
@@ -37,7 +38,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Starts `executable` with `arguments` and pipes on its standard input and output.
-    static func launch(
+    package static func launch(
         executable: String, arguments: [String], environment: [String: String], workingDirectory: String?,
         captureStandardError: Bool
     ) throws(AdapterFault) -> (ChildProcess, Pipes) {
@@ -82,10 +83,10 @@ final class ChildProcess: Sendable {
     }
 
     /// Whether the process is still running.
-    var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.isRunning }
 
     /// How the process ended, e.g. `exited with status 3`, or `nil` while it runs.
-    var exitDescription: String? {
+    package var exitDescription: String? {
         guard !process.isRunning else { return nil }
         switch process.terminationReason {
         case .exit: return "exited with status \(process.terminationStatus)"
@@ -95,14 +96,14 @@ final class ChildProcess: Sendable {
     }
 
     /// The last lines the process wrote to its standard error (when captured).
-    var standardErrorText: String? {
+    package var standardErrorText: String? {
         guard let text = standardErrorTail?.text, !text.isEmpty else { return nil }
         return "stderr: " + text
     }
 
     /// Waits (without blocking a thread) until the captured standard error has reached its end or
     /// `timeout` has passed, so that a fault carries the last words of a process that just exited.
-    func standardErrorSettled(within timeout: Duration) async {
+    package func standardErrorSettled(within timeout: Duration) async {
         guard let standardErrorTail else { return }
         await standardErrorTail.end.wait(within: timeout)
     }
@@ -110,14 +111,14 @@ final class ChildProcess: Sendable {
     /// Waits (without blocking a thread) until the process has exited or `timeout` has passed;
     /// returns whether it exited.
     @discardableResult
-    func exited(within timeout: Duration) async -> Bool {
+    package func exited(within timeout: Duration) async -> Bool {
         if !process.isRunning { return true }
         return await exit.wait(within: timeout)
     }
 
     /// Sends `SIGTERM` to the process group at once and `SIGKILL` after `grace` unless the process
     /// has exited by then; returns immediately. Idempotent.
-    func terminate(grace: Duration) {
+    package func terminate(grace: Duration) {
         guard !stopRequested.exchange(true, ordering: .relaxed) else { return }
         signal(Platform.terminateSignal)
         // As soon as the process exits, its group goes too (helpers it left behind)…
@@ -139,7 +140,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Stops the process (`SIGTERM`, then `SIGKILL` after `grace`) and waits until it is gone.
-    func stop(grace: Duration) async {
+    package func stop(grace: Duration) async {
         terminate(grace: grace)
         await exited(within: grace + .seconds(2))
     }
@@ -159,7 +160,7 @@ final class ChildProcess: Sendable {
     // MARK: - Children never outlive the harness
 
     /// Live children: pid → whether it leads its own process group.
-    static let registry = Mutex<[Int32: Bool]>([:])
+    package static let registry = Mutex<[Int32: Bool]>([:])
 
     private static let registryInstalled: Void = {
         Platform.atExit {
@@ -172,13 +173,13 @@ final class ChildProcess: Sendable {
 }
 
 /// Drains a child's standard error on a thread of its own and keeps the last 8 KiB.
-final class StandardErrorTail: Sendable {
-    static let capacity = 8192
+package final class StandardErrorTail: Sendable {
+    package static let capacity = 8192
     private let bytes = Mutex<[UInt8]>([])
     /// Fired when the stream has ended.
     let end = Occurrence()
 
-    init(fd: Int32) {
+    package init(fd: Int32) {
         Thread.detachNewThread { [self] in
             let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
             defer {
@@ -198,7 +199,7 @@ final class StandardErrorTail: Sendable {
     }
 
     /// The captured text, its last 600 characters.
-    var text: String {
+    package var text: String {
         let tail = bytes.withLock { $0 }
         let text = String(decoding: tail, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.count > 600 ? "…" + String(text.suffix(600)) : text

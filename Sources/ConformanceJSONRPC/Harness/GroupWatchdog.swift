@@ -6,6 +6,7 @@
     import Darwin
 #endif
 import Foundation
+import PasskeyConformanceAdapter
 import Synchronization
 
 /// Stops an adapter's process group when the harness dies, however it dies (`SIGKILL`, a closed

@@ -1,4 +1,5 @@
 import ConformanceModel
+import PasskeyConformanceAdapter
 
 extension HarnessConnection {
     /// Serves one call or notification of the adapter (on the serving task, in arrival order) by
@@ -74,9 +75,7 @@ extension HarnessConnection {
     }
 
     /// The methods the adapter may call.
-    static let adapterMethods: Set<JSONRPCMethod> = [
-        .platformCreateCredential, .platformGetCredential, .platformSignal, .clockNow, .clockSchedule, .clockCancel, .uiShow, .telemetryRecord,
-    ]
+    static let adapterMethods = JSONRPCMethod.callsToHarness
 
     /// The adapter methods that may be sent as notifications (their answer carries nothing).
     static let notificationMethods: Set<JSONRPCMethod> = [.clockCancel, .uiShow, .telemetryRecord]

@@ -1,5 +1,6 @@
 import Foundation
 import ConformanceModel
+import PasskeyConformanceAdapter
 
 extension HarnessConnection {
     /// One line of the adapter's output, on the reader thread: answers go to their callers (or

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import ConformanceModel
+import PasskeyConformanceAdapter
 
 /// The harness's end of one adapter process: the calls awaiting answers, the sessions it serves,
 /// and the one reader of the adapter's output.
@@ -359,27 +360,5 @@ final class HarnessConnection: Sendable {
         if let child { await child.exited(within: grace) }
         fail(AdapterFault(.connectionClosed, "the adapter was shut down"))
         if let child { await child.stop(grace: grace) }
-    }
-}
-
-/// A short account of a decoding error: where and what.
-struct DecodingErrorText: CustomStringConvertible {
-    let description: String
-
-    init(_ error: any Error) {
-        guard let error = error as? DecodingError else {
-            description = "\(error)"
-            return
-        }
-        func path(_ context: DecodingError.Context) -> String {
-            let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-            return path.isEmpty ? "" : " at \(path)"
-        }
-        switch error {
-        case .keyNotFound(let key, let context): description = "missing \"\(key.stringValue)\"\(path(context))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            description = "\(context.debugDescription)\(path(context))"
-        @unknown default: description = "\(error)"
-        }
     }
 }

@@ -1,4 +1,5 @@
 import ConformanceModel
+import PasskeyConformanceAdapter
 
 /// A relying party reached through an adapter process that speaks the adapter protocol as JSON-RPC
 /// 2.0 over its standard input and output (see `Documentation/adapter-protocol.md`).

@@ -1,4 +1,5 @@
 import ConformanceModel
+import PasskeyConformanceAdapter
 
 /// A session of a relying party behind a JSON-RPC adapter process: every call is forwarded as a
 /// `session.*` request that carries the session id.

@@ -1,4 +1,5 @@
 import Foundation
+import PasskeyConformanceAdapter
 import Synchronization
 
 /// The harness's writing end of a pipe to an adapter: never blocks the caller.

@@ -1,3 +1,4 @@
+import PasskeyConformanceAdapter
 import Synchronization
 
 /// The task executor a `JSONRPCAdapter` offers the runner: the reader thread of the live adapter

@@ -80,12 +80,4 @@ public enum Suite {
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: date)
     }
-
-    /// The default criteria directory: `./Criteria` if present, else the one in this source checkout.
-    public static func defaultCriteriaRoot() -> String {
-        if FileManager.default.fileExists(atPath: "Criteria") { return "Criteria" }
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("Criteria").path
-    }
 }

@@ -11,11 +11,8 @@ import Foundation
 /// has had that moment.
 extension World {
     /// How soon after a qualifying sign-in the conditional request must leave to be "prompt"
-    /// (N2.6-AC05.V1): 10 seconds. The harness's own number (no platform documents one): a user
-    /// acts again within seconds of a sign-in, so a request later than that would come after a
-    /// further user action, which the criterion rules out; it leaves an app time to close its
-    /// sign-in screen first. The criterion file names it under `Harness choices:`.
-    public static let upgradePromptnessMillis: Int64 = 10_000
+    /// (N2.6-AC05.V1): `HarnessBounds.upgradePromptnessMillis`.
+    public static let upgradePromptnessMillis = HarnessBounds.upgradePromptnessMillis
 
     /// After a sign-in that completed a password policy: while the app owes a conditional request and
     /// has not issued it, lets virtual time run through the app's timers due within

@@ -1,5 +1,3 @@
-import Gherkin
-
 /// A criterion loaded from its file: what it says, and the scenarios that test it.
 public struct Criterion: Sendable {
     /// The criterion's identity and text, as reports show it.

@@ -3,13 +3,13 @@
 #else
     import Foundation
 #endif
-import ConformanceModel
+import PasskeyConformanceProtocol
 
 /// One JSON-RPC 2.0 message read from a line, with its payload left undecoded until the reader that
 /// knows its type asks for it.
-struct JSONRPCMessage: Sendable {
+package struct JSONRPCMessage: Sendable {
     /// What the message is.
-    enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A call that wants an answer.
         case request
         /// A call without an id, answered by nobody.
@@ -21,24 +21,24 @@ struct JSONRPCMessage: Sendable {
     }
 
     /// Why a line is not a JSON-RPC 2.0 message.
-    enum Failure: Error {
+    package enum Failure: Error {
         /// Not JSON.
         case malformed(String)
         /// JSON, but not a valid JSON-RPC 2.0 message of this protocol.
         case invalid(String)
     }
 
-    let bytes: [UInt8]
-    let kind: Kind
+    package let bytes: [UInt8]
+    package let kind: Kind
     /// The method of a request or notification.
-    let method: String?
+    package let method: String?
     /// Where the id is in `bytes` (the raw JSON, echoed verbatim in answers).
-    let idRange: Range<Int>?
+    package let idRange: Range<Int>?
     /// Where `params`, `result` or `error` is in `bytes`.
-    let payloadRange: Range<Int>?
+    package let payloadRange: Range<Int>?
 
     /// Reads one line.
-    init(line: ArraySlice<UInt8>) throws(Failure) {
+    package init(line: ArraySlice<UInt8>) throws(Failure) {
         let bytes = Array(line)
         let members: JSONScanner.Envelope
         do {
@@ -91,21 +91,21 @@ struct JSONRPCMessage: Sendable {
     }
 
     /// The raw JSON of the id (`7`, `"a"`), for echoing in an answer.
-    var rawID: ArraySlice<UInt8>? { idRange.map { bytes[$0] } }
+    package var rawID: ArraySlice<UInt8>? { idRange.map { bytes[$0] } }
 
     /// The id as an integer, if it is one.
-    var integerID: Int? {
+    package var integerID: Int? {
         guard let idRange else { return nil }
         return Int(String(decoding: bytes[idRange], as: UTF8.self))
     }
 
     /// The raw JSON of the payload, `{}` when a call has no params.
-    var payload: Data {
+    package var payload: Data {
         payloadRange.map { Data(bytes[$0]) } ?? Data("{}".utf8)
     }
 
     /// Decodes the payload (params, result or error) as `type`.
-    func decodePayload<T: Decodable>(_ type: T.Type) throws -> T {
+    package func decodePayload<T: Decodable>(_ type: T.Type) throws -> T {
         guard let range = payloadRange else { return try JSONRPCCodec.decoder.decode(type, from: Data("{}".utf8)) }
         return try bytes.withUnsafeBytes { buffer in
             // The bytes outlive the decoding: no copy.
@@ -115,43 +115,43 @@ struct JSONRPCMessage: Sendable {
     }
 
     /// The error object of an error answer.
-    func decodeError() -> JSONRPCErrorObject {
+    package func decodeError() -> JSONRPCErrorObject {
         (try? decodePayload(JSONRPCErrorObject.self))
             ?? JSONRPCErrorObject(code: JSONRPCErrorCode.internalError, message: "unreadable error object: \(Excerpt(payload))")
     }
 }
 
 /// The `error` member of a failed answer.
-struct JSONRPCErrorObject: Codable, Sendable, Hashable {
-    var code: Int
-    var message: String
-    var data: JSONValue?
+package struct JSONRPCErrorObject: Codable, Sendable, Hashable {
+    package var code: Int
+    package var message: String
+    package var data: JSONValue?
 }
 
 /// The error codes of the protocol: JSON-RPC's own and those of the server-error range.
-enum JSONRPCErrorCode {
-    static let parseError = -32700
-    static let invalidRequest = -32600
-    static let methodNotFound = -32601
-    static let invalidParams = -32602
-    static let internalError = -32603
+package enum JSONRPCErrorCode {
+    package static let parseError = -32700
+    package static let invalidRequest = -32600
+    package static let methodNotFound = -32601
+    package static let invalidParams = -32602
+    package static let internalError = -32603
     /// The relying party or the adapter failed while handling the call.
-    static let adapterError = -32000
+    package static let adapterError = -32000
     /// The call names a session that is not open.
-    static let unknownSession = -32001
+    package static let unknownSession = -32001
     /// The protocol versions are incompatible, or `adapter.hello` has not been called.
-    static let unsupportedVersion = -32002
+    package static let unsupportedVersion = -32002
     /// A platform call the relying party made during this call got no valid answer from the harness.
-    static let platformCallFailed = -32003
+    package static let platformCallFailed = -32003
 }
 
 /// Encoding and decoding of whole lines, with the wire conventions of `Wire` (sorted keys, base64url).
-enum JSONRPCCodec {
-    static let encoder = Wire.encoder()
-    static let decoder = Wire.decoder()
+package enum JSONRPCCodec {
+    package static let encoder = Wire.encoder()
+    package static let decoder = Wire.decoder()
 
     /// `{"id":…,"jsonrpc":"2.0","method":…,"params":…}` and a newline.
-    static func request(id: Int, method: String, params: some Encodable) throws -> [UInt8] {
+    package static func request(id: Int, method: String, params: some Encodable) throws -> [UInt8] {
         let body = try encoder.encode(params)
         var line: [UInt8] = []
         line.reserveCapacity(body.count + method.utf8.count + 48)
@@ -166,7 +166,7 @@ enum JSONRPCCodec {
     }
 
     /// `{"jsonrpc":"2.0","method":…,"params":…}` and a newline.
-    static func notification(method: String, params: some Encodable) throws -> [UInt8] {
+    package static func notification(method: String, params: some Encodable) throws -> [UInt8] {
         let body = try encoder.encode(params)
         var line: [UInt8] = []
         line.reserveCapacity(body.count + method.utf8.count + 40)
@@ -179,7 +179,7 @@ enum JSONRPCCodec {
     }
 
     /// `{"id":…,"jsonrpc":"2.0","result":…}` and a newline.
-    static func result(id: ArraySlice<UInt8>, _ result: some Encodable) throws -> [UInt8] {
+    package static func result(id: ArraySlice<UInt8>, _ result: some Encodable) throws -> [UInt8] {
         let body = try encoder.encode(result)
         var line: [UInt8] = []
         line.reserveCapacity(body.count + id.count + 32)
@@ -192,7 +192,7 @@ enum JSONRPCCodec {
     }
 
     /// `{"error":{…},"id":…,"jsonrpc":"2.0"}` and a newline; the id is `null` when unknown.
-    static func error(id: ArraySlice<UInt8>?, code: Int, message: String, data: JSONValue? = nil) -> [UInt8] {
+    package static func error(id: ArraySlice<UInt8>?, code: Int, message: String, data: JSONValue? = nil) -> [UInt8] {
         var line = Array(#"{"error":"#.utf8)
         line += (try? encoder.encode(JSONRPCErrorObject(code: code, message: message, data: data))) ?? Data(#"{"code":-32603,"message":"?"}"#.utf8)
         line += Array(#","id":"#.utf8)
@@ -205,10 +205,10 @@ enum JSONRPCCodec {
 
 /// A short, printable rendering of bytes a peer sent, for error messages: at most 200 bytes, with
 /// control and non-UTF-8 bytes escaped.
-struct Excerpt: CustomStringConvertible, Sendable {
-    let text: String
+package struct Excerpt: CustomStringConvertible, Sendable {
+    package let text: String
 
-    init(_ bytes: some Collection<UInt8>, limit: Int = 200) {
+    package init(_ bytes: some Collection<UInt8>, limit: Int = 200) {
         var text = ""
         let shown = bytes.prefix(limit)
         for scalar in String(decoding: shown, as: UTF8.self).unicodeScalars {
@@ -226,7 +226,7 @@ struct Excerpt: CustomStringConvertible, Sendable {
         self.text = text
     }
 
-    var description: String { text }
+    package var description: String { text }
 }
 
 private extension String {

@@ -3,7 +3,7 @@
 #else
     import Foundation
 #endif
-import WebAuthn
+import Base64URLCoding
 
 /// The byte and key conventions shared by every wire format of the harness.
 ///

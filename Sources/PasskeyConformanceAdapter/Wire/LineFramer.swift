@@ -3,31 +3,31 @@
 /// Each complete line is handed out without its `\n` (and without a `\r` before it). A line that
 /// grows past `maximumLineBytes` before its newline arrives is an error at once, so that a flooding
 /// peer cannot make the reader buffer without end.
-struct LineFramer {
+package struct LineFramer {
     /// Why the stream cannot be framed.
-    enum Failure: Error {
+    package enum Failure: Error {
         /// A line exceeded the limit; the first bytes of it.
         case lineTooLong(prefix: [UInt8], length: Int)
         /// The stream ended inside a line; the bytes of that unfinished line.
         case truncated(partial: [UInt8])
     }
 
-    let maximumLineBytes: Int
+    package let maximumLineBytes: Int
     private var buffer: [UInt8] = []
     /// Where the unfinished line starts in `buffer`.
     private var lineStart = 0
     /// Up to where `buffer` has been searched for a newline.
     private var scanned = 0
 
-    init(maximumLineBytes: Int) {
+    package init(maximumLineBytes: Int) {
         self.maximumLineBytes = maximumLineBytes
     }
 
     /// The bytes of the line received so far and not yet finished.
-    var partialLine: ArraySlice<UInt8> { buffer[lineStart...] }
+    package var partialLine: ArraySlice<UInt8> { buffer[lineStart...] }
 
     /// Appends bytes just read and calls `onLine` for every line they complete.
-    mutating func append(_ bytes: UnsafeRawBufferPointer, onLine: (ArraySlice<UInt8>) throws -> Void) throws {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer, onLine: (ArraySlice<UInt8>) throws -> Void) throws {
         buffer.append(contentsOf: bytes)
         while let newline = buffer[scanned...].firstIndex(of: 0x0A) {
             var end = newline
@@ -53,7 +53,7 @@ struct LineFramer {
     }
 
     /// Called at end of file: throws if the stream ended inside a line.
-    func finish() throws {
+    package func finish() throws {
         let rest = buffer[lineStart...]
         if rest.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0D) }) {
             throw Failure.truncated(partial: Array(rest.prefix(256)))

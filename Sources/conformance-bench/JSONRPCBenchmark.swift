@@ -1,5 +1,7 @@
+import ConformanceJSONRPC
+import ConformanceKit
 import Foundation
-import ConformanceModel
+import PasskeyConformanceAdapter
 
 /// Measures the cost of the JSON-RPC transport: round trips per second between the harness and a
 /// trivial adapter in a child process, beside a raw echo of the same request line through a pipe

@@ -11,12 +11,12 @@
 /// Every descriptor the module creates is close-on-exec, so that a child process started by another
 /// part of the harness never inherits an end of an adapter's pipes (which would keep it from ever
 /// seeing end-of-file).
-enum Platform {
+package enum Platform {
     /// The last error of the calling thread.
-    static var lastError: Int32 { errno }
+    package static var lastError: Int32 { errno }
 
     /// Reads up to `buffer.count` bytes; retries on `EINTR`. Returns 0 at end of file, -1 on error.
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         while true {
             let count = systemRead(fd, buffer.baseAddress, buffer.count)
             if count < 0 && errno == EINTR { continue }
@@ -25,7 +25,7 @@ enum Platform {
     }
 
     /// Writes some of `bytes`; retries on `EINTR`. Returns the count written, or -1 (see `lastError`).
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         while true {
             let count = systemWrite(fd, bytes.baseAddress, bytes.count)
             if count < 0 && errno == EINTR { continue }
@@ -34,7 +34,7 @@ enum Platform {
     }
 
     /// Writes all of `bytes` to a blocking descriptor. Returns `false` if the descriptor failed.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let count = write(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
@@ -45,17 +45,17 @@ enum Platform {
     }
 
     /// Whether the write would block (`EAGAIN`/`EWOULDBLOCK`).
-    static var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
+    package static var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
 
     /// How a poll ended.
-    enum PollResult {
+    package enum PollResult {
         /// The descriptor is ready (or has hung up, or failed: the next read or write says which).
         case ready
         case timedOut
     }
 
     /// Waits until `fd` can be read (or written, with `forWriting`) or `timeoutMillis` have passed.
-    static func poll(_ fd: Int32, forWriting: Bool = false, timeoutMillis: Int32) -> PollResult {
+    package static func poll(_ fd: Int32, forWriting: Bool = false, timeoutMillis: Int32) -> PollResult {
         var entry = pollfd(fd: fd, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0)
         while true {
             let result = systemPoll(&entry, 1, timeoutMillis)
@@ -66,13 +66,13 @@ enum Platform {
 
     /// Waits until `first` or `second` can be read, or `timeoutMillis` have passed (-1: no limit).
     /// Returns which are ready (hang-up and errors count as ready: the next read says which).
-    static func poll(readable first: Int32, or second: Int32, timeoutMillis: Int32) -> (first: Bool, second: Bool) {
+    package static func poll(readable first: Int32, or second: Int32, timeoutMillis: Int32) -> (first: Bool, second: Bool) {
         poll(first, forWriting: false, orReadable: second, timeoutMillis: timeoutMillis)
     }
 
     /// Waits until `first` can be read (or written, with `forWriting`) or `second` can be read, or
     /// `timeoutMillis` have passed (-1: no limit). Returns which are ready.
-    static func poll(_ first: Int32, forWriting: Bool, orReadable second: Int32, timeoutMillis: Int32) -> (first: Bool, second: Bool) {
+    package static func poll(_ first: Int32, forWriting: Bool, orReadable second: Int32, timeoutMillis: Int32) -> (first: Bool, second: Bool) {
         withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { entries in
             while true {
                 entries[0] = pollfd(fd: first, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0)
@@ -86,7 +86,7 @@ enum Platform {
     }
 
     /// A pipe whose two ends are close-on-exec.
-    static func makePipe() -> (read: Int32, write: Int32)? {
+    package static func makePipe() -> (read: Int32, write: Int32)? {
         var ends: [Int32] = [0, 0]
         guard systemPipe(&ends) == 0 else { return nil }
         for end in ends { setCloseOnExec(end) }
@@ -94,49 +94,49 @@ enum Platform {
     }
 
     /// A close-on-exec duplicate of `fd`, or -1.
-    static func duplicate(_ fd: Int32) -> Int32 {
+    package static func duplicate(_ fd: Int32) -> Int32 {
         fcntl(fd, F_DUPFD_CLOEXEC, 0)
     }
 
     /// Points `target` at the same file as `source` (`dup2`).
-    static func redirect(_ source: Int32, to target: Int32) {
+    package static func redirect(_ source: Int32, to target: Int32) {
         _ = dup2(source, target)
     }
 
-    static func setCloseOnExec(_ fd: Int32) {
+    package static func setCloseOnExec(_ fd: Int32) {
         _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
     }
 
-    static func setNonBlocking(_ fd: Int32) {
+    package static func setNonBlocking(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
-    static func close(_ fd: Int32) {
+    package static func close(_ fd: Int32) {
         _ = systemClose(fd)
     }
 
     /// Sends `signal` to a process group, or to the single process when it leads no group of its own.
-    static func send(_ signal: Int32, toGroupOf pid: Int32, isGroupLeader: Bool) {
+    package static func send(_ signal: Int32, toGroupOf pid: Int32, isGroupLeader: Bool) {
         _ = kill(isGroupLeader ? -pid : pid, signal)
     }
 
     /// Whether a process group (or, for a process that leads none, the process) led by `pid` still exists.
-    static func processGroupExists(_ pid: Int32) -> Bool { kill(-pid, 0) == 0 || kill(pid, 0) == 0 }
+    package static func processGroupExists(_ pid: Int32) -> Bool { kill(-pid, 0) == 0 || kill(pid, 0) == 0 }
 
     /// The process group of `pid`, or -1.
-    static func processGroup(of pid: Int32) -> Int32 { getpgid(pid) }
+    package static func processGroup(of pid: Int32) -> Int32 { getpgid(pid) }
 
-    static let terminateSignal = SIGTERM
-    static let killSignal = SIGKILL
+    package static let terminateSignal = SIGTERM
+    package static let killSignal = SIGKILL
 
     /// Ignores `SIGPIPE` for the whole process, so that writing to an adapter that has exited fails
     /// with `EPIPE` instead of killing the harness. Idempotent.
-    static func ignoreBrokenPipeSignal() {
+    package static func ignoreBrokenPipeSignal() {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
     /// Runs `handler` when the process exits normally.
-    static func atExit(_ handler: @convention(c) () -> Void) {
+    package static func atExit(_ handler: @convention(c) () -> Void) {
         _ = atexit(handler)
     }
 }

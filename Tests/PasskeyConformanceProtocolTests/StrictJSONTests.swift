@@ -1,4 +1,4 @@
-import ConformanceKit
+@testable import PasskeyConformanceProtocol
 import Foundation
 import Testing
 

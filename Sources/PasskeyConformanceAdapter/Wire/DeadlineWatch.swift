@@ -1,4 +1,4 @@
-import ConformanceModel
+import PasskeyConformanceProtocol
 import Dispatch
 import Synchronization
 
@@ -14,7 +14,7 @@ import Synchronization
 /// whole suite through `reference-rp-adapter` (`Scripts/bench-transport.sh`): with a timer task per
 /// call in harness and adapter, about 59,000 voluntary context switches and 7.8 s of processor
 /// time; with this watch, about 30,000 and 6.2 s.
-final class DeadlineWatch<ID: Hashable & Sendable>: Sendable {
+package final class DeadlineWatch<ID: Hashable & Sendable>: Sendable {
     private struct State {
         var deadlines: [ID: ContinuousClock.Instant] = [:]
         /// The deadline the timer is armed for, if it is armed.
@@ -26,7 +26,7 @@ final class DeadlineWatch<ID: Hashable & Sendable>: Sendable {
 
     private let state: Mutex<State>
 
-    init() {
+    package init() {
         state = Mutex(State(timer: DispatchSource.makeTimerSource(queue: DispatchQueue(label: "passkey-conformance.deadlines"))))
         state.withLock { state in
             state.timer.setEventHandler { [weak self] in self?.fire() }
@@ -40,12 +40,12 @@ final class DeadlineWatch<ID: Hashable & Sendable>: Sendable {
 
     /// Sets what happens to an expired id: `handler` is called on a private queue, once per expired
     /// id, after the id was removed.
-    func onExpire(_ handler: @escaping @Sendable (ID) -> Void) {
+    package func onExpire(_ handler: @escaping @Sendable (ID) -> Void) {
         state.withLock { $0.onExpire = handler }
     }
 
     /// Watches `id` until `deadline` (replacing an earlier deadline of the same id).
-    func add(_ id: ID, deadline: ContinuousClock.Instant) {
+    package func add(_ id: ID, deadline: ContinuousClock.Instant) {
         state.withLock { state in
             guard !state.stopped else { return }
             state.deadlines[id] = deadline
@@ -57,12 +57,12 @@ final class DeadlineWatch<ID: Hashable & Sendable>: Sendable {
 
     /// Stops watching `id`. The timer stays armed: when it fires with nothing expired it re-arms
     /// for the earliest deadline left, or rests.
-    func remove(_ id: ID) {
+    package func remove(_ id: ID) {
         _ = state.withLock { $0.deadlines.removeValue(forKey: id) }
     }
 
     /// Stops watching everything for good.
-    func stop() {
+    package func stop() {
         state.withLock { state in
             state.stopped = true
             state.deadlines = [:]

@@ -1,4 +1,5 @@
 import ConformanceKit
+import ReferenceRP
 
 /// The harness's proof that its verdicts are worth something, in both directions: every criterion
 /// passes on the reference RP and on every conforming variant of it (no false alarm), and every

@@ -6,7 +6,7 @@ public enum PackagePaths {
     /// The package root (the directory holding `Package.swift`).
     public static let root: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        // Sources/ConformanceTestSupport/PackagePaths.swift → the package root.
+        // Sources/TestSupportCore/PackagePaths.swift → the package root.
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url
     }()

@@ -1,4 +1,5 @@
 import ConformanceKit
+import ReferenceRP
 
 extension SelfTest.Report {
     /// The mutants, grouped: one entry per mutation with its result under each design it ran on.

@@ -1,5 +1,5 @@
 import Synchronization
-import ConformanceModel
+import PasskeyConformanceProtocol
 
 /// The platform of one session as the relying party sees it on the adapter's side: every call is a
 /// JSON-RPC call (or notification) to the harness; a call suspends the relying party's task until the

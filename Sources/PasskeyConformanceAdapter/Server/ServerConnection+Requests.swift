@@ -1,4 +1,4 @@
-import ConformanceModel
+import PasskeyConformanceProtocol
 
 extension ServerConnection {
     /// An error answer to a harness request.
@@ -28,7 +28,7 @@ extension ServerConnection {
 
     private func result(for message: JSONRPCMessage) async throws -> any Encodable {
         let name = message.method ?? ""
-        guard let method = JSONRPCMethod(rawValue: name), !HarnessConnection.adapterMethods.contains(method) else {
+        guard let method = JSONRPCMethod(rawValue: name), !JSONRPCMethod.callsToHarness.contains(method) else {
             throw Rejection(code: JSONRPCErrorCode.methodNotFound, message: "the adapter has no method \(name)")
         }
         if method == .hello {

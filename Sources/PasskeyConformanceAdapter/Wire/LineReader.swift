@@ -7,9 +7,9 @@ import Synchronization
 /// The thread blocks in `poll` on the descriptor and on a wake pipe, and nowhere else: no spinning,
 /// no timed polling. `stop()` wakes it for good. The reader owns the descriptor and closes it when
 /// it ends; `onEnd` is called exactly once, on the reader thread, after the last line.
-final class LineReader: TaskExecutor, Sendable {
+package final class LineReader: TaskExecutor, Sendable {
     /// Why reading ended.
-    enum End: Sendable {
+    package enum End: Sendable {
         /// The peer closed its end; `truncated` holds the start of an unfinished last line, if any.
         case endOfInput(truncated: [UInt8]?)
         /// A line grew past the limit: its first bytes and its length so far.
@@ -21,7 +21,7 @@ final class LineReader: TaskExecutor, Sendable {
     }
 
     /// What the owner's line handler asks the reader to do next.
-    enum Next: Sendable {
+    package enum Next: Sendable {
         case goOn
         case stop
     }
@@ -38,7 +38,7 @@ final class LineReader: TaskExecutor, Sendable {
     private let unfinished = Mutex<[UInt8]>([])
 
     /// Starts reading `fd` at once; `nil` if no wake pipe could be made (then `fd` is closed).
-    init?(
+    package init?(
         fd: Int32, maximumLineBytes: Int, onLine: @escaping @Sendable (ArraySlice<UInt8>) -> Next,
         onEnd: @escaping @Sendable (End) -> Void
     ) {
@@ -72,7 +72,7 @@ final class LineReader: TaskExecutor, Sendable {
     }
 
     /// Makes the reader end at its next wake (at once if it is waiting). Idempotent.
-    func stop() {
+    package func stop() {
         guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wake()
     }
@@ -87,7 +87,7 @@ final class LineReader: TaskExecutor, Sendable {
     /// read costs no wake-up of another thread. Measured with `conformance-bench` on the project's
     /// 2-vCPU machine: a JSON-RPC round trip to the reference adapter cost 159 µs with request
     /// handlers on the cooperative pool and about half that with handlers here.
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let (wakeReader, runNow) = jobs.withLock { jobs -> (Bool, Bool) in
             if jobs.stopped { return (false, true) }
@@ -119,7 +119,7 @@ final class LineReader: TaskExecutor, Sendable {
     }
 
     /// The start of the line received so far and not finished (empty when none is).
-    var partialLine: [UInt8] { unfinished.withLock { $0 } }
+    package var partialLine: [UInt8] { unfinished.withLock { $0 } }
 
     private func run(maximumLineBytes: Int, onLine: @Sendable (ArraySlice<UInt8>) -> Next) -> End {
         var framer = LineFramer(maximumLineBytes: maximumLineBytes)

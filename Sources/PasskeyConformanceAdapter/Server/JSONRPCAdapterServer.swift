@@ -1,4 +1,4 @@
-import ConformanceModel
+import PasskeyConformanceProtocol
 
 /// Serves an in-process `RelyingPartyAdapter` over the adapter protocol as JSON-RPC 2.0 on standard
 /// input and output: the adapter's side of `JSONRPCAdapter`.

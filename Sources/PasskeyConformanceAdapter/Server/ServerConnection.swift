@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import ConformanceModel
+import PasskeyConformanceProtocol
 
 /// The adapter's end of one harness connection: the reader, the sessions, and the platform calls
 /// awaiting the harness's answers.

@@ -1,4 +1,4 @@
-import ConformanceModel
+import PasskeyConformanceProtocol
 
 /// Reads the envelope of a JSON-RPC message with the project's strict JSON reader (`JSONReader`)
 /// and records where its members are.
@@ -6,9 +6,9 @@ import ConformanceModel
 /// It is the first of two phases: the reader checks the whole line and locates `id`, `method`,
 /// `params`, `result` and `error` as byte ranges; the typed payload is then decoded from its range
 /// alone by the caller that knows its type. Nothing is decoded twice.
-struct JSONScanner {
+package struct JSONScanner {
     /// Why a line is not what it must be.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// Not JSON at all (the reader's message, with the byte offset).
         case malformed(String)
         /// JSON, but not a JSON object.
@@ -18,21 +18,21 @@ struct JSONScanner {
     }
 
     /// The maximum nesting of arrays and objects: the reader's.
-    static let maximumDepth = JSONReader.defaultMaximumDepth
+    package static let maximumDepth = JSONReader.defaultMaximumDepth
 
     /// Where the members of a JSON-RPC envelope are; other members are validated and ignored.
-    struct Envelope {
-        var jsonrpc: Range<Int>?
-        var id: Range<Int>?
-        var method: Range<Int>?
-        var params: Range<Int>?
-        var result: Range<Int>?
-        var error: Range<Int>?
+    package struct Envelope {
+        package var jsonrpc: Range<Int>?
+        package var id: Range<Int>?
+        package var method: Range<Int>?
+        package var params: Range<Int>?
+        package var result: Range<Int>?
+        package var error: Range<Int>?
     }
 
     /// Validates `bytes` as one JSON object and locates the members of a JSON-RPC envelope. A name
     /// repeated in the envelope itself is `duplicateMember`; one repeated deeper is malformed JSON.
-    static func envelope(of bytes: [UInt8]) throws(Failure) -> Envelope {
+    package static func envelope(of bytes: [UInt8]) throws(Failure) -> Envelope {
         var envelope = Envelope()
         let kind: JSONReader.ValueKind
         do {
@@ -54,7 +54,7 @@ struct JSONScanner {
 
     /// The string a JSON string literal at `range` stands for (escapes resolved), or `nil` if the
     /// range is not a string.
-    static func string(in bytes: [UInt8], at range: Range<Int>) -> String? {
+    package static func string(in bytes: [UInt8], at range: Range<Int>) -> String? {
         JSONReader.string(in: bytes, at: range)
     }
 

@@ -1,4 +1,4 @@
-import ConformanceKit
+import SeededRandom
 import Testing
 
 /// The project's seeded generator is SplitMix64 value for value, so recorded seeds keep their results.
