@@ -174,8 +174,8 @@ public enum ReportReader {
             var result: TestCaseResult {
                 TestCaseResult(
                     id: id, criterionID: criterionID, scenario: scenario, file: file, line: line, verifyItems: verifyItems, tags: tags, target: target,
-                    verdict: verdict, message: message, steps: steps, evidence: evidence, virtualMillis: virtualMillis, wallSeconds: wallSeconds,
-                    fault: fault, notVerifiedReason: notVerified, observed: observed ?? [])
+                    outcome: TestCaseOutcome(verdict: verdict, message: message, fault: fault, notVerifiedReason: notVerified), steps: steps,
+                    evidence: evidence, virtualMillis: virtualMillis, wallSeconds: wallSeconds, observed: observed ?? [])
             }
         }
         struct Waivers: Decodable {

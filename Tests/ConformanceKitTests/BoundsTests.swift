@@ -103,7 +103,7 @@ struct BoundsTests {
         let cases = plan.cases.map { testCase in
             TestCaseResult(
                 id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: "", line: 1, verifyItems: [],
-                tags: [], target: "apple-18", verdict: .passed, message: nil, steps: [], evidence: [], virtualMillis: .max, wallSeconds: 0)
+                tags: [], target: "apple-18", outcome: .passed, steps: [], evidence: [], virtualMillis: .max, wallSeconds: 0)
         }
         #expect(RunResult.assemble(plan: plan, results: cases, metadata: metadata, wallSeconds: 0).virtualMillis == .max)
     }

@@ -70,7 +70,7 @@ enum Fixtures {
         TestCaseResult(
             id: "\(criterion.id)/\(slug)@\(target)", criterionID: criterion.id, scenario: scenario, file: criterion.file,
             line: line, verifyItems: items, tags: ["@id:\(criterion.id)"] + items.map { "@verify:\($0)" }, target: target,
-            verdict: verdict, message: message, steps: steps, evidence: evidence, virtualMillis: 1_500, wallSeconds: wall)
+            outcome: TestCaseOutcome(verdict: verdict, message: message), steps: steps, evidence: evidence, virtualMillis: 1_500, wallSeconds: wall)
     }
 
     static let signInSteps = [
@@ -171,7 +171,9 @@ enum Fixtures {
             criteria: [ac01, ac04, x01, signals, ac02],
             cases: cases.map { item in
                 var copy = item
-                if let replacement = verdicts[item.verdict] { copy.verdict = replacement }
+                if let replacement = verdicts[item.verdict] {
+                    copy.outcome = TestCaseOutcome(verdict: replacement, message: item.message, fault: item.fault, notVerifiedReason: item.notVerifiedReason)
+                }
                 return copy
             })
     }

@@ -80,7 +80,8 @@ struct GateAndJUnitTests {
     func waivedAndNotVerified() {
         var run = Fixtures.run
         let index = run.testCases.firstIndex { $0.verdict == .notVerified }!
-        run.testCases[index].notVerifiedReason = NotVerifiedReason(kind: .missingCapability, detail: "signals")
+        run.testCases[index].outcome = .notVerified(
+            message: run.testCases[index].message, reason: NotVerifiedReason(kind: .missingCapability, detail: "signals"))
         let junit = JUnitReporter.render(run, waivers: Fixtures.waivers)
         #expect(junit.contains("<property name=\"outcome\" value=\"waived\"/>"))
         #expect(junit.contains("<property name=\"waiver.id\" value=\"N2.6-AC04@apple-17.4\"/>"))

@@ -101,9 +101,12 @@ struct IndependentValidationTests {
         run.metadata.adapter.capabilities = ["conditional-create"]
         run.metadata.adapter.unknownTargets = ["windows-11"]
         for index in run.testCases.indices {
-            switch run.testCases[index].verdict {
-            case .error: run.testCases[index].fault = RunFault(kind: "timeout", message: "no answer", method: "session.perform", excerpt: nil)
-            case .notVerified: run.testCases[index].notVerifiedReason = NotVerifiedReason(kind: .missingCapability, detail: "signals")
+            switch run.testCases[index].outcome {
+            case .error(let message, _):
+                run.testCases[index].outcome = .error(
+                    message: message, fault: RunFault(kind: "timeout", message: "no answer", method: "session.perform", excerpt: nil))
+            case .notVerified(let message, _):
+                run.testCases[index].outcome = .notVerified(message: message, reason: NotVerifiedReason(kind: .missingCapability, detail: "signals"))
             default: break
             }
         }

@@ -11,7 +11,7 @@ struct ItemGateTests {
     static func testCase(_ item: Int, _ verdict: Verdict, target: String = "apple-18", lacks: NotVerifiedReason? = nil) -> TestCaseResult {
         var result = Fixtures.testCase(
             criterion, "v\(item)", "item \(item)", line: 10 + item, items: ["N2.6-AC01.V\(item)"], target: target, verdict: verdict)
-        result.notVerifiedReason = lacks
+        result.outcome = TestCaseOutcome(verdict: verdict, message: result.message, notVerifiedReason: lacks)
         return result
     }
 

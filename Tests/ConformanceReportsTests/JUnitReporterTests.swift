@@ -131,7 +131,7 @@ struct JUnitReporterTests {
     func escaping() throws {
         var run = Fixtures.run
         let nasty = "a\u{0}b\u{8}c\u{B}d\u{C}e\u{1F}f\u{FFFE}g\u{FFFF}h <&>\"' \t\r\nend"
-        run.testCases[1].message = nasty
+        run.testCases[1].outcome = run.testCases[1].outcome.replacingMessage(nasty)
         run.testCases[1].scenario = "Row <\"&'> \u{1}"
         let text = JUnitReporter.render(run)
         let root = try parse(text)

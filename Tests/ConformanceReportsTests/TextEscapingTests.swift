@@ -69,7 +69,7 @@ struct TextEscapingTests {
     func rerun(scenario: String, criterion: String, target: String, command: String) {
         let result = TestCaseResult(
             id: "x", criterionID: criterion, scenario: scenario, file: "f.feature", line: 1, verifyItems: [], tags: [],
-            target: target, verdict: .failed, message: nil, steps: [], evidence: [], virtualMillis: 0, wallSeconds: 0)
+            target: target, outcome: .failed(message: nil), steps: [], evidence: [], virtualMillis: 0, wallSeconds: 0)
         let metadata = RunMetadata(
             harnessVersion: "0", criteriaDigest: "", adapter: .init(name: "reference-rp", version: "1", transport: "in-process"),
             targets: [], seed: 7, startedAt: "", filters: [:])
@@ -80,7 +80,7 @@ struct TextEscapingTests {
     func rerunAdapter() {
         let result = TestCaseResult(
             id: "x", criterionID: "N3.2-AC04", scenario: "S", file: "f.feature", line: 1, verifyItems: [], tags: [],
-            target: "apple-26.2", verdict: .failed, message: nil, steps: [], evidence: [], virtualMillis: 0, wallSeconds: 0)
+            target: "apple-26.2", outcome: .failed(message: nil), steps: [], evidence: [], virtualMillis: 0, wallSeconds: 0)
         let mutant = RunMetadata(
             harnessVersion: "0", criteriaDigest: "", adapter: .init(name: "reference-rp+send-partial-list", version: "1", transport: "in-process"),
             targets: [], seed: 3, startedAt: "", filters: [:])

@@ -137,9 +137,9 @@ extension Explorer {
                 else { continue }
             }
             var annotated = result
-            annotated.message =
+            annotated.outcome = result.outcome.replacingMessage(
                 "explore: invariant \(violation.invariant.id) (\(violation.invariant.item)): \(violation.message); seed \(seed); re-run: \(rerun). "
-                + (result.message ?? "")
+                    + (result.message ?? ""))
             return ExploreScenario(fileName: fileName, text: text, check: check, result: annotated)
         }
         let text = ExploreScenario.render(finding, criterion: info, check: nil, rerun: rerun)
@@ -149,9 +149,10 @@ extension Explorer {
         let result = TestCaseResult(
             id: "\(violation.invariant.criterion)/explored-\(violation.invariant.id)@\(finding.shrunk.target)", criterionID: violation.invariant.criterion,
             scenario: "Explored: \(violation.invariant.id) on \(finding.shrunk.target)", file: "explore/" + fileName, line: 1,
-            verifyItems: [violation.invariant.item], tags: ["@explore"], target: finding.shrunk.target, verdict: .failed,
-            message:
-                "explore: invariant \(violation.invariant.id) (\(violation.invariant.item)): \(violation.message); seed \(seed); re-run: \(rerun). No step of the library states this check for the history; the scenario reproduces it without a Then step.",
+            verifyItems: [violation.invariant.item], tags: ["@explore"], target: finding.shrunk.target,
+            outcome: .failed(
+                message:
+                    "explore: invariant \(violation.invariant.id) (\(violation.invariant.item)): \(violation.message); seed \(seed); re-run: \(rerun). No step of the library states this check for the history; the scenario reproduces it without a Then step."),
             steps: steps, evidence: [], virtualMillis: 0, wallSeconds: 0)
         return ExploreScenario(fileName: fileName, text: text, check: nil, result: result)
     }

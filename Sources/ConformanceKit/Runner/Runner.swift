@@ -152,9 +152,9 @@ public struct Runner: Sendable {
             return TestCaseResult(
                 id: testCase.id, criterionID: testCase.criterion.id, scenario: scenario.name, file: scenario.file,
                 line: scenario.line, verifyItems: scenario.verifyItems, tags: scenario.tags, target: testCase.target.id,
-                verdict: verdict, message: message.map { Caps.text($0) }, steps: cappedSteps, evidence: Caps.evidence(evidence),
-                virtualMillis: virtualMillis, wallSeconds: seconds, fault: verdict == .error ? fault.map(Self.capped) : nil,
-                notVerifiedReason: verdict == .notVerified ? notVerifiedReason : nil, observed: observed)
+                outcome: TestCaseOutcome(
+                    verdict: verdict, message: message.map { Caps.text($0) }, fault: fault.map(Self.capped), notVerifiedReason: notVerifiedReason),
+                steps: cappedSteps, evidence: Caps.evidence(evidence), virtualMillis: virtualMillis, wallSeconds: seconds, observed: observed)
         }
         // Bind every step first: an undefined or ambiguous step is an authoring defect, decided before running.
         var bound: [(StepDefinition, [String])] = []
