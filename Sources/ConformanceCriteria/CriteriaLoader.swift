@@ -223,8 +223,8 @@ public struct CriteriaLoader: Sendable {
         if title.hasPrefix(id + " ") { title = String(title.dropFirst(id.count + 1)) }
         let recommendation = featureTags.contains { $0.name == "@recommendation" }
         let info = CriterionInfo(
-            id: id, title: title, level: level, group: group, derived: recommendation || featureTags.contains { $0.name == "@derived" },
-            origin: recommendation ? .recommendation : nil,
+            id: id, title: title, level: level, group: group,
+            origin: recommendation ? .recommendation : featureTags.contains { $0.name == "@derived" } ? .derived : .source,
             statement: (sections["Statement"] ?? []).joined(separator: " "),
             verification: ((sections["Verification"] ?? []) + (sections["Harness choices"].map { ["Harness choices:"] + $0 } ?? []))
                 .joined(separator: " "),

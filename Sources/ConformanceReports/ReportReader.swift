@@ -146,7 +146,8 @@ public enum ReportReader {
             var info: CriterionInfo? {
                 guard let title, let level, let group, let derived, let statement, let verification, let source, let file else { return nil }
                 return CriterionInfo(
-                    id: id, title: title, level: level, group: group, derived: derived, origin: origin, statement: statement, verification: verification,
+                    id: id, title: title, level: level, group: group, origin: origin ?? CriterionInfo.Origin(derived: derived), statement: statement,
+                    verification: verification,
                     verifyItems: verifyItems, source: source, references: references, file: file)
             }
         }

@@ -17,7 +17,7 @@ enum Fixtures {
 
     static let ac01 = CriterionInfo(
         id: "N2.6-AC01", title: "No conditional registration before the complete sign-in policy", level: .core, group: "N2.6",
-        derived: false,
+        origin: .source,
         statement: "The app requests a conditional registration only after the account's whole sign-in policy is complete.",
         verification: "Each scenario signs in with a password and varies the second factor; the transcript shows whether a request was made.",
         verifyItems: [
@@ -29,7 +29,7 @@ enum Fixtures {
         file: "N2.6/AC01-complete-sign-in.feature")
 
     static let ac04 = CriterionInfo(
-        id: "N2.6-AC04", title: "Known credential ids in every exclusion input", level: .core, group: "N2.6", derived: false,
+        id: "N2.6-AC04", title: "Known credential ids in every exclusion input", level: .core, group: "N2.6", origin: .source,
         statement: "Every credential id the server knows for the account is in the exclusion input of the target.",
         verification: "The server holds credentials; the request the app makes is inspected.",
         verifyItems: [
@@ -40,21 +40,21 @@ enum Fixtures {
         source: "000_48fd21300f093a6c.txt, N2.6 AC04", references: [], file: "N2.6/AC04-exclusion-list.feature")
 
     static let x01 = CriterionInfo(
-        id: "N2.6-X01", title: "Server accepts UP=0 and UV=0 for conditional registrations", level: .core, group: "N2.6", derived: true,
+        id: "N2.6-X01", title: "Server accepts UP=0 and UV=0 for conditional registrations", level: .core, group: "N2.6", origin: .derived,
         statement: "The server accepts a conditional registration whose authenticator data has UP=0 and UV=0.",
         verification: "The virtual authenticator answers with UP=0, UV=0; the credential list is inspected.",
         verifyItems: [.init(id: "N2.6-X01.V1", text: "UP=0, UV=0 accepted")],
         source: "000_48fd21300f093a6c.txt, note under the table", references: ["WebAuthn L3 §7.1"], file: "N2.6/X01-up-uv-zero.feature")
 
     static let signals = CriterionInfo(
-        id: "N3.2-AC01", title: "Signal APIs checked at runtime", level: .core, group: "N3.2", derived: false,
+        id: "N3.2-AC01", title: "Signal APIs checked at runtime", level: .core, group: "N3.2", origin: .source,
         statement: "The app checks for the signal APIs at runtime; their absence breaks nothing.",
         verification: "Sign-in and passkey management run with and without the API.",
         verifyItems: [.init(id: "N3.2-AC01.V1", text: "API available → expected results")],
         source: "003_2533626f682b527b.txt, N3.2 AC01", references: [], file: "N3.2/AC01-runtime-check.feature")
 
     static let ac02 = CriterionInfo(
-        id: "N3.2-AC02", title: "Unknown-credential signal only for absent ids", level: .quality, group: "N3.2", derived: false,
+        id: "N3.2-AC02", title: "Unknown-credential signal only for absent ids", level: .quality, group: "N3.2", origin: .source,
         statement: "The unknown-credential signal is sent only for an id the server does not have.",
         verification: "Assertions with absent, revoked and restricted credentials.",
         verifyItems: [.init(id: "N3.2-AC02.V1", text: "absent credential id → one unknown-credential signal")],

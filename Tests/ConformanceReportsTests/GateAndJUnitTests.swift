@@ -24,7 +24,7 @@ struct GateAndJUnitTests {
     @Test("gates cover criteria by level and origin as documented")
     func gateCoverage() {
         let recommendation = CriterionInfo(
-            id: "N2.6-X02", title: "t", level: .core, group: "N2.6", derived: true, origin: .recommendation, statement: "", verification: "",
+            id: "N2.6-X02", title: "t", level: .core, group: "N2.6", origin: .recommendation, statement: "", verification: "",
             verifyItems: [], source: "", references: [], file: "f")
         #expect(Gate.allCases.map { $0.covers(Fixtures.ac01) } == [true, true, true])
         #expect(Gate.allCases.map { $0.covers(Fixtures.x01) } == [true, true, true], "derived criteria are gated like source ones")

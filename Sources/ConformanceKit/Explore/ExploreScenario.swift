@@ -152,7 +152,8 @@ extension Explorer {
             verifyItems: [violation.invariant.item], tags: ["@explore"], target: finding.shrunk.target,
             outcome: .failed(
                 message:
-                    "explore: invariant \(violation.invariant.id) (\(violation.invariant.item)): \(violation.message); seed \(seed); re-run: \(rerun). No step of the library states this check for the history; the scenario reproduces it without a Then step."),
+                    "explore: invariant \(violation.invariant.id) (\(violation.invariant.item)): \(violation.message); seed \(seed); re-run: \(rerun). No step of the library states this check for the history; the scenario reproduces it without a Then step."
+            ),
             steps: steps, evidence: [], virtualMillis: 0, wallSeconds: 0)
         return ExploreScenario(fileName: fileName, text: text, check: nil, result: result)
     }
@@ -168,7 +169,7 @@ extension Explorer {
                 criteria.first { $0.info.id == scenario.result.criterionID }?.info
                     ?? CriterionInfo(
                         id: scenario.result.criterionID, title: "explored regression", level: .core,
-                        group: String(scenario.result.criterionID.split(separator: "-").first ?? ""), derived: false,
+                        group: String(scenario.result.criterionID.split(separator: "-").first ?? ""), origin: .source,
                         statement: "", verification: "", verifyItems: [], source: "", references: [], file: scenario.result.file)
             ]
         }

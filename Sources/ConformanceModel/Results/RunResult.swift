@@ -96,10 +96,11 @@ public struct CriterionInfo: Sendable, Codable, Hashable {
     public var level: Level
     /// `N2.6`, `N3.2`.
     public var group: String
-    /// Derived by the harness from the source's text rather than numbered by it.
-    public var derived: Bool
     /// Where the criterion comes from: the source, derived from it, or a recommendation of another standard.
-    public var origin: Origin = .source
+    public var origin: Origin
+    /// Not numbered by the source documents: derived from their text or recommended by another
+    /// standard (every origin but `source`); read from `origin`, never stored beside it.
+    public var derived: Bool { origin != .source }
     /// The criterion in the project's own words.
     public var statement: String
     /// How the harness verifies it.
@@ -128,15 +129,14 @@ public struct CriterionInfo: Sendable, Codable, Hashable {
 
     /// Creates the description of a criterion from all its parts.
     public init(
-        id: String, title: String, level: Level, group: String, derived: Bool, origin: Origin? = nil, statement: String, verification: String,
+        id: String, title: String, level: Level, group: String, origin: Origin, statement: String, verification: String,
         verifyItems: [VerifyItem], source: String, references: [String], file: String
     ) {
         self.id = id
         self.title = title
         self.level = level
         self.group = group
-        self.derived = derived
-        self.origin = origin ?? (derived ? .derived : .source)
+        self.origin = origin
         self.statement = statement
         self.verification = verification
         self.verifyItems = verifyItems
@@ -333,16 +333,44 @@ public struct RunResult: Sendable, Codable, Hashable {
     }
 }
 
+extension CriterionInfo.Origin {
+    /// The origin of a criterion described before origins existed, from its `derived` flag.
+    public init(derived: Bool) { self = derived ? .derived : .source }
+}
+
 extension CriterionInfo {
+    /// The members as they are written: `derived` beside `origin`, as before origins existed.
+    enum CodingKeys: String, CodingKey {
+        case id, title, level, group, derived, origin, statement, verification, verifyItems, source, references, file
+    }
+
     /// Decodes a criterion; one written before origins existed takes its origin from `derived`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let derived = try container.decode(Bool.self, forKey: .derived)
         self.init(
             id: try container.decode(String.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
             level: try container.decode(Level.self, forKey: .level), group: try container.decode(String.self, forKey: .group),
-            derived: try container.decode(Bool.self, forKey: .derived), origin: try container.decodeIfPresent(Origin.self, forKey: .origin),
+            origin: try container.decodeIfPresent(Origin.self, forKey: .origin) ?? Origin(derived: derived),
             statement: try container.decode(String.self, forKey: .statement), verification: try container.decode(String.self, forKey: .verification),
             verifyItems: try container.decode([VerifyItem].self, forKey: .verifyItems), source: try container.decode(String.self, forKey: .source),
             references: try container.decode([String].self, forKey: .references), file: try container.decode(String.self, forKey: .file))
+    }
+
+    /// Writes the criterion with `derived` (read from `origin`) beside `origin`, in their usual order.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(level, forKey: .level)
+        try container.encode(group, forKey: .group)
+        try container.encode(derived, forKey: .derived)
+        try container.encode(origin, forKey: .origin)
+        try container.encode(statement, forKey: .statement)
+        try container.encode(verification, forKey: .verification)
+        try container.encode(verifyItems, forKey: .verifyItems)
+        try container.encode(source, forKey: .source)
+        try container.encode(references, forKey: .references)
+        try container.encode(file, forKey: .file)
     }
 }
