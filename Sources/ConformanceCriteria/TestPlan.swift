@@ -17,15 +17,15 @@ public struct TestPlan: Sendable {
     public struct Filter: Sendable {
         /// Tags of the scenario plus `@core`/`@quality`, `@apple`/`@android`, `@<target id>` and `@<criterion id>`.
         public var tags: TagExpression
-        /// Criterion ids or group prefixes (`N2.6-AC01`, `N3.2`).
-        public var criteria: [String]
+        /// The criteria to keep, by id or group (`N2.6-AC01`, `N3.2`); `.all` keeps every criterion.
+        public var criteria: CriterionSelection
         /// Target ids to keep (`apple-18`, `android-15-gpm`); empty keeps every target.
         public var targets: [String]
         /// Only the scenario with exactly this name, or, if none has it, those whose name contains it.
         public var scenario: String?
 
         /// Creates a filter; the defaults keep every case.
-        public init(tags: TagExpression = .always, criteria: [String] = [], targets: [String] = [], scenario: String? = nil) {
+        public init(tags: TagExpression = .always, criteria: CriterionSelection = .all, targets: [String] = [], scenario: String? = nil) {
             self.tags = tags
             self.criteria = criteria
             self.targets = targets
@@ -54,9 +54,7 @@ public struct TestPlan: Sendable {
         let exactScenario = filter.scenario.map { text in criteria.contains { $0.scenarios.contains { $0.name == text } } } ?? false
         for criterion in criteria {
             let id = criterion.info.id
-            if !filter.criteria.isEmpty, !filter.criteria.contains(where: { id == $0 || id.hasPrefix($0 + "-") || $0 == criterion.info.group }) {
-                continue
-            }
+            guard filter.criteria.selects(id, group: criterion.info.group) else { continue }
             for scenario in criterion.scenarios {
                 if let text = filter.scenario, exactScenario ? scenario.name != text : !scenario.name.contains(text) { continue }
                 for target in catalog where scenario.applies(to: target) {

@@ -114,7 +114,7 @@ public enum SelfTest {
         let pairs = mutations.flatMap { mutation in designs.filter { !$0.isCombination && mutation.applies(to: $0) }.map { (mutation, $0) } }
         let results = try await concurrently(pairs, limit: concurrency) { mutation, design in
             let full = fullMatrix && design == .reference
-            let filter = full ? TestPlan.Filter() : TestPlan.Filter(criteria: [mutation.criterion])
+            let filter = full ? TestPlan.Filter() : TestPlan.Filter(criteria: [CriterionSelector(mutation.criterion)])
             let run = try await Suite.run(
                 criteria: criteria, digest: digest, adapter: ReferenceRP(mutation: mutation, design: design), transport: "in-process",
                 filter: filter, seed: seed)

@@ -71,23 +71,18 @@ enum Common {
             throw UsageError(
                 "unknown criterion '\(criterion)'; known: \(groups.sorted().joined(separator: ", ")), \(ids.joined(separator: ", "))", command: command)
         }
-        var selected = parsed.list("criterion")
+        let given = parsed.list("criterion")
+        var selection = CriterionSelection(given.map { CriterionSelector($0) })
         let gate = try level(parsed, command: command, default: defaultLevel)
         let beyond = criteria.filter { $0.info.origin > gate }.map(\.info.id)
         if !beyond.isEmpty {
             // Criteria beyond the gate run only when named by their own id.
-            let inGate = criteria.filter { $0.info.origin <= gate }.map(\.info.id)
-            let named = Set(selected).intersection(beyond)
-            let wanted =
-                selected.isEmpty
-                ? inGate
-                : inGate.filter { id in
-                    selected.contains { id == $0 || id.hasPrefix($0 + "-") || criteria.first { $0.info.id == id }?.info.group == $0 }
-                }
-            selected = wanted + criteria.map(\.info.id).filter(named.contains)
-            if selected.isEmpty { selected = ["(none within --level \(gate.rawValue))"] }
+            let named = Set(given).intersection(beyond)
+            let wanted = criteria.filter { $0.info.origin <= gate && selection.selects($0.info.id, group: $0.info.group) }.map(\.info.id)
+            let ids = wanted + criteria.map(\.info.id).filter(named.contains)
+            selection = ids.isEmpty ? .nothing : .matching(ids.map { CriterionSelector($0) })
         }
-        return TestPlan.Filter(tags: tags, criteria: selected, targets: parsed.list("target"), scenario: parsed.value("scenario"))
+        return TestPlan.Filter(tags: tags, criteria: selection, targets: parsed.list("target"), scenario: parsed.value("scenario"))
     }
 
     /// The widest criterion origin the run covers (`--level`, default `derived`: the documents' own

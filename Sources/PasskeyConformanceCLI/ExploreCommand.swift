@@ -102,7 +102,7 @@ enum ExploreCommand {
         let quiet = parsed.flags.contains("quiet")
         let showProgress = !quiet && Output.errorIsTerminal
         var explorer = Explorer(adapter: adapter, seed: seed)
-        explorer.criteria = parsed.list("criterion")
+        explorer.criteria = CriterionSelection(parsed.list("criterion").map { CriterionSelector($0) })
         var subject: [String] = []
         if let mutant = parsed.value("mutant") { subject.append("--mutant \(mutant)") }
         if let designNote { subject.append(designNote) }

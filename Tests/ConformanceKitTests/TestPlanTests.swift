@@ -45,11 +45,26 @@ struct TestPlanTests {
             (["N3"], []),
         ])
     func criterionFilter(_ filter: [String], _ expected: [String]) {
-        let plan = TestPlan.make(Self.package, filter: .init(criteria: filter))
+        let plan = TestPlan.make(Self.package, filter: .init(criteria: CriterionSelection(filter.map { CriterionSelector($0) })))
         #expect(plan.criteria.map(\.id) == expected)
         #expect(Set(plan.cases.map(\.criterion.id)) == Set(expected))
         let all = Self.expectedCases(Self.package) { criterion, _, _ in expected.contains(criterion.info.id) }
         #expect(plan.cases.map(\.id) == all)
+    }
+
+    @Test("an empty selection plans nothing, where no selector at all plans everything")
+    func emptySelection() {
+        #expect(TestPlan.make(Self.package, filter: .init(criteria: .nothing)).cases.isEmpty)
+        #expect(CriterionSelection([]) == .all)
+        #expect(TestPlan.make(Self.package, filter: .init(criteria: [])).criteria.count == Self.package.count)
+    }
+
+    @Test("a selector takes an id, the ids that continue it after a hyphen, and its group")
+    func selector() {
+        let group: CriterionSelector = "N3.2"
+        #expect(group.selects("N3.2-AC01") && group.selects("X", group: "N3.2"))
+        #expect(!group.selects("N3.20-AC01") && !CriterionSelector("N3.2-AC0").selects("N3.2-AC01"))
+        #expect(!CriterionSelection.nothing.selects("N3.2-AC01", group: "N3.2") && CriterionSelection.all.selects("anything"))
     }
 
     @Test("the target filter keeps only the named targets", arguments: [["apple-18"], ["android-15-gpm", "apple-17.4"], ["no-such-target"]])

@@ -105,7 +105,7 @@ struct CriteriaFuzzTests {
             // One test case of the mutated criterion, end to end: plan, run, report.
             let plan = TestPlan.make([criterion])
             guard let testCase = plan.cases.randomElement(using: &random) else { continue }
-            let filter = TestPlan.Filter(criteria: [criterion.info.id], targets: [testCase.target.id], scenario: testCase.scenario.name)
+            let filter = TestPlan.Filter(criteria: [CriterionSelector(criterion.info.id)], targets: [testCase.target.id], scenario: testCase.scenario.name)
             let run = try await Suite.run(
                 criteria: [criterion], digest: loaded.digest, adapter: ReferenceRP(), transport: "in-process", filter: filter,
                 seed: seed)

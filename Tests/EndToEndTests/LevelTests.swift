@@ -33,6 +33,16 @@ struct LevelTests {
         #expect(named["N2.6-X02"] == "recommendation", "a criterion named by its id runs whatever the level")
     }
 
+    @Test("a level that leaves no criterion selected plans no test case")
+    func nothingWithinLevel() async throws {
+        let derivedOnly = PackagePaths.criteria.appendingPathComponent("N2.6-automatic-upgrade/N2.6-X01.feature").path
+        let result = try await Binary.run(["list", "--criteria", derivedOnly, "--level", "source"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("0 criteria, 0 verify items (0 not covered), 0 test cases on 0 targets"), "\(result)")
+        let derived = try await Binary.run(["list", "--criteria", derivedOnly])
+        #expect(derived.stdout.contains("1 criteria") || derived.stdout.contains("N2.6-X01"), "\(derived)")
+    }
+
     @Test("an unknown level is a usage error")
     func unknownLevel() async throws {
         let result = try await Binary.run(["run", "--level", "advisory", "--no-reports"] + Binary.criteria)

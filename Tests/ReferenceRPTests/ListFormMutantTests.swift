@@ -14,7 +14,7 @@ struct ListFormMutantTests {
     /// The scenarios of `mutation`'s verify items on one Android target.
     static func filter(_ mutation: Mutation) throws -> TestPlan.Filter {
         let tags = try TagExpression.parse(mutation.verifyItems.map { "@verify:\($0)" }.joined(separator: " or "))
-        return TestPlan.Filter(tags: tags, criteria: [mutation.criterion], targets: ["android-15-gpm"])
+        return TestPlan.Filter(tags: tags, criteria: [CriterionSelector(mutation.criterion)], targets: ["android-15-gpm"])
     }
 
     static func run(_ adapter: ReferenceRP, _ filter: TestPlan.Filter) async throws -> RunResult {
