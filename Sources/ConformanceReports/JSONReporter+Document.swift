@@ -82,7 +82,7 @@ extension JSONReporter {
             var excerpt: Nullable<String>
 
             init(_ fault: RunFault) {
-                kind = fault.kind
+                kind = fault.kind.rawValue
                 message = fault.message
                 method = .init(fault.method)
                 excerpt = .init(fault.excerpt)

@@ -85,10 +85,10 @@ public enum JUnitReporter {
             return (type, "\(type) by \(signal.rawValue): the report is partial (\(model.run.testCases.count) test cases ran)", exit, false)
         }
         if let fault = metadata.fault {
-            var details = [exit, "Fault kind: \(fault.kind)"]
+            var details = [exit, "Fault kind: \(fault.kind.rawValue)"]
             if let method = fault.method { details.append("Fault method: \(method)") }
             if let excerpt = fault.excerpt, !excerpt.isEmpty { details.append("Fault excerpt: \(excerpt)") }
-            let what = fault.kind == "criteria" ? "the criteria did not load" : "the adapter failed before the run"
+            let what = fault.kind == .criteria ? "the criteria did not load" : "the adapter failed before the run"
             return ("fault", "\(what): \(fault.message)", details.joined(separator: "\n"), false)
         }
         if model.exitStatus == .incomplete {
@@ -214,7 +214,7 @@ public enum JUnitReporter {
         var lines: [String] = []
         if let message = result.message, !message.isEmpty { lines.append(message) }
         if let fault = result.fault {
-            lines.append("Fault kind: \(fault.kind)")
+            lines.append("Fault kind: \(fault.kind.rawValue)")
             if let method = fault.method { lines.append("Fault method: \(method)") }
             if let excerpt = fault.excerpt, !excerpt.isEmpty { lines.append("Fault excerpt: \(excerpt)") }
         }
@@ -259,7 +259,7 @@ public enum JUnitReporter {
             pairs += [("waiver.id", waiver.id), ("waiver.owner", waiver.owner), ("waiver.expires", waiver.expires.description)]
         }
         if let reason = item.result.notVerifiedReason { pairs += [("notVerified.kind", reason.kind.rawValue), ("notVerified.detail", reason.detail)] }
-        if let fault = item.result.fault { pairs.append(("fault.kind", fault.kind)) }
+        if let fault = item.result.fault { pairs.append(("fault.kind", fault.kind.rawValue)) }
         return "      <properties>\n"
             + pairs.map { "        <property name=\"\(attribute($0.0))\" value=\"\(attribute($0.1))\"/>\n" }.joined() + "      </properties>\n"
     }

@@ -175,7 +175,7 @@ extension MarkdownReporter.Document {
     static func typedOutcome(_ result: TestCaseResult) -> [String] {
         var lines: [String] = []
         if let fault = result.fault {
-            lines.append("- **Fault:** \(TextEscaping.markdownCode(fault.kind))" + (fault.method.map { " in \(TextEscaping.markdownCode($0))" } ?? ""))
+            lines.append("- **Fault:** \(TextEscaping.markdownCode(fault.kind.rawValue))" + (fault.method.map { " in \(TextEscaping.markdownCode($0))" } ?? ""))
             if let excerpt = fault.excerpt, !excerpt.isEmpty { lines.append("- **Excerpt:** \(TextEscaping.markdownCode(excerpt))") }
         }
         if let reason = result.notVerifiedReason {

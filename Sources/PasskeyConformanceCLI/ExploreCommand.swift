@@ -87,7 +87,7 @@ enum ExploreCommand {
         case .success(let result): (criteria, digest) = (result.criteria, result.digest)
         case .failure(let issue):
             Output.error("error: \(issue)")
-            criteriaFault = RunFault(kind: "criteria", message: issue.message, method: nil, excerpt: parsed.value("criteria") ?? "the bundled suite")
+            criteriaFault = RunFault(kind: .criteria, message: issue.message, method: nil, excerpt: parsed.value("criteria") ?? "the bundled suite")
         }
         let directory = parsed.value("out") ?? "explore-report"
         var reportDirectory: ReportDirectory?
@@ -129,7 +129,7 @@ enum ExploreCommand {
             } catch let fault as any ReportableFault {
                 return .fault(fault.runFault)
             } catch {
-                return .fault(RunFault(kind: "harness", message: "\(error)"))
+                return .fault(RunFault(kind: .harness, message: "\(error)"))
             }
         }
         let end = if let criteriaFault { End.fault(criteriaFault) } else { await interruptions.guarding(work, abandoned: { End.abandoned }) }

@@ -48,7 +48,7 @@ final class Execution: Sendable {
         } catch let fault as AdapterFault {
             return .unstarted(fault.runFault)
         } catch {
-            return .unstarted(RunFault(kind: "protocol-violation", message: "\(error)", method: "adapter.hello"))
+            return .unstarted(RunFault(kind: .protocolViolation, message: "\(error)", method: "adapter.hello"))
         }
         progress.withLock { $0.description = description }
         let results = await Runner(adapter: adapter, seed: seed, keepsTranscriptsOfPasses: keepsTranscriptsOfPasses).run(

@@ -81,7 +81,7 @@ extension RunCommand {
             // reports say why (exit 2).
             Output.error("error: \(issue)")
             let plan = TestPlan.make([])
-            let fault = RunFault(kind: "criteria", message: issue.message, method: nil, excerpt: parsed.value("criteria") ?? "the bundled suite")
+            let fault = RunFault(kind: .criteria, message: issue.message, method: nil, excerpt: parsed.value("criteria") ?? "the bundled suite")
             let metadata = setting.metadata(plan: plan, description: nil, digest: "", interruption: interruptions.signal)
             let run = RunResult.unstarted(plan: plan, metadata: metadata, fault: fault)
             return finish(run, waivers: nil, setting: setting, directory: try? openDirectory(setting))

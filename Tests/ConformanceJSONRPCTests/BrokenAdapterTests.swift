@@ -202,7 +202,7 @@ struct BrokenAdapterTests {
         let adapter = Fixture.adapter(mode: "close-error", configuration: Self.patient)
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
         let fault = try #require(await session.closeReportingFault())
-        #expect(fault.kind == "adapter-error")
+        #expect(fault.kind == .adapterError)
         #expect(fault.method == "session.close")
         let fine = try await Fixture.adapter(mode: "ok", configuration: Self.patient).openSession(.sample("fine"), host: RecordingHost())
         #expect(await fine.closeReportingFault() == nil)

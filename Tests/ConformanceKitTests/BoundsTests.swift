@@ -136,7 +136,7 @@ struct StructuredOutcomeTests {
             func close() async { await inner.close() }
             func closeReportingFault() async -> RunFault? {
                 await inner.close()
-                return RunFault(kind: "timeout", message: "no answer within 5 s", method: "session.close")
+                return RunFault(kind: .timeout, message: "no answer within 5 s", method: "session.close")
             }
         }
     }
@@ -155,7 +155,7 @@ struct StructuredOutcomeTests {
             await Runner(adapter: adapter, library: TestSteps.library)
                 .run(try Self.plan(["Then the step passes"]), description: adapter.inner.description).first)
         #expect(result.verdict == .error)
-        #expect(result.fault == RunFault(kind: "timeout", message: "no answer within 5 s", method: "session.close"))
+        #expect(result.fault == RunFault(kind: .timeout, message: "no answer within 5 s", method: "session.close"))
         #expect(result.message?.contains("session.close failed") == true)
     }
 
@@ -189,7 +189,7 @@ struct StructuredOutcomeTests {
             await Runner(adapter: adapter, library: TestSteps.library)
                 .run(try Self.plan([#"Then the step throws "the world ended""#]), description: adapter.description).first)
         #expect(result.verdict == .error)
-        #expect(result.fault?.kind == "system-issue")
+        #expect(result.fault?.kind == .systemIssue)
         #expect(result.fault?.message == "the world ended")
     }
 }

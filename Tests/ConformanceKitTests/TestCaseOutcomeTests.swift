@@ -6,7 +6,7 @@ import Testing
 /// written as the members `verdict`, `message`, `fault` and `notVerifiedReason` side by side.
 @Suite("Test case outcome")
 struct TestCaseOutcomeTests {
-    static let fault = RunFault(kind: "timeout", message: "no answer", method: "session.perform")
+    static let fault = RunFault(kind: .timeout, message: "no answer", method: "session.perform")
     static let reason = NotVerifiedReason(kind: .missingCapability, detail: "signals")
 
     static func result(_ outcome: TestCaseOutcome) -> TestCaseResult {

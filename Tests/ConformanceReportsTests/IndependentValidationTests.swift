@@ -80,7 +80,7 @@ struct IndependentValidationTests {
             Self.typed(
                 interruption: nil,
                 fault: RunFault(
-                    kind: "process-exited", message: "exited with status 3",
+                    kind: .processExited, message: "exited with status 3",
                     method: "adapter.hello", excerpt: "stderr: boom")), .none
         ),
         ("typed outcomes, interrupted", Self.typed(interruption: .sigterm, fault: nil), .none),
@@ -104,7 +104,7 @@ struct IndependentValidationTests {
             switch run.testCases[index].outcome {
             case .error(let message, _):
                 run.testCases[index].outcome = .error(
-                    message: message, fault: RunFault(kind: "timeout", message: "no answer", method: "session.perform", excerpt: nil))
+                    message: message, fault: RunFault(kind: .timeout, message: "no answer", method: "session.perform", excerpt: nil))
             case .notVerified(let message, _):
                 run.testCases[index].outcome = .notVerified(message: message, reason: NotVerifiedReason(kind: .missingCapability, detail: "signals"))
             default: break

@@ -1,3 +1,5 @@
+import ConformanceModel
+
 /// A fault of an adapter or of its transport: the harness could not get a valid answer.
 ///
 /// Thrown from every `JSONRPCAdapter` and `JSONRPCSession` call that could not be completed. It is a
@@ -67,5 +69,26 @@ public struct AdapterFault: Error, Sendable, Hashable, CustomStringConvertible {
         var copy = self
         if copy.method == nil { copy.method = method }
         return copy
+    }
+}
+
+extension AdapterFault.Kind {
+    /// The same kind as the reports' fault kind.
+    public var runFaultKind: RunFault.Kind {
+        switch self {
+        case .launchFailed: .launchFailed
+        case .processExited: .processExited
+        case .timeout: .timeout
+        case .testCaseTimeout: .testCaseTimeout
+        case .malformedMessage: .malformedMessage
+        case .truncatedMessage: .truncatedMessage
+        case .oversizedMessage: .oversizedMessage
+        case .flood: .flood
+        case .unknownResponseID: .unknownResponseID
+        case .versionMismatch: .versionMismatch
+        case .protocolViolation: .protocolViolation
+        case .adapterError: .adapterError
+        case .connectionClosed: .connectionClosed
+        }
     }
 }

@@ -80,7 +80,7 @@ public struct JSONRPCSession: RelyingPartySession {
         } catch let fault as AdapterFault {
             return fault.during(JSONRPCMethod.sessionClose.rawValue).runFault
         } catch {
-            return RunFault(kind: AdapterFault.Kind.protocolViolation.rawValue, message: "\(error)", method: JSONRPCMethod.sessionClose.rawValue)
+            return RunFault(kind: .protocolViolation, message: "\(error)", method: JSONRPCMethod.sessionClose.rawValue)
         }
     }
 

@@ -121,7 +121,7 @@ public struct Runner: Sendable {
             if fault.method == nil { fault.method = method }
             return fault
         }
-        return RunFault(kind: error is SystemIssue ? "system-issue" : "adapter-error", message: "\(error)", method: method)
+        return RunFault(kind: error is SystemIssue ? .systemIssue : .adapterError, message: "\(error)", method: method)
     }
 
     /// A fault with its message and excerpt cut to the report's caps.
@@ -245,7 +245,7 @@ public struct Runner: Sendable {
         if interactions > Caps.interactionBudget, verdict != .error {
             verdict = .error
             message = "the test case exceeded its budget of \(Caps.interactionBudget) interactions (\(interactions) recorded)"
-            fault = RunFault(kind: "interaction-budget", message: message ?? "")
+            fault = RunFault(kind: .interactionBudget, message: message ?? "")
         }
         // A failed close is the adapter's fault, recorded against this test case.
         if let closeFault = await session.closeReportingFault() {
@@ -277,7 +277,7 @@ public struct Runner: Sendable {
             host = SimulationHost(simulator: try PlatformSimulator(target: testCase.target, associatedRPIDs: description.relyingPartyIDs, seed: caseSeed))
         } catch {
             let message = "the simulated platform could not start: \(error)"
-            return .failure(OpenFailure(message: message, transcript: [], fault: RunFault(kind: "harness", message: message)))
+            return .failure(OpenFailure(message: message, transcript: [], fault: RunFault(kind: .harness, message: message)))
         }
         let context = SessionContext(testCase: testCase.id, target: testCase.target.id, device: testCase.target.device, seed: caseSeed)
         host.record(.harnessToRP, "session.open", "\(testCase.target.id): \(testCase.target.title)", payload: Wire.jsonValue(context))
