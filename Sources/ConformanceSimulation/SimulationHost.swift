@@ -121,7 +121,7 @@ public final class SimulationHost: PlatformHost, Sendable {
         outcome: PlatformOutcome, notes: [PlatformSimulator.Note], hold: Bool,
         configure: (inout PlatformOperation) -> Void
     ) -> OperationID {
-        let id = "op-\(state.nextOperation)"
+        let id: OperationID = "op-\(state.nextOperation)"
         state.nextOperation += 1
         let now = state.clock.nowMillis
         let name =
@@ -163,7 +163,7 @@ public final class SimulationHost: PlatformHost, Sendable {
     public func cancelTimer(_ timer: TimerID) {
         state.withLock { state in
             state.clock.cancel(timer)
-            state.transcript.record(at: state.clock.nowMillis, .rpToPlatform, "clock.cancel", timer)
+            state.transcript.record(at: state.clock.nowMillis, .rpToPlatform, "clock.cancel", timer.rawValue)
         }
     }
 

@@ -49,7 +49,7 @@ public struct VirtualClock: Sendable, Hashable {
     /// Schedules a timer `afterMillis` from now (negative delays count as zero; a due time beyond
     /// `Int64.max` saturates there, so such a timer simply never comes due within the budget).
     public mutating func schedule(afterMillis: Int64, label: String) -> TimerID {
-        let id = "timer-\(nextTimer)"
+        let id: TimerID = "timer-\(nextTimer)"
         timers.append(Timer(id: id, dueMillis: Self.adding(afterMillis, to: nowMillis), label: label, order: nextTimer))
         nextTimer += 1
         return id

@@ -9,7 +9,7 @@ final class ToyRelyingParty: RelyingPartyAdapter {
         var accounts: [AccountFixture] = []
         var credentials: [CredentialFixture] = []
         var faults: [Fault] = []
-        var completions: [String: PlatformOutcome] = [:]
+        var completions: [OperationID: PlatformOutcome] = [:]
         var firedTimers: [TimerID] = []
         var contexts: [SessionContext] = []
         var events: [String] = []
@@ -115,14 +115,14 @@ struct ToySession: RelyingPartySession {
             return ActionOutcome(.signedIn, message: "now=\(now) timer=\(timer) operation=\(operation)")
         case .passkeySignIn:
             let operation = await host.getCredential(GetCredentialRequest.android(AndroidGetPublicKeyCredentialOption(requestJson: #"{"challenge":"AAEC"}"#)))
-            return ActionOutcome(.pending, message: operation)
+            return ActionOutcome(.pending, message: operation.rawValue)
         case .revokePasskey:
             let operation = await host.signal(
                 SignalRequest.android(
                     AndroidSignalRequest(
                         type: AndroidSignalRequest.unknownCredentialType,
                         requestJson: #"{"rpId":"example.com"}"#)))
-            return ActionOutcome(.done, message: operation)
+            return ActionOutcome(.done, message: operation.rawValue)
         case .signOut:
             await host.cancelTimer("t-1")
             return ActionOutcome(.done)
@@ -137,7 +137,7 @@ struct ToySession: RelyingPartySession {
             let operation = await host.createCredential(
                 CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(requestJson: "{}", isConditional: false)))
             party.note("manage got \(operation)")
-            return ActionOutcome(.done, message: operation)
+            return ActionOutcome(.done, message: operation.rawValue)
         default:
             return ActionOutcome(.done, message: action.kind.rawValue)
         }

@@ -35,8 +35,8 @@ final class InvariantMonitor {
     var userActionSteps: [Int] = []
     var requestsPerEvent: [Int: Int] = [:]
     var seenOperations = 0
-    var issueStep: [String: Int] = [:]
-    var deliveryStep: [String: Int] = [:]
+    var issueStep: [OperationID: Int] = [:]
+    var deliveryStep: [OperationID: Int] = [:]
     var awaitingSecondFactor: String?
     var before: [String: AccountSnapshot] = [:]
     var marker = 0

@@ -12,12 +12,6 @@ public enum PlatformFamily: String, Sendable, Hashable, ProtocolEnum {
     case android
 }
 
-/// An identifier of a platform operation the relying party started (create, get or signal).
-public typealias OperationID = String
-
-/// An identifier of a timer the relying party scheduled on the virtual clock.
-public typealias TimerID = String
-
 // MARK: - Registration (create)
 
 /// A registration request as the relying party hands it to the platform: the Android or the Apple
