@@ -1,0 +1,80 @@
+import ConformanceKit
+import ConformanceReports
+import Foundation
+
+/// The stages `run` and `explore` share, in the order they take them: signals handled from the
+/// first moment, the criteria loaded (or the fault that says why they did not), the report directory
+/// opened before any work, the adapter made and shut down around the work, and the exit status
+/// taken from the report so that the two never disagree. `selftest` shares the criteria loading.
+struct RunPipeline: Sendable {
+    /// Turns signals into an orderly end; made first, so that a signal during the loading counts too.
+    let interruptions = InterruptionMonitor()
+
+    /// Gives the signals their default meaning back once the reports are written.
+    func finish() { interruptions.finish() }
+
+    /// The criteria a run works on, or why it has none.
+    enum LoadedCriteria: Sendable {
+        case loaded(CriteriaLoader.Result)
+        /// The fault the reports record: the criteria did not load (exit 2).
+        case fault(RunFault)
+    }
+
+    /// The criteria at `path` (`--criteria`; the bundled suite when `nil`), or the fault of a run
+    /// that cannot start: every diagnostic and the error are printed.
+    static func loadCriteria(path: String?) -> LoadedCriteria {
+        switch Common.attemptLoadingCriteria(path) {
+        case .success(let loaded):
+            return .loaded(loaded)
+        case .failure(let issue):
+            // Broken, missing or unreadable criterion files, or no bundle: nothing can run, and the
+            // reports say why (exit 2).
+            Output.error("error: \(issue)")
+            return .fault(RunFault(kind: "criteria", message: issue.message, method: nil, excerpt: path ?? "the bundled suite"))
+        }
+    }
+
+    /// Why the report directory cannot be used (already printed).
+    struct UnwritableReports: Error {}
+
+    /// The report directory, made before any work so that a run fails before it starts when its
+    /// reports cannot be written; `nil` when no reports are wanted.
+    static func openReports(_ destination: ReportDestination) throws(UnwritableReports) -> ReportDirectory? {
+        guard destination.writesReports else { return nil }
+        do {
+            return try ReportDirectory(destination.directory)
+        } catch {
+            Output.error("error: \(Output.inline(error.description))")
+            throw UnwritableReports()
+        }
+    }
+}
+
+/// `--out`, `--format` and `--no-reports`: where the reports go and in which formats.
+struct ReportDestination: Sendable {
+    var directory: String
+    var formats: [ReportFormat]
+    var writesReports: Bool
+
+    /// Reads the options; `defaultDirectory` is the command's own (`conformance-report`, `explore-report`).
+    init(_ parsed: ParsedArguments, defaultDirectory: String) throws(UsageError) {
+        formats = try Self.formats(parsed)
+        directory = parsed.value("out") ?? defaultDirectory
+        writesReports = parsed.spec.option("no-reports") == nil || !parsed.flag("no-reports")
+    }
+
+    /// `--format`: json, md (or markdown), junit (or xml), html; all of them by default.
+    static func formats(_ parsed: ParsedArguments) throws(UsageError) -> [ReportFormat] {
+        let names = parsed.list("format")
+        if names.isEmpty { return [.json, .markdown, .junit, .html] }
+        return try names.map { name throws(UsageError) -> ReportFormat in
+            switch name {
+            case "json": return .json
+            case "md", "markdown": return .markdown
+            case "junit", "xml": return .junit
+            case "html": return .html
+            default: throw parsed.usageError("unknown report format '\(name)'; use json, md, junit or html")
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ConformanceTestSupport
+import Foundation
+import ReferenceRP
+import Testing
+
+@testable import PasskeyConformanceCLI
+
+/// The command layer: one option table per command, read into typed options and printed as `--help`.
+@Suite("command layer")
+struct CommandLayerTests {
+    /// Reads `arguments` through the table of `command` and makes the command's typed options.
+    func command<Command: CLICommand>(_ command: Command.Type, _ arguments: [String]) throws -> Command {
+        try Command(ParsedArguments.parse(arguments, spec: Command.spec))
+    }
+
+    /// The usage error reading `arguments` gives, or `nil` when they are read.
+    func usageError<Command: CLICommand>(_ command: Command.Type, _ arguments: [String]) -> UsageError? {
+        do {
+            _ = try self.command(command, arguments)
+            return nil
+        } catch {
+            return error as? UsageError
+        }
+    }
+
+    @Test("every command's table has unique names and help text, and --help shows each of its options")
+    func tables() {
+        #expect(Set(CLI.specs.map(\.name)).count == CLI.commands.count)
+        for spec in CLI.specs {
+            #expect(Set(spec.options.map(\.name)).count == spec.options.count, "\(spec.name) declares an option twice")
+            for option in spec.options {
+                #expect(!option.help.isEmpty, "\(spec.name) --\(option.name) has no help")
+                #expect(spec.help.contains("  \(option.synopsis) "), "\(spec.name) --help does not show \(option.synopsis)")
+            }
+        }
+    }
+
+    @Test("a value the typed options cannot read is a usage error naming the option and the value")
+    func typedValues() {
+        #expect(usageError(RunCommand.self, ["--jobs", "0"])?.message == "--jobs must be a whole number from 1 to 256, found '0'")
+        #expect(usageError(RunCommand.self, ["--gate", "some"])?.message == "--gate must be core, quality or all, found 'some'")
+        #expect(usageError(RunCommand.self, ["--evidence", "none"])?.message == "--evidence must be failures or all, found 'none'")
+        #expect(usageError(ListCommand.self, ["--level", "x"])?.message == "--level must be source, derived or recommendation, found 'x'")
+        #expect(usageError(RunCommand.self, ["--call-timeout", "0", "--adapter-command", "x"])?.message.hasPrefix("--call-timeout must be") == true)
+        #expect(usageError(ExploreCommand.self, ["--seconds", "-1"])?.message == "--seconds must be a positive number, found '-1'")
+        #expect(usageError(ExploreCommand.self, ["--budget", "0"])?.command == "explore")
+    }
+
+    @Test("typed options carry what the command line says")
+    func typedOptions() throws {
+        let run = try command(
+            RunCommand.self, ["--jobs", "3", "--gate", "core", "--evidence", "all", "--target", "apple-18,android-15-gpm", "--seed", "7", "--no-timings"])
+        #expect(run.jobs == 3 && run.gate == .core && run.transcriptsForPasses && run.seed == 7 && run.withoutTimings)
+        #expect(run.selection.targets == ["apple-18", "android-15-gpm"])
+        #expect(run.selection.filterText == ["target": "apple-18,android-15-gpm"])
+        let explore = try command(ExploreCommand.self, ["--seconds", "2"])
+        #expect(explore.budget == Int.max && !explore.budgetGiven && explore.seconds == 2)
+    }
+
+    @Test("explore and selftest read --design the same way: a fixed id or a knob specification")
+    func designs() throws {
+        let specification = "knobs:lookup-retries=2;submission-retries=1"
+        let explore = try command(ExploreCommand.self, ["--design", specification])
+        let selfTest = try command(SelfTestCommand.self, ["--design", specification])
+        guard case .reference(let design?, nil) = explore.adapter else {
+            Issue.record("explore's --design made no design")
+            return
+        }
+        #expect(selfTest.designs == [design])
+        #expect(design == (try ReferenceDesign.parse(specification)))
+        #expect(explore.subject == ["--design '\(specification)'"], "the re-run line quotes the specification for the shell")
+        let fixed = try command(ExploreCommand.self, ["--design", "upgrade-after-3s", "--mutant", "double-request"])
+        #expect(fixed.subject == ["--mutant double-request", "--design upgrade-after-3s"])
+        for bad in ["knobs:no-such-knob=1", "no-such-design"] {
+            let fromExplore = usageError(ExploreCommand.self, ["--design", bad])
+            let fromSelfTest = usageError(SelfTestCommand.self, ["--design", bad])
+            #expect(fromExplore != nil && fromSelfTest != nil, "\(bad)")
+            #expect(fromExplore?.message.hasPrefix(fromSelfTest?.message.prefix(20) ?? "-") == true, "\(bad): \(String(describing: fromExplore))")
+        }
+        #expect(
+            usageError(ExploreCommand.self, ["--design", "upgrade-after-3s", "--adapter-command", "x"])?.message
+                == "--design and --adapter-command exclude each other")
+    }
+}
+
+/// `help <command>` and unknown commands, through the binary.
+@Suite("passkey-conformance help <command>", binaryBuilt)
+struct HelpCommandTests {
+    @Test("help <command> prints the command's --help", arguments: ["run", "explore", "gherkin"])
+    func helpCommand(_ name: String) async throws {
+        let help = try await Binary.run(["help", name])
+        let option = try await Binary.run([name, "--help"])
+        #expect(help.status == 0, "\(help)")
+        #expect(help.stdout == option.stdout && help.stdout.contains("USAGE: passkey-conformance \(name)"), "\(help)")
+    }
+
+    @Test("help with an unknown command is a usage error naming it")
+    func helpUnknown() async throws {
+        let result = try await Binary.run(["help", "frobnicate"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("error: unknown command 'frobnicate'") && result.stderr.contains("COMMANDS:"), "\(result)")
+    }
+
+    @Test("explore runs a design given by its knobs, as selftest does")
+    func exploreKnobs() async throws {
+        let result = try await Binary.run(
+            ["explore", "--design", "knobs:lookup-retries=2;submission-retries=1", "--budget", "20", "--no-reports"] + Binary.criteria)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("explore: 20 histories"), "\(result)")
+    }
+}
