@@ -17,6 +17,11 @@ struct RunCommand: CLICommand {
                 name: "adapter-command", value: "command",
                 help: "Run against an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."),
             .init(name: "mutant", value: "id", help: "Run against a faulty variant of the reference RP (see 'selftest --list-mutants')."),
+            .init(
+                name: "design", value: "id",
+                help:
+                    "Run against a conforming design of the reference RP: a fixed design's id, or knobs:name=value;… (see 'selftest --list-designs'); with --mutant, the mutant built on it."
+            ),
             .init(name: "seed", value: "n", help: "Seed for every random choice (default 1); the same seed reproduces the run."),
             .init(name: "out", value: "dir", help: "Report directory (default: conformance-report)."),
             .init(
@@ -94,7 +99,10 @@ struct RunCommand: CLICommand {
     /// directory is touched, so that a rejected command line (exit 64) leaves no report directory behind.
     init(_ parsed: ParsedArguments) throws {
         reports = try ReportDestination(parsed, defaultDirectory: "conformance-report")
-        adapter = try AdapterChoice(parsed)
+        let design = try parsed.value("design").map { text throws(UsageError) in
+            try DesignOption.design(text, parsed: parsed, hint: "; see 'passkey-conformance selftest --list-designs'")
+        }
+        adapter = try AdapterChoice(parsed, design: design)
         today = try Self.date(parsed)
         seed = try Common.seed(parsed)
         startedAt = try Self.startTime(parsed)

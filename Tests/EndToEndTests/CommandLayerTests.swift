@@ -109,3 +109,23 @@ struct HelpCommandTests {
         #expect(result.stdout.contains("explore: 20 histories"), "\(result)")
     }
 }
+
+/// The command explore prints to run its finding runs, whatever relying party it explored.
+@Suite("explore's Run it line", binaryBuilt)
+struct ExploreRunItTests {
+    @Test("the Run it line of a finding on a mutant built on a design runs, and fails that mutant")
+    func runItOnDesign() async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-explore-design")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("explore").path
+        let explored = try await Binary.run(
+            ["explore", "--mutant", "late-response-to-current-account", "--design", "upgrade-after-3s", "--budget", "300", "--seed", "4", "--out", out]
+                + Binary.criteria)
+        #expect(explored.status == 1, "\(explored)")
+        let line = try #require(explored.stdout.split(separator: "\n").first { $0.hasPrefix("Run it: passkey-conformance run ") }, "\(explored)")
+        let arguments = line.dropFirst("Run it: passkey-conformance ".count).split(separator: " ").map(String.init)
+        #expect(arguments.contains("--design"), "\(line)")
+        let rerun = try await Binary.run(arguments + ["--no-reports", "--quiet"])
+        #expect(rerun.status == 1, "the scenario fails the mutant it was found on: \(rerun)")
+    }
+}
