@@ -152,8 +152,8 @@ struct ExploreCommand: CLICommand {
                 description: description ?? AdapterDescription(name: "?", version: "?", targets: [], capabilities: [], relyingPartyIDs: [])
             ).map(\.id),
             seed: seed, startedAt: Suite.iso8601(Date()), filters: ["explore": "\(report?.histories ?? 0) histories"],
-            interruption: interruptions.signal, fault: fault, criteriaRoot: criteriaPath)
-        metadata.criteriaSource = .init(digest: digest, bundledDigest: CriteriaLocation.bundledDigest())
+            fault: fault)
+        pipeline.stamp(&metadata, criteriaPath: criteriaPath, digest: digest)
         let run = Explorer.runResult(scenario, criteria: criteria, metadata: metadata, wallSeconds: report?.wallSeconds ?? 0)
         var lines: [String] = []
         if let notice = Summary.criteriaNotice(metadata) { lines.append(notice) }

@@ -6,18 +6,15 @@ import WebAuthn
 extension RunCommand {
     /// The run's metadata once the criteria (digest) and the adapter (description) are known.
     func metadata(
-        plan: TestPlan, description: AdapterDescription?, digest: String, interruption: RunMetadata.Interruption?, shard: RunMetadata.Shard? = nil,
-        fault: RunFault? = nil
+        plan: TestPlan, description: AdapterDescription?, digest: String, pipeline: RunPipeline, shard: RunMetadata.Shard? = nil, fault: RunFault? = nil
     ) -> RunMetadata {
         let unnamed = adapter.commandLine == nil ? "reference-rp" : "unknown (it did not describe itself)"
         var metadata = Suite.metadata(
             plan: plan, description: description, adapterName: unnamed, digest: digest,
             transport: adapter.transport, command: adapter.commandLine, filterText: selection.filterText, seed: seed,
             startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
-        metadata.interruption = interruption
-        metadata.criteriaRoot = selection.criteriaPath
+        pipeline.stamp(&metadata, criteriaPath: selection.criteriaPath, digest: digest)
         metadata.harnessCommand = HarnessExecutable.rerunCommand
-        metadata.criteriaSource = .init(digest: digest, bundledDigest: bundledDigest)
         metadata.gate = gate
         if transcriptsForPasses { metadata.transcriptsForPasses = true }
         metadata.shard = shard
@@ -39,10 +36,10 @@ extension RunCommand {
         case .fault(let fault):
             let plan = TestPlan.make([])
             let run = RunResult.unstarted(
-                plan: plan, metadata: metadata(plan: plan, description: nil, digest: "", interruption: interruptions.signal), fault: fault)
+                plan: plan, metadata: metadata(plan: plan, description: nil, digest: "", pipeline: pipeline), fault: fault)
             return finish(run, waivers: nil, directory: try? RunPipeline.openReports(reports), criteriaRoot: criteriaRoot)
         }
-        if let notice = Common.criteriaNotice(digest: loaded.digest, bundled: bundledDigest) { Output.error(notice) }
+        if let notice = Common.criteriaNotice(digest: loaded.digest, bundled: pipeline.bundledDigest) { Output.error(notice) }
         let waivers = try Self.loadWaivers(waiversPath, criterionIDs: Set(loaded.criteria.map(\.info.id)))
         var plan = TestPlan.make(loaded.criteria, filter: try selection.filter(criteria: loaded.criteria))
         var shardMetadata: RunMetadata.Shard?
@@ -54,7 +51,7 @@ extension RunCommand {
         let directory: ReportDirectory?
         do { directory = try RunPipeline.openReports(reports) } catch { return CLI.Status.systemError }
         func runMetadata(_ description: AdapterDescription?) -> RunMetadata {
-            metadata(plan: plan, description: description, digest: loaded.digest, interruption: interruptions.signal, shard: shardMetadata)
+            metadata(plan: plan, description: description, digest: loaded.digest, pipeline: pipeline, shard: shardMetadata)
         }
         if interruptions.signal != nil {
             // The signal came while the criteria loaded: no adapter was started.

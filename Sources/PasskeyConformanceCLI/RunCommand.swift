@@ -92,8 +92,6 @@ struct RunCommand: CLICommand {
     var jobs: Int
     /// `--waivers`: read once the criteria are loaded, since they are checked against them.
     var waiversPath: String?
-    /// The digest of the suite shipped with the harness, `nil` without its bundle.
-    var bundledDigest = CriteriaLocation.bundledDigest()
 
     /// Reads every option; everything that can reject the command line comes before the report
     /// directory is touched, so that a rejected command line (exit 64) leaves no report directory behind.

@@ -10,8 +10,20 @@ struct RunPipeline: Sendable {
     /// Turns signals into an orderly end; made first, so that a signal during the loading counts too.
     let interruptions = InterruptionMonitor()
 
+    /// The digest of the suite shipped with the harness, `nil` without its bundle.
+    let bundledDigest = CriteriaLocation.bundledDigest()
+
     /// Gives the signals their default meaning back once the reports are written.
     func finish() { interruptions.finish() }
+
+    /// Records what every report of the pipeline says about its criteria and its end: where they
+    /// came from (`--criteria`, `nil` for the bundled suite), their digest beside the bundled suite's,
+    /// and the signal that interrupted the work, if one did.
+    func stamp(_ metadata: inout RunMetadata, criteriaPath: String?, digest: String) {
+        metadata.interruption = interruptions.signal
+        metadata.criteriaRoot = criteriaPath
+        metadata.criteriaSource = .init(digest: digest, bundledDigest: bundledDigest)
+    }
 
     /// The criteria a run works on, or why it has none.
     enum LoadedCriteria: Sendable {
