@@ -56,7 +56,7 @@ enum AdapterChoice: Sendable {
 enum MutantOption {
     /// The mutant called `id`; an unknown one is a usage error (followed by `hint`).
     static func mutation(_ id: String, parsed: ParsedArguments, hint: String = "") throws(UsageError) -> Mutation {
-        guard let mutation = Mutation(rawValue: id) else { throw parsed.usageError("unknown mutant '\(id)'\(hint)") }
+        guard let mutation = Mutation(rawValue: id) else { throw parsed.usageError(option: "mutant", "unknown mutant '\(id)'\(hint)") }
         return mutation
     }
 }
@@ -70,7 +70,9 @@ enum DesignOption {
         if text.hasPrefix("knobs:") {
             do { return try ReferenceDesign.parse(text) } catch { throw parsed.usageError("--design: \(error)") }
         }
-        guard let design = ReferenceDesign.all.first(where: { $0.id == text }) else { throw parsed.usageError("unknown design '\(text)'\(hint)") }
+        guard let design = ReferenceDesign.all.first(where: { $0.id == text }) else {
+            throw parsed.usageError(option: "design", "unknown design '\(text)'\(hint)")
+        }
         return design
     }
 

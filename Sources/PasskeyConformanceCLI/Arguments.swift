@@ -127,6 +127,9 @@ struct ParsedArguments: Sendable {
     /// A usage error of this command.
     func usageError(_ message: String) -> UsageError { UsageError(message, command: spec.name) }
 
+    /// A usage error about the value of one option, named first: `--name: message`.
+    func usageError(option name: String, _ message: String) -> UsageError { usageError("--\(name): \(message)") }
+
     /// A whole number within `range`; `nil` when the option is not given. The error says
     /// "--name must be <what>, found '<text>'".
     func wholeNumber<Number: FixedWidthInteger>(_ name: String, in range: ClosedRange<Number>, described what: String) throws(UsageError) -> Number? {

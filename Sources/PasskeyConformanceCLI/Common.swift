@@ -65,7 +65,7 @@ enum Common {
     static func targets(_ parsed: ParsedArguments) throws(UsageError) -> [String] {
         let knownTargets = TargetCatalog.all.map(\.id)
         for target in parsed.list("target") where !knownTargets.contains(target) {
-            throw parsed.usageError("unknown target '\(target)'; known targets: \(knownTargets.joined(separator: ", "))")
+            throw parsed.usageError(option: "target", "unknown target '\(target)'; known targets: \(knownTargets.joined(separator: ", "))")
         }
         return parsed.list("target")
     }
@@ -118,7 +118,8 @@ struct CriteriaSelection: Sendable {
         let groups = Set(loaded.map(\.info.group))
         for criterion in criteria where !ids.contains(criterion) && !groups.contains(criterion) {
             throw UsageError(
-                "unknown criterion '\(criterion)'; known: \(groups.sorted().joined(separator: ", ")), \(ids.joined(separator: ", "))", command: command)
+                "--criterion: unknown criterion '\(criterion)'; known: \(groups.sorted().joined(separator: ", ")), \(ids.joined(separator: ", "))",
+                command: command)
         }
         var selected = criteria
         let gate = level ?? defaultLevel

@@ -61,7 +61,7 @@ struct ExploreCommand: CLICommand {
         let groups = Set(ExploreInvariant.all.map { String($0.criterion.split(separator: "-").first ?? "") })
         invariantCriteria = parsed.list("criterion")
         for criterion in invariantCriteria where !ExploreInvariant.all.contains(where: { $0.criterion == criterion }) && !groups.contains(criterion) {
-            throw parsed.usageError("no invariant checks '\(criterion)'; see Criteria/invariants.md")
+            throw parsed.usageError(option: "criterion", "no invariant checks '\(criterion)'; see Criteria/invariants.md")
         }
         let designText = parsed.value("design")
         let design = try designText.map { text throws(UsageError) in

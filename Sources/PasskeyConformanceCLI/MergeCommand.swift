@@ -78,12 +78,12 @@ struct VerifyCommand: CLICommand {
         directory = parsed.positionals[0]
         if let path = parsed.value("public-key") {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw parsed.usageError("cannot read the public key \(Output.inline(path))")
+                throw parsed.usageError(option: "public-key", "cannot read the public key \(Output.inline(path))")
             }
             do {
                 key = try PEMPublicKey(pem: text)
             } catch {
-                throw parsed.usageError("cannot use the public key \(Output.inline(path)): \(error)")
+                throw parsed.usageError(option: "public-key", "cannot use the public key \(Output.inline(path)): \(error)")
             }
         }
         quiet = parsed.flag("quiet")

@@ -22,12 +22,12 @@ extension RunCommand {
         guard let path = parsed.value("sign-key") else { return nil }
         guard parsed.value("bundle") != nil else { throw UsageError("--sign-key signs an evidence bundle: give --bundle <dir> too", command: spec.name) }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw UsageError("cannot read the signing key \(Output.inline(path))", command: spec.name)
+            throw UsageError("--sign-key: cannot read the signing key \(Output.inline(path))", command: spec.name)
         }
         do {
             return try PEMSigningKey(pem: text)
         } catch {
-            throw UsageError("cannot use the signing key \(Output.inline(path)): \(error)", command: spec.name)
+            throw UsageError("--sign-key: cannot use the signing key \(Output.inline(path)): \(error)", command: spec.name)
         }
     }
 

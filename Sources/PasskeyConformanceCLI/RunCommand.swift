@@ -139,13 +139,14 @@ struct RunCommand: CLICommand {
             let problems = file.unknownIDs(criteria: criterionIDs, targets: Set(TargetCatalog.all.map(\.id)))
             guard problems.isEmpty else {
                 throw UsageError(
-                    "the waiver file cannot be used:\n" + problems.map { "  \(Output.visible(path)): \(Output.visible($0))" }.joined(separator: "\n"),
+                    "--waivers: the waiver file cannot be used:\n"
+                        + problems.map { "  \(Output.visible(path)): \(Output.visible($0))" }.joined(separator: "\n"),
                     command: command)
             }
             return file
         } catch let error as WaiverFile.LoadError {
             throw UsageError(
-                "the waiver file cannot be used:\n"
+                "--waivers: the waiver file cannot be used:\n"
                     + error.problems.map { "  \(Output.visible(error.path)): \(Output.visible($0.description))" }.joined(separator: "\n"),
                 command: command)
         }

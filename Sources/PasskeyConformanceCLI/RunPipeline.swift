@@ -85,7 +85,7 @@ struct ReportDestination: Sendable {
             case "md", "markdown": return .markdown
             case "junit", "xml": return .junit
             case "html": return .html
-            default: throw parsed.usageError("unknown report format '\(name)'; use json, md, junit or html")
+            default: throw parsed.usageError(option: "format", "unknown report format '\(name)'; use json, md, junit or html")
             }
         }
     }

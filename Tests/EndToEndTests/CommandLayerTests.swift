@@ -46,6 +46,17 @@ struct CommandLayerTests {
         #expect(usageError(ExploreCommand.self, ["--budget", "0"])?.command == "explore")
     }
 
+    @Test("a value the command does not know is a usage error that names its option first")
+    func unknownValues() {
+        #expect(usageError(RunCommand.self, ["--format", "json,pdf"])?.message == "--format: unknown report format 'pdf'; use json, md, junit or html")
+        #expect(usageError(RunCommand.self, ["--target", "windows-11"])?.message.hasPrefix("--target: unknown target 'windows-11'; known targets: ") == true)
+        #expect(usageError(RunCommand.self, ["--mutant", "no-such"])?.message.hasPrefix("--mutant: unknown mutant 'no-such'") == true)
+        #expect(usageError(SelfTestCommand.self, ["--mutant", "no-such"])?.message == "--mutant: unknown mutant 'no-such'")
+        #expect(usageError(ExploreCommand.self, ["--criterion", "N9.9"])?.message.hasPrefix("--criterion: no invariant checks 'N9.9'") == true)
+        #expect(usageError(RunCommand.self, ["--sign-key", "/nonexistent", "--bundle", "b"])?.message.hasPrefix("--sign-key: cannot read") == true)
+        #expect(usageError(VerifyCommand.self, ["b", "--public-key", "/nonexistent"])?.message.hasPrefix("--public-key: cannot read") == true)
+    }
+
     @Test("typed options carry what the command line says")
     func typedOptions() throws {
         let run = try command(
