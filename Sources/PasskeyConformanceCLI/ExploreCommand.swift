@@ -129,8 +129,13 @@ struct ExploreCommand: CLICommand {
                 return .fault(RunFault(kind: "harness", message: "\(error)"))
             }
         }
-        let end = if let criteriaFault { End.fault(criteriaFault) } else { await interruptions.guarding(work, abandoned: { End.abandoned }) }
-        await adapter.shutdown()
+        let end: End
+        if let criteriaFault {
+            end = .fault(criteriaFault)
+            await adapter.shutdown()
+        } else {
+            end = await pipeline.drive(adapter, work, abandoned: { .abandoned })
+        }
         if showProgress { Output.write(Array("\u{1B}[2K".utf8), to: 2) }
 
         var report: Explorer.Report?
@@ -179,20 +184,17 @@ struct ExploreCommand: CLICommand {
             lines.append("No invariant broken.")
         }
         if let reportDirectory {
-            do {
-                let extra = scenario.map { [(path: "criteria/" + $0.fileName, bytes: Array($0.text.utf8))] } ?? []
-                let written = try ReportWriter.write(run, formats: reports.formats, extraFiles: extra, to: reportDirectory)
-                if let scenario {
-                    let folder = (reports.directory as NSString).appendingPathComponent("criteria")
-                    lines.append(
-                        "Run it: passkey-conformance run --criteria \(folder) --target \(scenario.result.target)"
-                            + (subject.isEmpty ? "" : " " + subject.joined(separator: " ")))
-                }
-                lines.append("Reports: " + written.joined(separator: ", "))
-            } catch {
-                Output.error("error: \(Output.inline(error.description))")
+            let extra = scenario.map { [(path: "criteria/" + $0.fileName, bytes: Array($0.text.utf8))] } ?? []
+            guard let written = RunPipeline.writeReports(run, formats: reports.formats, extraFiles: extra, to: reportDirectory) else {
                 return CLI.Status.systemError
             }
+            if let scenario {
+                let folder = (reports.directory as NSString).appendingPathComponent("criteria")
+                lines.append(
+                    "Run it: passkey-conformance run --criteria \(folder) --target \(scenario.result.target)"
+                        + (subject.isEmpty ? "" : " " + subject.joined(separator: " ")))
+            }
+            lines.append("Reports: " + written.joined(separator: ", "))
         }
         if !quiet || fault != nil || interruptions.signal != nil { Output.out(lines.joined(separator: "\n")) }
         // The process's status is the report's, so that the two never disagree.

@@ -63,8 +63,7 @@ extension RunCommand {
         let progress = Progress(enabled: !quiet && Output.errorIsTerminal)
         let execution = Execution(
             plan: plan, adapter: adapter, seed: seed, jobs: jobs, keepsTranscriptsOfPasses: transcriptsForPasses, onEvent: progress.handle)
-        let outcome = await interruptions.guarding(execution)
-        await adapter.shutdown()
+        let outcome = await pipeline.drive(adapter, { await execution.run() }, abandoned: { execution.abandoned })
         progress.finish()
 
         let run: RunResult
@@ -102,13 +101,10 @@ extension RunCommand {
         let status = ExitStatus.for(run, evaluation).rawValue
         if reports.writesReports {
             guard let directory else { return CLI.Status.systemError }
-            do {
-                let written = try ReportWriter.write(run, waivers: evaluation, formats: reports.formats, to: directory)
-                if !quiet { Output.out("Reports: " + written.map(Output.inline).joined(separator: ", ")) }
-            } catch {
-                Output.error("error: \(Output.inline(error.description))")
+            guard let written = RunPipeline.writeReports(run, waivers: evaluation, formats: reports.formats, to: directory) else {
                 return run.metadata.interruption == nil ? CLI.Status.systemError : status
             }
+            if !quiet { Output.out("Reports: " + written.map(Output.inline).joined(separator: ", ")) }
         }
         if bundle != nil, !writeBundle(run, waivers: evaluation, criteriaRoot: criteriaRoot) {
             return run.metadata.interruption == nil ? CLI.Status.systemError : status

@@ -46,6 +46,31 @@ struct RunPipeline: Sendable {
         }
     }
 
+    /// Runs `work` against `adapter` with the signals handled, then shuts the adapter down, however
+    /// the work ended; `abandoned()` is what is left when a signal came and the work did not stop
+    /// within the grace period.
+    func drive<Value: Sendable>(
+        _ adapter: any RelyingPartyAdapter, _ work: @escaping @Sendable () async -> Value, abandoned: @escaping @Sendable () -> Value
+    ) async -> Value {
+        let value = await interruptions.guarding(work, abandoned: abandoned)
+        await adapter.shutdown()
+        return value
+    }
+
+    /// Writes the reports, and `extraFiles` beside them, into the directory opened before the work:
+    /// the paths written, or `nil` after saying why they could not be written.
+    static func writeReports(
+        _ run: RunResult, waivers: WaiverEvaluation = .none, formats: [ReportFormat], extraFiles: [(path: String, bytes: [UInt8])] = [],
+        to directory: ReportDirectory
+    ) -> [String]? {
+        do {
+            return try ReportWriter.write(run, waivers: waivers, formats: formats, extraFiles: extraFiles, to: directory)
+        } catch {
+            Output.error("error: \(Output.inline(error.description))")
+            return nil
+        }
+    }
+
     /// Why the report directory cannot be used (already printed).
     struct UnwritableReports: Error {}
 
