@@ -23,7 +23,7 @@ struct SelfTestCommand: CLICommand {
             .init(name: "markdown", value: "file", help: "Also write both matrices as Markdown to this file."),
             .init(name: "seed", value: "n", help: "Seed (default 1)."),
             .flag("list-mutants", "List the mutants and what each breaks."),
-            .flag("list-items", "List every verify item of the loaded criteria with its mutants and their forms (N2.6 items need two forms)."),
+            .flag("list-items", "List every verify item of the loaded criteria with its mutants and their forms (each needs two forms)."),
             .flag("list-designs", "List the conforming designs and what each chooses."),
             .flag("quiet", "Print only problems and the verdict."), .flag("no-mutants", "Run the designs only (the no-false-alarm half)."),
             .flag("full", "Run every mutant against every criterion and show which others also catch it."),

@@ -75,12 +75,13 @@ extension Server {
         if store.take(.staleCache) {
             let stale = store.cache[username] ?? (version: version - 1, ids: [])
             if decisions.list.trustsStaleCache { return .success(stale.ids) }
-            if stale.version == version { return .success(stale.ids) }
+            if stale.version >= version - decisions.listForms.cacheVersionSlack { return .success(stale.ids) }
             // The cache is behind the store: read the store itself, or skip.
             if design.unusableList == .skip { return .failure("the cached list is stale") }
         }
         let first = readAcceptedList(username, version: version)
         guard case .failure = first, design.unusableList == .refetch, decisions.list.rereadsFailures else { return first }
+        if let cached = cachedForReread(username, version: version) { return .success(cached) }
         return readAcceptedList(username, version: version)
     }
 
@@ -94,15 +95,19 @@ extension Server {
         while true {
             switch store.page(index, of: accepted) {
             case .failure(.timedOut):
+                if let firstPage = firstPageAlone(of: accepted) { return firstPage }
                 return decisions.list.emptyOnTimeout ? .success([]) : .failure("the credential query timed out")
             case .failure(.pageFailed(let page)):
+                if decisions.listForms.cachesUncheckedReads { store.cache[username] = (version, collected) }
                 if lenient { return .success(collected) }
                 return .failure(Refusal("page \(page + 1) of the credential list failed to load"))
             case .success(let page):
                 collected += page.ids
                 total = page.total
+                if decisions.listForms.cachesUncheckedReads { store.cache[username] = (version, collected) }
+                if stopsByRoundedPageCount(after: index, total: total) { return .success(collected) }
                 guard page.hasMore else {
-                    if collected.count != total, !lenient {
+                    if collected.count != total, !lenient, !decisions.listForms.trustsEndOfList {
                         return .failure(Refusal("the list has \(collected.count) of \(total) credentials"))
                     }
                     if collected.isEmpty, decisions.list.refusesEmptyList { return .failure("empty lists are never sent") }

@@ -16,6 +16,8 @@ struct Decisions: Sendable {
     var forms = SignalForms()
     /// Points only second-form mutants of encodings and interfaces override (`Mutants+EncodingForms.swift`).
     var encodingForms = EncodingForms()
+    /// Points only second-form mutants of reconciliation, list assembly and the budget override (`Mutants+ListForms.swift`).
+    var listForms = ListForms()
 
     // MARK: Automatic upgrade (N2.6-AC01, AC05)
 

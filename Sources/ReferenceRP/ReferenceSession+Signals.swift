@@ -38,7 +38,7 @@ extension ReferenceSession {
                 if let notice = decisions.forms.noticeAtRevocation { await host.show(notice) }
                 if decisions.forms.revocationSendsOldList {
                     await send(.fixedList(username: username, ids: before))
-                } else if decisions.signals.reconcileTriggers.contains(.credentialRevoked) {
+                } else if decisions.signals.reconcileTriggers.contains(.credentialRevoked), !(await reportedLastPasskeyAsUnknown(id, of: username)) {
                     await scheduleReconciliation(for: username, reason: "credential revoked")
                 }
                 await showRevokeNotice()
@@ -155,9 +155,9 @@ extension ReferenceSession {
     /// keeping the Android budget and any retryMillis the platform asked for.
     func send(_ intent: SignalScheduler.Intent) async {
         guard let interface = signalInterface else { return }
-        if interface == .android, decisions.signals.rateBudget != .ignored {
+        if interface == .android, decisions.signals.rateBudget != .ignored, decisions.listForms.keepsBudget(intent) {
             let now = await host.now()
-            state.app.signals.androidCalls.removeAll { $0.at <= now - SignalScheduler.androidWindowMillis }
+            state.app.signals.androidCalls.removeAll { $0.at <= now - decisions.listForms.androidWindowMillis }
             let kind = SignalEncoding.androidType(of: intent)
             let counted = decisions.signals.rateBudget == .perType ? state.app.signals.androidCalls.filter { $0.kind == kind } : state.app.signals.androidCalls
             if now < state.app.signals.androidBlockedUntil {
@@ -165,7 +165,7 @@ extension ReferenceSession {
                 return
             }
             if counted.count >= SignalScheduler.androidBudget {
-                await hold(intent, until: counted[0].at + SignalScheduler.androidWindowMillis + 1)
+                await hold(intent, until: counted[0].at + decisions.listForms.androidWindowMillis + 1)
                 return
             }
         }
@@ -232,7 +232,7 @@ extension ReferenceSession {
                 let delay = decisions.signals.retryDelay(retryMillis) * design.retryBackoffFactor
                 let until = await host.now() + delay
                 state.app.signals.androidBlockedUntil = max(state.app.signals.androidBlockedUntil, until)
-                if design.rateLimited == .retry { await hold(decisions.signals.retriesOriginalPayload ? .resend(request) : intent, until: until) }
+                if design.rateLimited == .retry { await hold(decisions.signals.retriesOriginalPayload ? .resend(request) : retryIntent(intent), until: until) }
             } else {
                 await host.telemetry(TelemetryEvent("signal-failed", ["error": error.name]))
             }

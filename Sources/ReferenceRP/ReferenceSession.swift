@@ -347,6 +347,7 @@ actor ReferenceSession: RelyingPartySession {
             if decisions.forms.reconcilesAfterRejectedCreation { await scheduleReconciliation(for: pending.username, reason: "creation rejected") }
         case .success:
             if pending.conditional, let confirmation = decisions.upgrade.ownConfirmation { await host.show(confirmation) }
+            if decisions.listForms.reconcilesCreationTwice { await send(.reconcile(username: pending.username)) }
             if decisions.signals.reconcileTriggers.contains(.credentialCreated),
                 let username = state.server.sessions[token]?.username ?? Optional(pending.username)
             {

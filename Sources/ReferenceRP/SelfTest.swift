@@ -5,11 +5,6 @@ import ConformanceKit
 /// mutant fails the criterion it breaks, on the verify items it names, under the reference design
 /// and under every variant it applies to (no blind spot).
 public enum SelfTest {
-    /// The criteria groups whose verify items must each be broken by mutants in at least two
-    /// distinct forms for the self-test to pass. Items of other groups are listed with their forms
-    /// but not yet held to it.
-    public static let twoFormGroups: Set<String> = ["N2.6"]
-
     /// Each of `items` with the mutants that name it and their distinct forms, in the mutants' order.
     public static func itemForms(_ items: [String]) -> [(item: String, mutants: [Mutation], forms: [String])] {
         items.map { item in
@@ -23,9 +18,7 @@ public enum SelfTest {
     /// Every verify item of `criteria` with its mutants and their forms, as `selftest --list-items` prints it.
     public static func itemListing(_ criteria: [Criterion]) -> String {
         itemForms(criteria.flatMap { $0.info.verifyItems.map(\.id) }).map { entry in
-            let required = twoFormGroups.contains { entry.item.hasPrefix($0 + "-") }
-            let status =
-                entry.forms.count >= 2 ? "\(entry.forms.count) forms" : required ? "FEWER THAN TWO FORMS" : "\(entry.forms.count) form(s), not yet required"
+            let status = entry.forms.count >= 2 ? "\(entry.forms.count) forms" : "FEWER THAN TWO FORMS"
             return "\(entry.item.padding(toLength: 16, withPad: " ", startingAt: 0)) \(status)\n"
                 + entry.mutants.map { "    \($0.id.padding(toLength: 36, withPad: " ", startingAt: 0)) \($0.form)" }.joined(separator: "\n")
         }.joined(separator: "\n")
@@ -78,11 +71,10 @@ public enum SelfTest {
         /// whether run or not) and their distinct forms.
         public var itemForms: [(item: String, mutants: [Mutation], forms: [String])] { SelfTest.itemForms(items) }
 
-        /// Verify items of the groups in `SelfTest.twoFormGroups` broken by fewer than two distinct
-        /// forms of mutant: a demand whose mutants share one idea of the fault cannot show that its
+        /// Verify items broken by fewer than two distinct forms of mutant: a demand whose mutants share one idea of the fault cannot show that its
         /// check sees the others.
         public var itemsWithFewerThanTwoForms: [String] {
-            itemForms.filter { entry in SelfTest.twoFormGroups.contains { entry.item.hasPrefix($0 + "-") } && entry.forms.count < 2 }.map(\.item)
+            itemForms.filter { $0.forms.count < 2 }.map(\.item)
         }
 
         /// The suite's result on the reference RP.
@@ -92,8 +84,8 @@ public enum SelfTest {
         /// Designs with at least one test case that did not pass.
         public var falseAlarms: [DesignResult] { designs.filter { !$0.problems.isEmpty } }
         /// Whether the self-test passed: every design passed everything, every mutant was killed under
-        /// every design it applies to, every verify item has a mutant, and every item of the groups
-        /// in `SelfTest.twoFormGroups` has mutants in at least two forms.
+        /// every design it applies to, every verify item has a mutant, and every verify item has
+        /// mutants in at least two forms.
         public var passed: Bool {
             falseAlarms.isEmpty && mutants.allSatisfy(\.killed) && itemsWithoutMutant.isEmpty && itemsWithFewerThanTwoForms.isEmpty
         }

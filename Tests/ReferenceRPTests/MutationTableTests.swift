@@ -28,7 +28,7 @@ struct MutationTableTests {
     func applicability() throws {
         let drop = try #require(ReferenceDesign.variants.first { $0.rateLimited == .drop })
         let skipped = Mutation.allCases.filter { !$0.applies(to: drop) }.map(\.id)
-        #expect(skipped == ["retry-early", "retry-stale-payload"])
+        #expect(skipped == ["retry-early", "retry-stale-payload", "retry-millis-as-seconds", "retry-list-at-refusal"])
         #expect(Mutation.allCases.allSatisfy { $0.applies(to: .reference) })
     }
 }
