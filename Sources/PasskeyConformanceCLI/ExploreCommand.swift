@@ -8,7 +8,7 @@ import ReferenceRP
 enum ExploreCommand {
     static let spec = CommandSpec(
         name: "explore", summary: "Run random histories against the criteria's invariants and shrink a violation to a scenario.",
-        usage: "explore [--budget <n> | --seconds <s>] [--seed <n>] [--mutant <id> | --adapter-command <command>] [--target <id>] [--out <dir>]",
+        usage: "explore [--budget <n> | --seconds <s>] [--seed <n>] [--jobs <n>] [--mutant <id> | --adapter-command <command>] [--target <id>] [--out <dir>]",
         options: [
             Common.criteriaOption, Common.targetOption,
             .init(name: "criterion", value: "id", help: "Only the invariants of these criteria or groups (N2.6-AC06, N3.2).", repeatable: true),
@@ -22,6 +22,11 @@ enum ExploreCommand {
                 name: "design", value: "id",
                 help: "Explore a conforming design of the reference RP (see 'selftest --list-designs'); with --mutant, the mutant built on it."),
             .init(name: "seed", value: "n", help: "Seed of the histories (default 1); the same seed finds and shrinks the same history."),
+            .init(
+                name: "jobs", value: "n",
+                help:
+                    "Histories run at once, each in its own session (default: the CPU count in-process, 1 with --adapter-command); the findings are those of --jobs 1."
+            ),
             .init(name: "out", value: "dir", help: "Report directory (default: explore-report); the regression scenario goes to <dir>/criteria."),
             .init(name: "format", value: "formats", help: "Report formats: json, md, junit (default: all).", repeatable: true),
             .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
@@ -103,6 +108,7 @@ enum ExploreCommand {
         let showProgress = !quiet && Output.errorIsTerminal
         var explorer = Explorer(adapter: adapter, seed: seed)
         explorer.criteria = parsed.list("criterion")
+        explorer.jobs = try RunCommand.jobs(parsed, command: spec.name)
         var subject: [String] = []
         if let mutant = parsed.value("mutant") { subject.append("--mutant \(mutant)") }
         if let designNote { subject.append(designNote) }
@@ -170,7 +176,7 @@ enum ExploreCommand {
         if let fault { lines.append("error: the exploration stopped: \(Output.inline(fault.description))") }
         if let signal = interruptions.signal { lines.append("warning: interrupted by \(signal.rawValue); the report is partial") }
         if let finding = report?.finding, let scenario {
-            lines.append("Violation: \(finding.violation.invariant.id) (\(finding.violation.invariant.item)): \(Output.inline(finding.violation.message))")
+            lines.append("Violation: \(finding.violation.invariant.id) (\(finding.violation.item)): \(Output.inline(finding.violation.message))")
             lines.append(
                 "Found in history \(finding.index + 1); shrunk from \(finding.original.steps.count) to \(finding.shrunk.steps.count) steps in \(finding.replays) replays."
             )

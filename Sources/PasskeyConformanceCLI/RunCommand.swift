@@ -63,12 +63,12 @@ enum RunCommand {
     /// `--jobs`: 1 to 256. By default the CPU count against the embedded reference RP (its sessions
     /// share nothing) and 1 against an adapter process, whose sessions may share a server: several
     /// test cases at once are safe only when each session has accounts and state of its own.
-    static func jobs(_ parsed: ParsedArguments) throws -> Int {
+    static func jobs(_ parsed: ParsedArguments, command: String = spec.name) throws -> Int {
         guard let text = parsed.value("jobs") else {
             return parsed.value("adapter-command") == nil ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
         }
         guard let jobs = Int(text), (1...256).contains(jobs) else {
-            throw UsageError("--jobs must be a whole number from 1 to 256, found '\(text)'", command: spec.name)
+            throw UsageError("--jobs must be a whole number from 1 to 256, found '\(text)'", command: command)
         }
         return jobs
     }
