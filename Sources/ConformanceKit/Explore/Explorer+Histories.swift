@@ -8,7 +8,7 @@ extension Explorer {
     /// order, so the finding, the history count and the step count are those of a sequential run.
     public func explore(
         budget: Int, seconds: Double? = nil, targets requested: [String] = [],
-        progress: @Sendable (Int, Int) -> Void = { _, _ in }
+        progress report: @Sendable (Int, Int) -> Void = { _, _ in }
     ) async throws -> Report {
         let clock = ContinuousClock()
         let started = clock.now
@@ -18,44 +18,36 @@ extension Explorer {
             throw SystemIssue(
                 "the adapter declares none of the targets to explore (\((requested.isEmpty ? Self.defaultTargets : requested).joined(separator: ", ")))")
         }
-        var taken = 0
-        var steps = 0
-        let first: (outcome: Outcome, index: Int)? = try await withThrowingTaskGroup(of: (Int, Result<Outcome, any Error>).self) { group in
+        let deadline = seconds.map { started + .milliseconds(Int64($0 * 1000)) }
+        let run = try await withThrowingTaskGroup(of: Ran.self) { group -> Progress in
+            var progress = Progress()
             var launched = 0
-            var finished: [Int: Result<Outcome, any Error>] = [:]
-            func startNext() {
-                if let seconds, (clock.now - started) > .milliseconds(Int64(seconds * 1000)) { return }
-                guard launched < budget, !Task.isCancelled else { return }
-                let index = launched
-                launched += 1
-                let target = targets[index % targets.count]
-                group.addTask {
-                    do {
-                        return (index, .success(try await generate(target: target, description: description, worldSeed: SplitMix64.historySeed(seed, index))))
-                    } catch {
-                        return (index, .failure(error))
-                    }
+            var finished: [Int: Ran] = [:]
+            while true {
+                // Up to `jobs` histories in flight, none started after the deadline.
+                while launched < budget, launched - progress.taken < max(1, jobs), deadline.map({ clock.now <= $0 }) ?? true {
+                    let index = launched
+                    launched += 1
+                    group.addTask { [index] in await history(index, of: targets, description: description) }
                 }
-            }
-            for _ in 0..<max(1, jobs) { startNext() }
-            while let (index, result) = try await group.next() {
-                finished[index] = result
+                guard let ran = try await group.next() else { return progress }
+                finished[ran.index] = ran
                 // Outcomes count in history order: a later history waits for the earlier ones.
-                while let ready = finished.removeValue(forKey: taken) {
-                    let outcome = try ready.get()
-                    steps += outcome.history.steps.count
-                    taken += 1
-                    if taken % 100 == 0 { progress(taken, budget) }
+                while let ready = finished.removeValue(forKey: progress.taken) {
+                    let outcome = try ready.result.get()
+                    progress.steps += outcome.history.steps.count
+                    progress.taken += 1
+                    if progress.taken % 100 == 0 { report(progress.taken, budget) }
                     if outcome.violation != nil {
                         group.cancelAll()
-                        return (outcome, taken - 1)
+                        progress.first = (outcome, progress.taken - 1)
+                        return progress
                     }
                 }
-                startNext()
             }
-            return nil
         }
-        guard let first, let violation = first.outcome.violation else {
+        let (taken, steps) = (run.taken, run.steps)
+        guard let first = run.first, let violation = first.outcome.violation else {
             return Report(histories: taken, steps: steps, finding: nil, wallSeconds: (clock.now - started).inSeconds)
         }
         let worldSeed = SplitMix64.historySeed(seed, first.index)
@@ -64,6 +56,30 @@ extension Explorer {
             histories: taken, steps: steps,
             finding: Finding(original: first.outcome.history, shrunk: shrunk, violation: final, worldSeed: worldSeed, index: first.index, replays: replays),
             wallSeconds: (clock.now - started).inSeconds)
+    }
+
+    /// Histories taken so far, in order, and the first that broke an invariant.
+    struct Progress {
+        var taken = 0
+        var steps = 0
+        var first: (outcome: Outcome, index: Int)?
+    }
+
+    /// One history's outcome, or the error that stopped it, with its index in the run.
+    struct Ran: Sendable {
+        var index: Int
+        var result: Result<Outcome, any Error>
+    }
+
+    /// History `index` of the run.
+    func history(_ index: Int, of targets: [Target], description: AdapterDescription) async -> Ran {
+        do {
+            let target = targets[index % targets.count]
+            return Ran(
+                index: index, result: .success(try await generate(target: target, description: description, worldSeed: SplitMix64.historySeed(seed, index))))
+        } catch {
+            return Ran(index: index, result: .failure(error))
+        }
     }
 
     /// Generates and runs one history.
@@ -91,7 +107,9 @@ extension Explorer {
         target: Target, description: AdapterDescription, worldSeed: UInt64, background: [ExploreStep], count: Int,
         next: (World) -> ExploreStep
     ) async throws -> Outcome {
-        let host = SimulationHost(simulator: try PlatformSimulator(target: target, associatedRPIDs: description.relyingPartyIDs, seed: worldSeed))
+        // Nobody reads a history's transcript in full: its entries keep no payload.
+        let host = SimulationHost(
+            simulator: try PlatformSimulator(target: target, associatedRPIDs: description.relyingPartyIDs, seed: worldSeed), keepsPayloads: false)
         let context = SessionContext(testCase: "explore/\(worldSeed)@\(target.id)", target: target.id, device: target.device, seed: worldSeed)
         host.record(.harnessToRP, "session.open", "\(target.id): \(target.title)", payload: Wire.jsonValue(context))
         let session = try await adapter.openSession(context, host: host)
