@@ -48,14 +48,6 @@
             return key.isValidSignature(signature, for: message)
         }
 
-        static func subjectPublicKeyInfo(x: Data, y: Data) throws(CryptoError) -> Data {
-            do {
-                return try P256.Signing.PublicKey(rawRepresentation: x + y).derRepresentation
-            } catch {
-                throw CryptoError(.backendFailure("CryptoKit: \(error)"))
-            }
-        }
-
         /// The coordinates of a P-256 key in DER SubjectPublicKeyInfo form, or nil when the bytes are not one.
         static func publicPoint(subjectPublicKeyInfo der: Data) -> (x: Data, y: Data)? {
             guard let key = try? P256.Signing.PublicKey(derRepresentation: der) else { return nil }
@@ -167,24 +159,6 @@
                 EVP_DigestVerify(context, signature, signature.count, pointer, count)
             }
             return result == 1
-        }
-
-        /// The DER SubjectPublicKeyInfo of a P-256 public point, encoded by `i2d_PUBKEY`.
-        static func subjectPublicKeyInfo(x: Data, y: Data) throws(CryptoError) -> Data {
-            var point = Data([0x04])
-            point.append(x)
-            point.append(y)
-            let key = try makeKey(privateScalar: nil, publicPoint: point)
-            defer { EVP_PKEY_free(key) }
-            let length = i2d_PUBKEY(key, nil)
-            guard length > 0 else { throw failure("i2d_PUBKEY (size)") }
-            var encoded = [UInt8](repeating: 0, count: Int(length))
-            let written = encoded.withUnsafeMutableBufferPointer { buffer -> Int32 in
-                var cursor = buffer.baseAddress
-                return i2d_PUBKEY(key, &cursor)
-            }
-            guard written == length else { throw failure("i2d_PUBKEY") }
-            return Data(encoded)
         }
 
         /// The coordinates of a P-256 key in DER SubjectPublicKeyInfo form (`d2i_PUBKEY`), or nil when the
