@@ -16,7 +16,7 @@ struct ExploreTests {
             try await Explorer(adapter: ReferenceRP(design: design), seed: 7).explore(budget: 150)
         }
         #expect(
-            report.finding == nil, "\(design.id): \(report.finding.map { "\($0.violation.invariant.id): \($0.violation.message) in \($0.shrunk.steps)" } ?? "")"
+            report.finding == nil, "\(design.id): \(report.finding.map { "\($0.violation.invariant.id): \($0.violation.message) in \($0.shrunk.steps.map(\.sentence))" } ?? "")"
         )
         #expect(report.histories == 150)
     }
@@ -65,7 +65,7 @@ struct ExploreTests {
         #expect(onMutant?.verdict == .failed, "\(onMutant?.message ?? "no test case")")
         #expect(onReference?.verdict == .passed, "\(onReference?.message ?? "no test case")")
         print(
-            "\(mutation.id): \(finding.violation.invariant.id) after \(finding.index + 1) histories; \(finding.original.steps.count) → \(finding.shrunk.steps.count) steps: \(finding.shrunk.steps)"
+            "\(mutation.id): \(finding.violation.invariant.id) after \(finding.index + 1) histories; \(finding.original.steps.count) → \(finding.shrunk.steps.count) steps: \(finding.shrunk.steps.map(\.sentence))"
         )
     }
 
