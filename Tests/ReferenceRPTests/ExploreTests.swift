@@ -16,7 +16,8 @@ struct ExploreTests {
             try await Explorer(adapter: ReferenceRP(design: design), seed: 7).explore(budget: 150)
         }
         #expect(
-            report.finding == nil, "\(design.id): \(report.finding.map { "\($0.violation.invariant.id): \($0.violation.message) in \($0.shrunk.steps.map(\.sentence))" } ?? "")"
+            report.finding == nil,
+            "\(design.id): \(report.finding.map { "\($0.violation.invariant.id): \($0.violation.message) in \($0.shrunk.steps.map(\.sentence))" } ?? "")"
         )
         #expect(report.histories == 150)
     }
