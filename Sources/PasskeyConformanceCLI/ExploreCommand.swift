@@ -8,7 +8,7 @@ import ReferenceRP
 struct ExploreCommand: CLICommand {
     static let spec = CommandSpec(
         name: "explore", summary: "Run random histories against the criteria's invariants and shrink a violation to a scenario.",
-        usage: "explore [--budget <n> | --seconds <s>] [--seed <n>] [--mutant <id> | --adapter-command <command>] [--target <id>] [--out <dir>]",
+        usage: "explore [--budget <n> | --seconds <s>] [--seed <n>] [--jobs <n>] [--mutant <id> | --adapter-command <command>] [--target <id>] [--out <dir>]",
         options: [
             Common.criteriaOption, Common.targetOption,
             .init(name: "criterion", value: "id", help: "Only the invariants of these criteria or groups (N2.6-AC06, N3.2).", repeatable: true),
@@ -24,6 +24,11 @@ struct ExploreCommand: CLICommand {
                     "Explore a conforming design of the reference RP: a fixed design's id, or knobs:name=value;… (see 'selftest --list-designs'); with --mutant, the mutant built on it."
             ),
             .init(name: "seed", value: "n", help: "Seed of the histories (default 1); the same seed finds and shrinks the same history."),
+            .init(
+                name: "jobs", value: "n",
+                help:
+                    "Histories run at once, each in its own session (default: the CPU count in-process, 1 with --adapter-command); the findings are those of --jobs 1."
+            ),
             .init(name: "out", value: "dir", help: "Report directory (default: explore-report); the regression scenario goes to <dir>/criteria."),
             .init(name: "format", value: "formats", help: "Report formats: json, md, junit (default: all).", repeatable: true),
             .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
@@ -49,6 +54,8 @@ struct ExploreCommand: CLICommand {
     /// `--seconds`: wall time after which the exploration stops.
     var seconds: Double?
     var quiet: Bool
+    /// `--jobs`: histories run at once.
+    var jobs: Int
 
     init(_ parsed: ParsedArguments) throws {
         reports = try ReportDestination(parsed, defaultDirectory: "explore-report")
@@ -74,6 +81,7 @@ struct ExploreCommand: CLICommand {
         if let line = parsed.value("adapter-command") { subject.append("--adapter-command '\(line)'") }
         criteriaPath = parsed.value("criteria")
         quiet = parsed.flag("quiet")
+        jobs = try RunCommand.jobs(parsed)
     }
 
     /// How the exploration ended.
@@ -105,6 +113,7 @@ struct ExploreCommand: CLICommand {
         let adapter = self.adapter.make()
         var explorer = Explorer(adapter: adapter, seed: seed)
         explorer.criteria = invariantCriteria
+        explorer.jobs = jobs
         let filters = targets.map { "--target \($0)" } + invariantCriteria.map { "--criterion \($0)" }
 
         let exploring = explorer
@@ -172,7 +181,7 @@ struct ExploreCommand: CLICommand {
         if let fault { lines.append("error: the exploration stopped: \(Output.inline(fault.description))") }
         if let signal = interruptions.signal { lines.append("warning: interrupted by \(signal.rawValue); the report is partial") }
         if let finding = report?.finding, let scenario {
-            lines.append("Violation: \(finding.violation.invariant.id) (\(finding.violation.invariant.item)): \(Output.inline(finding.violation.message))")
+            lines.append("Violation: \(finding.violation.invariant.id) (\(finding.violation.item)): \(Output.inline(finding.violation.message))")
             lines.append(
                 "Found in history \(finding.index + 1); shrunk from \(finding.original.steps.count) to \(finding.shrunk.steps.count) steps in \(finding.replays) replays."
             )
