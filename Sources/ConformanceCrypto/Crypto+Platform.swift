@@ -48,14 +48,6 @@
             return key.isValidSignature(signature, for: message)
         }
 
-        static func subjectPublicKeyInfo(x: Data, y: Data) throws(CryptoError) -> Data {
-            do {
-                return try P256.Signing.PublicKey(rawRepresentation: x + y).derRepresentation
-            } catch {
-                throw CryptoError(.backendFailure("CryptoKit: \(error)"))
-            }
-        }
-
         /// The coordinates of a P-256 key in DER SubjectPublicKeyInfo form, or nil when the bytes are not one.
         static func publicPoint(subjectPublicKeyInfo der: Data) -> (x: Data, y: Data)? {
             guard let key = try? P256.Signing.PublicKey(derRepresentation: der) else { return nil }
@@ -66,6 +58,7 @@
 
 #else
     import CLibCrypto
+    import Synchronization
 
     /// The cryptography used by the module, implemented with OpenSSL 3.0 libcrypto.
     ///
@@ -92,10 +85,20 @@
             return Data(bytes)
         }
 
+        /// The P-256 group, built once and used under its lock: building it computes its Montgomery
+        /// constants (a modular inversion each time), which took most of the library's time in
+        /// explore's key derivations (perf, 2,000 histories).
+        private static let p256 = Mutex<OpaquePointer?>(EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1))
+
         /// The public point of `scalar`, or nil when the scalar is 0 or not below the group order.
         static func publicPoint(forScalar scalar: Data) throws(CryptoError) -> (x: Data, y: Data)? {
-            guard let group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1) else { throw failure("EC_GROUP_new_by_curve_name") }
-            defer { EC_GROUP_free(group) }
+            try p256.withLock { group throws(CryptoError) -> (x: Data, y: Data)? in
+                guard let group else { throw failure("EC_GROUP_new_by_curve_name") }
+                return try publicPoint(forScalar: scalar, on: group)
+            }
+        }
+
+        private static func publicPoint(forScalar scalar: Data, on group: OpaquePointer) throws(CryptoError) -> (x: Data, y: Data)? {
             guard let privateNumber = bigNumber(scalar) else { throw failure("BN_bin2bn") }
             defer { BN_clear_free(privateNumber) }
             guard let order = EC_GROUP_get0_order(group) else { throw failure("EC_GROUP_get0_order") }
@@ -110,8 +113,10 @@
         }
 
         static func isPointOnCurve(x: Data, y: Data) -> Bool {
-            guard let group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1) else { return false }
-            defer { EC_GROUP_free(group) }
+            p256.withLock { group in group.map { isPointOnCurve(x: x, y: y, on: $0) } ?? false }
+        }
+
+        private static func isPointOnCurve(x: Data, y: Data, on group: OpaquePointer) -> Bool {
             guard let point = EC_POINT_new(group) else { return false }
             defer { EC_POINT_free(point) }
             let encoded = [0x04] + [UInt8](x) + [UInt8](y)
@@ -154,24 +159,6 @@
                 EVP_DigestVerify(context, signature, signature.count, pointer, count)
             }
             return result == 1
-        }
-
-        /// The DER SubjectPublicKeyInfo of a P-256 public point, encoded by `i2d_PUBKEY`.
-        static func subjectPublicKeyInfo(x: Data, y: Data) throws(CryptoError) -> Data {
-            var point = Data([0x04])
-            point.append(x)
-            point.append(y)
-            let key = try makeKey(privateScalar: nil, publicPoint: point)
-            defer { EVP_PKEY_free(key) }
-            let length = i2d_PUBKEY(key, nil)
-            guard length > 0 else { throw failure("i2d_PUBKEY (size)") }
-            var encoded = [UInt8](repeating: 0, count: Int(length))
-            let written = encoded.withUnsafeMutableBufferPointer { buffer -> Int32 in
-                var cursor = buffer.baseAddress
-                return i2d_PUBKEY(key, &cursor)
-            }
-            guard written == length else { throw failure("i2d_PUBKEY") }
-            return Data(encoded)
         }
 
         /// The coordinates of a P-256 key in DER SubjectPublicKeyInfo form (`d2i_PUBKEY`), or nil when the

@@ -81,6 +81,12 @@ public struct P256PublicKey: Sendable, Hashable {
         self.y = Data(y)
     }
 
+    /// A point the library computed from a private scalar: on the curve by construction.
+    init(computedX x: Data, y: Data) {
+        self.x = x
+        self.y = y
+    }
+
     /// The SEC 1 uncompressed encoding `04 || x || y` (65 bytes).
     public var uncompressedPoint: Data {
         var point = Data([0x04])
@@ -104,12 +110,24 @@ public struct P256PublicKey: Sendable, Hashable {
     }
 
     /// The key as a DER SubjectPublicKeyInfo (RFC 5280 §4.1.2.7 with the RFC 5480 EC algorithm and
-    /// named curve), encoded by the platform's library; the form WebAuthn L3 gives RPs in `publicKey`.
+    /// named curve); the form WebAuthn L3 gives RPs in `publicKey`.
     ///
-    /// - Throws: `CryptoError.backendFailure` if the library fails.
+    /// For a P-256 key with its point uncompressed the structure is a fixed 26-byte header (the
+    /// algorithm identifier and the BIT STRING's length) before `04 || x || y`: the bytes the
+    /// platforms' libraries write (a test checks them against an independent encoder), without
+    /// their encoder lookup on every call.
+    ///
+    /// - Throws: never; kept throwing for the callers written against the library encoder.
     public func subjectPublicKeyInfo() throws(CryptoError) -> Data {
-        try CryptoBackend.subjectPublicKeyInfo(x: x, y: y)
+        Self.subjectPublicKeyInfoHeader + uncompressedPoint
     }
+
+    /// `SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING (0 unused bits, 65 bytes) }`
+    /// up to the point.
+    static let subjectPublicKeyInfoHeader = Data([
+        0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07, 0x03,
+        0x42, 0x00,
+    ])
 
     /// Returns whether `derSignature` is a valid ECDSA-SHA256 signature of `message` under this key.
     ///
@@ -142,7 +160,7 @@ public struct P256SigningKey: Sendable, Hashable {
             throw CryptoError(.scalarOutOfRange)
         }
         self.scalar = scalar
-        self.publicKey = try P256PublicKey(x: x, y: y)
+        self.publicKey = P256PublicKey(computedX: x, y: y)
     }
 
     /// Derives a key deterministically from `seed` (any length, typically 32 bytes).

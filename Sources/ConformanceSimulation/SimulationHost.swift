@@ -66,10 +66,15 @@ public final class SimulationHost: PlatformHost, Sendable {
     }
 
     private let state: Mutex<State>
+    /// Whether transcript entries keep their payloads. A host whose transcript nobody reads in
+    /// full (`explore`'s histories) records every entry without one, and so never encodes them.
+    public let keepsPayloads: Bool
 
-    /// Creates a host around the simulated platform of one target, at virtual time 0.
-    public init(simulator: PlatformSimulator) {
+    /// Creates a host around the simulated platform of one target, at virtual time 0; with
+    /// `keepsPayloads` false its transcript entries carry no payload.
+    public init(simulator: PlatformSimulator, keepsPayloads: Bool = true) {
         state = Mutex(State(simulator: simulator))
+        self.keepsPayloads = keepsPayloads
     }
 
     // MARK: PlatformHost
@@ -83,7 +88,9 @@ public final class SimulationHost: PlatformHost, Sendable {
             let style = view.map { $0.conditional ? "conditional" : "modal" } ?? "unreadable"
             let summary = "\(style) registration request for \(view?.userName ?? "?") (rp \(view?.rpID ?? "?"))"
             let hold = state.simulator.provider.holdRegistrations
-            return Self.start(&state, .create, summary: summary, payload: Wire.jsonValue(request), outcome: outcome, notes: notes, hold: hold) {
+            return Self.start(
+                &state, .create, summary: summary, payload: keepsPayloads ? Wire.jsonValue(request) : nil, outcome: outcome, notes: notes, hold: hold
+            ) {
                 $0.createRequest = request
                 $0.registration = view
             }
@@ -96,7 +103,10 @@ public final class SimulationHost: PlatformHost, Sendable {
             let now = state.clock.nowMillis
             let (outcome, notes) = state.simulator.get(request, now: now)
             let hold = state.simulator.provider.holdAssertions
-            return Self.start(&state, .get, summary: "passkey sign-in request", payload: Wire.jsonValue(request), outcome: outcome, notes: notes, hold: hold) {
+            return Self.start(
+                &state, .get, summary: "passkey sign-in request", payload: keepsPayloads ? Wire.jsonValue(request) : nil, outcome: outcome, notes: notes,
+                hold: hold
+            ) {
                 $0.getRequest = request
             }
         }
@@ -109,7 +119,9 @@ public final class SimulationHost: PlatformHost, Sendable {
             let view = try? SignalView.read(request).get()
             let (outcome, notes) = state.simulator.signal(request, now: now)
             let summary = view.map { "\($0.kind.rawValue) signal via \($0.interface) (rp \($0.rpID))" } ?? "unreadable signal"
-            return Self.start(&state, .signal, summary: summary, payload: Wire.jsonValue(request), outcome: outcome, notes: notes, hold: false) {
+            return Self.start(
+                &state, .signal, summary: summary, payload: keepsPayloads ? Wire.jsonValue(request) : nil, outcome: outcome, notes: notes, hold: false
+            ) {
                 $0.signalRequest = request
                 $0.signal = view
             }
@@ -117,7 +129,7 @@ public final class SimulationHost: PlatformHost, Sendable {
     }
 
     private static func start(
-        _ state: inout State, _ kind: PlatformOperation.Kind, summary: String, payload: JSONValue,
+        _ state: inout State, _ kind: PlatformOperation.Kind, summary: String, payload: JSONValue?,
         outcome: PlatformOutcome, notes: [PlatformSimulator.Note], hold: Bool,
         configure: (inout PlatformOperation) -> Void
     ) -> OperationID {
@@ -188,8 +200,9 @@ public final class SimulationHost: PlatformHost, Sendable {
 
     /// Records an entry in the transcript at the current virtual time.
     @discardableResult
-    public func record(_ channel: TranscriptEntry.Channel, _ name: String, _ summary: String, payload: JSONValue? = nil) -> Int {
-        state.withLock { $0.transcript.record(at: $0.clock.nowMillis, channel, name, summary, payload: payload) }
+    public func record(_ channel: TranscriptEntry.Channel, _ name: String, _ summary: String, payload: @autoclosure () -> JSONValue? = nil) -> Int {
+        let payload = keepsPayloads ? payload() : nil
+        return state.withLock { $0.transcript.record(at: $0.clock.nowMillis, channel, name, summary, payload: payload) }
     }
 
     /// The next operation whose outcome is due, marked delivered.

@@ -26,10 +26,14 @@ public enum CLI {
         public static let usage: Int32 = 64
     }
 
-    static let commands: [CommandSpec] = [
-        RunCommand.spec, ListCommand.spec, ValidateCommand.spec, SelfTestCommand.spec, GherkinCommand.spec,
-        InitAdapterCommand.spec, ExploreCommand.spec, MergeCommand.spec, VerifyCommand.spec,
+    /// Every command, in the order the overview lists them; the command line's first word picks one by name.
+    static let commands: [any CLICommand.Type] = [
+        RunCommand.self, ListCommand.self, ValidateCommand.self, SelfTestCommand.self, GherkinCommand.self,
+        InitAdapterCommand.self, ExploreCommand.self, MergeCommand.self, VerifyCommand.self,
     ]
+
+    /// The commands' tables, in the same order.
+    static var specs: [CommandSpec] { commands.map { $0.spec } }
 
     static var overview: String {
         var lines = [
@@ -39,13 +43,25 @@ public enum CLI {
             "",
             "COMMANDS:",
         ]
-        for command in commands { lines.append("  " + command.name.padding(toLength: 14, withPad: " ", startingAt: 0) + command.summary) }
+        for command in specs { lines.append("  " + command.name.padding(toLength: 14, withPad: " ", startingAt: 0) + command.summary) }
         lines += [
             "", "See 'passkey-conformance <command> --help' for a command's options.",
             "Exit status: 0 conformant, 1 non-conformant, 2 harness, adapter or criterion-file error, 3 incomplete (too little verified),",
             "64 bad usage, 129/130/143 interrupted (SIGHUP/SIGINT/SIGTERM).",
         ]
         return lines.joined(separator: "\n")
+    }
+
+    /// A first word that names no command (or a `help` asking for more than one): the error is
+    /// followed by the overview rather than a command's help.
+    struct CommandLineError: Error {
+        var message: String
+    }
+
+    /// The command called `name`, or an error that names it.
+    static func command(named name: String) throws(CommandLineError) -> any CLICommand.Type {
+        guard let command = commands.first(where: { $0.spec.name == name }) else { throw CommandLineError(message: "unknown command '\(name)'") }
+        return command
     }
 
     /// Runs the command line (without the program name) and returns the exit status.
@@ -55,35 +71,31 @@ public enum CLI {
             Output.error(overview)
             return Status.usage
         }
-        if name == "-h" || name == "--help" || name == "help" {
-            Output.out(overview)
-            return Status.ok
-        }
-        if name == "--version" {
-            Output.out("passkey-conformance \(Suite.harnessVersion)")
-            return Status.ok
-        }
-        guard let spec = commands.first(where: { $0.name == name }) else {
-            Output.error("error: unknown command '\(name)'\n\n" + overview)
-            return Status.usage
-        }
         do {
-            let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: spec)
-            if parsed.wantsHelp {
-                Output.out(spec.help)
+            if name == "-h" || name == "--help" || name == "help" {
+                // `help <command>` is that command's --help.
+                guard arguments.count > 1 else {
+                    Output.out(overview)
+                    return Status.ok
+                }
+                guard arguments.count == 2 else { throw CommandLineError(message: "help takes one command, found '\(arguments[2])'") }
+                Output.out(try command(named: arguments[1]).spec.help)
                 return Status.ok
             }
-            switch spec.name {
-            case RunCommand.spec.name: return try await RunCommand.run(parsed)
-            case ListCommand.spec.name: return try ListCommand.run(parsed)
-            case ValidateCommand.spec.name: return try ValidateCommand.run(parsed)
-            case SelfTestCommand.spec.name: return try await SelfTestCommand.run(parsed)
-            case InitAdapterCommand.spec.name: return try InitAdapterCommand.run(parsed)
-            case MergeCommand.spec.name: return try MergeCommand.run(parsed)
-            case VerifyCommand.spec.name: return try VerifyCommand.run(parsed)
-            case ExploreCommand.spec.name: return try await ExploreCommand.run(parsed)
-            default: return try GherkinCommand.run(parsed)
+            if name == "--version" {
+                Output.out("passkey-conformance \(Suite.harnessVersion)")
+                return Status.ok
             }
+            let type = try command(named: name)
+            let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: type.spec)
+            if parsed.wantsHelp {
+                Output.out(type.spec.help)
+                return Status.ok
+            }
+            return try await type.init(parsed).run()
+        } catch let error as CommandLineError {
+            Output.error("error: \(error.message)\n\n" + overview)
+            return Status.usage
         } catch let error as UsageError {
             Output.error("error: \(error.message)\nSee 'passkey-conformance \(error.command ?? name) --help'.")
             return Status.usage
@@ -92,6 +104,19 @@ public enum CLI {
             return Status.systemError
         }
     }
+}
+
+/// A command of the command line: a type whose value is the command line read into typed options.
+///
+/// Making the value reads and checks every option (a bad one is a `UsageError` that names it, exit
+/// 64) before anything runs; `run()` then does the work and returns the exit status.
+protocol CLICommand: Sendable {
+    /// The command's name, summary, usage and option table (parsing and `--help` both read it).
+    static var spec: CommandSpec { get }
+    /// Reads the parsed command line into the command's typed options.
+    init(_ arguments: ParsedArguments) throws
+    /// Does the command's work and returns its exit status.
+    func run() async throws -> Int32
 }
 
 /// Where the CLI writes.

@@ -12,16 +12,17 @@ enum Common {
         name: "scenario", value: "text", help: "Only the scenario with exactly this name, or if none has it, those whose name contains it.")
 
     /// Loads the criteria; defects are printed and turned into an error.
-    static func loadCriteria(_ parsed: ParsedArguments) throws -> CriteriaLoader.Result {
-        try attemptLoadingCriteria(parsed).get()
+    static func loadCriteria(_ path: String?) throws -> CriteriaLoader.Result {
+        try attemptLoadingCriteria(path).get()
     }
 
-    /// Loads the criteria, printing every diagnostic; a missing bundle or defective files are the
-    /// failure, for a command that reports it instead of stopping.
-    static func attemptLoadingCriteria(_ parsed: ParsedArguments) -> Swift.Result<CriteriaLoader.Result, SystemIssue> {
+    /// Loads the criteria at `path` (`--criteria`; the bundled suite when `nil`), printing every
+    /// diagnostic; a missing bundle or defective files are the failure, for a command that reports
+    /// it instead of stopping.
+    static func attemptLoadingCriteria(_ path: String?) -> Swift.Result<CriteriaLoader.Result, SystemIssue> {
         let root: String
         do {
-            root = try parsed.value("criteria") ?? CriteriaLocation.defaultRoot()
+            root = try path ?? CriteriaLocation.defaultRoot()
         } catch let issue as SystemIssue {
             return .failure(issue)
         } catch {
@@ -48,53 +49,6 @@ enum Common {
             + (bundled ?? "missing (no resource bundle beside the executable)")
     }
 
-    /// The plan filter from the command line; unknown ids and bad tag expressions are usage errors.
-    static func filter(
-        _ parsed: ParsedArguments, criteria: [Criterion], command: String,
-        defaultLevel: CriterionInfo.Origin = .derived
-    ) throws -> TestPlan.Filter {
-        var tags = TagExpression.always
-        if let text = parsed.value("tags") {
-            do {
-                tags = try TagExpression.parse(text)
-            } catch {
-                throw UsageError("bad --tags: \(error)", command: command)
-            }
-        }
-        let knownTargets = TargetCatalog.all.map(\.id)
-        for target in parsed.list("target") where !knownTargets.contains(target) {
-            throw UsageError("unknown target '\(target)'; known targets: \(knownTargets.joined(separator: ", "))", command: command)
-        }
-        let ids = criteria.map(\.info.id)
-        let groups = Set(criteria.map(\.info.group))
-        for criterion in parsed.list("criterion") where !ids.contains(criterion) && !groups.contains(criterion) {
-            throw UsageError(
-                "unknown criterion '\(criterion)'; known: \(groups.sorted().joined(separator: ", ")), \(ids.joined(separator: ", "))", command: command)
-        }
-        let given = parsed.list("criterion")
-        var selection = CriterionSelection(given.map { CriterionSelector($0) })
-        let gate = try level(parsed, command: command, default: defaultLevel)
-        let beyond = criteria.filter { $0.info.origin > gate }.map(\.info.id)
-        if !beyond.isEmpty {
-            // Criteria beyond the gate run only when named by their own id.
-            let named = Set(given).intersection(beyond)
-            let wanted = criteria.filter { $0.info.origin <= gate && selection.selects($0.info.id, group: $0.info.group) }.map(\.info.id)
-            let ids = wanted + criteria.map(\.info.id).filter(named.contains)
-            selection = ids.isEmpty ? .nothing : .matching(ids.map { CriterionSelector($0) })
-        }
-        return TestPlan.Filter(tags: tags, criteria: selection, targets: parsed.list("target"), scenario: parsed.value("scenario"))
-    }
-
-    /// The widest criterion origin the run covers (`--level`, default `derived`: the documents' own
-    /// criteria and the requirements derived from them; `recommendation` adds other standards').
-    static func level(_ parsed: ParsedArguments, command: String, default fallback: CriterionInfo.Origin = .derived) throws -> CriterionInfo.Origin {
-        guard let text = parsed.value("level") else { return fallback }
-        guard let origin = CriterionInfo.Origin(rawValue: text) else {
-            throw UsageError("--level must be source, derived or recommendation, found '\(text)'", command: command)
-        }
-        return origin
-    }
-
     /// The `--level` option of `run` and `list`.
     static let levelOption = CommandSpec.Option(
         name: "level", value: "origin",
@@ -102,17 +56,92 @@ enum Common {
             "Which criteria the run covers: source (the documents' own), derived (also the harness's derived requirements; the default) or recommendation (also other standards' recommendations)."
     )
 
-    /// The filters as given, for the report's metadata.
-    static func filterText(_ parsed: ParsedArguments) -> [String: String] {
-        var text: [String: String] = [:]
-        for name in ["tags", "scenario", "level"] { if let value = parsed.value(name) { text[name] = value } }
-        for name in ["criterion", "target"] where !parsed.list(name).isEmpty { text[name] = parsed.list(name).joined(separator: ",") }
-        return text
+    /// `--seed`: any 64-bit whole number, 1 by default.
+    static func seed(_ parsed: ParsedArguments) throws(UsageError) -> UInt64 {
+        try parsed.wholeNumber("seed", in: UInt64.min...UInt64.max, described: "a whole number from 0 to \(UInt64.max)") ?? 1
     }
 
-    static func seed(_ parsed: ParsedArguments, command: String) throws -> UInt64 {
-        guard let text = parsed.value("seed") else { return 1 }
-        guard let seed = UInt64(text) else { throw UsageError("--seed must be a whole number from 0 to \(UInt64.max), found '\(text)'", command: command) }
-        return seed
+    /// `--target`: ids of the catalogue; an unknown one is a usage error listing the known ones.
+    static func targets(_ parsed: ParsedArguments) throws(UsageError) -> [String] {
+        let knownTargets = TargetCatalog.all.map(\.id)
+        for target in parsed.list("target") where !knownTargets.contains(target) {
+            throw parsed.usageError(option: "target", "unknown target '\(target)'; known targets: \(knownTargets.joined(separator: ", "))")
+        }
+        return parsed.list("target")
+    }
+}
+
+/// The options that choose which criteria, scenarios and targets run (`--criteria`, `--criterion`,
+/// `--target`, `--tags`, `--scenario`, `--level`), read and checked as far as they can be before the
+/// criteria load; the criterion ids are checked against the loaded criteria by `filter(criteria:)`.
+struct CriteriaSelection: Sendable {
+    /// `--criteria`: the criterion files; `nil` for the suite shipped with the harness.
+    var criteriaPath: String?
+    /// `--criterion`: criterion ids or groups.
+    var criteria: [String]
+    /// `--target`: target ids, all known.
+    var targets: [String]
+    /// `--tags` as given, and parsed.
+    var tagsText: String?
+    var tags: TagExpression
+    /// `--scenario`.
+    var scenario: String?
+    /// `--level`, when given.
+    var level: CriterionInfo.Origin?
+    /// The command whose help a usage error points to.
+    var command: String
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        command = parsed.command
+        criteriaPath = parsed.value("criteria")
+        criteria = parsed.list("criterion")
+        tagsText = parsed.value("tags")
+        tags = .always
+        if let tagsText {
+            do {
+                tags = try TagExpression.parse(tagsText)
+            } catch {
+                throw parsed.usageError("bad --tags: \(error)")
+            }
+        }
+        targets = try Common.targets(parsed)
+        scenario = parsed.value("scenario")
+        level = try parsed.choice("level", ["source": .source, "derived": .derived, "recommendation": .recommendation])
+    }
+
+    /// Where the criterion files are, for the reports: `--criteria` or the bundled suite.
+    var criteriaDescription: String { criteriaPath ?? "the bundled suite" }
+
+    /// The plan filter; criterion ids that the loaded criteria do not know are usage errors.
+    func filter(criteria loaded: [Criterion], defaultLevel: CriterionInfo.Origin = .derived) throws(UsageError) -> TestPlan.Filter {
+        let ids = loaded.map(\.info.id)
+        let groups = Set(loaded.map(\.info.group))
+        for criterion in criteria where !ids.contains(criterion) && !groups.contains(criterion) {
+            throw UsageError(
+                "--criterion: unknown criterion '\(criterion)'; known: \(groups.sorted().joined(separator: ", ")), \(ids.joined(separator: ", "))",
+                command: command)
+        }
+        var selection = CriterionSelection(criteria.map { CriterionSelector($0) })
+        let gate = level ?? defaultLevel
+        let beyond = loaded.filter { $0.info.origin > gate }.map(\.info.id)
+        if !beyond.isEmpty {
+            // Criteria beyond the gate run only when named by their own id.
+            let named = Set(criteria).intersection(beyond)
+            let wanted = loaded.filter { $0.info.origin <= gate && selection.selects($0.info.id, group: $0.info.group) }.map(\.info.id)
+            let ids = wanted + loaded.map(\.info.id).filter(named.contains)
+            selection = ids.isEmpty ? .nothing : .matching(ids.map { CriterionSelector($0) })
+        }
+        return TestPlan.Filter(tags: tags, criteria: selection, targets: targets, scenario: scenario)
+    }
+
+    /// The filters as given, for the report's metadata.
+    var filterText: [String: String] {
+        var text: [String: String] = [:]
+        if let tagsText { text["tags"] = tagsText }
+        if let scenario { text["scenario"] = scenario }
+        if let level { text["level"] = level.rawValue }
+        if !criteria.isEmpty { text["criterion"] = criteria.joined(separator: ",") }
+        if !targets.isEmpty { text["target"] = targets.joined(separator: ",") }
+        return text
     }
 }

@@ -2,19 +2,27 @@ import Foundation
 import Gherkin
 
 /// `gherkin`: a Gherkin file as tokens, AST, pickles or errors in the official corpus's NDJSON.
-enum GherkinCommand {
+struct GherkinCommand: CLICommand {
     static let spec = CommandSpec(
         name: "gherkin", summary: "Print a Gherkin file's tokens, AST, pickles or errors as the official corpus does.",
-        usage: "gherkin tokens|ast|pickles|errors|messages <file>", options: [], flags: [], positionals: (2, 2, "what to print and a file"))
+        usage: "gherkin tokens|ast|pickles|errors|messages <file>", options: [], positionals: .init(min: 2, max: 2, name: "what to print and a file"))
 
-    static func run(_ parsed: ParsedArguments) throws -> Int32 {
+    /// What to print, and the file.
+    var output: GherkinNDJSON.Output
+    var path: String
+
+    init(_ parsed: ParsedArguments) throws {
         let what = parsed.positionals[0]
-        let path = parsed.positionals[1]
         guard let output = GherkinNDJSON.Output(rawValue: what) else {
-            throw UsageError("unknown output '\(what)'; use tokens, ast, pickles, errors or messages", command: spec.name)
+            throw parsed.usageError("unknown output '\(what)'; use tokens, ast, pickles, errors or messages")
         }
+        self.output = output
+        path = parsed.positionals[1]
+    }
+
+    func run() throws -> Int32 {
         guard let bytes = FileManager.default.contents(atPath: path) else {
-            throw UsageError("cannot read \(Output.inline(path))", command: spec.name)
+            throw UsageError("cannot read \(Output.inline(path))", command: Self.spec.name)
         }
         let source = String(decoding: bytes, as: UTF8.self)
         // One parse; the text goes out in chunks of about 1 MiB as it is written. The token format

@@ -2,7 +2,7 @@ import ConformanceKit
 import Foundation
 
 /// `init-adapter <language>`: writes a minimal adapter skeleton to start from.
-enum InitAdapterCommand {
+struct InitAdapterCommand: CLICommand {
     static let spec = CommandSpec(
         name: "init-adapter", summary: "Write a minimal adapter skeleton (python or swift) that speaks the protocol and declares no capability.",
         usage: "init-adapter python|swift [--out <directory>] [--package-path <path>] [--force]",
@@ -11,21 +11,32 @@ enum InitAdapterCommand {
             .init(
                 name: "package-path", value: "path",
                 help: "Swift only: the passkey-conformance package the skeleton depends on (default: this harness's source checkout)."),
+            .flag("force", "Overwrite files that exist."),
         ],
-        flags: [("force", "Overwrite files that exist.")], positionals: (1, 1, "language (python or swift)"))
+        positionals: .init(min: 1, max: 1, name: "language (python or swift)"))
 
-    static func run(_ parsed: ParsedArguments) throws -> Int32 {
-        let language = parsed.positionals[0]
-        let directory = URL(fileURLWithPath: parsed.value("out") ?? "\(language)-adapter").standardizedFileURL
-        let packagePath = parsed.value("package-path").map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? harnessPackagePath
+    var language: String
+    /// Where the skeleton goes, and the package a Swift skeleton depends on.
+    var directory: URL
+    var packagePath: String
+    var force: Bool
+
+    init(_ parsed: ParsedArguments) {
+        language = parsed.positionals[0]
+        directory = URL(fileURLWithPath: parsed.value("out") ?? "\(language)-adapter").standardizedFileURL
+        packagePath = parsed.value("package-path").map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? Self.harnessPackagePath
+        force = parsed.flag("force")
+    }
+
+    func run() throws -> Int32 {
         guard let files = AdapterSkeletons.files(language: language, packagePath: packagePath) else {
-            throw UsageError("unknown language '\(language)'; use \(AdapterSkeletons.languages.joined(separator: " or "))", command: spec.name)
+            throw UsageError("unknown language '\(language)'; use \(AdapterSkeletons.languages.joined(separator: " or "))", command: Self.spec.name)
         }
         if language == "swift", !FileManager.default.fileExists(atPath: packagePath + "/Package.swift") {
-            throw UsageError("\(packagePath) holds no Package.swift; pass the passkey-conformance checkout with --package-path", command: spec.name)
+            throw UsageError("\(packagePath) holds no Package.swift; pass the passkey-conformance checkout with --package-path", command: Self.spec.name)
         }
         let existing = files.filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0.path).path) }
-        if !existing.isEmpty, !parsed.flags.contains("force") {
+        if !existing.isEmpty, !force {
             Output.error(
                 "error: \(existing.map { directory.appendingPathComponent($0.path).path }.joined(separator: ", ")) already exist(s); pass --force to overwrite")
             return CLI.Status.nonConformant

@@ -164,9 +164,4 @@ final class InterruptionMonitor: Sendable {
         }
         return abandoned()
     }
-
-    /// Runs `execution` with the signals handled, and returns how it ended.
-    func guarding(_ execution: Execution) async -> Execution.Outcome {
-        await guarding({ await execution.run() }, abandoned: { execution.abandoned })
-    }
 }

@@ -2,33 +2,58 @@ import Foundation
 import ConformanceKit
 
 /// `list`: criteria, their verify items and the scenarios covering each; the targets; the steps.
-enum ListCommand {
+struct ListCommand: CLICommand {
     static let spec = CommandSpec(
         name: "list", summary: "List criteria, verify items with the scenarios covering them, targets, or the step catalogue.",
         usage: "list [--criteria <path>] [--criterion <id>] [--target <id>] [--tags <expr>] [--targets | --steps [--markdown]]",
-        options: [Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption],
-        flags: [
-            ("targets", "List only the targets."),
-            ("steps", "List every step sentence: parameter types and ranges, the capability and target features it needs, the criteria that use it."),
-            ("markdown", "With --steps: print the catalogue section of Documentation/criterion-files.md."),
-        ],
-        positionals: (0, 0, ""))
+        options: [
+            Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption,
+            .flag("targets", "List only the targets."),
+            .flag("steps", "List every step sentence: parameter types and ranges, the capability and target features it needs, the criteria that use it."),
+            .flag("markdown", "With --steps: print the catalogue section of Documentation/criterion-files.md."),
+        ])
 
-    static func run(_ parsed: ParsedArguments) throws -> Int32 {
-        if parsed.flags.contains("targets") {
-            Output.out(targets())
+    /// What is listed.
+    enum Listing: Sendable {
+        /// The criteria the selection keeps, their verify items and the scenarios covering each.
+        case criteria
+        /// The target catalogue.
+        case targets
+        /// The step catalogue, as text or as the Markdown section of the documentation.
+        case steps(markdown: Bool)
+    }
+
+    var listing: Listing
+    var selection: CriteriaSelection
+
+    init(_ parsed: ParsedArguments) throws {
+        if parsed.flag("targets") {
+            listing = .targets
+        } else if parsed.flag("steps") {
+            listing = .steps(markdown: parsed.flag("markdown"))
+        } else if parsed.flag("markdown") {
+            throw parsed.usageError("--markdown goes with --steps")
+        } else {
+            listing = .criteria
+        }
+        selection = try CriteriaSelection(parsed)
+    }
+
+    func run() throws -> Int32 {
+        let loaded: CriteriaLoader.Result
+        switch listing {
+        case .targets:
+            Output.out(Self.targets())
             return CLI.Status.ok
-        }
-        if parsed.flags.contains("markdown"), !parsed.flags.contains("steps") {
-            throw UsageError("--markdown goes with --steps", command: spec.name)
-        }
-        let loaded = try Common.loadCriteria(parsed)
-        if parsed.flags.contains("steps") {
+        case .steps(let markdown):
+            loaded = try Common.loadCriteria(selection.criteriaPath)
             let catalogue = StepCatalogue.standard(criteria: loaded.criteria)
-            Output.out(parsed.flags.contains("markdown") ? catalogue.markdown() : catalogue.text())
+            Output.out(markdown ? catalogue.markdown() : catalogue.text())
             return CLI.Status.ok
+        case .criteria:
+            loaded = try Common.loadCriteria(selection.criteriaPath)
         }
-        let filter = try Common.filter(parsed, criteria: loaded.criteria, command: spec.name, defaultLevel: .recommendation)
+        let filter = try selection.filter(criteria: loaded.criteria, defaultLevel: .recommendation)
         let plan = TestPlan.make(loaded.criteria, filter: filter)
         var lines: [String] = []
         var uncovered = 0
@@ -65,13 +90,18 @@ enum ListCommand {
 }
 
 /// `validate`: every defect of the criterion files, as `file:line:col: error: message`.
-enum ValidateCommand {
+struct ValidateCommand: CLICommand {
     static let spec = CommandSpec(
         name: "validate", summary: "Check criterion files and report every defect with its location.",
-        usage: "validate [<path> ...]", options: [], flags: [], positionals: (0, Int.max, "path"))
+        usage: "validate [<path> ...]", options: [], positionals: .init(min: 0, max: Int.max, name: "path"))
 
-    static func run(_ parsed: ParsedArguments) throws -> Int32 {
-        let roots = parsed.positionals.isEmpty ? [try CriteriaLocation.validationRoot()] : parsed.positionals
+    /// The files or directories to check; empty for `./Criteria` or the bundled suite.
+    var paths: [String]
+
+    init(_ parsed: ParsedArguments) { paths = parsed.positionals }
+
+    func run() throws -> Int32 {
+        let roots = paths.isEmpty ? [try CriteriaLocation.validationRoot()] : paths
         var errors = 0
         var files = 0
         var criteria = 0

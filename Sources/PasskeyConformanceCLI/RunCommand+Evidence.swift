@@ -5,7 +5,7 @@ import WebAuthn
 
 extension RunCommand {
     /// `--shard i/n`: 1 ≤ i ≤ n ≤ 1000.
-    static func shard(_ parsed: ParsedArguments) throws -> (index: Int, count: Int)? {
+    static func shard(_ parsed: ParsedArguments) throws(UsageError) -> (index: Int, count: Int)? {
         guard let text = parsed.value("shard") else { return nil }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...1000).contains(count), (1...count).contains(index) else {
@@ -18,16 +18,16 @@ extension RunCommand {
     }
 
     /// `--sign-key`: the private key, read and checked before anything runs.
-    static func signingKey(_ parsed: ParsedArguments) throws -> PEMSigningKey? {
+    static func signingKey(_ parsed: ParsedArguments) throws(UsageError) -> PEMSigningKey? {
         guard let path = parsed.value("sign-key") else { return nil }
         guard parsed.value("bundle") != nil else { throw UsageError("--sign-key signs an evidence bundle: give --bundle <dir> too", command: spec.name) }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw UsageError("cannot read the signing key \(Output.inline(path))", command: spec.name)
+            throw UsageError("--sign-key: cannot read the signing key \(Output.inline(path))", command: spec.name)
         }
         do {
             return try PEMSigningKey(pem: text)
         } catch {
-            throw UsageError("cannot use the signing key \(Output.inline(path)): \(error)", command: spec.name)
+            throw UsageError("--sign-key: cannot use the signing key \(Output.inline(path)): \(error)", command: spec.name)
         }
     }
 
@@ -50,19 +50,19 @@ extension RunCommand {
     }
 
     /// Writes the evidence bundle; false (after saying why) when it could not be written.
-    static func writeBundle(_ run: RunResult, waivers: WaiverEvaluation, setting: Setting) -> Bool {
-        guard let directory = setting.bundle else { return true }
+    func writeBundle(_ run: RunResult, waivers: WaiverEvaluation, criteriaRoot: String) -> Bool {
+        guard let directory = bundle else { return true }
         let files: [EvidenceBundle.File]
-        switch criterionFiles(root: setting.criteriaRoot, digest: run.metadata.criteriaDigest) {
+        switch Self.criterionFiles(root: criteriaRoot, digest: run.metadata.criteriaDigest) {
         case .success(let found): files = found
         case .failure(let issue):
             Output.error("error: the evidence bundle was not written: \(Output.inline(issue.message))")
             return false
         }
         do {
-            try EvidenceBundle.write(run, waivers: waivers, criteria: files, signingKey: setting.signingKey, to: directory)
-            if !setting.quiet {
-                Output.out("Evidence bundle: \(Output.inline(directory))" + (setting.signingKey == nil ? "" : " (manifest signed)"))
+            try EvidenceBundle.write(run, waivers: waivers, criteria: files, signingKey: signingKey, to: directory)
+            if !quiet {
+                Output.out("Evidence bundle: \(Output.inline(directory))" + (signingKey == nil ? "" : " (manifest signed)"))
             }
             return true
         } catch {

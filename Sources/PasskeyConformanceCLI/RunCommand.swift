@@ -3,9 +3,10 @@ import ConformanceReports
 import Foundation
 import Synchronization
 import ReferenceRP
+import WebAuthn
 
 /// `run`: the suite against an adapter, with reports and a gating exit status.
-enum RunCommand {
+struct RunCommand: CLICommand {
     static let spec = CommandSpec(
         name: "run", summary: "Run the criteria against a relying party and write reports.",
         usage:
@@ -16,6 +17,11 @@ enum RunCommand {
                 name: "adapter-command", value: "command",
                 help: "Run against an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."),
             .init(name: "mutant", value: "id", help: "Run against a faulty variant of the reference RP (see 'selftest --list-mutants')."),
+            .init(
+                name: "design", value: "id",
+                help:
+                    "Run against a conforming design of the reference RP: a fixed design's id, or knobs:name=value;… (see 'selftest --list-designs'); with --mutant, the mutant built on it."
+            ),
             .init(name: "seed", value: "n", help: "Seed for every random choice (default 1); the same seed reproduces the run."),
             .init(name: "out", value: "dir", help: "Report directory (default: conformance-report)."),
             .init(
@@ -47,97 +53,108 @@ enum RunCommand {
                 name: "bundle", value: "dir",
                 help: "Also write an evidence bundle: the reports, every test case's transcript, the criterion files, a manifest of SHA-256 digests."),
             .init(name: "sign-key", value: "pem", help: "Sign the bundle's manifest with this ECDSA P-256 or Ed25519 private key (PEM)."),
-        ],
-        flags: [
-            ("quiet", "No progress and no summary on the terminal."), ("no-reports", "Write no report files."),
-            (
+            .flag("quiet", "No progress and no summary on the terminal."), .flag("no-reports", "Write no report files."),
+            .flag(
                 "allow-not-verified",
                 "Exit 0 even when verify items were left unverified, as long as a test case passed (gradual adoption); recorded in the report."
             ),
-            ("no-timings", "Record zero wall-clock durations (reproducible reports; virtual time is kept)."),
-            ("no-build-info", "Record no harness commit, binary digest or host (reports equal across builds and machines)."),
-        ],
-        positionals: (0, 0, "")
+            .flag("no-timings", "Record zero wall-clock durations (reproducible reports; virtual time is kept)."),
+            .flag("no-build-info", "Record no harness commit, binary digest or host (reports equal across builds and machines)."),
+        ]
     )
+
+    /// Which criteria, scenarios and targets run.
+    var selection: CriteriaSelection
+    /// The relying party.
+    var adapter: AdapterChoice
+    /// Where the reports go and in which formats.
+    var reports: ReportDestination
+    /// The date waivers expire against (`--today`).
+    var today: CalendarDate
+    var seed: UInt64
+    /// The start time the reports record (`--timestamp`, or the clock when the command was read).
+    var startedAt: Date
+    var quiet: Bool
+    var allowNotVerified: Bool
+    /// `--no-timings`: zero wall-clock durations in the reports.
+    var withoutTimings: Bool
+    /// Whether the harness commit, binary digest and host are recorded (not `--no-build-info`).
+    var buildInfo: Bool
+    var gate: Gate
+    /// `--evidence all`: passes keep their whole transcript.
+    var transcriptsForPasses: Bool
+    /// `--shard i/n`.
+    var shard: (index: Int, count: Int)?
+    /// The evidence bundle's directory (`--bundle`) and the key that signs it (`--sign-key`).
+    var bundle: String?
+    var signingKey: PEMSigningKey?
+    /// Test cases run at once.
+    var jobs: Int
+    /// `--waivers`: read once the criteria are loaded, since they are checked against them.
+    var waiversPath: String?
+
+    /// Reads every option; everything that can reject the command line comes before the report
+    /// directory is touched, so that a rejected command line (exit 64) leaves no report directory behind.
+    init(_ parsed: ParsedArguments) throws {
+        reports = try ReportDestination(parsed, defaultDirectory: "conformance-report")
+        let design = try parsed.value("design").map { text throws(UsageError) in
+            try DesignOption.design(text, parsed: parsed, hint: "; see 'passkey-conformance selftest --list-designs'")
+        }
+        adapter = try AdapterChoice(parsed, design: design)
+        today = try Self.date(parsed)
+        seed = try Common.seed(parsed)
+        startedAt = try Self.startTime(parsed)
+        quiet = parsed.flag("quiet")
+        allowNotVerified = parsed.flag("allow-not-verified")
+        withoutTimings = parsed.flag("no-timings")
+        buildInfo = !parsed.flag("no-build-info")
+        gate = try parsed.choice("gate", ["core": .core, "quality": .quality, "all": .all]) ?? .all
+        transcriptsForPasses = try parsed.choice("evidence", ["failures": false, "all": true]) ?? false
+        shard = try Self.shard(parsed)
+        bundle = parsed.value("bundle")
+        signingKey = try Self.signingKey(parsed)
+        jobs = try Self.jobs(parsed)
+        waiversPath = parsed.value("waivers")
+        selection = try CriteriaSelection(parsed)
+    }
 
     /// `--jobs`: 1 to 256. By default the CPU count against the embedded reference RP (its sessions
     /// share nothing) and 1 against an adapter process, whose sessions may share a server: several
     /// test cases at once are safe only when each session has accounts and state of its own.
-    static func jobs(_ parsed: ParsedArguments) throws -> Int {
-        guard let text = parsed.value("jobs") else {
-            return parsed.value("adapter-command") == nil ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
-        }
-        guard let jobs = Int(text), (1...256).contains(jobs) else {
-            throw UsageError("--jobs must be a whole number from 1 to 256, found '\(text)'", command: spec.name)
-        }
-        return jobs
+    static func jobs(_ parsed: ParsedArguments) throws(UsageError) -> Int {
+        try parsed.wholeNumber("jobs", in: 1...256, described: "a whole number from 1 to 256")
+            ?? (parsed.value("adapter-command") == nil ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1)
     }
 
     /// `--timestamp`, or the clock.
-    static func startTime(_ parsed: ParsedArguments) throws -> Date {
-        guard let text = parsed.value("timestamp") else { return Date() }
-        guard let date = ISO8601DateFormatter().date(from: text) else {
-            throw UsageError("--timestamp must be an ISO 8601 time such as 2026-11-29T12:00:00Z, found '\(text)'", command: spec.name)
-        }
-        return date
+    static func startTime(_ parsed: ParsedArguments) throws(UsageError) -> Date {
+        try parsed.parsed("timestamp", described: "an ISO 8601 time such as 2026-11-29T12:00:00Z") { ISO8601DateFormatter().date(from: $0) } ?? Date()
     }
 
     /// The waiver file, checked against the loaded criteria and the target catalogue.
-    static func loadWaivers(_ parsed: ParsedArguments, criterionIDs: Set<String>) throws -> WaiverFile? {
-        guard let path = parsed.value("waivers") else { return nil }
+    static func loadWaivers(_ path: String?, criterionIDs: Set<String>, command: String = spec.name) throws -> WaiverFile? {
+        guard let path else { return nil }
         do {
             let file = try WaiverFile.load(path)
             let problems = file.unknownIDs(criteria: criterionIDs, targets: Set(TargetCatalog.all.map(\.id)))
             guard problems.isEmpty else {
                 throw UsageError(
-                    "the waiver file cannot be used:\n" + problems.map { "  \(Output.visible(path)): \(Output.visible($0))" }.joined(separator: "\n"),
-                    command: spec.name)
+                    "--waivers: the waiver file cannot be used:\n"
+                        + problems.map { "  \(Output.visible(path)): \(Output.visible($0))" }.joined(separator: "\n"),
+                    command: command)
             }
             return file
         } catch let error as WaiverFile.LoadError {
             throw UsageError(
-                "the waiver file cannot be used:\n"
+                "--waivers: the waiver file cannot be used:\n"
                     + error.problems.map { "  \(Output.visible(error.path)): \(Output.visible($0.description))" }.joined(separator: "\n"),
-                command: spec.name)
+                command: command)
         }
     }
 
-    static func reportFormats(_ parsed: ParsedArguments) throws -> [ReportFormat] {
-        let names = parsed.list("format")
-        if names.isEmpty { return [.json, .markdown, .junit, .html] }
-        return try names.map { name throws(UsageError) -> ReportFormat in
-            switch name {
-            case "json": return .json
-            case "md", "markdown": return .markdown
-            case "junit", "xml": return .junit
-            case "html": return .html
-            default: throw UsageError("unknown report format '\(name)'; use json, md, junit or html", command: spec.name)
-            }
-        }
-    }
-
-    /// `--gate`: `core`, `quality` or `all` (the default).
-    static func gate(_ parsed: ParsedArguments) throws -> Gate {
-        guard let text = parsed.value("gate") else { return .all }
-        guard let gate = Gate(rawValue: text) else {
-            throw UsageError("--gate must be core, quality or all, found '\(text)'", command: spec.name)
-        }
-        return gate
-    }
-
-    /// `--evidence`: whether passes keep their whole transcript (`all`) or not (`failures`, the default).
-    static func transcriptsForPasses(_ parsed: ParsedArguments) throws -> Bool {
-        switch parsed.value("evidence") {
-        case nil, "failures": return false
-        case "all": return true
-        case let text?: throw UsageError("--evidence must be failures or all, found '\(text)'", command: spec.name)
-        }
-    }
-
-    static func date(_ parsed: ParsedArguments) throws -> CalendarDate {
-        guard let text = parsed.value("today") else { return CalendarDate(utcDayOf: Date()) }
-        guard let date = CalendarDate(text) else { throw UsageError("--today must be a date YYYY-MM-DD, found '\(text)'", command: spec.name) }
-        return date
+    /// `--today`, or today (UTC).
+    static func date(_ parsed: ParsedArguments) throws(UsageError) -> CalendarDate {
+        try parsed.parsed("today", described: "a date YYYY-MM-DD") { CalendarDate($0) } ?? CalendarDate(utcDayOf: Date())
     }
 }
 

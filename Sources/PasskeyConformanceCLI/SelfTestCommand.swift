@@ -5,7 +5,7 @@ import ReferenceRP
 
 /// `selftest`: the suite passes on the reference RP and on every conforming variant, and every
 /// mutant fails its criterion under every design it applies to.
-enum SelfTestCommand {
+struct SelfTestCommand: CLICommand {
     static let spec = CommandSpec(
         name: "selftest", summary: "Show that every criterion passes on the reference RP and its conforming variants, and fails on its mutants.",
         usage:
@@ -23,64 +23,76 @@ enum SelfTestCommand {
             ),
             .init(name: "markdown", value: "file", help: "Also write both matrices as Markdown to this file."),
             .init(name: "seed", value: "n", help: "Seed (default 1)."),
-        ],
-        flags: [
-            ("list-mutants", "List the mutants and what each breaks."),
-            ("list-items", "List every verify item of the loaded criteria with its mutants and their forms (each needs two forms)."),
-            ("list-designs", "List the conforming designs and what each chooses."),
-            ("quiet", "Print only problems and the verdict."), ("no-mutants", "Run the designs only (the no-false-alarm half)."),
-            ("full", "Run every mutant against every criterion and show which others also catch it."),
-        ],
-        positionals: (0, 0, ""))
+            .flag("list-mutants", "List the mutants and what each breaks."),
+            .flag("list-items", "List every verify item of the loaded criteria with its mutants and their forms (each needs two forms)."),
+            .flag("list-designs", "List the conforming designs and what each chooses."),
+            .flag("quiet", "Print only problems and the verdict."), .flag("no-mutants", "Run the designs only (the no-false-alarm half)."),
+            .flag("full", "Run every mutant against every criterion and show which others also catch it."),
+        ])
 
-    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
-        if parsed.flags.contains("list-mutants") {
+    /// What the command does: one of the listings, or the self-test itself.
+    enum Action: Sendable {
+        case listMutants, listDesigns, listItems, selfTest
+    }
+
+    var action: Action
+    /// `--criteria`: the criterion files; `nil` for the bundled suite.
+    var criteriaPath: String?
+    var seed: UInt64
+    /// `--design`: the designs named (the reference always runs); empty for every fixed design.
+    var designs: [ReferenceDesign]
+    /// `--designs random:N`.
+    var randomDesigns: Int
+    /// `--mutant`: the mutants named; `nil` for those of the loaded criteria.
+    var mutations: [Mutation]?
+    var withoutMutants: Bool
+    var fullMatrix: Bool
+    var quiet: Bool
+    /// `--markdown`: where to write both matrices.
+    var markdownPath: String?
+
+    init(_ parsed: ParsedArguments) throws {
+        action =
+            parsed.flag("list-mutants") ? .listMutants : parsed.flag("list-designs") ? .listDesigns : parsed.flag("list-items") ? .listItems : .selfTest
+        criteriaPath = parsed.value("criteria")
+        seed = try Common.seed(parsed)
+        designs = try parsed.list("design").map { text throws(UsageError) in try DesignOption.design(text, parsed: parsed, hint: "; see --list-designs") }
+        randomDesigns = try Self.randomDesigns(parsed)
+        mutations =
+            parsed.list("mutant").isEmpty ? nil : try parsed.list("mutant").map { id throws(UsageError) in try MutantOption.mutation(id, parsed: parsed) }
+        withoutMutants = parsed.flag("no-mutants")
+        fullMatrix = parsed.flag("full")
+        quiet = parsed.flag("quiet")
+        markdownPath = parsed.value("markdown")
+    }
+
+    func run() async throws -> Int32 {
+        switch action {
+        case .listMutants:
             for mutation in Mutation.allCases {
                 Output.out("\(mutation.id.padding(toLength: 36, withPad: " ", startingAt: 0)) \(mutation.criterion)  \(mutation.summary)")
             }
             return CLI.Status.ok
-        }
-        if parsed.flags.contains("list-designs") {
-            Output.out(designListing())
+        case .listDesigns:
+            Output.out(Self.designListing())
             return CLI.Status.ok
-        }
-        if parsed.flags.contains("list-items") {
-            Output.out(SelfTest.itemListing(try Common.loadCriteria(parsed).criteria))
+        case .listItems:
+            Output.out(SelfTest.itemListing(try Common.loadCriteria(criteriaPath).criteria))
             return CLI.Status.ok
+        case .selfTest:
+            break
         }
-        let seed = try Common.seed(parsed, command: spec.name)
-        var designs = ReferenceDesign.all
-        if !parsed.list("design").isEmpty {
-            designs =
-                try [.reference]
-                + parsed.list("design").map { id in
-                    if id.hasPrefix("knobs:") {
-                        do { return try ReferenceDesign.parse(id) } catch { throw UsageError("--design: \(error)", command: spec.name) }
-                    }
-                    guard let design = ReferenceDesign.all.first(where: { $0.id == id }) else {
-                        throw UsageError("unknown design '\(id)'; see --list-designs", command: spec.name)
-                    }
-                    return design
-                }.filter { $0 != .reference }
-        }
-        designs += ReferenceDesign.random(count: try randomDesigns(parsed), seed: seed)
-        let loaded = try Common.loadCriteria(parsed)
+        let chosen = designs.isEmpty ? ReferenceDesign.all : [.reference] + designs.filter { $0 != .reference }
+        let loaded = try Common.loadCriteria(criteriaPath)
         // Without --mutant: the mutants of the criteria that were loaded.
         let loadedIDs = Set(loaded.criteria.map(\.info.id))
-        var mutations = Mutation.allCases.filter { loadedIDs.contains($0.criterion) }
-        if parsed.flags.contains("no-mutants") {
-            mutations = []
-        } else if !parsed.list("mutant").isEmpty {
-            mutations = try parsed.list("mutant").map { id in
-                guard let mutation = Mutation(rawValue: id) else { throw UsageError("unknown mutant '\(id)'", command: spec.name) }
-                return mutation
-            }
-        }
+        let mutations = withoutMutants ? [] : self.mutations ?? Mutation.allCases.filter { loadedIDs.contains($0.criterion) }
         let report = try await SelfTest.run(
-            criteria: loaded.criteria, digest: loaded.digest, mutations: mutations, designs: designs, seed: seed,
-            fullMatrix: parsed.flags.contains("full"), concurrency: ProcessInfo.processInfo.activeProcessorCount)
-        Output.out(report.text(quiet: parsed.flags.contains("quiet")))
-        if let path = parsed.value("markdown") {
+            criteria: loaded.criteria, digest: loaded.digest, mutations: mutations,
+            designs: chosen + ReferenceDesign.random(count: randomDesigns, seed: seed), seed: seed,
+            fullMatrix: fullMatrix, concurrency: ProcessInfo.processInfo.activeProcessorCount)
+        Output.out(report.text(quiet: quiet))
+        if let path = markdownPath {
             do {
                 try Data(report.markdown().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
@@ -96,10 +108,10 @@ enum SelfTestCommand {
     static let defaultRandomDesigns = 12
 
     /// `--designs random:N`: how many random designs to run (the default when `--design` names none).
-    static func randomDesigns(_ parsed: ParsedArguments) throws -> Int {
+    static func randomDesigns(_ parsed: ParsedArguments) throws(UsageError) -> Int {
         guard let text = parsed.value("designs") else { return parsed.list("design").isEmpty ? defaultRandomDesigns : 0 }
         guard text.hasPrefix("random:"), let count = Int(text.dropFirst("random:".count)), (0...100_000).contains(count) else {
-            throw UsageError("--designs takes random:<n> with n from 0 to 100000, found '\(text)'", command: spec.name)
+            throw parsed.usageError("--designs takes random:<n> with n from 0 to 100000, found '\(text)'")
         }
         return count
     }

@@ -57,4 +57,24 @@ struct ExploreCommandTests {
         let result = try await Binary.run(["explore", "--budget", "zero"])
         #expect(result.status == 64, "\(result)")
     }
+
+    static let adapter = PackagePaths.root.appendingPathComponent(".build/debug/reference-rp-adapter").path
+
+    @Test(
+        "over an adapter process explore launches it once, and names it in the report from that process",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: adapter), "needs the built reference-rp-adapter (swift build)"))
+    func oneLaunch() async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-explore-launches")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let launches = directory.appendingPathComponent("launches")
+        let out = directory.appendingPathComponent("explore")
+        // A violation makes explore replay, shrink and run the scenario on the same adapter.
+        let command = "echo launched >> '\(launches.path)'; exec '\(Self.adapter)' --mutant double-request"
+        let result = try await Binary.run(["explore"] + Binary.criteria + ["--adapter-command", command, "--budget", "50", "--out", out.path])
+        #expect(result.status == 1, "\(result)")
+        let lines = try String(contentsOf: launches, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1, "the adapter was launched \(lines.count) times")
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
+        #expect(json["metadata"]?["adapter"]?["name"]?.stringValue == "reference-rp+double-request", "\(json["metadata"]?["adapter"] ?? .null)")
+    }
 }

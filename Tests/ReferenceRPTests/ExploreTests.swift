@@ -16,7 +16,8 @@ struct ExploreTests {
             try await Explorer(adapter: ReferenceRP(design: design), seed: 7).explore(budget: 150)
         }
         #expect(
-            report.finding == nil, "\(design.id): \(report.finding.map { "\($0.violation.invariant.id): \($0.violation.message) in \($0.shrunk.steps)" } ?? "")"
+            report.finding == nil,
+            "\(design.id): \(report.finding.map { "\($0.violation.invariant.id): \($0.violation.message) in \($0.shrunk.steps.map(\.sentence))" } ?? "")"
         )
         #expect(report.histories == 150)
     }
@@ -65,7 +66,27 @@ struct ExploreTests {
         #expect(onMutant?.verdict == .failed, "\(onMutant?.message ?? "no test case")")
         #expect(onReference?.verdict == .passed, "\(onReference?.message ?? "no test case")")
         print(
-            "\(mutation.id): \(finding.violation.invariant.id) after \(finding.index + 1) histories; \(finding.original.steps.count) → \(finding.shrunk.steps.count) steps: \(finding.shrunk.steps)"
+            "\(mutation.id): \(finding.violation.invariant.id) after \(finding.index + 1) histories; \(finding.original.steps.count) → \(finding.shrunk.steps.count) steps: \(finding.shrunk.steps.map(\.sentence))"
         )
+    }
+
+    @Test("several histories at once give the sequential run's finding, history count, steps and shrunk scenario")
+    func jobsGiveTheSequentialRun() async throws {
+        try await withTaskExecutorPreference(DedicatedExecutor.heavy) {
+            func explore(_ mutation: Mutation?, jobs: Int, budget: Int) async throws -> Explorer.Report {
+                var explorer = Explorer(adapter: ReferenceRP(mutation: mutation), seed: 1)
+                explorer.jobs = jobs
+                return try await explorer.explore(budget: budget)
+            }
+            let one = try await explore(.retryEarly, jobs: 1, budget: 1000)
+            let four = try await explore(.retryEarly, jobs: 4, budget: 1000)
+            let finding = try #require(one.finding)
+            #expect(one.histories == four.histories && one.steps == four.steps)
+            #expect(finding.index == four.finding?.index && finding.replays == four.finding?.replays)
+            #expect(finding.shrunk == four.finding?.shrunk && finding.violation.message == four.finding?.violation.message)
+            let clean = try await explore(nil, jobs: 1, budget: 40)
+            let cleanThree = try await explore(nil, jobs: 3, budget: 40)
+            #expect(clean.histories == 40 && cleanThree.histories == 40 && clean.steps == cleanThree.steps)
+        }
     }
 }

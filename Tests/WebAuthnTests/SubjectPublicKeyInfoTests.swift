@@ -3,7 +3,7 @@ import Testing
 @testable import WebAuthn
 
 /// The DER SubjectPublicKeyInfo of a P-256 key, as WebAuthn L3 puts it in a registration response's
-/// `publicKey`: written and read by the platform's library, checked against a known answer and
+/// `publicKey`: written by the module, read by the platform's library, checked against a known answer and
 /// against Python's `cryptography`.
 @Suite("SubjectPublicKeyInfo")
 struct SubjectPublicKeyInfoTests {

@@ -1,17 +1,17 @@
 import Foundation
 
 /// A history `explore` runs: the target, the fixed situation (the Background) and the steps after
-/// it, each an existing step sentence of the library, so that the history prints as a scenario.
+/// it, each bound to a step of the library, so that the history prints as a scenario.
 public struct ExploreHistory: Sendable, Hashable {
     /// The target the history runs on.
     public var target: String
     /// The `Given` steps every history of this target starts from.
-    public var background: [String]
+    public var background: [ExploreStep]
     /// The generated steps, in order.
-    public var steps: [String]
+    public var steps: [ExploreStep]
 
     /// Creates a history.
-    public init(target: String, background: [String], steps: [String]) {
+    public init(target: String, background: [ExploreStep], steps: [ExploreStep]) {
         self.target = target
         self.background = background
         self.steps = steps

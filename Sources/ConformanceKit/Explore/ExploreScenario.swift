@@ -56,7 +56,7 @@ public struct ExploreScenario: Sendable {
                     "the last accepted-credentials signal for \"\($0)\" lists exactly the server's accepted passkeys",
                 ]
             }
-        case "android-rate-window": return ["the app never made more than 10 signal calls in any 120-second window"]
+        case "android-rate-window": return [SignalRateWindow.android.stepSentence]
         case "retry-after-retry-millis": return ["every rate-limited signal was retried no earlier than the platform asked"]
         case "signal-names-account-rp-id": return ["every signal names the RP ID of its account"]
         case "signal-ids-exact":
@@ -69,8 +69,8 @@ public struct ExploreScenario: Sendable {
     /// The criterion file of a finding with a given check.
     public static func render(_ finding: Explorer.Finding, criterion: CriterionInfo?, check: String?, rerun: String) -> String {
         let violation = finding.violation
-        let item = criterion?.verifyItems.first { $0.id == violation.invariant.item }
-        let local = violation.invariant.item.split(separator: ".").last.map(String.init) ?? "V1"
+        let item = criterion?.verifyItems.first { $0.id == violation.item }
+        let local = violation.item.split(separator: ".").last.map(String.init) ?? "V1"
         let group = violation.invariant.criterion.split(separator: "-").first.map(String.init) ?? ""
         let target = TargetCatalog.target(id: finding.shrunk.target)
         let platform = target?.platform.rawValue ?? "android"
@@ -95,12 +95,12 @@ public struct ExploreScenario: Sendable {
             "",
             "  Background:",
         ]
-        for (index, step) in finding.shrunk.background.enumerated() { lines.append("    \(index == 0 ? "Given" : "And") \(step)") }
+        for (index, step) in finding.shrunk.background.enumerated() { lines.append("    \(index == 0 ? "Given" : "And") \(step.sentence)") }
         lines += [
-            "", "  @verify:\(violation.invariant.item) @platform:\(platform)", "  \(features)",
+            "", "  @verify:\(violation.item) @platform:\(platform)", "  \(features)",
             "  Scenario: Explored: \(violation.invariant.id) on \(finding.shrunk.target)",
         ]
-        for (index, step) in finding.shrunk.steps.enumerated() { lines.append("    \(index == 0 ? "When" : "And") \(step)") }
+        for (index, step) in finding.shrunk.steps.enumerated() { lines.append("    \(index == 0 ? "When" : "And") \(step.sentence)") }
         if let check { lines.append("    Then \(check)") }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -125,7 +125,8 @@ extension Explorer {
         let violation = finding.violation
         let info = criteria.first { $0.info.id == violation.invariant.criterion }?.info
         let fileName = violation.invariant.criterion + ".feature"
-        let aliases = ["alice", "bob", "carol"].filter { alias in finding.shrunk.background.contains { $0.contains("an account \"\(alias)\"") } }
+        let created = Set(finding.shrunk.background.compactMap { step -> String? in if case .account(let alias, _) = step { alias } else { nil } })
+        let aliases = ["alice", "bob", "carol"].filter(created.contains)
         for check in ExploreScenario.checks(for: violation.invariant.id, aliases: aliases) {
             let text = ExploreScenario.render(finding, criterion: info, check: check, rerun: rerun)
             guard let result = try await ExploreScenario.runFile(text, fileName: fileName, target: finding.shrunk.target, adapter: adapter, seed: seed),
@@ -138,21 +139,21 @@ extension Explorer {
             }
             var annotated = result
             annotated.outcome = result.outcome.replacingMessage(
-                "explore: invariant \(violation.invariant.id) (\(violation.invariant.item)): \(violation.message); seed \(seed); re-run: \(rerun). "
+                "explore: invariant \(violation.invariant.id) (\(violation.item)): \(violation.message); seed \(seed); re-run: \(rerun). "
                     + (result.message ?? ""))
             return ExploreScenario(fileName: fileName, text: text, check: check, result: annotated)
         }
         let text = ExploreScenario.render(finding, criterion: info, check: nil, rerun: rerun)
         let steps =
-            (finding.shrunk.background.map { StepResult(keyword: "Given ", text: $0, line: 0, status: .passed) }
-                + finding.shrunk.steps.map { StepResult(keyword: "When ", text: $0, line: 0, status: .passed) })
+            (finding.shrunk.background.map { StepResult(keyword: "Given ", text: $0.sentence, line: 0, status: .passed) }
+                + finding.shrunk.steps.map { StepResult(keyword: "When ", text: $0.sentence, line: 0, status: .passed) })
         let result = TestCaseResult(
             id: "\(violation.invariant.criterion)/explored-\(violation.invariant.id)@\(finding.shrunk.target)", criterionID: violation.invariant.criterion,
             scenario: "Explored: \(violation.invariant.id) on \(finding.shrunk.target)", file: "explore/" + fileName, line: 1,
-            verifyItems: [violation.invariant.item], tags: ["@explore"], target: finding.shrunk.target,
+            verifyItems: [violation.item], tags: ["@explore"], target: finding.shrunk.target,
             outcome: .failed(
                 message:
-                    "explore: invariant \(violation.invariant.id) (\(violation.invariant.item)): \(violation.message); seed \(seed); re-run: \(rerun). No step of the library states this check for the history; the scenario reproduces it without a Then step."
+                    "explore: invariant \(violation.invariant.id) (\(violation.item)): \(violation.message); seed \(seed); re-run: \(rerun). No step of the library states this check for the history; the scenario reproduces it without a Then step."
             ),
             steps: steps, evidence: [], virtualMillis: 0, wallSeconds: 0)
         return ExploreScenario(fileName: fileName, text: text, check: nil, result: result)

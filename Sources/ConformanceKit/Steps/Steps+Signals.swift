@@ -195,16 +195,10 @@ extension StepLibrary {
         },
         StepDefinition("the app never made more than {int} signal calls in any {int}-second window") { world, arguments in
             try await world.quiesce()
-            let limit = try StepSupport.int(arguments[0])
-            let window = Int64(try StepSupport.int(arguments[1])) * 1000
+            let window = SignalRateWindow(limit: try StepSupport.int(arguments[0]), windowMillis: Int64(try StepSupport.int(arguments[1])) * 1000)
             let times = world.signalCalls.filter { $0.interface == "signalCredentialState" }.map(\.operation.issuedAtMillis).sorted()
-            for (index, start) in times.enumerated() {
-                let inWindow = times[index...].prefix { $0 < start + window }
-                if inWindow.count > limit {
-                    return .failed("\(inWindow.count) signal calls between \(start) ms and \(inWindow.last!) ms, more than \(limit) in \(window / 1000) s")
-                }
-            }
-            return .passed
+            guard let excess = window.firstExcess(times, time: { $0 }), let start = excess.first, let end = excess.last else { return .passed }
+            return .failed("\(excess.count) signal calls between \(start) ms and \(end) ms, more than \(window.limit) in \(window.seconds) s")
         },
         // retryMillis is the platform's answer to the app, not to one payload: any signal call before it
         // has passed (a retry or a new signal) comes too early.

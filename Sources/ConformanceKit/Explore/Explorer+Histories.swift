@@ -1,0 +1,170 @@
+import Foundation
+
+extension Explorer {
+    /// Runs histories until one breaks an invariant, `budget` histories have run or `seconds` have
+    /// passed; shrinks the first violation.
+    ///
+    /// With `jobs` above 1 several histories run at once; their outcomes are taken in history
+    /// order, so the finding, the history count and the step count are those of a sequential run.
+    public func explore(
+        budget: Int, seconds: Double? = nil, targets requested: [String] = [],
+        progress report: @Sendable (Int, Int) -> Void = { _, _ in }
+    ) async throws -> Report {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let description = try await adapter.describe()
+        let targets = Self.targets(requested, description: description)
+        guard !targets.isEmpty else {
+            throw SystemIssue(
+                "the adapter declares none of the targets to explore (\((requested.isEmpty ? Self.defaultTargets : requested).joined(separator: ", ")))")
+        }
+        let deadline = seconds.map { started + .milliseconds(Int64($0 * 1000)) }
+        let run = try await withThrowingTaskGroup(of: Ran.self) { group -> Progress in
+            var progress = Progress()
+            var launched = 0
+            var finished: [Int: Ran] = [:]
+            while true {
+                // Up to `jobs` histories in flight, none started after the deadline.
+                while launched < budget, launched - progress.taken < max(1, jobs), deadline.map({ clock.now <= $0 }) ?? true {
+                    let index = launched
+                    launched += 1
+                    group.addTask { [index] in await history(index, of: targets, description: description) }
+                }
+                guard let ran = try await group.next() else { return progress }
+                finished[ran.index] = ran
+                // Outcomes count in history order: a later history waits for the earlier ones.
+                while let ready = finished.removeValue(forKey: progress.taken) {
+                    let outcome = try ready.result.get()
+                    progress.steps += outcome.history.steps.count
+                    progress.taken += 1
+                    if progress.taken % 100 == 0 { report(progress.taken, budget) }
+                    if outcome.violation != nil {
+                        group.cancelAll()
+                        progress.first = (outcome, progress.taken - 1)
+                        return progress
+                    }
+                }
+            }
+        }
+        let (taken, steps) = (run.taken, run.steps)
+        guard let first = run.first, let violation = first.outcome.violation else {
+            return Report(histories: taken, steps: steps, finding: nil, wallSeconds: (clock.now - started).inSeconds)
+        }
+        let worldSeed = SplitMix64.historySeed(seed, first.index)
+        let (shrunk, final, replays) = try await shrink(first.outcome.history, violation: violation, description: description, worldSeed: worldSeed)
+        return Report(
+            histories: taken, steps: steps,
+            finding: Finding(original: first.outcome.history, shrunk: shrunk, violation: final, worldSeed: worldSeed, index: first.index, replays: replays),
+            wallSeconds: (clock.now - started).inSeconds)
+    }
+
+    /// Histories taken so far, in order, and the first that broke an invariant.
+    struct Progress {
+        var taken = 0
+        var steps = 0
+        var first: (outcome: Outcome, index: Int)?
+    }
+
+    /// One history's outcome, or the error that stopped it, with its index in the run.
+    struct Ran: Sendable {
+        var index: Int
+        var result: Result<Outcome, any Error>
+    }
+
+    /// History `index` of the run.
+    func history(_ index: Int, of targets: [Target], description: AdapterDescription) async -> Ran {
+        do {
+            let target = targets[index % targets.count]
+            return Ran(
+                index: index, result: .success(try await generate(target: target, description: description, worldSeed: SplitMix64.historySeed(seed, index))))
+        } catch {
+            return Ran(index: index, result: .failure(error))
+        }
+    }
+
+    /// Generates and runs one history.
+    func generate(target: Target, description: AdapterDescription, worldSeed: UInt64) async throws -> Outcome {
+        var generator = HistoryGenerator(capabilities: Set(description.capabilities), target: target, random: SplitMix64(seed: worldSeed))
+        let length = 1 + generator.random.below(maxSteps)
+        return try await run(target: target, description: description, worldSeed: worldSeed, background: generator.background(), count: length) { world in
+            generator.next(held: world.host.snapshot.operations.filter { $0.kind == .create && $0.status == .held }.count)
+        }
+    }
+
+    /// Replays a fixed history.
+    public func replay(_ history: ExploreHistory, worldSeed: UInt64) async throws -> Outcome {
+        let description = try await adapter.describe()
+        guard let target = TargetCatalog.target(id: history.target) else { throw SystemIssue("unknown target \(history.target)") }
+        var steps = history.steps[...]
+        return try await run(target: target, description: description, worldSeed: worldSeed, background: history.background, count: history.steps.count) { _ in
+            steps.popFirst() ?? .quiescence
+        }
+    }
+
+    /// Runs a Background and `count` steps chosen by `next`, checking the invariants after each.
+    /// A step the relying party or the situation makes inapplicable ends the history without a violation.
+    func run(
+        target: Target, description: AdapterDescription, worldSeed: UInt64, background: [ExploreStep], count: Int,
+        next: (World) -> ExploreStep
+    ) async throws -> Outcome {
+        // Nobody reads a history's transcript in full: its entries keep no payload.
+        let host = SimulationHost(
+            simulator: try PlatformSimulator(target: target, associatedRPIDs: description.relyingPartyIDs, seed: worldSeed), keepsPayloads: false)
+        let context = SessionContext(testCase: "explore/\(worldSeed)@\(target.id)", target: target.id, device: target.device, seed: worldSeed)
+        host.record(.harnessToRP, "session.open", "\(target.id): \(target.title)", payload: Wire.jsonValue(context))
+        let session = try await adapter.openSession(context, host: host)
+        let world = World(target: target, adapter: description, host: host, session: session, seed: worldSeed)
+        do {
+            let outcome = try await steps(world: world, description: description, background: background, count: count, next: next)
+            await session.close()
+            return outcome
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    /// The Background and the steps of one history in an open world.
+    func steps(world: World, description: AdapterDescription, background: [ExploreStep], count: Int, next: (World) -> ExploreStep) async throws -> Outcome {
+        let capabilities = Set(description.capabilities)
+        var history = ExploreHistory(target: world.target.id, background: background, steps: [])
+        for step in background {
+            guard try await runStep(step, world: world, capabilities: capabilities) else { return Outcome(history: history, violation: nil) }
+        }
+        let monitor = InvariantMonitor(world: world)
+        for index in 0..<count {
+            let step = next(world)
+            try await monitor.beforeStep()
+            let sequence = world.host.record(.step, "step", step.sentence)
+            if world.triggerSequence == nil { world.triggerSequence = sequence }
+            history.steps.append(step)
+            let ran: Bool
+            do {
+                ran = try await runStep(step, world: world, capabilities: capabilities)
+            } catch is RelyingPartyFailure {
+                ran = false
+            }
+            guard ran else {
+                history.steps.removeLast()
+                return Outcome(history: history, violation: nil)
+            }
+            if let violation = try await monitor.afterStep(index, step: step) {
+                return Outcome(history: history, violation: counts(violation.invariant) ? violation : nil)
+            }
+        }
+        return Outcome(history: history, violation: nil)
+    }
+
+    /// Runs one step through the library definition its binding names; `false` when it does not
+    /// apply (no such definition, a missing capability, a step whose precondition the world does
+    /// not meet).
+    func runStep(_ step: ExploreStep, world: World, capabilities: Set<Capability>) async throws -> Bool {
+        let binding = step.binding
+        guard let definition = definitions[binding.pattern], definition.needs.isSubset(of: capabilities) else { return false }
+        do {
+            return try await definition.body(world, binding.arguments) == .passed
+        } catch is SystemIssue {
+            return false
+        }
+    }
+}
