@@ -29,6 +29,10 @@ public enum TestCaseOutcome: Sendable, Hashable {
     }
 
     /// The verdict this outcome stands for.
+    ///
+    /// Kept out of line: Swift 6.3.1's release optimizer (CopyPropagation) aborts with an ownership
+    /// error when this switch is inlined into a loop over borrowed results (`ReportModel.init`).
+    @inline(never)
     public var verdict: Verdict {
         switch self {
         case .passed: .passed
