@@ -124,15 +124,3 @@ extension Mutation {
         .appleUserHandleText, .appleFirstIDOnly, .androidAccountIDText, .renameSignalBeforeAnswer,
     ]
 }
-
-extension ReferenceSession {
-    /// After a failed credential lookup: a second-form mutant looks the credential up once more and
-    /// takes a second failure as proof that the id is unknown. Returns whether it did.
-    func lookupFailsAgain(credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userHandle: Data?, now: Int64) -> Bool {
-        guard decisions.encodingForms.unknownWhenLookupFailsTwice else { return false }
-        let again = state.server.finishAuthentication(
-            credentialID: credentialID, clientDataJSON: clientDataJSON, authenticatorData: authenticatorData,
-            signature: signature, userHandle: userHandle, now: now)
-        return again == .lookupFailed
-    }
-}

@@ -273,18 +273,19 @@ extension ReferenceSession {
             return
         }
         let now = await host.now()
-        var result = state.server.finishAuthentication(
-            credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
-            authenticatorData: assertion.authenticatorData, signature: assertion.signature,
-            userHandle: assertion.userHandle, now: now)
+        /// The server's verification of the presented assertion (each call one credential lookup).
+        func verify() -> Server.AuthenticationResult {
+            state.server.finishAuthentication(
+                credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
+                authenticatorData: assertion.authenticatorData, signature: assertion.signature,
+                userHandle: assertion.userHandle, now: now)
+        }
+        var result = verify()
         // A design may retry a failed lookup, then take the path the retry's answer calls for.
         var lookups = design.lookupRetries
         while case .lookupFailed = result, lookups > 0 {
             lookups -= 1
-            result = state.server.finishAuthentication(
-                credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON,
-                authenticatorData: assertion.authenticatorData, signature: assertion.signature,
-                userHandle: assertion.userHandle, now: now)
+            result = verify()
         }
         let unknown = SignalScheduler.Intent.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)
         switch result {
@@ -299,12 +300,8 @@ extension ReferenceSession {
         case .lookupFailed:
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))
             if decisions.signals.unknownCauses.contains(.lookupFailure) { await send(unknown) }
-            if lookupFailsAgain(
-                credentialID: assertion.credentialID, clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData,
-                signature: assertion.signature, userHandle: assertion.userHandle, now: now)
-            {
-                await send(unknown)
-            }
+            // A second-form mutant looks the credential up once more and takes a second failure as proof that the id is unknown.
+            if decisions.encodingForms.unknownWhenLookupFailsTwice, verify() == .lookupFailed { await send(unknown) }
         case .unknownCredential:
             await host.show(UIEvent(.error, "This passkey is not valid for your account."))
             if decisions.signals.unknownCauses.contains(.unknownCredential) { await send(unknown) }
