@@ -94,8 +94,14 @@ let package = Package(
 
         .testTarget(name: "GherkinTests", dependencies: ["Gherkin", "TestSupportCore"]),
         .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "TestSupportCore"], exclude: ["Python"]),
-        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceTestSupport", "WebAuthn"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceSelfTest", "ConformanceKit", "ConformanceTestSupport", "WebAuthn"]),
+        // Each module's tests depend on the module and on the leaf helpers; only the tests of the kit and
+        // above use the kit's fakes (ConformanceTestSupport).
+        .testTarget(name: "ConformanceModelTests", dependencies: ["ConformanceModel", "TestSupportCore"]),
+        .testTarget(name: "ConformanceCriteriaTests", dependencies: ["ConformanceCriteria", "ConformanceModel", "TestSupportCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "ConformanceSimulationTests", dependencies: ["ConformanceSimulation", "ConformanceModel", "WebAuthn", "TestSupportCore"]),
+        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ConformanceTestSupport", "WebAuthn"]),
+        .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
+        .testTarget(name: "ConformanceSelfTestTests", dependencies: ["ConformanceSelfTest", "ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
         .testTarget(
             name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport", "WebAuthn"],
             exclude: ["Python", "Golden"]),

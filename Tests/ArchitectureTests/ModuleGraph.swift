@@ -124,6 +124,49 @@ struct ModuleGraph: Equatable {
         return found
     }
 
+    /// The modules `module` depends on, directly or through others.
+    func closure(of module: String) -> Set<String> {
+        var seen: Set<String> = []
+        var queue = [module]
+        while let next = queue.popLast() {
+            for dependency in modules[next]?.dependencies ?? [] where seen.insert(dependency).inserted { queue.append(dependency) }
+        }
+        return seen
+    }
+
+    /// The test helpers: libraries that only test targets and other test helpers depend on.
+    var testHelpers: Set<String> {
+        var dependents: [String: Set<String>] = [:]
+        for (name, module) in modules { for dependency in module.dependencies { dependents[dependency, default: []].insert(name) } }
+        var helpers = Set(modules.filter { $0.value.kind == "library" && dependents[$0.key] != nil }.keys)
+        while true {
+            let kept = helpers.filter { helper in dependents[helper, default: []].allSatisfy { modules[$0]?.kind == "test" || helpers.contains($0) } }
+            if kept == helpers { return helpers }
+            helpers = kept
+        }
+    }
+
+    /// Every test target named after a module (`<Module>Tests`) that depends on a module built on
+    /// that module (one whose dependencies reach it), directly or through a test helper: such a
+    /// target tests the module from above instead of on its own. Modules beside it (a relying party
+    /// to drive it with, say) are allowed; test helpers are judged by what they bring in.
+    func testTargetsReachingAbove() -> [String] {
+        let helpers = testHelpers
+        var found: [String] = []
+        for (name, target) in modules.sorted(by: { $0.key < $1.key }) where target.kind == "test" && name.hasSuffix("Tests") {
+            let tested = String(name.dropLast("Tests".count))
+            guard modules[tested] != nil else { continue }
+            for dependency in target.dependencies {
+                let brought = helpers.contains(dependency) ? closure(of: dependency).union([dependency]) : [dependency]
+                for module in brought.sorted() where module != tested && !helpers.contains(module) && closure(of: module).contains(tested) {
+                    let through = module == dependency ? "" : " (through \(dependency))"
+                    found.append("\(name) depends on \(module)\(through), which is built on \(tested), the module it tests")
+                }
+            }
+        }
+        return found
+    }
+
     /// The modules a Swift source file imports, with `@testable`, `@_exported` and access-level
     /// imports, and `import struct M.T`. Lines inside multi-line string literals (the skeletons the
     /// command line writes) are not imports.

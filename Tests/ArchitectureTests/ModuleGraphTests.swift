@@ -41,6 +41,15 @@ struct ModuleGraphTests {
         #expect(document.undeclaredImports(sources: sources) == [])
     }
 
+    @Test("each module's test target depends on no module built on the module it tests")
+    func testTargetsMirrorTheModules() throws {
+        let manifest = try ModuleGraph.fromManifest(Self.read("Package.swift"))
+        #expect(manifest.testHelpers == ["TestSupportCore", "ConformanceTestSupport"])
+        let mirrored = ["ConformanceModel", "ConformanceCriteria", "ConformanceSimulation", "ConformanceKit", "Gherkin", "WebAuthn"]
+        for module in mirrored { #expect(manifest.modules["\(module)Tests"]?.dependencies.first == module, "\(module)Tests") }
+        #expect(manifest.testTargetsReachingAbove() == [])
+    }
+
     @Test("the model and the adapter library sit low: no parser, no runner, no libcrypto")
     func lowModulesStayLow() throws {
         let manifest = try ModuleGraph.fromManifest(Self.read("Package.swift"))
@@ -124,6 +133,30 @@ struct ModuleGraphCheckerTests {
         #expect(
             graph.undeclaredImports(sources: ["Middle": [(path: "Middle/A.swift", text: middle)], "Top": [(path: "Top/B.swift", text: top)]])
                 == ["Middle/A.swift: imports Top, which Middle does not depend on", "Top/B.swift: imports Leaf, which Top does not depend on"])
+    }
+
+    @Test("a test target that depends on a module above the one it tests is reported, also through a test helper")
+    func testTargetAbove() throws {
+        let clean = try ModuleGraph.fromManifest(Self.manifest)
+        #expect(clean.testHelpers == [])
+        #expect(clean.testTargetsReachingAbove() == [])
+        let above = Self.manifest.replacingOccurrences(
+            of: #".testTarget(name: "TopTests", dependencies: ["Top", "Leaf"], exclude: ["Fixtures"]),"#,
+            with: #"""
+                .testTarget(name: "TopTests", dependencies: ["Top", "Leaf"], exclude: ["Fixtures"]),
+                .target(name: "TopFakes", dependencies: ["Top"]),
+                .testTarget(name: "MiddleTests", dependencies: ["Middle", "Top"]),
+                .testTarget(name: "LeafTests", dependencies: ["Leaf", "TopFakes"]),
+                .testTarget(name: "CLibTests", dependencies: ["CLib", "Leaf"]),
+                """#)
+        let graph = try ModuleGraph.fromManifest(above)
+        #expect(graph.testHelpers == ["TopFakes"])
+        #expect(
+            graph.testTargetsReachingAbove() == [
+                "LeafTests depends on Middle (through TopFakes), which is built on Leaf, the module it tests",
+                "LeafTests depends on Top (through TopFakes), which is built on Leaf, the module it tests",
+                "MiddleTests depends on Top, which is built on Middle, the module it tests",
+            ])
     }
 
     @Test("a document without the table is an error, not an empty graph")

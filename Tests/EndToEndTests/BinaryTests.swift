@@ -15,7 +15,7 @@ enum Binary {
 
     /// `--criteria <the package's Criteria>`, so that runs do not depend on the working directory.
     static let criteria = ["--criteria", PackagePaths.criteria.path]
-    static let broken = PackagePaths.fixtures("ConformanceKitTests").appendingPathComponent("broken").path
+    static let broken = PackagePaths.fixtures("ConformanceCriteriaTests").appendingPathComponent("broken").path
 }
 
 /// Skips the suites below with a note when the binary has not been built: tests never build it.

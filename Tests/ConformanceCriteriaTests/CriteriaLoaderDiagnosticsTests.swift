@@ -1,13 +1,14 @@
-import ConformanceKit
-import ConformanceTestSupport
+import ConformanceCriteria
+import ConformanceModel
 import Foundation
+import TestSupportCore
 import Testing
 
 /// Every kind of defect a criterion file can have, each in a small broken file under
 /// `Fixtures/broken/<kind>/`, with the exact `file:line:col: error: message` line it must produce.
 @Suite("Criteria loader diagnostics")
 struct CriteriaLoaderDiagnosticsTests {
-    static let broken = PackagePaths.fixtures("ConformanceKitTests").appendingPathComponent("broken").path
+    static let broken = PackagePaths.fixtures("ConformanceCriteriaTests").appendingPathComponent("broken").path
 
     /// The fixture file of a kind.
     static func file(_ kind: String, _ name: String = "N9.9-AC01.feature") -> String { "\(broken)/\(kind)/\(name)" }
@@ -125,11 +126,8 @@ struct CriteriaLoaderDiagnosticsTests {
 
     @Test("a step that two definitions match names both patterns")
     func ambiguousStep() {
-        let library = StepLibrary([
-            StepDefinition("the user waves {int} times") { _, _ in .passed },
-            StepDefinition("the user waves {word} times") { _, _ in .passed },
-        ])
-        let result = CriteriaLoader(library: library).load(root: "\(Self.broken)/ambiguous-step")
+        let matcher = StepTable.fixtureSteps.with(["the user waves 3 times": .ambiguous(["the user waves {int} times", "the user waves {word} times"])])
+        let result = CriteriaLoader(matcher: matcher).load(root: "\(Self.broken)/ambiguous-step")
         #expect(
             result.diagnostics.map(\.description) == [
                 Self.error(
@@ -139,8 +137,8 @@ struct CriteriaLoaderDiagnosticsTests {
 
     @Test("the ambiguous fixture loads cleanly with one definition, so only the overlap is its defect")
     func ambiguousFixtureControl() {
-        let library = StepLibrary([StepDefinition("the user waves {int} times") { _, _ in .passed }])
-        let result = CriteriaLoader(library: library).load(root: "\(Self.broken)/ambiguous-step")
+        let matcher = StepTable.fixtureSteps.with(["the user waves 3 times": .defined])
+        let result = CriteriaLoader(matcher: matcher).load(root: "\(Self.broken)/ambiguous-step")
         #expect(result.diagnostics.isEmpty)
         #expect(result.criteria.map(\.info.id) == ["N9.9-AC01"])
     }

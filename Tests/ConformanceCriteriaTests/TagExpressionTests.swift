@@ -1,4 +1,5 @@
-import ConformanceKit
+import ConformanceCriteria
+import ConformanceModel
 import Testing
 
 @Suite("Tag expressions")

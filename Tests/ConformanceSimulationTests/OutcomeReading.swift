@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 
 /// Read helpers for the tests: the payload of one case of an outcome, `nil` for any other case.
 extension PlatformOutcome {

@@ -1,4 +1,4 @@
-import ConformanceKit
+import PasskeyConformanceProtocol
 import Foundation
 import Testing
 

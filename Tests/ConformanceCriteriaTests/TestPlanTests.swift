@@ -1,6 +1,7 @@
-import ConformanceKit
-import ConformanceTestSupport
+import ConformanceCriteria
+import ConformanceModel
 import Foundation
+import TestSupportCore
 import Testing
 
 @Suite("Test plans")

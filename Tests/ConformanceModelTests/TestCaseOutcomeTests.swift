@@ -1,4 +1,4 @@
-import ConformanceKit
+import ConformanceModel
 import Foundation
 import Testing
 

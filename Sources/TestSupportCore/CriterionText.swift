@@ -1,7 +1,5 @@
-import ConformanceKit
-import Foundation
-
-/// Criterion files written in a test, so that each test shows the whole input it judges.
+/// Criterion files written in a test, so that each test shows the whole input it judges. Loading
+/// them takes a step matcher: each test target that loads them adds the one it tests with.
 public enum CriterionText {
     /// One scenario of a generated criterion file.
     public struct Scenario: Sendable {
@@ -52,15 +50,5 @@ public enum CriterionText {
             lines += scenario.steps.map { "    \($0)" }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// Loads criterion texts given as `(path, text)` with a step library.
-    public static func load(_ files: [(path: String, text: String)], library: StepLibrary = .standard) -> CriteriaLoader.Result {
-        CriteriaLoader(library: library).load(sources: files.map { ($0.path, Data($0.text.utf8)) })
-    }
-
-    /// The package's own criteria, loaded with the standard steps.
-    public static func packageCriteria() -> CriteriaLoader.Result {
-        CriteriaLoader().load(root: PackagePaths.criteria.path)
     }
 }
