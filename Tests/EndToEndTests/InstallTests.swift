@@ -70,6 +70,7 @@ struct InstallTests {
         #expect(criteria.count == 18, "the whole suite: \(criteria.count) criteria")
         #expect(criteria.allSatisfy { $0["verdict"]?.stringValue == "passed" })
         let files = criteria.compactMap { $0["file"]?.stringValue }
+        #expect(files.count == criteria.count, "every criterion names its file")
         #expect(files.allSatisfy { $0.hasPrefix("Criteria/") }, "file paths do not depend on where the criteria lie: \(files.prefix(3))")
         #expect(json["metadata"]?["criteria"] == .null)
     }

@@ -22,19 +22,30 @@ struct ProcessRunnerTests {
     func slots() async {
         let slots = ProcessSlots(limit: 2)
         final class Counts: Sendable {
-            let state = Mutex((holding: 0, most: 0, done: 0))
+            let state = Mutex((holding: 0, most: 0, entered: 0, done: 0))
         }
         let counts = Counts()
+        // The first two holders keep their slots until both hold one and every task has asked for
+        // one, so the other ten ask while both slots are taken: events order this, not sleeps.
+        let bothHold = Countdown(2)
+        let allAsked = Countdown(12)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<12 {
                 group.addTask {
+                    allAsked.arrive()
                     await slots.acquire()
-                    counts.state.withLock {
+                    let order = counts.state.withLock {
                         $0.holding += 1
                         $0.most = max($0.most, $0.holding)
+                        $0.entered += 1
+                        return $0.entered
+                    }
+                    if order <= 2 {
+                        bothHold.arrive()
+                        await bothHold.wait()
+                        await allAsked.wait()
                     }
                     await Task.yield()
-                    try? await Task.sleep(for: .milliseconds(2))
                     counts.state.withLock {
                         $0.holding -= 1
                         $0.done += 1

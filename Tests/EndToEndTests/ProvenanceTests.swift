@@ -80,8 +80,11 @@ struct ProvenanceTests {
         #expect(!markdown.contains("Harness commit") && !markdown.contains("Host:"))
     }
 
-    @Test("the build stamp is unknown outside a git checkout of the package (a tarball), and the checkout's HEAD inside it")
-    func buildStamp() async throws {
+    /// Whether the package is a git checkout (a tarball of it is not).
+    static let inGitCheckout = FileManager.default.fileExists(atPath: PackagePaths.root.appendingPathComponent(".git").path)
+
+    @Test("the build stamp is unknown outside a git checkout of the package (a tarball)")
+    func buildStampOutsideGit() async throws {
         let script = PackagePaths.root.appendingPathComponent("Scripts/build-stamp.sh").path
         let tarball = try PackagePaths.temporaryDirectory("stamp")
         defer { try? FileManager.default.removeItem(at: tarball) }
@@ -91,12 +94,17 @@ struct ProvenanceTests {
         let stamp = try String(contentsOf: tarball.appendingPathComponent("out/BuildStamp.swift"), encoding: .utf8)
         #expect(stamp.contains("static let commit = \"unknown\""), "\(stamp)")
         #expect(stamp.contains("static let modified: Bool? = nil"), "\(stamp)")
+    }
 
-        guard FileManager.default.fileExists(atPath: PackagePaths.root.appendingPathComponent(".git").path) else { return }
+    @Test("the build stamp of a git checkout is its HEAD", .enabled(if: inGitCheckout, "the package is not a git checkout (a tarball)"))
+    func buildStampInCheckout() async throws {
+        let script = PackagePaths.root.appendingPathComponent("Scripts/build-stamp.sh").path
+        let directory = try PackagePaths.temporaryDirectory("stamp")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let head = try await ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/env"), ["git", "-C", PackagePaths.root.path, "rev-parse", "HEAD"])
-        guard head.status == 0 else { return }
-        let out = tarball.appendingPathComponent("checkout")
+        try #require(head.status == 0, "git cannot read this checkout's HEAD: \(head)")
+        let out = directory.appendingPathComponent("checkout")
         let checkout = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), [script, PackagePaths.root.path, out.path])
         #expect(checkout.status == 0, "\(checkout)")
         let stamped = try String(contentsOf: out.appendingPathComponent("BuildStamp.swift"), encoding: .utf8)

@@ -10,6 +10,11 @@ struct ExploreTests {
     /// release (`Scripts/explore-bench.sh`, which fails on any violation).
     static let sampledDesigns = ReferenceDesign.all.filter { ["reference", "upgrade-after-3s", "debounce-5s", "batch-to-next-refresh"].contains($0.id) }
 
+    @Test("every sampled design exists, so the test below runs for each of them")
+    func sampledDesignsExist() {
+        #expect(Set(Self.sampledDesigns.map(\.id)) == ["reference", "upgrade-after-3s", "debounce-5s", "batch-to-next-refresh"])
+    }
+
     @Test("the reference RP and the conforming designs of other timing break no invariant", arguments: sampledDesigns)
     func noFalseAlarm(design: ReferenceDesign) async throws {
         let report = try await withTaskExecutorPreference(DedicatedExecutor.heavy) {

@@ -43,13 +43,17 @@ struct FuzzTests {
         var generator = SeededGenerator(seed: 0x5EED_0001)
         // Bias towards heads with long arguments and container types.
         let interesting: [UInt8] = [0x18, 0x19, 0x1A, 0x1B, 0x1F, 0x5B, 0x7B, 0x9B, 0xBB, 0x9F, 0xBF, 0xFF, 0xF8, 0xF9, 0xFA, 0xFB, 0x81, 0xA1, 0xC1]
+        var accepted = 0
         for _ in 0..<3000 {
             let length = Int.random(in: 0...48, using: &generator)
             let bytes = (0..<length).map { _ in
                 Bool.random(using: &generator) ? interesting.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
             }
+            if (try? CBOR.decode(Data(bytes))) != nil { accepted += 1 }
             try Self.exercise(Data(bytes))
         }
+        // Some inputs must decode, or the round-trip property above was never checked.
+        #expect(accepted > 30 && accepted < 2970, "accepted \(accepted) of 3000")
     }
 
     @Test func mutatedValidInputsNeverCrash() throws {
