@@ -131,8 +131,9 @@ struct ReportLifecycleTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let pipe = Pipe()
         try pipe.fileHandleForReading.close()
+        let binary: URL = try #require(Binary.url, "the passkey-conformance binary is not built")
         let process = Process()
-        process.executableURL = try #require(Binary.url)
+        process.executableURL = binary
         process.arguments = ["run"] + Binary.criteria + ["--criterion", "N2.6-X02", "--out", directory.appendingPathComponent("reports").path]
         process.standardOutput = pipe.fileHandleForWriting
         process.standardError = FileHandle.nullDevice
