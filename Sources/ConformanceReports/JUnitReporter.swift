@@ -127,7 +127,7 @@ public enum JUnitReporter {
 
     private static func suite(_ section: ReportModel.Section, model: ReportModel, into xml: inout String) {
         let time = section.cases.reduce(0.0) { $0 + ReportModel.finite($1.result.wallSeconds) }
-        xml += "  <testsuite name=\"\(attribute(section.id))\"\(Tally(section.cases).attributes) time=\"\(ReportModel.seconds(time))\">\n"
+        xml += "  <testsuite name=\"\(attribute(section.id.rawValue))\"\(Tally(section.cases).attributes) time=\"\(ReportModel.seconds(time))\">\n"
         let metadata = model.run.metadata
         var properties: [(String, String)] = []
         if let info = section.info {
@@ -150,7 +150,7 @@ public enum JUnitReporter {
         xml += "    </properties>\n"
         var used: Set<String> = []
         for item in section.cases {
-            let classname = classname(criterion: section.id, target: item.result.target)
+            let classname = classname(criterion: section.id.rawValue, target: item.result.target)
             let name = uniqueName(item.result, classname: classname, used: &used)
             testCase(item, classname: classname, name: name, metadata: metadata, into: &xml)
         }

@@ -70,7 +70,7 @@ struct SelfTestCommand: CLICommand {
         switch action {
         case .listMutants:
             for mutation in Mutation.allCases {
-                Output.out("\(mutation.id.padding(toLength: 36, withPad: " ", startingAt: 0)) \(mutation.criterion)  \(mutation.summary)")
+                Output.out("\(mutation.id.rawValue.padding(toLength: 36, withPad: " ", startingAt: 0)) \(mutation.criterion)  \(mutation.summary)")
             }
             return CLI.Status.ok
         case .listDesigns:
