@@ -150,7 +150,7 @@ public enum JUnitReporter {
         xml += "    </properties>\n"
         var used: Set<String> = []
         for item in section.cases {
-            let classname = classname(criterion: section.id.rawValue, target: item.result.target)
+            let classname = classname(criterion: section.id, target: item.result.target)
             let name = uniqueName(item.result, classname: classname, used: &used)
             testCase(item, classname: classname, name: name, metadata: metadata, into: &xml)
         }
@@ -244,8 +244,8 @@ public enum JUnitReporter {
     /// `<criterion>.<target>` with every dot inside an id written as `_` (`N2_6-AC01.apple-26_2`):
     /// Jenkins and GitLab take the last dot of a classname as the line between package and class,
     /// so the only dot left is the one between the criterion (package) and the target (class).
-    public static func classname(criterion: String, target: String) -> String {
-        undotted(criterion) + "." + undotted(target)
+    public static func classname(criterion: CriterionID, target: String) -> String {
+        undotted(criterion.rawValue) + "." + undotted(target)
     }
 
     static func undotted(_ id: String) -> String { id.replacing(".", with: "_") }

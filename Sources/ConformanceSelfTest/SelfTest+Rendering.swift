@@ -29,7 +29,7 @@ extension SelfTest.Report {
             let counts = result.run.counts
             let status = result.problems.isEmpty ? "pass" : "FALSE ALARM"
             lines.append(
-                "  " + result.design.id.padding(toLength: 28, withPad: " ", startingAt: 0) + status.padding(toLength: 12, withPad: " ", startingAt: 0)
+                "  " + result.design.id.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0) + status.padding(toLength: 12, withPad: " ", startingAt: 0)
                     + "\(counts[.passed, default: 0])/\(result.run.testCases.count) test cases  \(result.design.summary)")
             for problem in result.problems.prefix(10) {
                 lines.append("      \(problem.verdict.rawValue) \(problem.id): \(problem.message ?? "")")

@@ -128,7 +128,7 @@ struct SelfTestCommand: CLICommand {
         lines.append("fixed designs:")
         for design in ReferenceDesign.all {
             let freedoms = design.freedoms.isEmpty ? "" : " [\(design.freedoms.joined(separator: ", "))]"
-            lines.append("  \(design.id.padding(toLength: 28, withPad: " ", startingAt: 0)) \(design.summary)\(freedoms)")
+            lines.append("  \(design.id.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0)) \(design.summary)\(freedoms)")
         }
         return lines.joined(separator: "\n")
     }
