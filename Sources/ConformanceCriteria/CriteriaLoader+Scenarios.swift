@@ -4,7 +4,7 @@ import Gherkin
 
 extension CriteriaLoader {
     func loadScenarios(
-        document: GherkinDocument, pickles: [Pickle], path: String, display: String, criterionID: String, items: Set<String>,
+        document: GherkinDocument, pickles: [Pickle], path: String, display: String, criterionID: CriterionID, items: Set<VerifyItemID>,
         diagnostics: inout [Diagnostic]
     ) -> [CriterionScenario] {
         guard let feature = document.feature else { return [] }
@@ -46,7 +46,7 @@ extension CriteriaLoader {
                 diagnostics.append(Diagnostic(file: path, line: line, column: column, message))
             }
             let tags = pickle.tags.map(\.name)
-            var verifyItems: [String] = []
+            var verifyItems: [VerifyItemID] = []
             var needs: Set<Capability> = []
             var platform: PlatformFamily?
             var requires: [Target.Feature: Bool] = [:]
@@ -55,7 +55,7 @@ extension CriteriaLoader {
                 let tagLine = location.line
                 let tagColumn = location.column ?? 1
                 if tag.name.hasPrefix("@verify:") {
-                    let item = String(tag.name.dropFirst("@verify:".count))
+                    let item = VerifyItemID(rawValue: String(tag.name.dropFirst("@verify:".count)))
                     if !items.contains(item) {
                         error("@verify names \(item), which is not an item of \(criterionID)'s Items section", line: tagLine, column: tagColumn)
                     }
@@ -144,7 +144,7 @@ extension CriteriaLoader {
                 // A scenario that checks nothing shows nothing: it must not count for its items.
                 error(
                     "scenario \"\(pickle.name)\" has no outcome check (no Then step), so it verifies nothing; its @verify tags ("
-                        + verifyItems.joined(separator: ", ") + ") cannot count for those items")
+                        + verifyItems.map(\.rawValue).joined(separator: ", ") + ") cannot count for those items")
                 verifyItems = []
             }
             var slug = pickle.name

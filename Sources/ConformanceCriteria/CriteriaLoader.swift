@@ -98,7 +98,7 @@ public struct CriteriaLoader: Sendable {
         var criteria: [Criterion] = []
         var diagnostics: [Diagnostic] = []
         var digestInput = Data()
-        var seen: [String: String] = [:]
+        var seen: [CriterionID: String] = [:]
         for (path, bytes) in sources.sorted(by: { $0.path < $1.path }) {
             guard let bytes else {
                 diagnostics.append(Diagnostic(file: path, line: 1, "the file cannot be read"))
@@ -159,17 +159,22 @@ public struct CriteriaLoader: Sendable {
         // Identity.
         let ids = values("criterion")
         let fileStem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        var id = fileStem
+        var id = CriterionID(rawValue: fileStem)
         if ids.isEmpty {
             error("the feature has no @criterion:<id> tag")
         } else if ids.count > 1 {
             error(
                 "the feature has \(ids.count) @criterion tags; a file holds one criterion", line: ids[1].1.location.line, column: ids[1].1.location.column ?? 1)
         } else {
-            id = ids[0].0
-            if id != fileStem {
-                error(
-                    "criterion id \(id) does not match the file name \(fileStem).feature", line: ids[0].1.location.line, column: ids[0].1.location.column ?? 1)
+            let tagLocation = ids[0].1.location
+            do {
+                id = try CriterionID(parsing: ids[0].0)
+            } catch let problem {
+                error("@criterion: \(problem)", line: tagLocation.line, column: tagLocation.column ?? 1)
+                id = CriterionID(rawValue: ids[0].0)
+            }
+            if id.rawValue != fileStem {
+                error("criterion id \(id) does not match the file name \(fileStem).feature", line: tagLocation.line, column: tagLocation.column ?? 1)
             }
         }
         var level = CriterionInfo.Level.core
@@ -185,7 +190,7 @@ public struct CriteriaLoader: Sendable {
         let group = groups.first?.0 ?? ""
         if groups.isEmpty {
             error("the feature has no @group:<group> tag")
-        } else if !id.hasPrefix(group + "-") {
+        } else if !id.rawValue.hasPrefix(group + "-") {
             error("criterion \(id) is not in its declared group \(group)", line: groups[0].1.location.line, column: groups[0].1.location.column ?? 1)
         }
         for tag in featureTags + feature.allScenarios.flatMap(\.tags) {
@@ -216,11 +221,17 @@ public struct CriteriaLoader: Sendable {
                 error("verify item \"\(line)\" must start with an item id such as V1")
                 continue
             }
-            items.append(.init(id: "\(id).\(local)", text: itemText))
+            do throws(IdentifierError) {
+                try VerifyItemID.checkLocal(local)
+            } catch let problem {
+                error("verify item \"\(line)\": \(problem)")
+                continue
+            }
+            items.append(.init(id: VerifyItemID(criterion: id, local: local), text: itemText))
         }
         let display = Self.displayPath(relative: relative, path: path)
         var title = feature.name
-        if title.hasPrefix(id + " ") { title = String(title.dropFirst(id.count + 1)) }
+        if title.hasPrefix(id.rawValue + " ") { title = String(title.dropFirst(id.rawValue.count + 1)) }
         let recommendation = featureTags.contains { $0.name == "@recommendation" }
         let info = CriterionInfo(
             id: id, title: title, level: level, group: group,

@@ -12,7 +12,8 @@ extension EvidenceBundle {
         let width = max(4, String(model.cases.count).count)
         return model.cases.enumerated().map { index, item in
             let number = String(index + 1)
-            let name = String(repeating: "0", count: width - number.count) + number + "-" + safe(item.result.criterionID) + "-" + safe(item.result.target)
+            let name =
+                String(repeating: "0", count: width - number.count) + number + "-" + safe(item.result.criterionID.rawValue) + "-" + safe(item.result.target)
             return File(path: "transcripts/\(name).txt", bytes: Array(transcript(item, metadata: model.run.metadata).utf8))
         }
     }

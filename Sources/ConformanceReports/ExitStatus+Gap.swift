@@ -28,9 +28,9 @@ extension ExitStatus {
         /// The kind of gap.
         public var kind: Kind
         /// The criterion concerned, else `nil`.
-        public var criterion: String?
+        public var criterion: CriterionID?
         /// The verify item concerned (`N2.6-AC01.V5`), else `nil`.
-        public var verifyItem: String?
+        public var verifyItem: VerifyItemID?
         /// What the test cases of the item lacked, each once, in test case order (for
         /// `verifyItemNotVerified`): the undeclared target, the missing capabilities, the step.
         public var lacks: [NotVerifiedReason]
@@ -38,7 +38,7 @@ extension ExitStatus {
         public var detail: String
 
         /// Creates a gap.
-        public init(kind: Kind, criterion: String? = nil, verifyItem: String? = nil, lacks: [NotVerifiedReason] = [], detail: String) {
+        public init(kind: Kind, criterion: CriterionID? = nil, verifyItem: VerifyItemID? = nil, lacks: [NotVerifiedReason] = [], detail: String) {
             self.kind = kind
             self.criterion = criterion
             self.verifyItem = verifyItem
@@ -70,7 +70,7 @@ extension ExitStatus {
                 let declared = declaredTargets.isEmpty ? "none" : declaredTargets.joined(separator: ", ")
                 gaps.append(Gap(kind: .noKnownTarget, detail: "the adapter declares no known target (declared: \(declared))"))
             }
-            var criterionOrder: [String] = run.criteria.map(\.criterion.id)
+            var criterionOrder: [CriterionID] = run.criteria.map(\.criterion.id)
             for id in run.testCases.map(\.criterionID) where !criterionOrder.contains(id) { criterionOrder.append(id) }
             for id in criterionOrder {
                 let cases = run.testCases.filter { $0.criterionID == id }
@@ -105,7 +105,7 @@ extension ExitStatus {
         }
 
         /// The gap of one verify item, if it has one.
-        static func gap(item: String, criterion: String, cases: [TestCaseResult], waivers: WaiverEvaluation) -> Gap? {
+        static func gap(item: VerifyItemID, criterion: CriterionID, cases: [TestCaseResult], waivers: WaiverEvaluation) -> Gap? {
             if cases.contains(where: { $0.verdict == .passed }) { return nil }
             // An unexpected failure makes the run not conformant; it is not a gap.
             if cases.contains(where: { $0.verdict == .failed && waivers.waiver(forTestCase: $0.id) == nil }) { return nil }

@@ -138,7 +138,7 @@ public enum HTMLReporter {
                 let warning = !section.gated
                 let title = section.info.map(\.title) ?? "(not described in this run)"
                 let level = section.info.map { $0.level.rawValue } ?? "?"
-                html += "<tr><th title=\"\(escape(title))\">\(escape(section.id))</th><td>\(escape(level))\(warning ? " (warns)" : "")</td>"
+                html += "<tr><th title=\"\(escape(title))\">\(escape(section.id.rawValue))</th><td>\(escape(level))\(warning ? " (warns)" : "")</td>"
                 html +=
                     "<td class=\"cell \(HTMLReporter.cssClass(section.outcome, warning: warning))\">\(HTMLReporter.mark(section.outcome, warning: warning))</td>"
                 for target in model.targets {
@@ -171,7 +171,7 @@ public enum HTMLReporter {
                 let label = group.isWarning ? "warning (failed below the gate)" : group.outcome.words
                 html +=
                     "<details id=\"\(group.id)\"><summary><span class=\"\(HTMLReporter.cssClass(group.outcome, warning: group.isWarning))\">&nbsp;\(escape(label))&nbsp;</span> "
-                html += "<strong>\(escape(group.criterion))</strong> \(escape(group.verifyItems.joined(separator: ", "))): \(escape(group.cause)) "
+                html += "<strong>\(escape(group.criterion.rawValue))</strong> \(escape(group.verifyItems.joined(separator: ", "))): \(escape(group.cause)) "
                 html += "(\(group.cases.count) test case\(group.cases.count == 1 ? "" : "s") on \(escape(group.targets.joined(separator: ", "))))</summary>\n"
                 html += "<p>Test cases: " + group.cases.map { "<code>\(escape($0.result.id))</code>" }.joined(separator: ", ") + "</p>\n"
                 html += "<p>Evidence of <code>\(escape(item.result.id))</code> (<code>\(escape("\(item.result.file):\(item.result.line)"))</code>)</p>\n"

@@ -152,13 +152,13 @@ extension JSONReporter {
     }
 
     struct VerifyItem: Encodable {
-        var id: String
+        var id: VerifyItemID
         var text: String
         var testCases: [String]
     }
 
     struct Criterion: Encodable {
-        var id: String
+        var id: CriterionID
         var described: Bool
         var title: Nullable<String>
         var level: Nullable<CriterionInfo.Level>
@@ -197,11 +197,11 @@ extension JSONReporter {
 
     struct TestCase: Encodable {
         var id: String
-        var criterionID: String
+        var criterionID: CriterionID
         var scenario: String
         var file: String
         var line: Int
-        var verifyItems: [String]
+        var verifyItems: [VerifyItemID]
         var tags: [String]
         var target: String
         var verdict: Verdict
@@ -221,7 +221,7 @@ extension JSONReporter {
 
     struct Waiver: Encodable {
         var id: String
-        var criterion: String
+        var criterion: CriterionID
         var target: String
         var reason: String
         var owner: String

@@ -127,7 +127,7 @@ public enum JUnitReporter {
 
     private static func suite(_ section: ReportModel.Section, model: ReportModel, into xml: inout String) {
         let time = section.cases.reduce(0.0) { $0 + ReportModel.finite($1.result.wallSeconds) }
-        xml += "  <testsuite name=\"\(attribute(section.id))\"\(Tally(section.cases).attributes) time=\"\(ReportModel.seconds(time))\">\n"
+        xml += "  <testsuite name=\"\(attribute(section.id.rawValue))\"\(Tally(section.cases).attributes) time=\"\(ReportModel.seconds(time))\">\n"
         let metadata = model.run.metadata
         var properties: [(String, String)] = []
         if let info = section.info {
@@ -244,8 +244,8 @@ public enum JUnitReporter {
     /// `<criterion>.<target>` with every dot inside an id written as `_` (`N2_6-AC01.apple-26_2`):
     /// Jenkins and GitLab take the last dot of a classname as the line between package and class,
     /// so the only dot left is the one between the criterion (package) and the target (class).
-    public static func classname(criterion: String, target: String) -> String {
-        undotted(criterion) + "." + undotted(target)
+    public static func classname(criterion: CriterionID, target: String) -> String {
+        undotted(criterion.rawValue) + "." + undotted(target)
     }
 
     static func undotted(_ id: String) -> String { id.replacing(".", with: "_") }

@@ -6,15 +6,15 @@ extension MarkdownReporter.Document {
     /// One criterion: what it says, how it was verified, its verdict per target, and every test
     /// case that did not pass.
     mutating func criterion(_ section: ReportModel.Section, in model: ReportModel) {
-        block("<a id=\"\(Self.anchor(section.id))\"></a>")
+        block("<a id=\"\(Self.anchor(section.id.rawValue))\"></a>")
         guard let info = section.info else {
-            block("## \(TextEscaping.markdownInline(section.id)) (not described in this run)")
+            block("## \(TextEscaping.markdownInline(section.id.rawValue)) (not described in this run)")
             block("**Verdict: \(Reporter.labelled(section.outcome))**. The run has test cases for this criterion but no description of it.")
             perTarget(section, in: model)
             cases(section, in: model)
             return
         }
-        block("## \(TextEscaping.markdownInline(section.id)) — \(TextEscaping.markdownInline(info.title))")
+        block("## \(TextEscaping.markdownInline(section.id.rawValue)) — \(TextEscaping.markdownInline(info.title))")
         var facts = "**Verdict: \(Reporter.labelled(section.outcome))**"
         if section.outcome != ReportOutcome(section.verdict, waived: false) { facts += " (run verdict: \(section.verdict.rawValue))" }
         facts += " · Level: \(Self.level(info.level)) · Group: \(TextEscaping.markdownInline(info.group))"
@@ -44,7 +44,7 @@ extension MarkdownReporter.Document {
         let scenarios = Self.scenarios(section.cases)
         var lines: [String] = []
         for item in info.verifyItems {
-            lines.append("- **\(TextEscaping.markdownInline(item.id))** — \(TextEscaping.markdownInline(item.text))")
+            lines.append("- **\(TextEscaping.markdownInline(item.id.rawValue))** — \(TextEscaping.markdownInline(item.text))")
             let covering = scenarios.filter { $0.cases[0].result.verifyItems.contains(item.id) }
             if covering.isEmpty {
                 lines.append("  - **Not covered:** no scenario of this run covers this item.")
@@ -150,7 +150,8 @@ extension MarkdownReporter.Document {
                 "- **Meaning:** " + Self.meaning(item),
                 "- **Test case:** \(TextEscaping.markdownCode(result.id))",
                 "- **Scenario:** \(TextEscaping.markdownCode("\(result.file):\(result.line)"))",
-                "- **Verify items:** " + (result.verifyItems.isEmpty ? "none" : result.verifyItems.map(TextEscaping.markdownInline).joined(separator: ", ")),
+                "- **Verify items:** "
+                    + (result.verifyItems.isEmpty ? "none" : result.verifyItems.map { TextEscaping.markdownInline($0.rawValue) }.joined(separator: ", ")),
                 "- **Virtual time:** \(result.virtualMillis) ms",
             ] + Self.typedOutcome(result))
         if let waiver = item.waiver {

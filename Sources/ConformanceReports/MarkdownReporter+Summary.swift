@@ -114,7 +114,7 @@ extension MarkdownReporter.Document {
             let gate = section.gated ? "gates" : "warns"
             let cells = families.map { Self.familyCell(section, targets: $0.targets) }
             lines.append(
-                "| \(TextEscaping.markdownInline(section.id))\(origin) | \(level) | \(gate) | \(MarkdownReporter.symbol(section.outcome, warning: !section.gated)) | "
+                "| \(TextEscaping.markdownInline(section.id.rawValue))\(origin) | \(level) | \(gate) | \(MarkdownReporter.symbol(section.outcome, warning: !section.gated)) | "
                     + cells.joined(separator: " | ") + " |")
         }
         block(lines)
@@ -147,8 +147,8 @@ extension MarkdownReporter.Document {
             if cause.count > 300 { cause = String(cause.prefix(299)) + "…" }
             let outcome = group.isWarning ? "⚠️ warning" : MarkdownReporter.labelled(group.outcome)
             let row =
-                "| [\(group.id)](\(ReportFormat.detailsFileName)#\(group.id)) | \(TextEscaping.markdownInline(group.criterion)) | \(outcome) | "
-                + group.verifyItems.map(TextEscaping.markdownInline).joined(separator: ", ")
+                "| [\(group.id)](\(ReportFormat.detailsFileName)#\(group.id)) | \(TextEscaping.markdownInline(group.criterion.rawValue)) | \(outcome) | "
+                + group.verifyItems.map { TextEscaping.markdownInline($0.rawValue) }.joined(separator: ", ")
                 + " | \(TextEscaping.markdownInline(cause)) | \(targetText) | \(group.cases.count) |"
             guard text.utf8.count + (lines + [row]).joined(separator: "\n").utf8.count < MarkdownReporter.summaryBudget - 12_000 else { break }
             lines.append(row)

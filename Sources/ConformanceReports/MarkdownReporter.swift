@@ -246,7 +246,7 @@ extension MarkdownReporter {
                 "|---|---|---|:-:|" + String(repeating: ":-:|", count: model.targets.count),
             ]
             for section in model.sections {
-                var name = "[\(TextEscaping.markdownInline(section.id))](#\(Self.anchor(section.id)))"
+                var name = "[\(TextEscaping.markdownInline(section.id.rawValue))](#\(Self.anchor(section.id.rawValue)))"
                 if let origin = section.info?.origin, origin != .source { name += " *(\(origin.rawValue))*" }
                 let title = section.info.map { TextEscaping.markdownInline($0.title) } ?? "(not described in this run)"
                 let level = section.info.map { Self.level($0.level) } ?? "?"

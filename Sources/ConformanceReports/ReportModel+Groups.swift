@@ -8,9 +8,9 @@ extension ReportModel {
     struct FailureGroup {
         /// `cause-1`, `cause-2`, … in report order: the anchor in every format.
         var id: String
-        var criterion: String
+        var criterion: CriterionID
         var outcome: ReportOutcome
-        var verifyItems: [String]
+        var verifyItems: [VerifyItemID]
         /// The normalised message every test case of the group shares.
         var cause: String
         /// In run order; never empty.

@@ -27,7 +27,7 @@ struct ReportModel {
 
     /// One criterion with its test cases.
     struct Section {
-        var id: String
+        var id: CriterionID
         /// `nil` for test cases whose criterion the run does not describe (kept, never dropped).
         var info: CriterionInfo?
         var verdict: Verdict
@@ -73,8 +73,8 @@ struct ReportModel {
         warningGaps = run.metadata.shard == nil ? ExitStatus.Gap.belowGate(in: run, waivers: waivers) : []
         gate = run.metadata.gate ?? .all
 
-        var casesByCriterion: [String: [Case]] = [:]
-        var criterionOrder: [String] = []
+        var casesByCriterion: [CriterionID: [Case]] = [:]
+        var criterionOrder: [CriterionID] = []
         for result in run.testCases {
             let waiver = result.verdict == .failed ? waivers.waiver(forTestCase: result.id) : nil
             if casesByCriterion[result.criterionID] == nil { criterionOrder.append(result.criterionID) }
@@ -88,7 +88,7 @@ struct ReportModel {
         func cell(_ verdict: Verdict, _ cases: [Case]) -> Cell {
             Cell(verdict: verdict, outcome: .folded(verdict, caseOutcomes: cases.map(\.outcome)))
         }
-        func section(_ id: String, _ info: CriterionInfo?, _ verdict: Verdict, _ cells: [String: Cell], _ cases: [Case]) -> Section {
+        func section(_ id: CriterionID, _ info: CriterionInfo?, _ verdict: Verdict, _ cells: [String: Cell], _ cases: [Case]) -> Section {
             let overall = cell(verdict, cases)
             return Section(
                 id: id, info: info, verdict: verdict, outcome: overall.outcome, cells: cells, cases: cases, gated: run.gateCovers(criterion: id))

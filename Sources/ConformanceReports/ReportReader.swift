@@ -129,7 +129,7 @@ public enum ReportReader {
             var wallSeconds: Double
         }
         struct Criterion: Decodable {
-            var id: String
+            var id: CriterionID
             var title: String?
             var level: CriterionInfo.Level?
             var group: String?
@@ -153,11 +153,11 @@ public enum ReportReader {
         }
         struct TestCase: Decodable {
             var id: String
-            var criterionID: String
+            var criterionID: CriterionID
             var scenario: String
             var file: String
             var line: Int
-            var verifyItems: [String]
+            var verifyItems: [VerifyItemID]
             var tags: [String]
             var target: String
             var verdict: Verdict

@@ -16,7 +16,7 @@ enum RerunCommand {
         if let root = metadata.criteriaRoot {
             words += ["--criteria", word(root)]
         }
-        words += ["--criterion", word(result.criterionID), "--target", word(result.target), "--seed", String(metadata.seed)]
+        words += ["--criterion", word(result.criterionID.rawValue), "--target", word(result.target), "--seed", String(metadata.seed)]
         if !result.scenario.isEmpty {
             words += ["--scenario", doubleQuoted(result.scenario)]
         }

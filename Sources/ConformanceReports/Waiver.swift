@@ -1,3 +1,5 @@
+import ConformanceModel
+
 /// An expected failure, accepted for a while: a criterion that is known to fail on a target (or on
 /// every target), with the reason, the person or team who owns the fix, and the last day it holds.
 ///
@@ -45,7 +47,7 @@ public struct Waiver: Sendable, Hashable, Codable {
     }
 
     /// The criterion id, e.g. `N2.6-AC04`.
-    public var criterion: String
+    public var criterion: CriterionID
     /// The target or targets the failure is expected on.
     public var target: TargetPattern
     /// Why the failure is accepted for now.
@@ -60,7 +62,7 @@ public struct Waiver: Sendable, Hashable, Codable {
     public var id: String { "\(criterion)@\(target)" }
 
     /// A waiver for `criterion` on `target` until the end of `expires`.
-    public init(criterion: String, target: TargetPattern, reason: String, owner: String, expires: CalendarDate) {
+    public init(criterion: CriterionID, target: TargetPattern, reason: String, owner: String, expires: CalendarDate) {
         self.criterion = criterion
         self.target = target
         self.reason = reason
@@ -69,7 +71,7 @@ public struct Waiver: Sendable, Hashable, Codable {
     }
 
     /// Whether the waiver covers a test case of `criterionID` on `target`.
-    public func matches(criterionID: String, target: String) -> Bool {
+    public func matches(criterionID: CriterionID, target: String) -> Bool {
         criterion == criterionID && self.target.matches(target)
     }
 

@@ -47,14 +47,14 @@ public struct WaiverEvaluation: Sendable, Hashable {
         /// The id of the failed test case.
         public var testCaseID: String
         /// Its criterion.
-        public var criterionID: String
+        public var criterionID: CriterionID
         /// Its target.
         public var target: String
         /// The waiver that covers it.
         public var waiver: Waiver
 
         /// A waived result: the failed test case and the waiver covering it.
-        public init(testCaseID: String, criterionID: String, target: String, waiver: Waiver) {
+        public init(testCaseID: String, criterionID: CriterionID, target: String, waiver: Waiver) {
             self.testCaseID = testCaseID
             self.criterionID = criterionID
             self.target = target

@@ -102,7 +102,7 @@ public struct WaiverFile: Sendable, Hashable {
     /// The waivers that name a criterion or a target the suite does not have, one sentence each
     /// (`N2.6-AC1@*: no criterion N2.6-AC1 …`): such a waiver would otherwise be silently "not
     /// exercised" for ever.
-    public func unknownIDs(criteria: Set<String>, targets: Set<String>) -> [String] {
+    public func unknownIDs(criteria: Set<CriterionID>, targets: Set<String>) -> [String] {
         var problems: [String] = []
         for waiver in waivers {
             if !criteria.contains(waiver.criterion) {
@@ -203,7 +203,7 @@ extension WaiverFile {
             for key in members.keys.sorted() where !Self.waiverMembers.contains(key) {
                 problem(index, key, "unknown member; a waiver has exactly \(Self.waiverMembers.map { "`\($0)`" }.joined(separator: ", "))")
             }
-            let criterion = identifier(members, "criterion", at: index)
+            let criterion = criterionID(members, at: index)
             let target = identifier(members, "target", at: index)
             let reason = text(members, "reason", at: index)
             let owner = text(members, "owner", at: index)
@@ -246,6 +246,17 @@ extension WaiverFile {
                 return nil
             }
             return string
+        }
+
+        /// The required `criterion` member, a well-formed criterion id.
+        private mutating func criterionID(_ members: [String: JSONValue], at index: Int) -> CriterionID? {
+            guard let string = identifier(members, "criterion", at: index) else { return nil }
+            do throws(IdentifierError) {
+                return try CriterionID(parsing: string)
+            } catch {
+                problem(index, "criterion", error.message)
+                return nil
+            }
         }
 
         private mutating func problem(_ entry: Int?, _ field: String?, _ message: String) {

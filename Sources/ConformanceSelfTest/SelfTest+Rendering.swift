@@ -29,7 +29,7 @@ extension SelfTest.Report {
             let counts = result.run.counts
             let status = result.problems.isEmpty ? "pass" : "FALSE ALARM"
             lines.append(
-                "  " + result.design.id.padding(toLength: 28, withPad: " ", startingAt: 0) + status.padding(toLength: 12, withPad: " ", startingAt: 0)
+                "  " + result.design.id.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0) + status.padding(toLength: 12, withPad: " ", startingAt: 0)
                     + "\(counts[.passed, default: 0])/\(result.run.testCases.count) test cases  \(result.design.summary)")
             for problem in result.problems.prefix(10) {
                 lines.append("      \(problem.verdict.rawValue) \(problem.id): \(problem.message ?? "")")
@@ -46,9 +46,10 @@ extension SelfTest.Report {
             let survived = results.filter { !$0.killed }
             guard !quiet || !survived.isEmpty else { continue }
             let status = survived.isEmpty ? "killed" : "SURVIVED"
-            let items = Set(results.flatMap(\.failedItems)).sorted().map { $0.split(separator: ".").last.map(String.init) ?? $0 }.joined(separator: ",")
+            let items = Set(results.flatMap(\.failedItems)).sorted().map(\.local).joined(separator: ",")
             lines.append(
-                "  " + mutation.id.padding(toLength: 36, withPad: " ", startingAt: 0) + mutation.criterion.padding(toLength: 11, withPad: " ", startingAt: 0)
+                "  " + mutation.id.rawValue.padding(toLength: 36, withPad: " ", startingAt: 0)
+                    + mutation.criterion.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
                     + status.padding(toLength: 9, withPad: " ", startingAt: 0) + "\(results.count - survived.count)/\(results.count) designs  " + items)
             if let others = results.first(where: { $0.design == .reference })?.failedCriteria?.filter({ $0 != mutation.criterion }), !others.isEmpty {
                 lines.append("      also failed: " + others.joined(separator: ", "))
@@ -104,7 +105,7 @@ extension SelfTest.Report {
         for (mutation, results) in mutantRows {
             let byDesign = Dictionary(results.map { ($0.design.id, $0) }, uniquingKeysWith: { first, _ in first })
             let cells = designs.map { design in byDesign[design.design.id].map { $0.killed ? "✅" : "❌" } ?? "n/a" }
-            let items = mutation.verifyItems.map { $0.split(separator: ".").last.map(String.init) ?? $0 }.joined(separator: ", ")
+            let items = mutation.verifyItems.map(\.local).joined(separator: ", ")
             out.append("| `\(mutation.id)` | \(mutation.criterion) | \(items) | \(mutation.summary) | " + cells.joined(separator: " | ") + " |")
         }
         out.append("")
@@ -137,7 +138,7 @@ extension SelfTest.Report {
     }
 
     /// One item's mutants and forms, in one line.
-    func formsLine(_ item: String) -> String {
+    func formsLine(_ item: VerifyItemID) -> String {
         guard let entry = itemForms.first(where: { $0.item == item }) else { return "no mutant" }
         return "\(entry.forms.count) form(s): " + entry.mutants.map { "\($0.id) (\($0.form))" }.joined(separator: ", ")
     }

@@ -7,7 +7,7 @@ import ReferenceRP
 /// and under every variant it applies to (no blind spot).
 public enum SelfTest {
     /// Each of `items` with the mutants that name it and their distinct forms, in the mutants' order.
-    public static func itemForms(_ items: [String]) -> [(item: String, mutants: [Mutation], forms: [String])] {
+    public static func itemForms(_ items: [VerifyItemID]) -> [(item: VerifyItemID, mutants: [Mutation], forms: [String])] {
         items.map { item in
             let mutants = Mutation.allCases.filter { $0.verifyItems.contains(item) }
             var forms: [String] = []
@@ -20,8 +20,8 @@ public enum SelfTest {
     public static func itemListing(_ criteria: [Criterion]) -> String {
         itemForms(criteria.flatMap { $0.info.verifyItems.map(\.id) }).map { entry in
             let status = entry.forms.count >= 2 ? "\(entry.forms.count) forms" : "FEWER THAN TWO FORMS"
-            return "\(entry.item.padding(toLength: 16, withPad: " ", startingAt: 0)) \(status)\n"
-                + entry.mutants.map { "    \($0.id.padding(toLength: 36, withPad: " ", startingAt: 0)) \($0.form)" }.joined(separator: "\n")
+            return "\(entry.item.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \(status)\n"
+                + entry.mutants.map { "    \($0.id.rawValue.padding(toLength: 36, withPad: " ", startingAt: 0)) \($0.form)" }.joined(separator: "\n")
         }.joined(separator: "\n")
     }
 
@@ -34,7 +34,7 @@ public enum SelfTest {
         /// Test cases that did not pass; each is a false alarm.
         public var problems: [TestCaseResult] { run.testCases.filter { $0.verdict != .passed } }
         /// The verdict of each criterion, by id.
-        public var verdicts: [String: Verdict] { Dictionary(run.criteria.map { ($0.criterion.id, $0.verdict) }, uniquingKeysWith: { first, _ in first }) }
+        public var verdicts: [CriterionID: Verdict] { Dictionary(run.criteria.map { ($0.criterion.id, $0.verdict) }, uniquingKeysWith: { first, _ in first }) }
     }
 
     /// How one mutant fared under one design.
@@ -46,13 +46,13 @@ public enum SelfTest {
         /// The verdict of the mutant's criterion.
         public var verdict: Verdict
         /// Verify items with at least one failed test case.
-        public var failedItems: Set<String>
+        public var failedItems: Set<VerifyItemID>
         /// Expected items that no failed test case covers.
-        public var missedItems: [String]
+        public var missedItems: [VerifyItemID]
         /// The first failure's message, as evidence.
         public var evidence: String?
         /// With the full matrix (reference design only): every criterion that failed against the mutant.
-        public var failedCriteria: [String]?
+        public var failedCriteria: [CriterionID]?
         /// Killed: the criterion failed on every verify item the mutant names.
         public var killed: Bool { verdict == .failed && missedItems.isEmpty }
     }
@@ -64,17 +64,17 @@ public enum SelfTest {
         /// How each mutant fared under each design it applies to, mutant by mutant.
         public var mutants: [MutantResult]
         /// Verify items that no mutant names (a criterion item nothing shows can fail).
-        public var itemsWithoutMutant: [String]
+        public var itemsWithoutMutant: [VerifyItemID]
         /// Every verify item of the loaded criteria, in criterion order.
-        public var items: [String] = []
+        public var items: [VerifyItemID] = []
 
         /// Each verify item of the loaded criteria with the mutants that name it (of all mutants,
         /// whether run or not) and their distinct forms.
-        public var itemForms: [(item: String, mutants: [Mutation], forms: [String])] { SelfTest.itemForms(items) }
+        public var itemForms: [(item: VerifyItemID, mutants: [Mutation], forms: [String])] { SelfTest.itemForms(items) }
 
         /// Verify items broken by fewer than two distinct forms of mutant: a demand whose mutants share one idea of the fault cannot show that its
         /// check sees the others.
-        public var itemsWithFewerThanTwoForms: [String] {
+        public var itemsWithFewerThanTwoForms: [VerifyItemID] {
             itemForms.filter { $0.forms.count < 2 }.map(\.item)
         }
 

@@ -70,7 +70,7 @@ enum DesignOption {
         if text.hasPrefix("knobs:") {
             do { return try ReferenceDesign.parse(text) } catch { throw parsed.usageError("--design: \(error)") }
         }
-        guard let design = ReferenceDesign.all.first(where: { $0.id == text }) else {
+        guard let design = ReferenceDesign.all.first(where: { $0.id == DesignID(rawValue: text) }) else {
             throw parsed.usageError(option: "design", "unknown design '\(text)'\(hint)")
         }
         return design

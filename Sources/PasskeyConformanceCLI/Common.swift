@@ -116,7 +116,7 @@ struct CriteriaSelection: Sendable {
     func filter(criteria loaded: [Criterion], defaultLevel: CriterionInfo.Origin = .derived) throws(UsageError) -> TestPlan.Filter {
         let ids = loaded.map(\.info.id)
         let groups = Set(loaded.map(\.info.group))
-        for criterion in criteria where !ids.contains(criterion) && !groups.contains(criterion) {
+        for criterion in criteria where !ids.contains(where: { $0.rawValue == criterion }) && !groups.contains(criterion) {
             throw UsageError(
                 "--criterion: unknown criterion '\(criterion)'; known: \(groups.sorted().joined(separator: ", ")), \(ids.joined(separator: ", "))",
                 command: command)
@@ -126,7 +126,7 @@ struct CriteriaSelection: Sendable {
         let beyond = loaded.filter { $0.info.origin > gate }.map(\.info.id)
         if !beyond.isEmpty {
             // Criteria beyond the gate run only when named by their own id.
-            let named = Set(criteria).intersection(beyond)
+            let named = Set(beyond.filter { criteria.contains($0.rawValue) })
             let wanted = loaded.filter { $0.info.origin <= gate && selection.selects($0.info.id, group: $0.info.group) }.map(\.info.id)
             let ids = wanted + loaded.map(\.info.id).filter(named.contains)
             selection = ids.isEmpty ? .nothing : .matching(ids.map { CriterionSelector($0) })

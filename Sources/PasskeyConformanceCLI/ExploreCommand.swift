@@ -65,9 +65,9 @@ struct ExploreCommand: CLICommand {
         seconds = try parsed.parsed("seconds", described: "a positive number") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
         if seconds != nil, !budgetGiven { budget = Int.max }
         targets = try Common.targets(parsed)
-        let groups = Set(ExploreInvariant.all.map { String($0.criterion.split(separator: "-").first ?? "") })
+        let groups = Set(ExploreInvariant.all.map { String($0.criterion.group) })
         invariantCriteria = parsed.list("criterion")
-        for criterion in invariantCriteria where !ExploreInvariant.all.contains(where: { $0.criterion == criterion }) && !groups.contains(criterion) {
+        for criterion in invariantCriteria where !ExploreInvariant.all.contains(where: { $0.criterion.rawValue == criterion }) && !groups.contains(criterion) {
             throw parsed.usageError(option: "criterion", "no invariant checks '\(criterion)'; see Criteria/invariants.md")
         }
         let designText = parsed.value("design")

@@ -132,7 +132,7 @@ struct RunCommand: CLICommand {
     }
 
     /// The waiver file, checked against the loaded criteria and the target catalogue.
-    static func loadWaivers(_ path: String?, criterionIDs: Set<String>, command: String = spec.name) throws -> WaiverFile? {
+    static func loadWaivers(_ path: String?, criterionIDs: Set<CriterionID>, command: String = spec.name) throws -> WaiverFile? {
         guard let path else { return nil }
         do {
             let file = try WaiverFile.load(path)

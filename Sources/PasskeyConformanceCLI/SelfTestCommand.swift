@@ -70,7 +70,7 @@ struct SelfTestCommand: CLICommand {
         switch action {
         case .listMutants:
             for mutation in Mutation.allCases {
-                Output.out("\(mutation.id.padding(toLength: 36, withPad: " ", startingAt: 0)) \(mutation.criterion)  \(mutation.summary)")
+                Output.out("\(mutation.id.rawValue.padding(toLength: 36, withPad: " ", startingAt: 0)) \(mutation.criterion)  \(mutation.summary)")
             }
             return CLI.Status.ok
         case .listDesigns:
@@ -128,7 +128,7 @@ struct SelfTestCommand: CLICommand {
         lines.append("fixed designs:")
         for design in ReferenceDesign.all {
             let freedoms = design.freedoms.isEmpty ? "" : " [\(design.freedoms.joined(separator: ", "))]"
-            lines.append("  \(design.id.padding(toLength: 28, withPad: " ", startingAt: 0)) \(design.summary)\(freedoms)")
+            lines.append("  \(design.id.rawValue.padding(toLength: 28, withPad: " ", startingAt: 0)) \(design.summary)\(freedoms)")
         }
         return lines.joined(separator: "\n")
     }

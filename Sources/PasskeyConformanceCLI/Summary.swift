@@ -30,7 +30,7 @@ enum Summary {
             let cases = run.testCases.filter { $0.criterionID == info.id }
             let passed = cases.filter { $0.verdict == .passed }.count
             lines.append(
-                "  " + Output.inline(info.id).padding(toLength: 11, withPad: " ", startingAt: 0)
+                "  " + Output.inline(info.id.rawValue).padding(toLength: 11, withPad: " ", startingAt: 0)
                     + (criterion.verdict == .failed && !run.gateCovers(criterion: info.id) ? "WARN" : symbol(criterion.verdict))
                     .padding(toLength: 13, withPad: " ", startingAt: 0)
                     + "\(passed)/\(cases.count) test cases  \(Output.inline(info.title))")

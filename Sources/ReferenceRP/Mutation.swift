@@ -1,3 +1,5 @@
+import ConformanceModel
+
 /// One deliberate defect of the reference relying party. Each breaks exactly one thing, named by
 /// the verify item of the criteria checklist that should catch it, by overriding one named
 /// decision point of the reference (`Decisions`).
@@ -8,11 +10,11 @@
 /// `Mutants+ListForms.swift` and `Mutants+EncodingForms.swift`.
 public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepresentable, CustomStringConvertible {
     /// The mutation's stable name, as `selftest` and the adapter name show it.
-    public let id: String
+    public let id: MutantID
     /// The criterion whose scenarios must fail against this mutant.
-    public let criterion: String
+    public let criterion: CriterionID
     /// The verify items whose scenarios must fail.
-    public let verifyItems: [String]
+    public let verifyItems: [VerifyItemID]
     /// What the mutant gets wrong, in one sentence.
     public let summary: String
     /// The form the fault takes (for example "a message", "a modal sheet", "a timer-driven upload"),
@@ -26,7 +28,7 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
     private let override: @Sendable (inout Decisions) -> Void
 
     init(
-        _ id: String, _ criterion: String, _ verifyItems: [String], _ summary: String, form: String? = nil,
+        _ id: MutantID, _ criterion: CriterionID, _ verifyItems: [VerifyItemID], _ summary: String, form: String? = nil,
         appliesTo: @escaping @Sendable (ReferenceDesign) -> Bool = { _ in true }, _ override: @escaping @Sendable (inout Decisions) -> Void
     ) {
         self.id = id
@@ -41,17 +43,20 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
     /// Every mutant, N2.6 first, in the order `selftest` reports them.
     public static let allCases: [Mutation] = registrationMutants + signalMutants + signalFormMutants + listFormMutants + encodingFormMutants
 
-    /// The mutation's name (its `id`).
-    public var rawValue: String { id }
+    /// The mutation's name (its `id`), as text.
+    public var rawValue: String { id.rawValue }
 
-    /// The mutant named `rawValue`, or `nil` if there is none.
-    public init?(rawValue: String) {
-        guard let found = Self.allCases.first(where: { $0.id == rawValue }) else { return nil }
+    /// The mutant named `rawValue` (text from the command line), or `nil` if there is none.
+    public init?(rawValue: String) { self.init(id: MutantID(rawValue: rawValue)) }
+
+    /// The mutant of that name, or `nil` if there is none.
+    public init?(id: MutantID) {
+        guard let found = Self.allCases.first(where: { $0.id == id }) else { return nil }
         self = found
     }
 
     /// The mutation's name.
-    public var description: String { id }
+    public var description: String { id.rawValue }
 
     /// The reference's decisions with this mutant's override applied.
     var decisions: Decisions {

@@ -179,7 +179,7 @@ extension ReferenceDesign {
 
     /// The same choices under another name, summarised by their specification, which
     /// `selftest --design <specification>` runs again.
-    func named(_ id: String) -> ReferenceDesign {
+    func named(_ id: DesignID) -> ReferenceDesign {
         var copy = self
         copy.id = id
         copy.summary = specification

@@ -50,7 +50,7 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     }
 
     /// The design's stable name, as `selftest` shows it.
-    public internal(set) var id: String
+    public internal(set) var id: DesignID
     /// The choice the design makes, in one sentence.
     public internal(set) var summary: String
     /// Reconciles the account's list after every successful sign-in, besides the other triggers.
@@ -94,7 +94,7 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     public var housekeepingMillis: Int64?
 
     /// Creates a design; every choice not given is the reference's.
-    public init(id: String, summary: String, _ configure: (inout ReferenceDesign) -> Void = { _ in }) {
+    public init(id: DesignID, summary: String, _ configure: (inout ReferenceDesign) -> Void = { _ in }) {
         self.id = id
         self.summary = summary
         configure(&self)

@@ -27,8 +27,8 @@ while let option = arguments.popFirst() {
         mutation = chosen
     case "--design":
         // One of the conforming designs `passkey-conformance selftest --list-designs` shows.
-        guard let chosen = ([.reference] + ReferenceDesign.variants).first(where: { $0.id == value }) else {
-            fail("unknown design '\(value)'; one of: " + ([.reference] + ReferenceDesign.variants).map(\.id).joined(separator: ", "))
+        guard let chosen = ([.reference] + ReferenceDesign.variants).first(where: { $0.id == DesignID(rawValue: value) }) else {
+            fail("unknown design '\(value)'; one of: " + ([.reference] + ReferenceDesign.variants).map(\.id.rawValue).joined(separator: ", "))
         }
         design = chosen
     case "--latency-ms":

@@ -47,9 +47,9 @@ struct TestPlanTests {
         ])
     func criterionFilter(_ filter: [String], _ expected: [String]) {
         let plan = TestPlan.make(Self.package, filter: .init(criteria: CriterionSelection(filter.map { CriterionSelector($0) })))
-        #expect(plan.criteria.map(\.id) == expected)
-        #expect(Set(plan.cases.map(\.criterion.id)) == Set(expected))
-        let all = Self.expectedCases(Self.package) { criterion, _, _ in expected.contains(criterion.info.id) }
+        #expect(plan.criteria.map(\.id.rawValue) == expected)
+        #expect(Set(plan.cases.map(\.criterion.id.rawValue)) == Set(expected))
+        let all = Self.expectedCases(Self.package) { criterion, _, _ in expected.contains(criterion.info.id.rawValue) }
         #expect(plan.cases.map(\.id) == all)
     }
 

@@ -63,7 +63,7 @@ enum Fixtures {
     // MARK: test cases
 
     static func testCase(
-        _ criterion: CriterionInfo, _ slug: String, _ scenario: String, line: Int, items: [String], target: String,
+        _ criterion: CriterionInfo, _ slug: String, _ scenario: String, line: Int, items: [VerifyItemID], target: String,
         verdict: Verdict, message: String? = nil, steps: [StepResult] = [], evidence: [TranscriptEntry] = [],
         wall: Double = 0.004
     ) -> TestCaseResult {
@@ -139,7 +139,7 @@ enum Fixtures {
     ]
 
     /// Which targets each criterion applies to.
-    static let applicability: [String: [String]] = [
+    static let applicability: [CriterionID: [String]] = [
         "N2.6-AC01": ["apple-18", "android-15-gpm"],
         "N2.6-AC04": targets,
         "N2.6-X01": ["apple-18", "android-15-gpm"],
@@ -182,7 +182,7 @@ enum Fixtures {
     static let today = CalendarDate("2026-01-15")!
 
     static func waiver(
-        _ criterion: String, _ target: String, expires: String = "2026-03-31", owner: String = "ios-team",
+        _ criterion: CriterionID, _ target: String, expires: String = "2026-03-31", owner: String = "ios-team",
         reason: String = "exclusion list ships in 4.2"
     ) -> Waiver {
         Waiver(criterion: criterion, target: .init(target), reason: reason, owner: owner, expires: CalendarDate(expires)!)

@@ -10,7 +10,7 @@ struct ItemGateTests {
 
     static func testCase(_ item: Int, _ verdict: Verdict, target: String = "apple-18", lacks: NotVerifiedReason? = nil) -> TestCaseResult {
         var result = Fixtures.testCase(
-            criterion, "v\(item)", "item \(item)", line: 10 + item, items: ["N2.6-AC01.V\(item)"], target: target, verdict: verdict)
+            criterion, "v\(item)", "item \(item)", line: 10 + item, items: [VerifyItemID(rawValue: "N2.6-AC01.V\(item)")], target: target, verdict: verdict)
         result.outcome = TestCaseOutcome(verdict: verdict, message: result.message, notVerifiedReason: lacks)
         return result
     }

@@ -68,7 +68,7 @@ struct TextEscapingTests {
         ])
     func rerun(scenario: String, criterion: String, target: String, command: String) {
         let result = TestCaseResult(
-            id: "x", criterionID: criterion, scenario: scenario, file: "f.feature", line: 1, verifyItems: [], tags: [],
+            id: "x", criterionID: CriterionID(rawValue: criterion), scenario: scenario, file: "f.feature", line: 1, verifyItems: [], tags: [],
             target: target, outcome: .failed(message: nil), steps: [], evidence: [], virtualMillis: 0, wallSeconds: 0)
         let metadata = RunMetadata(
             harnessVersion: "0", criteriaDigest: "", adapter: .init(name: "reference-rp", version: "1", transport: "in-process"),

@@ -140,7 +140,7 @@ struct ExitStatusTests {
         let run = Fixtures.run(replacing: replacements)
         let waivers = waiverIDs.map { id in
             let parts = id.split(separator: "@").map(String.init)
-            return Fixtures.waiver(parts[0], parts[1])
+            return Fixtures.waiver(CriterionID(rawValue: parts[0]), parts[1])
         }
         let evaluation = WaiverFile(waivers: waivers).evaluate(against: run, today: Fixtures.today)
         #expect(ExitStatus.for(run, evaluation) == expected)

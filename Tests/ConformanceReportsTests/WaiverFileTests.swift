@@ -106,6 +106,10 @@ struct WaiverFileTests {
             (#"{"version": 1, "waivers": [{"target": "apple-18", "reason": "r", "owner": "o", "expires": "2026-01-01"}]}"#, "waivers[0].criterion", "missing"),
             (#"{"version": 1, "waivers": [{\#(entry), "expires": 20260101}]}"#, "waivers[0].expires", "must be a string, found a number"),
             (
+                #"{"version": 1, "waivers": [{"criterion": "N2.6AC04", "target": "apple-18", "reason": "r", "owner": "o", "expires": "2026-01-01"}]}"#,
+                "waivers[0].criterion", "\"N2.6AC04\" is not a criterion id"
+            ),
+            (
                 #"{"version": 1, "waivers": [{\#(entry), "expires": "2026-02-30"}]}"#, "waivers[0].expires",
                 "\"2026-02-30\" is not a calendar date in the form YYYY-MM-DD"
             ),

@@ -10,7 +10,7 @@ import Testing
 /// written.
 @Suite("N3.2 encoding forms")
 struct EncodingFormTests {
-    static let items = [
+    static let items: [VerifyItemID] = [
         "N3.2-AC02.V8", "N3.2-AC06.V1", "N3.2-AC06.V2", "N3.2-AC06.V3", "N3.2-AC06.V4", "N3.2-AC09.V1", "N3.2-AC09.V3", "N3.2-AC09.V4",
         "N3.2-AC10.V3",
     ]

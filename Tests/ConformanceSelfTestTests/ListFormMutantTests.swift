@@ -34,7 +34,8 @@ struct ListFormMutantTests {
 
     @Test("every item of the reconciliation, list and budget demands is broken in two forms")
     func twoFormsEach() {
-        let items = ["N3.2-AC03.V1"] + (1...6).map { "N3.2-AC04.V\($0)" } + (1...4).map { "N3.2-AC05.V\($0)" }
+        let items: [VerifyItemID] =
+            ["N3.2-AC03.V1"] + (1...6).map { VerifyItemID(rawValue: "N3.2-AC04.V\($0)") } + (1...4).map { VerifyItemID(rawValue: "N3.2-AC05.V\($0)") }
         for entry in SelfTest.itemForms(items) { #expect(entry.forms.count >= 2, "\(entry.item): \(entry.forms)") }
         #expect(Set(Mutation.listFormMutants.flatMap(\.verifyItems)) == Set(items))
     }

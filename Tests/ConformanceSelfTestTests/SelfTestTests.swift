@@ -44,7 +44,7 @@ struct ReferenceRPTests {
     /// applies to, every fixed design and a random sample of knob combinations) in release, where it
     /// fails the build on any survivor or false alarm.
     static var sampledMutations: [Mutation] {
-        var seen: Set<String> = []
+        var seen: Set<CriterionID> = []
         return applicableMutations.filter { seen.insert($0.criterion).inserted }
     }
 

@@ -31,7 +31,7 @@ struct ExploreTests {
     /// a server that requires user presence stores no automatic upgrade (N2.6-AC06's live control).
     /// An app that never upgrades, or holds the request back from an account with a passkey, owes
     /// every qualifying sign-in its request (N2.6-AC05.V1).
-    static let foundUnder: [Mutation: String] = [
+    static let foundUnder: [Mutation: CriterionID] = [
         .requireUserPresence: "N2.6-AC06", .neverUpgrade: "N2.6-AC05", .skipUpgradeForPasskeyHolders: "N2.6-AC05",
     ]
 

@@ -30,7 +30,7 @@ extension ExploreInvariant {
             let heldBefore = facts.before.values.contains { $0.credentials.contains { $0.credentialID == id } }
             let heldAfter = facts.after.values.contains { $0.credentials.contains { $0.credentialID == id } }
             guard heldBefore, heldAfter else { return nil }
-            let item: String =
+            let item: VerifyItemID =
                 switch facts.step {
                 case .passkeySignIn(.invalidSignature): "N3.2-AC02.V4"
                 case .cancelPasskeySignIn: "N3.2-AC02.V7"

@@ -40,7 +40,7 @@ extension ExploreInvariant {
         check: .registrationRequest { request, _, _ in
             guard request.view != nil else { return nil }
             guard let event = request.event else { return Breach("\(request.cite) came before any sign-in") }
-            guard !event.qualifying, !event.item.hasPrefix("N2.6-AC05") else { return nil }
+            guard !event.qualifying, event.item.criterion != "N2.6-AC05" else { return nil }
             return Breach(
                 item: event.item, "\(request.cite) followed step \(event.step + 1), a sign-in that did not complete the policy with a password")
         })
@@ -53,7 +53,7 @@ extension ExploreInvariant {
             guard request.view != nil, let event = request.event, let eventIndex = request.eventIndex else { return nil }
             guard event.qualifying else {
                 // A passkey sign-in does not qualify (N2.6-AC05.V7); the other sign-ins are N2.6-AC01's.
-                return event.item.hasPrefix("N2.6-AC05")
+                return event.item.criterion == "N2.6-AC05"
                     ? Breach(item: event.item, "\(request.cite) followed a passkey sign-in (step \(event.step + 1)), which does not qualify") : nil
             }
             let index = facts.index

@@ -10,20 +10,20 @@ public struct ExploreInvariant: Sendable, Hashable, Identifiable {
     /// The invariant's stable name, e.g. `upgrade-only-after-complete-sign-in`.
     public let id: String
     /// The criterion it checks, e.g. `N2.6-AC01`.
-    public let criterion: String
+    public let criterion: CriterionID
     /// The verify items a violation can name, the one it stands for first (e.g. `N2.6-AC01.V1`,
     /// then the items of the sign-ins that do not qualify).
-    public let items: [String]
+    public let items: [VerifyItemID]
     /// What must hold, in one sentence.
     public let statement: String
     /// How and when it is checked.
     let check: Check
 
     /// The verify item it stands for, e.g. `N2.6-AC01.V1`.
-    public var item: String { items[0] }
+    public var item: VerifyItemID { items[0] }
 
     /// Creates an invariant; `items` must not be empty.
-    init(_ id: String, criterion: String, items: [String], statement: String, check: Check) {
+    init(_ id: String, criterion: CriterionID, items: [VerifyItemID], statement: String, check: Check) {
         precondition(!items.isEmpty, "an invariant names at least one verify item")
         self.id = id
         self.criterion = criterion
@@ -34,9 +34,9 @@ public struct ExploreInvariant: Sendable, Hashable, Identifiable {
 
     /// What a check found: the verify item broken (`nil`: the invariant's own) and what was seen.
     struct Breach {
-        var item: String?
+        var item: VerifyItemID?
         var message: String
-        init(item: String? = nil, _ message: String) {
+        init(item: VerifyItemID? = nil, _ message: String) {
             self.item = item
             self.message = message
         }
@@ -76,7 +76,7 @@ public struct ExploreViolation: Sendable, Hashable {
     /// The invariant broken.
     public var invariant: ExploreInvariant
     /// The verify item broken: one of the invariant's `items`.
-    public var item: String
+    public var item: VerifyItemID
     /// The index (from 0) of the history step after which it was seen.
     public var stepIndex: Int
     /// What was seen, citing the transcript.

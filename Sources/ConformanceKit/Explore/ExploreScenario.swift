@@ -70,8 +70,8 @@ public struct ExploreScenario: Sendable {
     public static func render(_ finding: Explorer.Finding, criterion: CriterionInfo?, check: String?, rerun: String) -> String {
         let violation = finding.violation
         let item = criterion?.verifyItems.first { $0.id == violation.item }
-        let local = violation.item.split(separator: ".").last.map(String.init) ?? "V1"
-        let group = violation.invariant.criterion.split(separator: "-").first.map(String.init) ?? ""
+        let local = String(violation.item.local)
+        let group = String(violation.invariant.criterion.group)
         let target = TargetCatalog.target(id: finding.shrunk.target)
         let platform = target?.platform.rawValue ?? "android"
         // The scenario runs on the targets with exactly the features of the one it was found on.
@@ -91,7 +91,7 @@ public struct ExploreScenario: Sendable {
             "    A history that explore generated and shrunk; the invariant \(violation.invariant.id) broke: \(violation.invariant.statement)",
             "  Items:",
             "    \(local): \(item?.text ?? violation.invariant.statement)",
-            "  Source: \(criterion?.source ?? violation.invariant.criterion)",
+            "  Source: \(criterion?.source ?? violation.invariant.criterion.rawValue)",
             "",
             "  Background:",
         ]
@@ -124,7 +124,7 @@ extension Explorer {
     public func scenario(for finding: Finding, criteria: [Criterion], oracle: (any RelyingPartyAdapter)?, rerun: String) async throws -> ExploreScenario {
         let violation = finding.violation
         let info = criteria.first { $0.info.id == violation.invariant.criterion }?.info
-        let fileName = violation.invariant.criterion + ".feature"
+        let fileName = violation.invariant.criterion.rawValue + ".feature"
         let created = Set(finding.shrunk.background.compactMap { step -> String? in if case .account(let alias, _) = step { alias } else { nil } })
         let aliases = ["alice", "bob", "carol"].filter(created.contains)
         for check in ExploreScenario.checks(for: violation.invariant.id, aliases: aliases) {
@@ -170,7 +170,7 @@ extension Explorer {
                 criteria.first { $0.info.id == scenario.result.criterionID }?.info
                     ?? CriterionInfo(
                         id: scenario.result.criterionID, title: "explored regression", level: .core,
-                        group: String(scenario.result.criterionID.split(separator: "-").first ?? ""), origin: .source,
+                        group: String(scenario.result.criterionID.group), origin: .source,
                         statement: "", verification: "", verifyItems: [], source: "", references: [], file: scenario.result.file)
             ]
         }

@@ -14,7 +14,7 @@ extension InvariantMonitor {
         let index = facts.index
         let outcome = world.lastOutcome?.status
         let now = facts.snapshot.nowMillis
-        func event(_ username: String, qualifying: Bool, item: String = "") -> SignInEvent {
+        func event(_ username: String, qualifying: Bool, item: VerifyItemID = "") -> SignInEvent {
             SignInEvent(
                 step: index, marker: marker, atMillis: now, username: username, qualifying: qualifying, item: item,
                 owesRequest: qualifying && owes(username))
@@ -62,7 +62,7 @@ extension InvariantMonitor {
         guard let sessionBefore, facts.kind != .secondFactor, sessionBefore.stage != .signedOut || sessionAfter.stage != .signedOut,
             signInAccepted || sessionBefore.stage != sessionAfter.stage || sessionBefore.username != sessionAfter.username
         else { return }
-        let item =
+        let item: VerifyItemID =
             sessionAfter.stage == .signedOut
             ? "N2.6-AC06.V1"
             : sessionBefore.username != nil && sessionBefore.username != sessionAfter.username ? "N2.6-AC06.V2" : "N2.6-AC06.V3"

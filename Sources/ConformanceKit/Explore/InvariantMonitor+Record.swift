@@ -10,7 +10,7 @@ extension InvariantMonitor {
         var username: String
         var qualifying: Bool
         /// The verify item a registration request after this (non-qualifying) sign-in breaks.
-        var item: String
+        var item: VerifyItemID
         /// Whether the app owes this sign-in a registration request before the next user action:
         /// a qualifying sign-in of an account the server knows, on a device with the conditional
         /// interface, whatever passkeys the account already has (the RP must not hold the request
@@ -31,7 +31,7 @@ extension InvariantMonitor {
     /// What the history did so far, as far as the invariants care.
     struct Record {
         var events: [SignInEvent] = []
-        var contextChanges: [(step: Int, item: String)] = []
+        var contextChanges: [(step: Int, item: VerifyItemID)] = []
         var userActionSteps: [Int] = []
         var requestsPerEvent: [Int: Int] = [:]
         var issueStep: [OperationID: Int] = [:]

@@ -36,7 +36,7 @@ extension InvariantMonitor {
 
     /// What is wrong with one signal's representation, with the verify item it breaks; `nil` when
     /// every id and user handle in it is exact.
-    static func representationProblem(_ request: SignalRequest, exact: ExactValues) -> (item: String, message: String)? {
+    static func representationProblem(_ request: SignalRequest, exact: ExactValues) -> (item: VerifyItemID, message: String)? {
         switch request {
         case .android(let android): androidProblem(android, exact: exact)
         case .apple(let apple): appleProblem(apple, exact: exact)
@@ -44,7 +44,7 @@ extension InvariantMonitor {
     }
 
     /// A user handle that is a product account id, whatever its encoding: item V4.
-    static func accountIDProblem(_ candidates: [Data], exact: ExactValues, field: String) -> (item: String, message: String)? {
+    static func accountIDProblem(_ candidates: [Data], exact: ExactValues, field: String) -> (item: VerifyItemID, message: String)? {
         for candidate in candidates {
             if let username = exact.accountIDs[candidate] {
                 return ("N3.2-AC09.V4", "\(field) is the product account id of \(username), not its WebAuthn user handle")
@@ -59,8 +59,8 @@ extension InvariantMonitor {
         init(_ message: String) { self.message = message }
     }
 
-    static func androidProblem(_ request: AndroidSignalRequest, exact: ExactValues) -> (item: String, message: String)? {
-        let item = "N3.2-AC09.V2"
+    static func androidProblem(_ request: AndroidSignalRequest, exact: ExactValues) -> (item: VerifyItemID, message: String)? {
+        let item: VerifyItemID = "N3.2-AC09.V2"
         guard let kind = SignalView.kind(androidType: request.type) else { return nil }  // N3.2-AC06's concern
         guard let json = try? JSONValue.parse(Data(request.requestJson.utf8)), case .object = json else {
             return (item, "the request JSON is not a JSON object")
@@ -115,8 +115,8 @@ extension InvariantMonitor {
         return nil
     }
 
-    static func appleProblem(_ report: AppleSignalReport, exact: ExactValues) -> (item: String, message: String)? {
-        let item = "N3.2-AC09.V1"
+    static func appleProblem(_ report: AppleSignalReport, exact: ExactValues) -> (item: VerifyItemID, message: String)? {
+        let item: VerifyItemID = "N3.2-AC09.V1"
         func describe(_ data: Data) -> String {
             let text = String(decoding: data, as: UTF8.self)
             return Base64URL.decodeIfValid(text) != nil && data.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })

@@ -3,7 +3,7 @@ extension RunResult {
     ///
     /// A criterion passes only when every one of its test cases passed on every target it applies to.
     public static func assemble(plan: TestPlan, results: [TestCaseResult], metadata: RunMetadata, wallSeconds: Double) -> RunResult {
-        var byCriterion: [String: [TestCaseResult]] = [:]
+        var byCriterion: [CriterionID: [TestCaseResult]] = [:]
         for result in results { byCriterion[result.criterionID, default: []].append(result) }
         let criteria = plan.criteria.map { info -> CriterionResult in
             let cases = byCriterion[info.id] ?? []

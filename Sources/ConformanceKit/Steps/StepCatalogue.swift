@@ -16,7 +16,7 @@ public struct StepCatalogue: Sendable {
         /// step runs only on targets that have them. Empty when it is unused or used unconditionally.
         public var requiredFeatures: [Target.Feature]
         /// The criteria whose scenarios use the step, in id order.
-        public var criteria: [String]
+        public var criteria: [CriterionID]
         /// How many scenario steps (after outline expansion) use it.
         public var uses: Int
     }
@@ -38,7 +38,7 @@ public struct StepCatalogue: Sendable {
     /// Builds the catalogue of a library from the criteria that use it, one section per file that
     /// defines steps (in library order), titled from `titles` (by file name) or else by the file name.
     public init(library: StepLibrary, criteria: [Criterion], titles: [String: String] = [:]) {
-        var uses: [String: (criteria: Set<String>, count: Int, features: Set<Target.Feature>?)] = [:]
+        var uses: [String: (criteria: Set<CriterionID>, count: Int, features: Set<Target.Feature>?)] = [:]
         for criterion in criteria {
             for scenario in criterion.scenarios {
                 let required = Set(scenario.requires.filter(\.value).map(\.key))

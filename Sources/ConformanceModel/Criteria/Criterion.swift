@@ -59,7 +59,7 @@ public struct CriterionScenario: Sendable {
     /// All tags, inherited ones included (with `@`).
     public var tags: [String]
     /// The verify items the scenario covers, from its `@verify:` tags, as full ids (`N2.6-AC01.V1`).
-    public var verifyItems: [String]
+    public var verifyItems: [VerifyItemID]
     /// The steps to run, Background steps first, in order.
     public var steps: [Step]
     /// Capabilities named by `@needs:` tags.
@@ -73,7 +73,7 @@ public struct CriterionScenario: Sendable {
 
     /// A scenario with everything planning needs.
     public init(
-        name: String, file: String, line: Int, tags: [String], verifyItems: [String], steps: [Step], needs: Set<Capability>,
+        name: String, file: String, line: Int, tags: [String], verifyItems: [VerifyItemID], steps: [Step], needs: Set<Capability>,
         platform: PlatformFamily?, requires: [Target.Feature: Bool], slug: String
     ) {
         self.name = name

@@ -7,12 +7,14 @@ public struct CriterionSelector: Sendable, Hashable, Codable, CustomStringConver
 
     /// A selector for an id or group.
     public init(_ text: String) { self.text = text }
+    /// A selector of exactly one criterion and those whose id continues it after a hyphen.
+    public init(_ id: CriterionID) { self.text = id.rawValue }
     /// A selector written as a literal (`"N3.2"`).
     public init(stringLiteral text: String) { self.text = text }
 
     /// Whether the criterion with `id`, in `group` when known, is selected.
-    public func selects(_ id: String, group: String? = nil) -> Bool {
-        id == text || id.hasPrefix(text + "-") || group == text
+    public func selects(_ id: CriterionID, group: String? = nil) -> Bool {
+        id.rawValue == text || id.rawValue.hasPrefix(text + "-") || group == text
     }
 
     /// The id or group as given.
@@ -43,7 +45,7 @@ public enum CriterionSelection: Sendable, Hashable, ExpressibleByArrayLiteral {
     public init(arrayLiteral selectors: CriterionSelector...) { self.init(selectors) }
 
     /// Whether the criterion with `id`, in `group` when known, is covered.
-    public func selects(_ id: String, group: String? = nil) -> Bool {
+    public func selects(_ id: CriterionID, group: String? = nil) -> Bool {
         switch self {
         case .all: true
         case .matching(let selectors): selectors.contains { $0.selects(id, group: group) }

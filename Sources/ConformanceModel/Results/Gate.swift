@@ -33,7 +33,7 @@ public enum Gate: String, Sendable, Codable, Hashable, CaseIterable {
 
 extension RunResult {
     /// Whether the run's gate covers the criterion `id` (`true` for a criterion the run does not describe).
-    public func gateCovers(criterion id: String?) -> Bool {
+    public func gateCovers(criterion id: CriterionID?) -> Bool {
         guard let id, let gate = metadata.gate, gate != .all else { return true }
         guard let info = criteria.first(where: { $0.criterion.id == id })?.criterion else { return true }
         return gate.covers(info)

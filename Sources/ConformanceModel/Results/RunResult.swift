@@ -89,7 +89,7 @@ public struct CriterionInfo: Sendable, Codable, Hashable {
         }
     }
     /// `N2.6-AC01`, or `N2.6-X01` for a derived criterion.
-    public var id: String
+    public var id: CriterionID
     /// The feature's name.
     public var title: String
     /// The criterion's level in its source document (`@level:` tag).
@@ -117,11 +117,11 @@ public struct CriterionInfo: Sendable, Codable, Hashable {
     /// One thing the criterion's scenarios verify, from its `Items:` section.
     public struct VerifyItem: Sendable, Codable, Hashable {
         /// The item's full id, the criterion id and the local id (`N2.6-AC01.V1`).
-        public var id: String
+        public var id: VerifyItemID
         /// What the item verifies.
         public var text: String
         /// Creates a verify item.
-        public init(id: String, text: String) {
+        public init(id: VerifyItemID, text: String) {
             self.id = id
             self.text = text
         }
@@ -129,7 +129,7 @@ public struct CriterionInfo: Sendable, Codable, Hashable {
 
     /// Creates the description of a criterion from all its parts.
     public init(
-        id: String, title: String, level: Level, group: String, origin: Origin, statement: String, verification: String,
+        id: CriterionID, title: String, level: Level, group: String, origin: Origin, statement: String, verification: String,
         verifyItems: [VerifyItem], source: String, references: [String], file: String
     ) {
         self.id = id
@@ -349,7 +349,7 @@ extension CriterionInfo {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let derived = try container.decode(Bool.self, forKey: .derived)
         self.init(
-            id: try container.decode(String.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
+            id: try container.decode(CriterionID.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
             level: try container.decode(Level.self, forKey: .level), group: try container.decode(String.self, forKey: .group),
             origin: try container.decodeIfPresent(Origin.self, forKey: .origin) ?? Origin(derived: derived),
             statement: try container.decode(String.self, forKey: .statement), verification: try container.decode(String.self, forKey: .verification),

@@ -3,7 +3,7 @@ public struct TestCaseResult: Sendable, Hashable {
     /// Stable, unique id: `<criterion>/<scenario slug>[/<row>]@<target>`.
     public var id: String
     /// The id of the criterion the scenario tests (`N2.6-AC01`).
-    public var criterionID: String
+    public var criterionID: CriterionID
     /// The scenario's name (outline rows: the name with the row's values).
     public var scenario: String
     /// The criterion file and the line of the scenario (or of the example row).
@@ -11,7 +11,7 @@ public struct TestCaseResult: Sendable, Hashable {
     /// The 1-based line of the scenario, or of its example row.
     public var line: Int
     /// The verify items the scenario covers (`N2.6-AC01.V1`, …).
-    public var verifyItems: [String]
+    public var verifyItems: [VerifyItemID]
     /// The scenario's tags, inherited ones included (with `@`).
     public var tags: [String]
     /// The id of the target the case ran on.
@@ -42,7 +42,7 @@ public struct TestCaseResult: Sendable, Hashable {
 
     /// Creates the result of one test case from all its parts.
     public init(
-        id: String, criterionID: String, scenario: String, file: String, line: Int, verifyItems: [String], tags: [String],
+        id: String, criterionID: CriterionID, scenario: String, file: String, line: Int, verifyItems: [VerifyItemID], tags: [String],
         target: String, outcome: TestCaseOutcome, steps: [StepResult], evidence: [TranscriptEntry],
         virtualMillis: Int64, wallSeconds: Double, observed: [String] = []
     ) {
@@ -75,9 +75,9 @@ extension TestCaseResult: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            id: try container.decode(String.self, forKey: .id), criterionID: try container.decode(String.self, forKey: .criterionID),
+            id: try container.decode(String.self, forKey: .id), criterionID: try container.decode(CriterionID.self, forKey: .criterionID),
             scenario: try container.decode(String.self, forKey: .scenario), file: try container.decode(String.self, forKey: .file),
-            line: try container.decode(Int.self, forKey: .line), verifyItems: try container.decode([String].self, forKey: .verifyItems),
+            line: try container.decode(Int.self, forKey: .line), verifyItems: try container.decode([VerifyItemID].self, forKey: .verifyItems),
             tags: try container.decode([String].self, forKey: .tags), target: try container.decode(String.self, forKey: .target),
             outcome: TestCaseOutcome(
                 verdict: try container.decode(Verdict.self, forKey: .verdict), message: try container.decodeIfPresent(String.self, forKey: .message),

@@ -36,7 +36,7 @@ struct ExploreRepresentationTests {
                 credentialID: credentialID, userHandle: userHandle, acceptedCredentialIDs: accepted))
     }
 
-    static func item(_ request: SignalRequest) -> String? { InvariantMonitor.representationProblem(request, exact: exact)?.item }
+    static func item(_ request: SignalRequest) -> VerifyItemID? { InvariantMonitor.representationProblem(request, exact: exact)?.item }
 
     @Test("the server's exact values pass, on Android as unpadded base64url in an array, on Apple as raw bytes; zero, one and several ids")
     func exactValuesPass() {

@@ -89,7 +89,7 @@ struct ExploreStepTests {
     func invariants() {
         #expect(Set(ExploreInvariant.all.map(\.id)).count == ExploreInvariant.all.count)
         for invariant in ExploreInvariant.all {
-            #expect(invariant.items.allSatisfy { $0.hasPrefix(invariant.criterion + ".V") }, "\(invariant.id): \(invariant.items)")
+            #expect(invariant.items.allSatisfy { $0.criterion == invariant.criterion && $0.local.hasPrefix("V") }, "\(invariant.id): \(invariant.items)")
         }
     }
 }
