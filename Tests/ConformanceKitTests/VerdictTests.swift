@@ -49,7 +49,8 @@ struct VerdictTests {
         TestCaseResult(
             id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: testCase.scenario.file,
             line: testCase.scenario.line, verifyItems: testCase.scenario.verifyItems, tags: testCase.scenario.tags,
-            target: testCase.target.id.rawValue, outcome: TestCaseOutcome(verdict: verdict, message: nil), steps: [], evidence: [], virtualMillis: 10, wallSeconds: 0.5)
+            target: testCase.target.id.rawValue, outcome: TestCaseOutcome(verdict: verdict, message: nil), steps: [], evidence: [], virtualMillis: 10,
+            wallSeconds: 0.5)
     }
 
     static let metadata = RunMetadata(

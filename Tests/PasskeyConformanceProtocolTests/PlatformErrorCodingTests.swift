@@ -48,8 +48,11 @@ struct PlatformErrorCodingTests {
             #"{"message":"slow","name":"SignalCredentialRateLimitExceededException","retryMillis":1500,"type":"RATE"}"#
         ),
         (
-            .apple(AppleAuthorizationError(name: "ASAuthorizationError.canceled", domain: "com.apple.AuthenticationServices.AuthorizationError", code: 1001, message: "no")),
-            LegacyPlatformError(name: "ASAuthorizationError.canceled", domain: "com.apple.AuthenticationServices.AuthorizationError", code: 1001, message: "no"),
+            .apple(
+                AppleAuthorizationError(
+                    name: "ASAuthorizationError.canceled", domain: "com.apple.AuthenticationServices.AuthorizationError", code: 1001, message: "no")),
+            LegacyPlatformError(
+                name: "ASAuthorizationError.canceled", domain: "com.apple.AuthenticationServices.AuthorizationError", code: 1001, message: "no"),
             #"{"code":1001,"domain":"com.apple.AuthenticationServices.AuthorizationError","message":"no","name":"ASAuthorizationError.canceled"}"#
         ),
         (
@@ -84,7 +87,8 @@ struct PlatformErrorCodingTests {
             Self.decodingFailure(#"{"code":1,"message":"m","name":"n","type":"t"}"#)
                 == #"the error "n" carries Android members ("type", "retryMillis") and Apple members ("domain", "code"); an error is of one platform"#)
         #expect(Self.decodingFailure(#"{"code":1,"message":"m","name":"n"}"#) == #"the Apple error "n" needs both "domain" and "code"; it has only "code""#)
-        #expect(Self.decodingFailure(#"{"domain":"d","message":"m","name":"n"}"#) == #"the Apple error "n" needs both "domain" and "code"; it has only "domain""#)
+        #expect(
+            Self.decodingFailure(#"{"domain":"d","message":"m","name":"n"}"#) == #"the Apple error "n" needs both "domain" and "code"; it has only "domain""#)
         #expect(Self.decodingFailure(#"{"message":"m","name":"n","retryMillis":3}"#) == #"the Android exception "n" has "retryMillis" without "type""#)
         #expect(Self.decodingFailure(#"{"name":"n"}"#) != nil)
     }

@@ -132,7 +132,8 @@ public struct AndroidSimulation: PlatformFamilySimulation {
             return (
                 PlatformRefusal(
                     note: .init(
-                        kind: .unsupportedCall, text: "signalCredentialState is not available on \(target.id) (needs Android 15+ and androidx.credentials 1.6.0)"
+                        kind: .unsupportedCall,
+                        text: "signalCredentialState is not available on \(target.id) (needs Android 15+ and androidx.credentials 1.6.0)"
                     ),
                     error: .general(name: "NoSuchMethodError", message: "CredentialManager.signalCredentialState is not available")), []
             )

@@ -41,7 +41,8 @@ extension AppleSimulation {
     /// The report's method, interface, relying party identifier and new name, as the app passed them.
     public func signalSummary(_ request: SignalRequest) -> SignalSummary {
         guard case .apple(let report) = request else { return SignalSummary(kind: nil, interface: "?") }
-        return SignalSummary(kind: Self.kind(of: report.method), interface: report.interface.rawValue, rpID: report.relyingPartyIdentifier, name: report.newName)
+        return SignalSummary(
+            kind: Self.kind(of: report.method), interface: report.interface.rawValue, rpID: report.relyingPartyIdentifier, name: report.newName)
     }
 
     /// The raw user handle and accepted ids, compared with the server's as bytes.
@@ -49,7 +50,8 @@ extension AppleSimulation {
         guard case .apple(let report) = request else { return [] }
         var problems: [String] = []
         if report.userHandle != userHandle {
-            problems.append("userHandle is \(report.userHandle.map { "\($0.count) bytes" } ?? "missing"), not the server's \(userHandle.count)-byte user handle")
+            problems.append(
+                "userHandle is \(report.userHandle.map { "\($0.count) bytes" } ?? "missing"), not the server's \(userHandle.count)-byte user handle")
         }
         if let ids = report.acceptedCredentialIDs, Set(ids) != Set(acceptedCredentialIDs) {
             problems.append("acceptedCredentialIDs are not the server's raw credential ids")

@@ -32,7 +32,8 @@ extension PlatformError: Codable {
         switch (hasAndroid, hasApple) {
         case (true, true):
             throw corrupted(
-                "the error \"\(name)\" carries Android members (\"type\", \"retryMillis\") and Apple members (\"domain\", \"code\"); an error is of one platform")
+                "the error \"\(name)\" carries Android members (\"type\", \"retryMillis\") and Apple members (\"domain\", \"code\"); an error is of one platform"
+            )
         case (true, false):
             guard let type else { throw corrupted("the Android exception \"\(name)\" has \"retryMillis\" without \"type\"") }
             self = .android(AndroidCredentialException(name: name, type: type, message: message, retryMillis: retryMillis))
