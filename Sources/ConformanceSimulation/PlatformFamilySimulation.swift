@@ -12,6 +12,8 @@ import Foundation
 public protocol PlatformFamilySimulation: Sendable {
     /// The family this simulates.
     var family: PlatformFamily { get }
+    /// The family's name in transcript notes (`Apple`, `Android`).
+    var displayName: String { get }
 
     /// The origin the platform writes into clientDataJSON for an RP ID.
     func origin(rpID: String) -> String
@@ -27,6 +29,8 @@ public protocol PlatformFamilySimulation: Sendable {
     func createError(_ refusal: CreateRefusal, on target: Target) -> PlatformError
     /// The family's result of a successful registration.
     func registrationOutcome(_ made: MadeRegistration) -> PlatformOutcome
+    /// The credential id in one of the family's registration results; `nil` for any other outcome.
+    func createdCredentialID(in outcome: PlatformOutcome) -> Data?
     /// The failure classes of a conditional registration the family's platforms report.
     var createFailureClasses: [CreateFailureClass] { get }
     /// Every spelling under which a telemetry record names one of the family's failure classes
@@ -72,6 +76,11 @@ public enum PlatformFamilies {
         case .apple: AppleSimulation()
         case .android: AndroidSimulation()
         }
+    }
+
+    /// The credential id a successful registration produced, read by the family whose result it is.
+    public static func createdCredentialID(in outcome: PlatformOutcome) -> Data? {
+        all.lazy.compactMap { $0.createdCredentialID(in: outcome) }.first
     }
 
     /// The error of a request written for another family than the one that reads it.

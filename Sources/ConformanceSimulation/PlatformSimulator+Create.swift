@@ -33,7 +33,7 @@ extension PlatformSimulator {
     public mutating func create(_ request: CreateCredentialRequest, now: Int64) -> (PlatformOutcome, [Note]) {
         var notes: [Note] = []
         guard request.platform == target.platform else {
-            let written = request.platform == .android ? "Android" : "Apple"
+            let written = PlatformFamilies.simulation(of: request.platform).displayName
             notes.append(Note(kind: .unsupportedCall, text: "a \(written) request on the \(target.platform.rawValue) target \(target.id)"))
             return (.failure(PlatformFamilies.wrongPlatform), notes)
         }

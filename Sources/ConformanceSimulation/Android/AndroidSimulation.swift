@@ -15,6 +15,8 @@ public struct AndroidSimulation: PlatformFamilySimulation {
 
     /// `.android`.
     public var family: PlatformFamily { .android }
+    /// `Android`.
+    public var displayName: String { "Android" }
 
     /// Calls per window of the signal rate limit.
     public static let signalLimit = 10
@@ -70,6 +72,12 @@ public struct AndroidSimulation: PlatformFamilySimulation {
             ]),
         ])
         return .androidRegistration(responseJson: Wire.jsonString(json))
+    }
+
+    /// The `rawId` of an `androidRegistration`'s response JSON, when it parses.
+    public func createdCredentialID(in outcome: PlatformOutcome) -> Data? {
+        guard case .androidRegistration(let text) = outcome, let json = try? JSONValue.parse(Data(text.utf8)) else { return nil }
+        return json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid)
     }
 
     // MARK: Sign-in

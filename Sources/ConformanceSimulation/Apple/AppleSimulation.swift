@@ -13,6 +13,8 @@ public struct AppleSimulation: PlatformFamilySimulation {
 
     /// `.apple`.
     public var family: PlatformFamily { .apple }
+    /// `Apple`.
+    public var displayName: String { "Apple" }
 
     /// `https://` and the RP ID: the origin AuthenticationServices writes for an associated domain.
     public func origin(rpID: String) -> String { "https://\(rpID)" }
@@ -67,6 +69,11 @@ public struct AppleSimulation: PlatformFamilySimulation {
     public func registrationOutcome(_ made: MadeRegistration) -> PlatformOutcome {
         .appleRegistration(
             AppleRegistration(credentialID: made.credentialID, rawClientDataJSON: made.clientDataJSON, rawAttestationObject: made.attestationObject))
+    }
+
+    /// The `credentialID` of an `appleRegistration`.
+    public func createdCredentialID(in outcome: PlatformOutcome) -> Data? {
+        if case .appleRegistration(let registration) = outcome { registration.credentialID } else { nil }
     }
 
     // MARK: Sign-in
