@@ -20,12 +20,12 @@ public struct TestPlan: Sendable {
         /// The criteria to keep, by id or group (`N2.6-AC01`, `N3.2`); `.all` keeps every criterion.
         public var criteria: CriterionSelection
         /// Target ids to keep (`apple-18`, `android-15-gpm`); empty keeps every target.
-        public var targets: [String]
+        public var targets: [TargetID]
         /// Only the scenario with exactly this name, or, if none has it, those whose name contains it.
         public var scenario: String?
 
         /// Creates a filter; the defaults keep every case.
-        public init(tags: TagExpression = .always, criteria: CriterionSelection = .all, targets: [String] = [], scenario: String? = nil) {
+        public init(tags: TagExpression = .always, criteria: CriterionSelection = .all, targets: [TargetID] = [], scenario: String? = nil) {
             self.tags = tags
             self.criteria = criteria
             self.targets = targets

@@ -16,25 +16,6 @@ public struct SignalView: Sendable, Hashable, Codable {
         case unusedPassword = "unused-password"
     }
 
-    /// The kind an Android request type stands for, or `nil` for a type the library does not know.
-    public static func kind(androidType: String) -> Kind? {
-        switch androidType {
-        case AndroidSignalRequest.unknownCredentialType: .unknownCredential
-        case AndroidSignalRequest.allAcceptedCredentialsType: .allAcceptedCredentials
-        case AndroidSignalRequest.currentUserDetailsType: .currentUserDetails
-        default: nil
-        }
-    }
-
-    /// The kind an Apple report method stands for.
-    public static func kind(appleMethod: AppleSignalMethod) -> Kind {
-        switch appleMethod {
-        case .reportUnknownPublicKeyCredential: .unknownCredential
-        case .reportAllAcceptedPublicKeyCredentials: .allAcceptedCredentials
-        case .reportPublicKeyCredentialUpdate: .currentUserDetails
-        case .reportUnusedPasswordCredential: .unusedPassword
-        }
-    }
     /// What the signal says.
     public var kind: Kind
     /// `signalCredentialState`, `ASCredentialDataManager` or `ASCredentialUpdater`.
@@ -52,99 +33,10 @@ public struct SignalView: Sendable, Hashable, Codable {
     /// The new display name (Android user details only; Apple reports carry no display name).
     public var displayName: String?
 
-    /// Reads a signal; the error names the offending member as the platform library would.
+    /// Reads a signal as its platform family does; the error names the offending member as the
+    /// platform library would.
     public static func read(_ request: SignalRequest) -> Result<SignalView, PlatformError> {
-        switch request {
-        case .android(let android): readAndroid(android)
-        case .apple(let apple): readApple(apple)
-        }
-    }
-
-    static func illegal(_ message: String) -> PlatformError {
-        PlatformError(name: "IllegalArgumentException", message: "Structural/type validation failed for JSON: \(message)")
-    }
-
-    static func readAndroid(_ request: AndroidSignalRequest) -> Result<SignalView, PlatformError> {
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(Data(request.requestJson.utf8))
-        } catch {
-            return .failure(illegal("requestJson is not a JSON object (not valid JSON: \(error))"))
-        }
-        guard case .object = json else { return .failure(illegal("requestJson is not a JSON object")) }
-        func string(_ key: String) -> Result<String, PlatformError> {
-            guard let value = json[key] else { return .failure(illegal("missing key \"\(key)\"")) }
-            guard let text = value.stringValue else { return .failure(illegal("\"\(key)\" is not a string")) }
-            return .success(text)
-        }
-        func base64url(_ key: String) -> Result<Data, PlatformError> {
-            string(key).flatMap { text in
-                Base64URL.decodeIfValid(text).map { .success($0) } ?? .failure(illegal("\"\(key)\" is not base64url: \(text.prefix(40))"))
-            }
-        }
-        let rpID: String
-        switch string("rpId") {
-        case .failure(let error): return .failure(error)
-        case .success(let value): rpID = value
-        }
-        switch kind(androidType: request.type) {
-        case .unknownCredential:
-            return base64url("credentialId").map {
-                SignalView(kind: .unknownCredential, interface: "signalCredentialState", rpID: rpID, credentialID: $0)
-            }
-        case .allAcceptedCredentials:
-            return base64url("userId").flatMap { userID in
-                guard let list = json["allAcceptedCredentialIds"] else { return .failure(illegal("missing key \"allAcceptedCredentialIds\"")) }
-                guard let items = list.arrayValue else { return .failure(illegal("\"allAcceptedCredentialIds\" is not an array")) }
-                var ids: [Data] = []
-                for (index, item) in items.enumerated() {
-                    guard let text = item.stringValue, let id = Base64URL.decodeIfValid(text) else {
-                        return .failure(illegal("allAcceptedCredentialIds[\(index)] is not a base64url string"))
-                    }
-                    ids.append(id)
-                }
-                return .success(
-                    SignalView(kind: .allAcceptedCredentials, interface: "signalCredentialState", rpID: rpID, userHandle: userID, acceptedCredentialIDs: ids))
-            }
-        case .currentUserDetails:
-            return base64url("userId").flatMap { userID in
-                string("name").flatMap { name in
-                    string("displayName").map { displayName in
-                        SignalView(
-                            kind: .currentUserDetails, interface: "signalCredentialState", rpID: rpID, userHandle: userID, name: name, displayName: displayName)
-                    }
-                }
-            }
-        case .unusedPassword, nil:
-            return .failure(illegal("unknown signal request type \"\(request.type)\""))
-        }
-    }
-
-    static func readApple(_ report: AppleSignalReport) -> Result<SignalView, PlatformError> {
-        let failed = PlatformSimulator.appleFailed
-        func invalid(_ message: String) -> Result<SignalView, PlatformError> {
-            .failure(PlatformError(name: failed.name, domain: failed.domain, code: failed.code, message: message))
-        }
-        guard !report.relyingPartyIdentifier.isEmpty else { return invalid("relyingPartyIdentifier is empty") }
-        let interface = report.interface.rawValue
-        switch report.method {
-        case .reportUnknownPublicKeyCredential:
-            guard let id = report.credentialID, !id.isEmpty else { return invalid("credentialID is missing") }
-            return .success(SignalView(kind: .unknownCredential, interface: interface, rpID: report.relyingPartyIdentifier, credentialID: id))
-        case .reportAllAcceptedPublicKeyCredentials:
-            guard let handle = report.userHandle, !handle.isEmpty else { return invalid("userHandle is missing") }
-            guard let accepted = report.acceptedCredentialIDs else { return invalid("acceptedCredentialIDs is missing") }
-            return .success(
-                SignalView(
-                    kind: .allAcceptedCredentials, interface: interface, rpID: report.relyingPartyIdentifier,
-                    userHandle: handle, acceptedCredentialIDs: accepted))
-        case .reportPublicKeyCredentialUpdate:
-            guard let handle = report.userHandle, !handle.isEmpty else { return invalid("userHandle is missing") }
-            guard let name = report.newName else { return invalid("newName is missing") }
-            return .success(SignalView(kind: .currentUserDetails, interface: interface, rpID: report.relyingPartyIdentifier, userHandle: handle, name: name))
-        case .reportUnusedPasswordCredential:
-            return .success(SignalView(kind: .unusedPassword, interface: interface, rpID: report.relyingPartyIdentifier, name: report.userName))
-        }
+        PlatformFamilies.simulation(of: request.platform).readSignal(request)
     }
 }
 
@@ -159,59 +51,19 @@ extension PlatformSimulator {
         }
     }
 
-    /// Answers a signal at virtual time `now`: availability, validation, the Android rate limit, then
-    /// the provider's silent action. The app learns only that the platform accepted the request.
+    /// Answers a signal at virtual time `now`: availability and the platform's own limits (the
+    /// family of the request decides both), validation, then the provider's silent action. The app learns only that the platform accepted the request.
     public mutating func signal(_ request: SignalRequest, now: Int64) -> (PlatformOutcome, [Note]) {
         var notes: [Note] = []
-        switch request {
-        case .android:
-            guard target.platform == .android, target.has(.signalCredentialState) else {
-                notes.append(
-                    Note(
-                        kind: .unsupportedCall,
-                        text: "signalCredentialState is not available on \(target.id) (needs Android 15+ and androidx.credentials 1.6.0)"))
-                return (.failure(PlatformError(name: "NoSuchMethodError", message: "CredentialManager.signalCredentialState is not available")), notes)
-            }
-            if let forced = provider.forcedRateLimitRetryMillis {
-                provider.forcedRateLimitRetryMillis = nil
-                notes.append(Note(kind: .decision, text: "rate limit exceeded (forced by the scenario), retryMillis \(forced)"))
-                return (.failure(Self.rateLimited(retryMillis: forced)), notes)
-            }
-            // The platform's window counts the calls it accepted; a refused call is not counted, so an
-            // app that waits exactly retryMillis gets through.
-            let windowStart = now - Self.androidSignalWindowMillis
-            let accepted = provider.androidSignalTimes.filter { $0 > windowStart }.sorted()
-            if accepted.count >= Self.androidSignalLimit {
-                let retry = max(1, accepted[accepted.count - Self.androidSignalLimit] + Self.androidSignalWindowMillis - now)
-                notes.append(Note(kind: .decision, text: "rate limit exceeded: \(accepted.count) calls accepted in the last 120 s, retryMillis \(retry)"))
-                return (.failure(Self.rateLimited(retryMillis: retry)), notes)
-            }
-            provider.androidSignalTimes.append(now)
-        case .apple(let apple):
-            guard target.platform == .apple else {
-                notes.append(Note(kind: .unsupportedCall, text: "an Apple report on \(target.id)"))
-                return (.failure(PlatformError(name: "UnsupportedPlatform", message: "request for the wrong platform")), notes)
-            }
-            switch apple.interface {
-            case .credentialUpdater:
-                guard target.has(.credentialUpdater) || target.has(.credentialDataManager) else {
-                    notes.append(Note(kind: .unsupportedCall, text: "ASCredentialUpdater is not available on Apple \(target.osVersion) (26.0 and later)"))
-                    return (.failure(PlatformError(name: "UnavailableAPI", message: "ASCredentialUpdater requires 26.0")), notes)
-                }
-                if target.has(.credentialDataManager) {
-                    notes.append(
-                        Note(kind: .deprecatedCall, text: "ASCredentialUpdater is deprecated on Apple \(target.osVersion); ASCredentialDataManager replaces it")
-                    )
-                }
-            case .credentialDataManager:
-                guard target.has(.credentialDataManager) else {
-                    notes.append(Note(kind: .unsupportedCall, text: "ASCredentialDataManager is not available on Apple \(target.osVersion) (26.2 and later)"))
-                    return (.failure(PlatformError(name: "UnavailableAPI", message: "ASCredentialDataManager requires 26.2")), notes)
-                }
-            }
+        let family = PlatformFamilies.simulation(of: request.platform)
+        let (refusal, admitted) = family.admitSignal(request, on: target, provider: &provider, now: now)
+        if let refusal {
+            notes.append(refusal.note)
+            return (.failure(refusal.error), notes)
         }
+        notes += admitted
         let view: SignalView
-        switch SignalView.read(request) {
+        switch family.readSignal(request) {
         case .failure(let error):
             notes.append(Note(kind: .malformedRequest, text: error.message))
             return (.failure(error), notes)
@@ -222,26 +74,11 @@ extension PlatformSimulator {
             // WebAuthn's RP ID validation ends in SecurityError for anything that is not a domain.
             let message = "rpId \"\(view.rpID.prefix(80))\" is not a domain name (an origin, URL or host alias in place of the RP ID)"
             notes.append(Note(kind: .malformedRequest, text: message))
-            let error =
-                switch request {
-                case .android:
-                    PlatformError(
-                        name: "SignalCredentialSecurityException", type: "androidx.credentials.SignalCredentialStateException.TYPE_SECURITY",
-                        message: "SecurityError: " + message)
-                case .apple:
-                    PlatformError(name: "ASAuthorizationError.failed", domain: Self.appleErrorDomain, code: 1004, message: "SecurityError: " + message)
-                }
+            let error = family.signalSecurityError(message)
             return (.failure(error), notes)
         }
         applyToProvider(view, notes: &notes)
         return (.signalAccepted, notes)
-    }
-
-    static func rateLimited(retryMillis: Int64) -> PlatformError {
-        PlatformError(
-            name: "SignalCredentialRateLimitExceededException",
-            type: "androidx.credentials.SignalCredentialStateException.RATE_LIMIT_EXCEEDED",
-            message: "signalCredentialState was called too often", retryMillis: retryMillis)
     }
 
     /// What the provider does with an accepted signal, per its policy; recorded for the transcript only.

@@ -39,10 +39,8 @@ public struct PlatformSimulator: Sendable {
     /// The provider's authenticator: real keys, real WebAuthn bytes, deterministic for the seed.
     public let authenticator: VirtualAuthenticator
 
-    /// Calls per window of the Android signal rate limit.
-    public static let androidSignalLimit = 10
-    /// The Android signal rate window.
-    public static let androidSignalWindowMillis: Int64 = 120_000
+    /// The simulation of the target's platform family.
+    public var family: any PlatformFamilySimulation { PlatformFamilies.simulation(of: target.platform) }
 
     /// Creates the platform of a target for an app associated with `associatedRPIDs`; the seed makes the
     /// authenticator's keys and credential ids reproducible.
@@ -61,42 +59,6 @@ public struct PlatformSimulator: Sendable {
 
     /// The origin the platform writes into clientDataJSON for an RP ID.
     public func origin(rpID: String) -> String {
-        target.platform == .android ? Target.androidAppOrigin : "https://\(rpID)"
+        family.origin(rpID: rpID)
     }
-
-    // MARK: Errors of each platform
-
-    static func androidCreateError(_ name: String, type: String, _ message: String) -> PlatformError {
-        PlatformError(name: name, type: type, message: message)
-    }
-
-    static let appleErrorDomain = "com.apple.AuthenticationServices.AuthorizationError"
-
-    static func appleError(_ code: Int, _ codeName: String, _ message: String) -> PlatformError {
-        PlatformError(name: "ASAuthorizationError.\(codeName)", domain: appleErrorDomain, code: code, message: message)
-    }
-
-    static let noCreateOption = androidCreateError(
-        "CreateCredentialNoCreateOptionException", type: "android.credentials.CreateCredentialException.TYPE_NO_CREATE_OPTIONS",
-        "no create option is available for this conditional request")
-    static let createUnsupported = androidCreateError(
-        "CreateCredentialUnsupportedException", type: "androidx.credentials.TYPE_CREATE_CREDENTIAL_UNSUPPORTED_EXCEPTION",
-        "the credential provider does not support conditional creation")
-    static let createCancelled = androidCreateError(
-        "CreateCredentialCancellationException", type: "android.credentials.CreateCredentialException.TYPE_USER_CANCELED",
-        "the user cancelled the registration sheet")
-    static let invalidState = androidCreateError(
-        "CreatePublicKeyCredentialDomException",
-        type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_INVALID_STATE_ERROR",
-        "InvalidStateError: the provider holds an excluded credential")
-    static let securityError = androidCreateError(
-        "CreatePublicKeyCredentialDomException",
-        type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_SECURITY_ERROR",
-        "SecurityError: the app is not associated with this RP ID")
-    /// Apple's answer to a declined conditional request. Which code Apple uses is not documented; the
-    /// simulation answers `canceled`, the code an app must already treat as silent.
-    static let appleDeclined = appleError(1001, "canceled", "the credential manager declined the conditional registration")
-    static let appleCanceled = appleError(1001, "canceled", "the user cancelled the registration sheet")
-    static let appleMatchedExcluded = appleError(1006, "matchedExcludedCredential", "the credential manager holds an excluded credential")
-    static let appleFailed = appleError(1004, "failed", "the request is invalid or the app is not associated with the RP ID")
 }

@@ -3,45 +3,6 @@ import Foundation
 import Synchronization
 import WebAuthn
 
-/// A platform operation the relying party started, with the platform's answer.
-public struct PlatformOperation: Sendable, Hashable {
-    /// Which platform call started the operation: `create`, `get` or `signal`.
-    public enum Kind: String, Sendable, Hashable { case create, get, signal }
-    /// Where the operation's outcome is on its way to the relying party.
-    public enum Status: String, Sendable, Hashable {
-        /// Waiting for the runner to deliver the outcome.
-        case pending
-        /// Held back by the scenario until released.
-        case held
-        /// Delivered to the relying party.
-        case delivered
-    }
-    /// The operation id the platform call returned (`op-1`, `op-2`, …).
-    public var id: OperationID
-    /// Which platform call started it.
-    public var kind: Kind
-    /// The virtual time of the call, in milliseconds since the test case started.
-    public var issuedAtMillis: Int64
-    /// The transcript sequence of the call.
-    public var sequence: Int
-    /// The registration request, for `create` operations.
-    public var createRequest: CreateCredentialRequest?
-    /// The sign-in request, for `get` operations.
-    public var getRequest: GetCredentialRequest?
-    /// The signal request, for `signal` operations.
-    public var signalRequest: SignalRequest?
-    /// The registration as the platform read it (`nil` if it could not be read).
-    public var registration: RegistrationView?
-    /// The signal as the platform read it (`nil` if it could not be read).
-    public var signal: SignalView?
-    /// The platform's answer, decided when the call was made.
-    public var outcome: PlatformOutcome
-    /// Whether the outcome is pending, held or delivered.
-    public var status: Status
-    /// What the simulator noticed about the call.
-    public var notes: [PlatformSimulator.Note]
-}
-
 /// Something recorded with the virtual time it happened at.
 public struct Timed<Value: Sendable & Hashable>: Sendable, Hashable {
     /// The virtual time, in milliseconds since the test case started.
@@ -89,11 +50,8 @@ public final class SimulationHost: PlatformHost, Sendable {
             let summary = "\(style) registration request for \(view?.userName ?? "?") (rp \(view?.rpID ?? "?"))"
             let hold = state.simulator.provider.holdRegistrations
             return Self.start(
-                &state, .create, summary: summary, payload: keepsPayloads ? Wire.jsonValue(request) : nil, outcome: outcome, notes: notes, hold: hold
-            ) {
-                $0.createRequest = request
-                $0.registration = view
-            }
+                &state, .create(request, registration: view), summary: summary, payload: keepsPayloads ? Wire.jsonValue(request) : nil,
+                outcome: outcome, notes: notes, hold: hold)
         }
     }
 
@@ -104,11 +62,8 @@ public final class SimulationHost: PlatformHost, Sendable {
             let (outcome, notes) = state.simulator.get(request, now: now)
             let hold = state.simulator.provider.holdAssertions
             return Self.start(
-                &state, .get, summary: "passkey sign-in request", payload: keepsPayloads ? Wire.jsonValue(request) : nil, outcome: outcome, notes: notes,
-                hold: hold
-            ) {
-                $0.getRequest = request
-            }
+                &state, .get(request), summary: "passkey sign-in request", payload: keepsPayloads ? Wire.jsonValue(request) : nil, outcome: outcome,
+                notes: notes, hold: hold)
         }
     }
 
@@ -120,24 +75,20 @@ public final class SimulationHost: PlatformHost, Sendable {
             let (outcome, notes) = state.simulator.signal(request, now: now)
             let summary = view.map { "\($0.kind.rawValue) signal via \($0.interface) (rp \($0.rpID))" } ?? "unreadable signal"
             return Self.start(
-                &state, .signal, summary: summary, payload: keepsPayloads ? Wire.jsonValue(request) : nil, outcome: outcome, notes: notes, hold: false
-            ) {
-                $0.signalRequest = request
-                $0.signal = view
-            }
+                &state, .signal(request, signal: view), summary: summary, payload: keepsPayloads ? Wire.jsonValue(request) : nil, outcome: outcome,
+                notes: notes, hold: false)
         }
     }
 
     private static func start(
-        _ state: inout State, _ kind: PlatformOperation.Kind, summary: String, payload: JSONValue?,
-        outcome: PlatformOutcome, notes: [PlatformSimulator.Note], hold: Bool,
-        configure: (inout PlatformOperation) -> Void
+        _ state: inout State, _ call: PlatformOperation.Call, summary: String, payload: JSONValue?,
+        outcome: PlatformOutcome, notes: [PlatformSimulator.Note], hold: Bool
     ) -> OperationID {
         let id: OperationID = "op-\(state.nextOperation)"
         state.nextOperation += 1
         let now = state.clock.nowMillis
         let name =
-            switch kind {
+            switch call.kind {
             case .create: "platform.createCredential"
             case .get: "platform.getCredential"
             case .signal: "platform.signal"
@@ -146,10 +97,9 @@ public final class SimulationHost: PlatformHost, Sendable {
         for note in notes {
             state.transcript.record(at: now, .platform, "platform.\(note.kind.rawValue)", "\(id): \(note.text)")
         }
-        var operation = PlatformOperation(
-            id: id, kind: kind, issuedAtMillis: now, sequence: sequence, outcome: outcome,
+        let operation = PlatformOperation(
+            id: id, call: call, issuedAtMillis: now, sequence: sequence, outcome: outcome,
             status: hold ? .held : .pending, notes: notes)
-        configure(&operation)
         if hold {
             state.transcript.record(at: now, .platform, "platform.held", "\(id): the response is held back until the scenario releases it")
         }

@@ -36,7 +36,7 @@ public struct FakeAdapter: RelyingPartyAdapter {
     /// Creates a fake that declares every target and capability unless told otherwise, speaks the
     /// harness's protocol version, and fails nowhere.
     public init(
-        targets: [String] = TargetCatalog.all.map(\.id), capabilities: [Capability] = Capability.allCases,
+        targets: [TargetID] = TargetCatalog.all.map(\.id), capabilities: [Capability] = Capability.allCases,
         faults: Faults = Faults(), log: CallLog = CallLog(), protocolVersion: String = adapterProtocolVersion
     ) {
         self.description = AdapterDescription(

@@ -63,7 +63,7 @@ enum Common {
 
     /// `--target`: ids of the catalogue; an unknown one is a usage error listing the known ones.
     static func targets(_ parsed: ParsedArguments) throws(UsageError) -> [String] {
-        let knownTargets = TargetCatalog.all.map(\.id)
+        let knownTargets = TargetCatalog.all.map(\.id.rawValue)
         for target in parsed.list("target") where !knownTargets.contains(target) {
             throw parsed.usageError(option: "target", "unknown target '\(target)'; known targets: \(knownTargets.joined(separator: ", "))")
         }
@@ -131,7 +131,7 @@ struct CriteriaSelection: Sendable {
             let ids = wanted + loaded.map(\.info.id).filter(named.contains)
             selection = ids.isEmpty ? .nothing : .matching(ids.map { CriterionSelector($0) })
         }
-        return TestPlan.Filter(tags: tags, criteria: selection, targets: targets, scenario: scenario)
+        return TestPlan.Filter(tags: tags, criteria: selection, targets: targets.map(TargetID.init(rawValue:)), scenario: scenario)
     }
 
     /// The filters as given, for the report's metadata.

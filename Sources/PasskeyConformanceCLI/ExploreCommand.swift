@@ -160,11 +160,11 @@ struct ExploreCommand: CLICommand {
             harnessVersion: Suite.harnessVersion, criteriaDigest: digest,
             adapter: .init(
                 name: description?.name ?? "?", version: description?.version ?? "?", transport: self.adapter.transport, command: self.adapter.commandLine,
-                declaredTargets: description?.targets, capabilities: description?.capabilities.map(\.rawValue)),
+                declaredTargets: description?.targets.map(\.rawValue), capabilities: description?.capabilities.map(\.rawValue)),
             targets: Explorer.targets(
                 targets,
                 description: description ?? AdapterDescription(name: "?", version: "?", targets: [], capabilities: [], relyingPartyIDs: [])
-            ).map(\.id),
+            ).map(\.id.rawValue),
             seed: seed, startedAt: Suite.iso8601(Date()), filters: ["explore": "\(report?.histories ?? 0) histories"],
             fault: fault)
         pipeline.stamp(&metadata, criteriaPath: criteriaPath, digest: digest)

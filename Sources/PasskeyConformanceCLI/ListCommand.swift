@@ -66,7 +66,7 @@ struct ListCommand: CLICommand {
                 if scenarios.isEmpty { uncovered += 1 }
                 lines.append("  \(item.id): \(item.text)")
                 for scenario in scenarios {
-                    let targets = plan.cases.filter { $0.criterion.id == info.id && $0.scenario.slug == scenario.slug }.map(\.target.id)
+                    let targets = plan.cases.filter { $0.criterion.id == info.id && $0.scenario.slug == scenario.slug }.map(\.target.id.rawValue)
                     lines.append("    - line \(scenario.line): \(scenario.name)  [\(targets.joined(separator: ", "))]")
                 }
                 if scenarios.isEmpty { lines.append("    (not covered)") }
@@ -81,9 +81,9 @@ struct ListCommand: CLICommand {
     }
 
     static func targets() -> String {
-        let width = (TargetCatalog.all.map(\.id.count).max() ?? 0) + 2
+        let width = (TargetCatalog.all.map(\.id.rawValue.count).max() ?? 0) + 2
         return TargetCatalog.all.map { target in
-            "\(target.id.padding(toLength: width, withPad: " ", startingAt: 0)) \(target.title)\n" + String(repeating: " ", count: width + 1)
+            "\(target.id.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)) \(target.title)\n" + String(repeating: " ", count: width + 1)
                 + "features: " + target.features.map(\.rawValue).sorted().joined(separator: ", ")
         }.joined(separator: "\n")
     }

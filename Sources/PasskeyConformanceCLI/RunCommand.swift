@@ -136,7 +136,7 @@ struct RunCommand: CLICommand {
         guard let path else { return nil }
         do {
             let file = try WaiverFile.load(path)
-            let problems = file.unknownIDs(criteria: criterionIDs, targets: Set(TargetCatalog.all.map(\.id)))
+            let problems = file.unknownIDs(criteria: criterionIDs, targets: Set(TargetCatalog.all.map(\.id.rawValue)))
             guard problems.isEmpty else {
                 throw UsageError(
                     "--waivers: the waiver file cannot be used:\n"

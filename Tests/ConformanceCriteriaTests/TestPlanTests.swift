@@ -69,7 +69,8 @@ struct TestPlanTests {
     }
 
     @Test("the target filter keeps only the named targets", arguments: [["apple-18"], ["android-15-gpm", "apple-17.4"], ["no-such-target"]])
-    func targetFilter(_ targets: [String]) {
+    func targetFilter(_ names: [String]) {
+        let targets = names.map(TargetID.init(rawValue:))
         let plan = TestPlan.make(Self.package, filter: .init(targets: targets))
         #expect(plan.cases.map(\.id) == Self.expectedCases(Self.package) { _, _, target in targets.contains(target.id) })
         #expect(Set(plan.targets.map(\.id)).isSubset(of: Set(targets)))

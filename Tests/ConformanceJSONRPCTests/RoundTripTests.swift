@@ -36,9 +36,9 @@ struct RoundTripTests {
                 credentialID: Data([1, 2]), rawClientDataJSON: Data(#"{"type":"webauthn.create"}"#.utf8),
                 rawAttestationObject: Data([0xA3, 0x63])))
         let failure = PlatformOutcome.failure(
-            PlatformError(
-                name: "SignalCredentialRateLimitExceededException", type: "rate-limit", message: "slow down",
-                retryMillis: 119_000))
+            PlatformError.android(
+                AndroidCredentialException(
+                    name: "SignalCredentialRateLimitExceededException", type: "rate-limit", message: "slow down", retryMillis: 119_000)))
         try await session.setUp(accounts: [.alice])
         try await session.addCredential(credential)
         try await session.injectFault(Fault(.paginationFailure, count: 2))

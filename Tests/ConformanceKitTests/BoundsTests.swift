@@ -145,7 +145,7 @@ struct StructuredOutcomeTests {
         let text = CriterionText.criterion(scenarios: [CriterionText.Scenario("Outcome", steps: steps)])
         let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)], library: TestSteps.library)
         try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
-        return TestPlan.make(loaded.criteria, filter: .init(targets: targets))
+        return TestPlan.make(loaded.criteria, filter: .init(targets: targets.map(TargetID.init(rawValue:))))
     }
 
     @Test("a failing session.close turns a pass into error, with the fault's kind and method")

@@ -55,7 +55,7 @@ struct ProtocolVersionTests {
         let text = CriterionText.criterion(scenarios: [.init("Fine", steps: ["When the user refreshes as alice", "Then the step passes"])])
         let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)], library: library)
         try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
-        return TestPlan.make(loaded.criteria, filter: .init(targets: targets))
+        return TestPlan.make(loaded.criteria, filter: .init(targets: targets.map(TargetID.init(rawValue:))))
     }
 
     @Test("with an adapter of 1.0, a macOS or visionOS target is not verified (no osFamily), never failed; 1.1 runs it")

@@ -11,7 +11,7 @@ struct RunnerTests {
         let text = CriterionText.criterion(scenarios: scenarios)
         let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)], library: TestSteps.library)
         try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
-        return TestPlan.make(loaded.criteria, filter: .init(targets: targets))
+        return TestPlan.make(loaded.criteria, filter: .init(targets: targets.map(TargetID.init(rawValue:))))
     }
 
     static func run(_ plan: TestPlan, adapter: FakeAdapter, library: StepLibrary = TestSteps.library) async -> [TestCaseResult] {

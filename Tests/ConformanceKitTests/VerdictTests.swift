@@ -26,7 +26,8 @@ struct VerdictTests {
         TestCaseResult(
             id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: testCase.scenario.file,
             line: testCase.scenario.line, verifyItems: testCase.scenario.verifyItems, tags: testCase.scenario.tags,
-            target: testCase.target.id, outcome: TestCaseOutcome(verdict: verdict, message: nil), steps: [], evidence: [], virtualMillis: 10, wallSeconds: 0.5)
+            target: testCase.target.id.rawValue, outcome: TestCaseOutcome(verdict: verdict, message: nil), steps: [], evidence: [], virtualMillis: 10,
+            wallSeconds: 0.5)
     }
 
     static let metadata = RunMetadata(
@@ -59,7 +60,7 @@ struct VerdictTests {
             plan: plan, results: plan.cases.map { Self.result($0, $0.id == odd.id ? verdict : .passed) },
             metadata: Self.metadata, wallSeconds: 1)
         #expect(run.criteria.first { $0.criterion.id == odd.criterion.id }?.verdict == verdict)
-        #expect(run.criteria.first { $0.criterion.id == odd.criterion.id }?.targets[odd.target.id] == verdict)
+        #expect(run.criteria.first { $0.criterion.id == odd.criterion.id }?.targets[odd.target.id.rawValue] == verdict)
         #expect(run.verdict == verdict)
     }
 

@@ -94,7 +94,7 @@ struct ReferenceRPTests {
         }
         #expect(run.metadata.adapter.name == "reference-rp")
         #expect(run.metadata.criteriaDigest == Self.loaded.digest)
-        #expect(run.metadata.targets == plan.targets.map(\.id))
+        #expect(run.metadata.targets == plan.targets.map(\.id.rawValue))
     }
 
     @Test("self-test: the reference passes, the first mutant of every criterion is killed, and every verify item has a mutant")

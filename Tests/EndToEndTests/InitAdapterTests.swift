@@ -62,7 +62,7 @@ struct InitAdapterTests {
         let list = try #require(
             text.range(of: "TARGETS = [").flatMap { start in text[start.upperBound...].range(of: "]").map { text[start.upperBound..<$0.lowerBound] } })
         let declared = list.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
-        #expect(declared == TargetCatalog.all.map(\.id))
+        #expect(declared == TargetCatalog.all.map(\.id.rawValue))
         #expect(text.contains(#"PROTOCOL_VERSION = "1.1""#))
     }
 

@@ -62,7 +62,7 @@ struct InspectionCommandTests {
     func listTargets() async throws {
         let result = try await Binary.run(["list", "--targets"])
         #expect(result.status == 0, "\(result)")
-        for target in TargetCatalog.all { #expect(result.stdout.contains(target.id), "\(target.id) is missing") }
+        for target in TargetCatalog.all { #expect(result.stdout.contains(target.id.rawValue), "\(target.id) is missing") }
     }
 
     @Test("gherkin pickles prints one JSON pickle per line")

@@ -166,7 +166,8 @@ struct ProtocolEnumCodingTests {
     static let assertion = AppleAssertion(
         credentialID: Data([1]), userID: Data([2]), rawClientDataJSON: Data([3]), rawAuthenticatorData: Data([4]),
         signature: Data([5]))
-    static let error = PlatformError(name: "SignalCredentialRateLimitExceededException", type: "rate", message: "slow down", retryMillis: 1_500)
+    static let error = PlatformError.android(
+        AndroidCredentialException(name: "SignalCredentialRateLimitExceededException", type: "rate", message: "slow down", retryMillis: 1_500))
 
     struct OutcomeCase {
         let outcome: PlatformOutcome

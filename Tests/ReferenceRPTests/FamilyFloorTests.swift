@@ -16,7 +16,7 @@ struct FamilyFloorTests {
         let targets = ["macos-14", "macos-15", "visionos-2"]
         let run = try await Suite.run(
             criteria: loaded.criteria, digest: loaded.digest, adapter: ReferenceRP(), transport: "in-process",
-            filter: .init(criteria: ["N2.6"], targets: targets), seed: 5)
+            filter: .init(criteria: ["N2.6"], targets: targets.map(TargetID.init(rawValue:))), seed: 5)
         for target in targets {
             #expect(run.testCases.contains { $0.target == target }, "no test case on \(target)")
         }

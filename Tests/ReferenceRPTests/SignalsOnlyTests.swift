@@ -41,7 +41,7 @@ struct SignalFreedomTests {
         let loaded = CriterionText.packageCriteria()
         return try await Suite.run(
             criteria: loaded.criteria, digest: loaded.digest, adapter: ReferenceRP(design: try ReferenceDesign.parse(specification)),
-            transport: "in-process", filter: .init(criteria: [CriterionSelector(criterion)], targets: [target]), seed: 1,
+            transport: "in-process", filter: .init(criteria: [CriterionSelector(criterion)], targets: [TargetID(rawValue: target)]), seed: 1,
             startedAt: Date(timeIntervalSince1970: 1_800_000_000))
     }
 

@@ -110,7 +110,7 @@ public struct ExploreScenario: Sendable {
     {
         let loaded = CriteriaLoader().load(sources: [(path: "explore/" + fileName, bytes: Data(text.utf8))], root: "explore")
         guard !loaded.hasErrors else { return nil }
-        let plan = TestPlan.make(loaded.criteria, filter: TestPlan.Filter(targets: [target]))
+        let plan = TestPlan.make(loaded.criteria, filter: TestPlan.Filter(targets: [TargetID(rawValue: target)]))
         guard let testCase = plan.cases.first else { return nil }
         let description = try await adapter.describe()
         return await Runner(adapter: adapter, seed: seed).run(testCase, description: description)

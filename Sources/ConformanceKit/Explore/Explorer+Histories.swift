@@ -127,7 +127,7 @@ extension Explorer {
     /// The Background and the steps of one history in an open world.
     func steps(world: World, description: AdapterDescription, background: [ExploreStep], count: Int, next: (World) -> ExploreStep) async throws -> Outcome {
         let capabilities = Set(description.capabilities)
-        var history = ExploreHistory(target: world.target.id, background: background, steps: [])
+        var history = ExploreHistory(target: world.target.id.rawValue, background: background, steps: [])
         for step in background {
             guard try await runStep(step, world: world, capabilities: capabilities) else { return Outcome(history: history, violation: nil) }
         }

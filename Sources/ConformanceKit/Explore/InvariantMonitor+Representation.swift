@@ -61,7 +61,7 @@ extension InvariantMonitor {
 
     static func androidProblem(_ request: AndroidSignalRequest, exact: ExactValues) -> (item: VerifyItemID, message: String)? {
         let item: VerifyItemID = "N3.2-AC09.V2"
-        guard let kind = SignalView.kind(androidType: request.type) else { return nil }  // N3.2-AC06's concern
+        guard let kind = AndroidSimulation.kind(ofType: request.type) else { return nil }  // N3.2-AC06's concern
         guard let json = try? JSONValue.parse(Data(request.requestJson.utf8)), case .object = json else {
             return (item, "the request JSON is not a JSON object")
         }

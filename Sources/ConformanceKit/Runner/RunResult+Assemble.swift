@@ -40,7 +40,7 @@ extension RunResult {
             TestCaseResult(
                 id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: testCase.scenario.file,
                 line: testCase.scenario.line, verifyItems: testCase.scenario.verifyItems, tags: testCase.scenario.tags,
-                target: testCase.target.id, outcome: .error(message: "not run: the adapter failed before the run: \(fault)", fault: fault),
+                target: testCase.target.id.rawValue, outcome: .error(message: "not run: the adapter failed before the run: \(fault)", fault: fault),
                 steps: testCase.scenario.steps.map { StepResult(keyword: $0.keyword, text: $0.text, line: $0.line, status: .skipped) },
                 evidence: [], virtualMillis: 0, wallSeconds: 0)
         }

@@ -151,7 +151,7 @@ public struct Runner: Sendable {
             }
             return TestCaseResult(
                 id: testCase.id, criterionID: testCase.criterion.id, scenario: scenario.name, file: scenario.file,
-                line: scenario.line, verifyItems: scenario.verifyItems, tags: scenario.tags, target: testCase.target.id,
+                line: scenario.line, verifyItems: scenario.verifyItems, tags: scenario.tags, target: testCase.target.id.rawValue,
                 outcome: TestCaseOutcome(
                     verdict: verdict, message: message.map { Caps.text($0) }, fault: fault.map(Self.capped), notVerifiedReason: notVerifiedReason),
                 steps: cappedSteps, evidence: Caps.evidence(evidence), virtualMillis: virtualMillis, wallSeconds: seconds, observed: observed)
@@ -170,7 +170,7 @@ public struct Runner: Sendable {
             }
         }
         guard description.targets.contains(testCase.target.id) else {
-            notVerifiedReason = NotVerifiedReason(kind: .undeclaredTarget, detail: testCase.target.id)
+            notVerifiedReason = NotVerifiedReason(kind: .undeclaredTarget, detail: testCase.target.id.rawValue)
             return finish(.notVerified, "the adapter does not declare the target \(testCase.target.id)")
         }
         let needed = scenario.needs.union(bound.flatMap(\.0.needs))

@@ -48,8 +48,8 @@ public enum Suite {
     /// The declared target ids that `TargetCatalog` does not know, in declaration order.
     public static func unknownTargets(of description: AdapterDescription) -> [String] {
         let known = Set(TargetCatalog.all.map(\.id))
-        var seen: Set<String> = []
-        return description.targets.filter { !known.contains($0) && seen.insert($0).inserted }
+        var seen: Set<TargetID> = []
+        return description.targets.filter { !known.contains($0) && seen.insert($0).inserted }.map(\.rawValue)
     }
 
     /// The metadata of a run of `plan`; `description` is `nil` when the adapter could not describe itself.
@@ -62,14 +62,14 @@ public enum Suite {
         if let description {
             adapter = .init(
                 name: description.name, version: description.version, transport: transport, command: command,
-                declaredTargets: description.targets, capabilities: description.capabilities.map(\.rawValue),
+                declaredTargets: description.targets.map(\.rawValue), capabilities: description.capabilities.map(\.rawValue),
                 unknownTargets: unknownTargets(of: description), protocolVersion: description.protocolVersion,
                 ignoredCapabilities: description.ignoredCapabilities)
         } else {
             adapter = .init(name: adapterName, version: "unknown", transport: transport, command: command)
         }
         return RunMetadata(
-            harnessVersion: harnessVersion, criteriaDigest: digest, adapter: adapter, targets: plan.targets.map(\.id),
+            harnessVersion: harnessVersion, criteriaDigest: digest, adapter: adapter, targets: plan.targets.map(\.id.rawValue),
             seed: seed, startedAt: iso8601(startedAt), filters: filterText, allowNotVerified: allowNotVerified, fault: fault)
     }
 

@@ -13,7 +13,7 @@ public struct SignalRateWindow: Sendable, Hashable {
     }
 
     /// Android's: 10 `signalCredentialState` calls in any 120 seconds, as the simulated platform enforces it.
-    public static let android = SignalRateWindow(limit: PlatformSimulator.androidSignalLimit, windowMillis: PlatformSimulator.androidSignalWindowMillis)
+    public static let android = SignalRateWindow(limit: AndroidSimulation.signalLimit, windowMillis: AndroidSimulation.signalWindowMillis)
 
     /// The window's length in whole seconds.
     public var seconds: Int64 { windowMillis / 1000 }

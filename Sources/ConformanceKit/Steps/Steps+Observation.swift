@@ -91,7 +91,7 @@ extension StepLibrary {
             let calls = try await world.signalsSinceTrigger().filter { $0.kind == .currentUserDetails }
             let account = try await world.inspect(arguments[0])
             let wrong = calls.filter { call in
-                let name = call.operation.signalRequest?.appleRequest?.newName ?? call.androidJSON?["name"]?.stringValue ?? call.operation.signal?.name
+                let name = call.summary.name ?? call.operation.signal?.name
                 return call.operation.signal?.userHandle != account.userHandle || name != account.name
             }
             return StepSupport.expect(

@@ -3,17 +3,7 @@ import WebAuthn
 
 extension PlatformOperation {
     /// The credential id a successful registration produced.
-    var createdCredentialID: Data? {
-        switch outcome {
-        case .appleRegistration(let apple):
-            return apple.credentialID
-        case .androidRegistration(let text):
-            guard let json = try? JSONValue.parse(Data(text.utf8)) else { return nil }
-            return json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid)
-        case .androidAuthentication, .appleAssertion, .signalAccepted, .failure:
-            return nil
-        }
-    }
+    var createdCredentialID: Data? { PlatformFamilies.createdCredentialID(in: outcome) }
 }
 
 extension World {

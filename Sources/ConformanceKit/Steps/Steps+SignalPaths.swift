@@ -113,7 +113,7 @@ extension StepLibrary {
             }
             var newest: (order: Int, name: String)?
             for call in calls where call.operation.signal?.userHandle == account.userHandle {
-                let name = call.operation.signalRequest?.appleRequest?.newName ?? call.androidJSON?["name"]?.stringValue ?? call.operation.signal?.name
+                let name = call.summary.name ?? call.operation.signal?.name
                 guard let name else { continue }
                 if let newest, order(name) < newest.order { return .failed("\(call.cite) carries \"\(name)\" after a signal carrying \"\(newest.name)\"") }
                 newest = (order(name), name)

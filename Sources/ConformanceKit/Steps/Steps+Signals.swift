@@ -8,28 +8,23 @@ struct SignalCall {
     /// `signalCredentialState`, `ASCredentialDataManager` or `ASCredentialUpdater`.
     var interface: String
 
+    /// What the request says as written, read by its platform family.
+    var summary: SignalSummary
+
     init(_ operation: PlatformOperation) {
         self.operation = operation
-        switch operation.signalRequest {
-        case .android(let android)?:
-            interface = "signalCredentialState"
-            kind = SignalView.kind(androidType: android.type)
-        case .apple(let apple)?:
-            interface = apple.interface.rawValue
-            kind = SignalView.kind(appleMethod: apple.method)
-        case nil:
-            interface = "?"
-            kind = nil
-        }
+        summary = operation.signalRequest.map { PlatformFamilies.simulation(of: $0.platform).signalSummary($0) } ?? SignalSummary(kind: nil, interface: "?")
+        interface = summary.interface
+        kind = summary.kind
     }
 
-    /// The members of the Android request JSON, as text.
-    var androidJSON: JSONValue? {
-        operation.signalRequest?.androidRequest.flatMap { try? JSONValue.parse(Data($0.requestJson.utf8)) }
+    /// The family of the signal's platform, `nil` for an operation that is not a signal.
+    var family: (any PlatformFamilySimulation)? {
+        operation.signalRequest.map { PlatformFamilies.simulation(of: $0.platform) }
     }
 
     var rpID: String? {
-        operation.signal?.rpID ?? operation.signalRequest?.appleRequest?.relyingPartyIdentifier ?? androidJSON?["rpId"]?.stringValue
+        operation.signal?.rpID ?? summary.rpID
     }
 
     var cite: String { StepSupport.cite(operation) }
@@ -280,36 +275,9 @@ extension StepLibrary {
             var problems: [String] = []
             let calls = world.signalCalls.filter { $0.kind == .allAcceptedCredentials || $0.kind == .currentUserDetails }
             for call in calls {
-                switch call.operation.signalRequest {
-                case .apple(let apple)?:
-                    if apple.userHandle != account.userHandle {
-                        problems.append(
-                            "\(call.cite): userHandle is \(apple.userHandle.map { "\($0.count) bytes" } ?? "missing"), not the server's \(account.userHandle.count)-byte user handle"
-                        )
-                    }
-                    if let ids = apple.acceptedCredentialIDs, Set(ids) != Set(accepted) {
-                        problems.append("\(call.cite): acceptedCredentialIDs are not the server's raw credential ids")
-                    }
-                case .android?:
-                    guard let json = call.androidJSON else { continue }
-                    if json["userId"]?.stringValue != Base64URL.encode(account.userHandle) {
-                        problems.append(
-                            "\(call.cite): userId is \"\(json["userId"]?.stringValue ?? "missing")\", expected \"\(Base64URL.encode(account.userHandle))\"")
-                    }
-                    if call.kind == .allAcceptedCredentials {
-                        if let ids = json["allAcceptedCredentialIds"]?.arrayValue {
-                            let texts = ids.compactMap(\.stringValue)
-                            let expected = Set(accepted.map(Base64URL.encode))
-                            if Set(texts) != expected || texts.count != ids.count {
-                                problems.append("\(call.cite): allAcceptedCredentialIds \(texts.sorted()) are not \(expected.sorted())")
-                            }
-                        } else {
-                            problems.append("\(call.cite): allAcceptedCredentialIds is not a JSON array of strings")
-                        }
-                    }
-                case nil:
-                    continue
-                }
+                guard let request = call.operation.signalRequest, let family = call.family else { continue }
+                let found = family.identityProblems(of: request, kind: call.kind, userHandle: account.userHandle, acceptedCredentialIDs: accepted)
+                problems += found.map { "\(call.cite): \($0)" }
             }
             return StepSupport.expect(
                 !calls.isEmpty && problems.isEmpty, calls.isEmpty ? "the app sent no signal carrying a user handle" : problems.joined(separator: "; "))
@@ -320,21 +288,17 @@ extension StepLibrary {
             var accountIDs: Set<Data> = []
             for alias in world.accounts.keys.sorted() { accountIDs.insert(Data(try await world.inspect(alias).accountID.utf8)) }
             let offending = world.signalCalls.filter { call in
-                if let handle = call.operation.signalRequest?.appleRequest?.userHandle { return accountIDs.contains(handle) }
-                // Encoded (base64url or base64) or as the account id's own text, unencoded.
-                if let text = call.androidJSON?["userId"]?.stringValue {
-                    return accountIDs.contains(Base64URL.decodeIfValid(text) ?? Data()) || accountIDs.contains(Data(base64Encoded: text) ?? Data())
-                        || accountIDs.contains(Data(text.utf8))
-                }
-                return false
+                // Raw, encoded (base64url or base64) or as the account id's own text, unencoded.
+                guard let request = call.operation.signalRequest, let family = call.family else { return false }
+                return family.userHandleCandidates(of: request).contains { accountIDs.contains($0) }
             }
             return StepSupport.expect(offending.isEmpty, "product account id as user handle in " + offending.map(\.cite).joined(separator: ", "))
         },
         StepDefinition("the last user-details signal carries the name {string} and the display name {string}") { world, arguments in
             try await world.quiesce()
             guard let last = world.signalCalls.last(where: { $0.kind == .currentUserDetails }) else { return .failed("the app sent no user-details signal") }
-            let name = last.androidJSON?["name"]?.stringValue ?? last.operation.signal?.name
-            let displayName = last.androidJSON?["displayName"]?.stringValue ?? last.operation.signal?.displayName
+            let name = last.summary.name ?? last.operation.signal?.name
+            let displayName = last.summary.displayName ?? last.operation.signal?.displayName
             return StepSupport.expect(
                 name == arguments[0] && displayName == arguments[1],
                 "\(last.cite) carries name \"\(name ?? "-")\" and display name \"\(displayName ?? "-")\"")
@@ -342,7 +306,7 @@ extension StepLibrary {
         StepDefinition("the last user-details signal carries the new name {string}") { world, arguments in
             try await world.quiesce()
             guard let last = world.signalCalls.last(where: { $0.kind == .currentUserDetails }) else { return .failed("the app sent no user-details signal") }
-            let name = last.operation.signalRequest?.appleRequest?.newName ?? last.androidJSON?["name"]?.stringValue
+            let name = last.summary.name
             return StepSupport.expect(name == arguments[0], "\(last.cite) carries the name \"\(name ?? "-")\"")
         },
         StepDefinition("no user-details signal has been sent") { world, _ in

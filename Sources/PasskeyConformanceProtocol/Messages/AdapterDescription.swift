@@ -20,7 +20,7 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
     /// The relying party's version.
     public var version: String
     /// The target ids (see `TargetCatalog`) it can run on.
-    public var targets: [String]
+    public var targets: [TargetID]
     /// The capabilities it supports (see `Capability`).
     public var capabilities: [Capability]
     /// The RP IDs the relying party is configured with; the first is the primary one.
@@ -31,7 +31,7 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
 
     /// Creates a description; the protocol version defaults to the one this harness speaks.
     public init(
-        protocolVersion: String = adapterProtocolVersion, name: String, version: String, targets: [String],
+        protocolVersion: String = adapterProtocolVersion, name: String, version: String, targets: [TargetID],
         capabilities: [Capability], relyingPartyIDs: [String]
     ) {
         self.protocolVersion = protocolVersion
@@ -52,7 +52,7 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
         protocolVersion = try container.decodeIfPresent(String.self, forKey: .protocolVersion) ?? "1.0"
         name = try container.decode(String.self, forKey: .name)
         version = try container.decode(String.self, forKey: .version)
-        targets = try container.decode([String].self, forKey: .targets)
+        targets = try container.decode([TargetID].self, forKey: .targets)
         relyingPartyIDs = try container.decode([String].self, forKey: .relyingPartyIDs)
         capabilities = []
         for word in try container.decode([String].self, forKey: .capabilities) {

@@ -116,14 +116,14 @@ public struct SessionContext: Sendable, Codable, Hashable {
     /// The test case's stable id.
     public var testCase: String
     /// The target id.
-    public var target: String
+    public var target: TargetID
     /// The device the app runs on.
     public var device: DeviceInfo
     /// The seed for anything random in the relying party (ids, challenges), so runs reproduce.
     public var seed: UInt64
 
     /// Creates the context of one test case on one target, with its device and seed.
-    public init(testCase: String, target: String, device: DeviceInfo, seed: UInt64) {
+    public init(testCase: String, target: TargetID, device: DeviceInfo, seed: UInt64) {
         self.testCase = testCase
         self.target = target
         self.device = device

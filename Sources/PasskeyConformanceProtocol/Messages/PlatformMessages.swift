@@ -341,29 +341,3 @@ public struct AppleAssertion: Sendable, Codable, Hashable {
         self.signature = signature
     }
 }
-
-/// An Android exception or an Apple `NSError`, as the platform reports it.
-public struct PlatformError: Sendable, Codable, Hashable, Error {
-    /// Android: the exception class (`CreateCredentialNoCreateOptionException`); Apple: `ASAuthorizationError`.
-    public var name: String
-    /// Android: the exception's `type` string.
-    public var type: String?
-    /// Apple: the error domain.
-    public var domain: String?
-    /// Apple: the error code (`ASAuthorizationError.Code` raw value).
-    public var code: Int?
-    /// A human-readable message.
-    public var message: String
-    /// Android `SignalCredentialRateLimitExceededException.retryMillis`.
-    public var retryMillis: Int64?
-
-    /// Creates an error; set the members of the platform it stands for.
-    public init(name: String, type: String? = nil, domain: String? = nil, code: Int? = nil, message: String, retryMillis: Int64? = nil) {
-        self.name = name
-        self.type = type
-        self.domain = domain
-        self.code = code
-        self.message = message
-        self.retryMillis = retryMillis
-    }
-}

@@ -34,7 +34,7 @@ public struct Target: Sendable, Codable, Hashable, Identifiable {
     }
 
     /// The stable id used on the command line, in tags and in reports (`apple-18`, `android-15-gpm`).
-    public var id: String
+    public var id: TargetID
     /// A one-line description for reports.
     public var title: String
     /// Apple or Android.
@@ -56,7 +56,7 @@ public struct Target: Sendable, Codable, Hashable, Identifiable {
     ///
     /// `osFamily` defaults to the platform's default family (`ios` on Apple, `android` on Android).
     public init(
-        id: String, title: String, platform: PlatformFamily, osFamily: OSFamily? = nil, osVersion: String,
+        id: TargetID, title: String, platform: PlatformFamily, osFamily: OSFamily? = nil, osVersion: String,
         credentialsLibraryVersion: String? = nil, playServicesVersion: String? = nil, provider: Provider, features: Set<Feature>
     ) {
         precondition(osFamily.map { $0.platform == platform } ?? true, "target \(id): the OS family is not a \(platform.rawValue) family")
@@ -131,67 +131,14 @@ extension OSFamily {
     }
 }
 
-/// Every target the harness knows, in report order.
+/// Every target the harness knows, in report order: each family's targets are declared with the
+/// family (`Targets/Apple/`, `Targets/Android/`).
 public enum TargetCatalog {
-    /// All targets.
-    public static let all: [Target] = [
-        Target(
-            id: "apple-17.4", title: "Apple 17.4 (no conditional request style)", platform: .apple, osVersion: "17.4",
-            provider: .iCloudKeychain, features: [.exclusionList]),
-        Target(
-            id: "apple-18", title: "Apple 18 (conditional request style, no signals)", platform: .apple, osVersion: "18.0",
-            provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList]),
-        Target(
-            id: "apple-18-third-party", title: "Apple 18, a third-party credential manager with SupportsConditionalPasskeyRegistration", platform: .apple,
-            osVersion: "18.0", provider: .thirdParty, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList]),
-        Target(
-            id: "apple-18-third-party-no-conditional", title: "Apple 18, a third-party credential manager without conditional registration",
-            platform: .apple, osVersion: "18.0", provider: .thirdParty, features: [.conditionalCreateAPI, .exclusionList]),
-        Target(
-            id: "apple-26.0", title: "Apple 26.0 (ASCredentialUpdater)", platform: .apple, osVersion: "26.0",
-            provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .credentialUpdater]),
-        Target(
-            id: "apple-26.1", title: "Apple 26.1 (ASCredentialUpdater; ASCredentialDataManager absent)", platform: .apple, osVersion: "26.1",
-            provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .credentialUpdater]),
-        Target(
-            id: "apple-26.2", title: "Apple 26.2+ (ASCredentialDataManager)", platform: .apple, osVersion: "26.2",
-            provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .credentialDataManager]),
-        Target(
-            id: "macos-14", title: "macOS 14 (below the macOS 15 floor: no conditional request style)", platform: .apple,
-            osFamily: .macos, osVersion: "14.0", provider: .iCloudKeychain, features: [.exclusionList]),
-        Target(
-            id: "macos-15", title: "macOS 15 (conditional request style, no signals)", platform: .apple, osFamily: .macos,
-            osVersion: "15.0", provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList]),
-        Target(
-            id: "visionos-2", title: "visionOS 2 (conditional request style, no exclusion list, no signals)", platform: .apple,
-            osFamily: .visionos, osVersion: "2.0", provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate]),
-        Target(
-            id: "android-15-gpm", title: "Android 15, androidx.credentials 1.6.0, GPM on Play services 25.13",
-            platform: .android, osVersion: "15", credentialsLibraryVersion: "1.6.0", playServicesVersion: "25.13",
-            provider: .googlePasswordManager, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .signalCredentialState]),
-        Target(
-            id: "android-15-gpm-play-25.12", title: "Android 15, androidx.credentials 1.6.0, GPM on Play services 25.12",
-            platform: .android, osVersion: "15", credentialsLibraryVersion: "1.6.0", playServicesVersion: "25.12",
-            provider: .googlePasswordManager, features: [.conditionalCreateAPI, .exclusionList, .signals, .signalCredentialState]),
-        Target(
-            id: "android-15-third-party", title: "Android 15, androidx.credentials 1.6.0, third-party provider",
-            platform: .android, osVersion: "15", credentialsLibraryVersion: "1.6.0",
-            provider: .thirdParty, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .signalCredentialState]),
-        Target(
-            id: "android-15-third-party-no-events",
-            title: "Android 15, androidx.credentials 1.6.0, third-party provider without CredentialProviderEventsService",
-            platform: .android, osVersion: "15", credentialsLibraryVersion: "1.6.0",
-            provider: .thirdParty, features: [.conditionalCreateAPI, .exclusionList, .signals, .signalCredentialState]),
-        Target(
-            id: "android-14-gpm", title: "Android 14, androidx.credentials 1.6.0, GPM (no signals below 15)",
-            platform: .android, osVersion: "14", credentialsLibraryVersion: "1.6.0", playServicesVersion: "25.13",
-            provider: .googlePasswordManager, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList]),
-        Target(
-            id: "android-15-androidx-1.5", title: "Android 15, androidx.credentials 1.5.0 (no isConditional, no signals)",
-            platform: .android, osVersion: "15", credentialsLibraryVersion: "1.5.0", playServicesVersion: "25.13",
-            provider: .googlePasswordManager, features: [.exclusionList]),
-    ]
+    /// All targets, Apple's first.
+    public static let all: [Target] = apple + android
 
     /// The target with an id, or `nil`.
-    public static func target(id: String) -> Target? { all.first { $0.id == id } }
+    public static func target(id: TargetID) -> Target? { all.first { $0.id == id } }
+    /// The target whose id is the text `id` (from a command line, a tag or a report), or `nil`.
+    public static func target(id: String) -> Target? { target(id: TargetID(rawValue: id)) }
 }
