@@ -207,16 +207,15 @@ public final class SimulationHost: PlatformHost, Sendable {
     /// Makes a passkey in the provider (as if created earlier) and returns its id and COSE public key.
     public func makeProviderPasskey(rpID: String, userHandle: Data, userName: String, displayName: String) throws -> (id: Data, publicKey: Data) {
         try state.withLock { state in
-            let clientDataHash = SHA256.hash(Data("earlier registration".utf8))
-            let registration: VirtualAuthenticator.Registration
+            // An earlier registration: its registration bytes are never read.
+            let credential: VirtualAuthenticator.Credential
             do {
-                registration = try state.simulator.authenticator.makeCredential(
-                    rpId: rpID, userHandle: userHandle, clientDataHash: clientDataHash,
-                    flags: [.userPresent, .userVerified, .backupEligible, .backupState])
+                credential = try state.simulator.authenticator.makeStoredCredential(
+                    rpId: rpID, userHandle: userHandle, flags: [.userPresent, .userVerified, .backupEligible, .backupState])
             } catch {
                 throw SystemIssue("the virtual authenticator failed: \(error)")
             }
-            let id = registration.credential.id
+            let id = credential.id
             state.simulator.provider.passkeys.append(
                 .init(
                     credentialID: id, rpID: rpID, userHandle: userHandle, userName: userName,
@@ -224,7 +223,7 @@ public final class SimulationHost: PlatformHost, Sendable {
             state.transcript.record(
                 at: state.clock.nowMillis, .platform, "provider.passkey",
                 "the credential manager holds passkey \(Base64URL.encode(id)) of \(userName) for \(rpID)")
-            return (id, registration.credential.publicKey.bytes)
+            return (id, credential.publicKey.bytes)
         }
     }
 

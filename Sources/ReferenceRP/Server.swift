@@ -112,13 +112,21 @@ struct Server: Sendable {
     /// A product account id in the design's form (F-handle).
     func newAccountID(rng: inout SeededGenerator) -> String {
         switch design.accountIDForm {
-        case .prefixed: return String(format: "acct-%06d", nextAccount)
+        case .prefixed: return Self.prefixedAccountID(nextAccount)
         case .shortNumeric:
             var number = 100 + Int(rng.next() % 900)
             while accounts.values.contains(where: { $0.accountID == String(number) }) { number = number == 999 ? 100 : number + 1 }
             return String(number)
         case .uuid: return UUID(uuid: Self.uuidBytes(&rng)).uuidString.lowercased()
         }
+    }
+
+    /// `acct-` and the number in at least six digits, zero-padded (`acct-000001`): what
+    /// `String(format: "acct-%06d", number)` writes, without its formatter on every new account.
+    static func prefixedAccountID(_ number: Int) -> String {
+        guard number >= 0 else { return String(format: "acct-%06d", number) }
+        let digits = String(number)
+        return "acct-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
     }
 
     /// An opaque WebAuthn user handle in the design's form (F-handle).

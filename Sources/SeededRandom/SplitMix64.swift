@@ -29,11 +29,17 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
     /// One value chosen by weight; weights of 0 are never chosen. `nil` when every weight is 0.
     public mutating func weighted<T>(_ choices: [(T, Int)]) -> T? {
-        let total = choices.reduce(0) { $0 + max(0, $1.1) }
+        weightedIndex(choices.map(\.1)).map { choices[$0].0 }
+    }
+
+    /// The index of one weight chosen by weight, with the draw of ``weighted(_:)``: one `below`
+    /// of the total. Weights of 0 (or less) are never chosen; `nil` when every weight is 0.
+    public mutating func weightedIndex(_ weights: [Int]) -> Int? {
+        let total = weights.reduce(0) { $0 + max(0, $1) }
         guard total > 0 else { return nil }
         var roll = below(total)
-        for (value, weight) in choices where weight > 0 {
-            if roll < weight { return value }
+        for (index, weight) in weights.enumerated() where weight > 0 {
+            if roll < weight { return index }
             roll -= weight
         }
         return nil

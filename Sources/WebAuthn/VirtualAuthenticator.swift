@@ -186,23 +186,9 @@ public final class VirtualAuthenticator: Sendable {
         extensions: CBOR? = nil
     ) throws(Error) -> Registration {
         guard clientDataHash.count == 32 else { throw .invalidClientDataHash(length: clientDataHash.count) }
-        guard (1...64).contains(userHandle.count) else { throw .invalidUserHandle(length: userHandle.count) }
-        let index = state.withLock { state in
-            defer { state.nextIndex &+= 1 }
-            return state.nextIndex
-        }
-        let id = Data(derive("credential-id", index).prefix(configuration.credentialIdLength))
-        let signingKey: P256SigningKey
-        do {
-            signingKey = try P256SigningKey(seed: derive("credential-key", index))
-        } catch {
-            throw .crypto(error)
-        }
-        let credential = Credential(
-            id: id, rpId: rpId, userHandle: Data(userHandle), signingKey: signingKey,
-            signCount: configuration.signCounter == .incrementing ? 1 : 0,
-            backupEligible: flags.contains(.backupEligible),
-            backupState: flags.contains(.backupState))
+        let credential = try newCredential(rpId: rpId, userHandle: userHandle, flags: flags)
+        let id = credential.id
+        let signingKey = credential.signingKey
         let attested = AuthenticatorData.AttestedCredentialData(
             aaguid: configuration.aaguid, credentialId: id, credentialPublicKey: credential.publicKey.bytes)
         let authenticatorData = AuthenticatorData(
@@ -225,12 +211,50 @@ public final class VirtualAuthenticator: Sendable {
                 format: "packed", statement: ["alg": -7, "sig": .bytes(signature)],
                 authenticatorData: authenticatorData)
         }
-        state.withLock { state in
-            if state.credentials.updateValue(credential, forKey: id) == nil { state.order.append(id) }
-        }
+        keep(credential)
         return Registration(
             credential: credential, authenticatorData: authenticatorData,
             attestationObject: attestation.bytes)
+    }
+
+    /// Creates and keeps a credential exactly as ``makeCredential(rpId:userHandle:clientDataHash:flags:extensions:)``
+    /// does (the same id, key and counter for the same call order), without writing its
+    /// authenticator data or attestation: for a credential of an earlier registration, whose
+    /// registration bytes nobody reads.
+    public func makeStoredCredential(rpId: String, userHandle: Data, flags: AuthenticatorData.Flags = [.userPresent, .userVerified]) throws(Error)
+        -> Credential
+    {
+        let credential = try newCredential(rpId: rpId, userHandle: userHandle, flags: flags)
+        keep(credential)
+        return credential
+    }
+
+    /// The next credential in call order: its id and key derive from its index.
+    private func newCredential(rpId: String, userHandle: Data, flags: AuthenticatorData.Flags) throws(Error) -> Credential {
+        guard (1...64).contains(userHandle.count) else { throw .invalidUserHandle(length: userHandle.count) }
+        let index = state.withLock { state in
+            defer { state.nextIndex &+= 1 }
+            return state.nextIndex
+        }
+        let id = Data(derive("credential-id", index).prefix(configuration.credentialIdLength))
+        let signingKey: P256SigningKey
+        do {
+            signingKey = try P256SigningKey(seed: derive("credential-key", index))
+        } catch {
+            throw .crypto(error)
+        }
+        return Credential(
+            id: id, rpId: rpId, userHandle: Data(userHandle), signingKey: signingKey,
+            signCount: configuration.signCounter == .incrementing ? 1 : 0,
+            backupEligible: flags.contains(.backupEligible),
+            backupState: flags.contains(.backupState))
+    }
+
+    /// Keeps a credential, after the others in creation order.
+    private func keep(_ credential: Credential) {
+        state.withLock { state in
+            if state.credentials.updateValue(credential, forKey: credential.id) == nil { state.order.append(credential.id) }
+        }
     }
 
     /// Signs an assertion (authenticatorGetAssertion) with a credential this authenticator holds.

@@ -24,4 +24,17 @@ struct SplitMix64Tests {
         #expect(random.weighted([("never", 0), ("x", 2), ("y", 3)]) == third)
         #expect(random.weighted([("never", 0)]) == nil)
     }
+
+    @Test("weightedIndex makes the draw of weighted and names the position it chose")
+    func weightedIndexDraws() {
+        var random = SplitMix64(seed: 0)
+        var twin = SplitMix64(seed: 0)
+        for _ in 0..<200 {
+            let chosen = random.weightedIndex([0, 2, 3, 0, 7])
+            #expect(chosen.map { ["never", "a", "b", "never", "c"][$0] } == twin.weighted([("never", 0), ("a", 2), ("b", 3), ("never", 0), ("c", 7)]))
+            #expect(chosen != 0 && chosen != 3)
+        }
+        #expect(random.weightedIndex([0, 0]) == nil)
+        #expect(random.next() == twin.next())
+    }
 }

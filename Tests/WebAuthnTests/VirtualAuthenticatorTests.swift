@@ -26,6 +26,26 @@ struct VirtualAuthenticatorTests {
         #expect(registration.credential.rpId == "example.com")
     }
 
+    @Test("a stored credential is the one makeCredential would have made at the same point, and signs alike")
+    func storedCredentialMatchesMadeCredential() throws {
+        let made = try VirtualAuthenticator(seed: Data("seed".utf8))
+        let stored = try VirtualAuthenticator(seed: Data("seed".utf8))
+        let flags: AuthenticatorData.Flags = [.userPresent, .userVerified, .backupEligible, .backupState]
+        for handle in [Data([1]), Data([2, 3]), Data(repeating: 7, count: 64)] {
+            let registration = try made.makeCredential(rpId: "example.com", userHandle: handle, clientDataHash: Self.clientDataHash, flags: flags)
+            #expect(try stored.makeStoredCredential(rpId: "example.com", userHandle: handle, flags: flags) == registration.credential)
+        }
+        #expect(made.credentials == stored.credentials)
+        // Later credentials and counters go on from the same state.
+        #expect(
+            try made.makeCredential(rpId: "b.example", userHandle: Data([9]), clientDataHash: Self.clientDataHash).credential
+                == stored.makeCredential(rpId: "b.example", userHandle: Data([9]), clientDataHash: Self.clientDataHash).credential)
+        let first = try #require(stored.credentials.first)
+        let assertion = try stored.getAssertion(credential: first, clientDataHash: Self.clientDataHash)
+        #expect(try AuthenticatorData(bytes: assertion.authenticatorData).signCount == 2)
+        #expect(throws: VirtualAuthenticator.Error.self) { try stored.makeStoredCredential(rpId: "example.com", userHandle: Data()) }
+    }
+
     @Test func isDeterministicFromTheSeed() throws {
         func run(_ seed: String) throws -> [VirtualAuthenticator.Credential] {
             let authenticator = try VirtualAuthenticator(seed: Data(seed.utf8), configuration: .init(credentialIdLength: 32))

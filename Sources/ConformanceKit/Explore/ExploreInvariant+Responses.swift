@@ -6,6 +6,7 @@ extension ExploreInvariant {
     static let noErrorAfterExpectedNoOp = ExploreInvariant(
         "no-error-after-expected-no-op", criterion: "N2.6-AC05", items: ["N2.6-AC05.V2"],
         statement: "When the credential manager answers with the expected no-op, the app shows no error.",
+        thenSteps: { _ in ["the app showed no error"] },
         check: .step { facts, record in
             let errors = facts.snapshot.uiEvents[facts.uiMarker...].filter { UpgradeClaims.isError($0.value) }
             for operation in facts.snapshot.operations where operation.kind == .create && record.deliveryStep[operation.id] == facts.index {
@@ -22,6 +23,9 @@ extension ExploreInvariant {
         "no-credential-from-changed-context", criterion: "N2.6-AC06", items: ["N2.6-AC06.V1", "N2.6-AC06.V2", "N2.6-AC06.V3"],
         statement:
             "A passkey is stored only for the account its options were issued to, and only if no sign-out, account switch or sign-in came between the request and its response.",
+        thenSteps: { aliases in
+            ["releasing the response changed no account's server credentials"] + aliases.flatMap { alias in (0...4).map { serverHolds($0, alias) } }
+        },
         check: .step { facts, record in
             let index = facts.index
             let operations = facts.snapshot.operations
@@ -57,6 +61,9 @@ extension ExploreInvariant {
         "live-response-is-stored", criterion: "N2.6-AC06", items: ["N2.6-AC06.V4"],
         statement:
             "A successful registration response that reaches the app within a minute of its request, with no sign-out, account switch, sign-in or relaunch in between, is stored for the account that asked for it by the time the app has nothing left scheduled.",
+        thenSteps: { aliases in
+            aliases.map { "releasing the response stored a passkey for \"\($0)\"" } + aliases.flatMap { alias in (0...4).map { serverHolds($0, alias) } }
+        },
         check: .step { facts, record in
             // Responses already stored are no longer noted (`InvariantMonitor.noteLiveResponses`).
             guard facts.snapshot.pendingTimers.isEmpty, let live = record.liveResponses.first else { return nil }

@@ -6,6 +6,7 @@ extension ExploreInvariant {
     static let noUnavailableInterface = ExploreInvariant(
         "no-unavailable-interface", criterion: "N3.2-AC01", items: ["N3.2-AC01.V2"],
         statement: "The app calls no platform interface the device does not have.",
+        thenSteps: { _ in ["the app made no call the platform does not support"] },
         check: .signal { operation, _ in
             guard operation.notes.contains(where: { $0.kind == .unsupportedCall }) else { return nil }
             return Breach("\(StepSupport.cite(operation)) called a signal interface the device does not have")
@@ -15,6 +16,10 @@ extension ExploreInvariant {
         "signal-ids-exact", criterion: "N3.2-AC09", items: ["N3.2-AC09.V2", "N3.2-AC09.V1", "N3.2-AC09.V3", "N3.2-AC09.V4"],
         statement:
             "Every signal carries user handles and credential ids as the exact values the server holds (the id presented, for an unknown credential), in the platform's representation: raw bytes in Apple's report arguments, unpadded base64url strings and an array of them in Android's request JSON; never a product account id as the user handle.",
+        thenSteps: { aliases in
+            [StepLibrary.exactRepresentationStep.pattern.source, "no signal carries a product account id as its user handle"]
+                + aliases.map { "every signal carries the user handle and passkey ids of \"\($0)\" exactly" }
+        },
         check: .signal { operation, facts in
             guard let request = operation.signalRequest, let exact = facts.exactValues,
                 let problem = InvariantMonitor.representationProblem(request, exact: exact)
@@ -25,6 +30,7 @@ extension ExploreInvariant {
     static let unknownOnlyForUnknownIDs = ExploreInvariant(
         "unknown-only-for-unknown-ids", criterion: "N3.2-AC02", items: ["N3.2-AC02.V2", "N3.2-AC02.V4", "N3.2-AC02.V7"],
         statement: "No unknown-credential signal names a credential id the server holds, active or revoked.",
+        thenSteps: { _ in ["no unknown-credential signal has been sent"] },
         check: .signal { operation, facts in
             guard let signal = operation.signal, signal.kind == .unknownCredential, let id = signal.credentialID else { return nil }
             let heldBefore = facts.before.values.contains { $0.credentials.contains { $0.credentialID == id } }
@@ -43,6 +49,14 @@ extension ExploreInvariant {
         "accepted-list-is-server-list", criterion: "N3.2-AC04", items: ["N3.2-AC04.V6"],
         statement:
             "Every accepted-credentials signal lists exactly the passkeys the server holds active for the account when it is sent (never partial, never accidentally empty).",
+        thenSteps: { aliases in
+            aliases.flatMap {
+                [
+                    "every accepted-credentials signal for \"\($0)\" lists exactly the server's accepted passkeys",
+                    "the last accepted-credentials signal for \"\($0)\" lists exactly the server's accepted passkeys",
+                ]
+            }
+        },
         check: .signal { operation, facts in
             guard let signal = operation.signal, signal.kind == .allAcceptedCredentials, let handle = signal.userHandle, let account = facts.handles[handle]
             else { return nil }
@@ -58,6 +72,7 @@ extension ExploreInvariant {
     static let signalNamesAccountRPID = ExploreInvariant(
         "signal-names-account-rp-id", criterion: "N3.2-AC07", items: ["N3.2-AC07.V1"],
         statement: "Every signal names the RP ID of the account or credential it is about.",
+        thenSteps: { _ in ["every signal names the RP ID of its account"] },
         check: .signal { operation, facts in
             guard let signal = operation.signal else { return nil }
             let expected: String? =
@@ -75,6 +90,7 @@ extension ExploreInvariant {
     static let androidRateWindow = ExploreInvariant(
         "android-rate-window", criterion: "N3.2-AC05", items: ["N3.2-AC05.V1"],
         statement: "At most \(SignalRateWindow.android.limit) Android signal calls in any \(SignalRateWindow.android.seconds)-second window.",
+        thenSteps: { _ in [SignalRateWindow.android.stepSentence] },
         check: .signalCalls { facts, record in
             let window = SignalRateWindow.android
             let android = facts.snapshot.operations.filter { $0.kind == .signal && $0.signalRequest?.platform == .android }
@@ -85,6 +101,7 @@ extension ExploreInvariant {
     static let retryAfterRetryMillis = ExploreInvariant(
         "retry-after-retry-millis", criterion: "N3.2-AC05", items: ["N3.2-AC05.V2"],
         statement: "After a rate-limited signal, no signal call before retryMillis has passed.",
+        thenSteps: { _ in ["every rate-limited signal was retried no earlier than the platform asked"] },
         check: .signalCalls { facts, record in
             let calls = facts.snapshot.operations.filter { $0.kind == .signal }
             for (position, call) in calls.enumerated() {

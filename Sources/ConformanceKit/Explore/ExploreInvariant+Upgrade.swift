@@ -6,6 +6,7 @@ extension ExploreInvariant {
         "qualifying-sign-in-gets-a-request", criterion: "N2.6-AC05", items: ["N2.6-AC05.V1"],
         statement:
             "A sign-in that completed the policy with a password, on a device with the conditional interface, is followed by a registration request before any further user action, whatever passkeys the account already has.",
+        thenSteps: { _ in (1...4).map(exactlyIssued) + ["the registration request followed the sign-in promptly"] },
         check: .obligation { facts, record in
             // A user action: every earlier sign-in that owed a request must have had it by now.
             let events = record.events
@@ -23,6 +24,13 @@ extension ExploreInvariant {
     static let requestIsConditional = ExploreInvariant(
         "request-is-conditional", criterion: "N2.6-AC02", items: ["N2.6-AC02.V1", "N2.6-AC02.V2"],
         statement: "Every registration request the app issues on its own is conditional (Apple's conditional request style, Android's isConditional).",
+        thenSteps: { _ in
+            // Where the device lacks the conditional interface, a conforming app issues no request at all.
+            [
+                "every registration request is conditional", "the app made no call the platform does not support",
+                "no passkey registration request has been issued",
+            ]
+        },
         check: .registrationRequest { request, facts, _ in
             if request.operation.notes.contains(where: { $0.kind == .unsupportedCall }) {
                 return Breach("\(request.cite) called a registration interface the device does not have")
@@ -37,6 +45,7 @@ extension ExploreInvariant {
         "upgrade-only-after-complete-sign-in", criterion: "N2.6-AC01", items: ["N2.6-AC01.V1", "N2.6-AC01.V2", "N2.6-AC01.V3", "N2.6-AC01.V5", "N2.6-AC01.V7"],
         statement:
             "A conditional registration request follows a sign-in that completed the account's whole policy with a password; none follows a pending second factor, a failed one, a recovery or a non-password sign-in.",
+        thenSteps: { _ in ["no passkey registration request has been issued"] + (0...4).map(exactlyIssued) },
         check: .registrationRequest { request, _, _ in
             guard request.view != nil else { return nil }
             guard let event = request.event else { return Breach("\(request.cite) came before any sign-in") }
@@ -49,6 +58,9 @@ extension ExploreInvariant {
         "one-request-per-qualifying-sign-in", criterion: "N2.6-AC05", items: ["N2.6-AC05.V1", "N2.6-AC05.V7"],
         statement:
             "At most one conditional registration request per qualifying sign-in, issued before any further user action and within 10 seconds (the harness's bound on \"promptly\"); no retry on a later event.",
+        thenSteps: { _ in
+            (0...4).map(exactlyIssued) + ["the registration request followed the sign-in promptly", "no passkey registration request has been issued"]
+        },
         check: .registrationRequest { request, facts, record in
             guard request.view != nil, let event = request.event, let eventIndex = request.eventIndex else { return nil }
             guard event.qualifying else {
@@ -73,6 +85,14 @@ extension ExploreInvariant {
     static let requestForSignedInAccount = ExploreInvariant(
         "request-for-signed-in-account", criterion: "N2.6-AC03", items: ["N2.6-AC03.V1"],
         statement: "A registration request names the account whose sign-in led to it and carries that account's WebAuthn user handle.",
+        thenSteps: { aliases in
+            aliases.flatMap {
+                [
+                    "the last registration request names \"\($0)\" and no other account",
+                    "the last registration request carries the WebAuthn user handle of \"\($0)\"",
+                ]
+            }
+        },
         check: .registrationRequest { request, facts, _ in
             guard let view = request.view, let event = request.event, let account = facts.byUsername[event.username] else { return nil }
             guard !facts.names(account.username).contains(view.userName) || view.userHandle != account.userHandle else { return nil }
@@ -84,6 +104,7 @@ extension ExploreInvariant {
     static let requestExcludesKnownPasskeys = ExploreInvariant(
         "request-excludes-known-passkeys", criterion: "N2.6-AC04", items: ["N2.6-AC04.V3"],
         statement: "A registration request excludes every passkey the server holds active for its account, and none of another account's.",
+        thenSteps: { aliases in aliases.map { "the registration request excludes exactly the passkeys the server holds for \"\($0)\"" } },
         check: .registrationRequest { request, facts, _ in
             guard facts.target.has(.exclusionList), let view = request.view, let event = request.event, let account = facts.byUsername[event.username]
             else { return nil }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A property of the criteria that `explore` checks after every step of a random history, with
-/// its check.
+/// its check and the `Then` steps that state it in a regression scenario.
 ///
 /// Each names the criterion and the verify items it stands for; `Criteria/invariants.md` lists them
 /// for auditors. An invariant is never stricter than its criterion: the reference RP and every
@@ -18,18 +18,39 @@ public struct ExploreInvariant: Sendable, Hashable, Identifiable {
     public let statement: String
     /// How and when it is checked.
     let check: Check
+    /// The `Then` steps of the step library that state the invariant for a history whose Background
+    /// created the given accounts (`alice`, `bob`, …), most specific first; a shrunk history's
+    /// regression scenario keeps the first that fails on the explored relying party.
+    let thenSteps: @Sendable (_ aliases: [String]) -> [String]
 
     /// The verify item it stands for, e.g. `N2.6-AC01.V1`.
     public var item: VerifyItemID { items[0] }
 
     /// Creates an invariant; `items` must not be empty.
-    init(_ id: String, criterion: CriterionID, items: [VerifyItemID], statement: String, check: Check) {
+    init(
+        _ id: String, criterion: CriterionID, items: [VerifyItemID], statement: String,
+        thenSteps: @escaping @Sendable (_ aliases: [String]) -> [String], check: Check
+    ) {
         precondition(!items.isEmpty, "an invariant names at least one verify item")
         self.id = id
         self.criterion = criterion
         self.items = items
         self.statement = statement
+        self.thenSteps = thenSteps
         self.check = check
+    }
+
+    /// The `Then` steps that state the invariant for a history with the given accounts.
+    public func checks(aliases: [String]) -> [String] { thenSteps(aliases) }
+
+    /// The check that `count` registration requests were issued.
+    static func exactlyIssued(_ count: Int) -> String {
+        count == 1 ? "exactly 1 registration request has been issued" : "exactly \(count) registration requests have been issued"
+    }
+
+    /// The check that the server holds `count` passkeys for an account.
+    static func serverHolds(_ count: Int, _ alias: String) -> String {
+        "the server holds \(count) passkey\(count == 1 ? "" : "s") for \"\(alias)\""
     }
 
     /// What a check found: the verify item broken (`nil`: the invariant's own) and what was seen.

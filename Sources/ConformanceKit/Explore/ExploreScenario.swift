@@ -15,57 +15,6 @@ public struct ExploreScenario: Sendable {
     /// reports show (or, without a check, the violation as a failed test case).
     public var result: TestCaseResult
 
-    /// `Then` steps of the library that state an invariant, most specific first, for a history.
-    public static func checks(for invariant: String, aliases: [String]) -> [String] {
-        func exactly(_ count: Int) -> String {
-            count == 1 ? "exactly 1 registration request has been issued" : "exactly \(count) registration requests have been issued"
-        }
-        func holds(_ count: Int, _ alias: String) -> String {
-            "the server holds \(count) passkey\(count == 1 ? "" : "s") for \"\(alias)\""
-        }
-        switch invariant {
-        case "upgrade-only-after-complete-sign-in": return ["no passkey registration request has been issued"] + (0...4).map(exactly)
-        case "request-is-conditional":
-            // Where the device lacks the conditional interface, a conforming app issues no request at all.
-            return [
-                "every registration request is conditional", "the app made no call the platform does not support",
-                "no passkey registration request has been issued",
-            ]
-        case "request-for-signed-in-account":
-            return aliases.flatMap {
-                [
-                    "the last registration request names \"\($0)\" and no other account",
-                    "the last registration request carries the WebAuthn user handle of \"\($0)\"",
-                ]
-            }
-        case "request-excludes-known-passkeys": return aliases.map { "the registration request excludes exactly the passkeys the server holds for \"\($0)\"" }
-        case "one-request-per-qualifying-sign-in":
-            return (0...4).map(exactly) + ["the registration request followed the sign-in promptly", "no passkey registration request has been issued"]
-        case "qualifying-sign-in-gets-a-request": return (1...4).map(exactly) + ["the registration request followed the sign-in promptly"]
-        case "no-error-after-expected-no-op": return ["the app showed no error"]
-        case "no-credential-from-changed-context":
-            return ["releasing the response changed no account's server credentials"] + aliases.flatMap { alias in (0...4).map { holds($0, alias) } }
-        case "live-response-is-stored":
-            return aliases.map { "releasing the response stored a passkey for \"\($0)\"" } + aliases.flatMap { alias in (0...4).map { holds($0, alias) } }
-        case "no-unavailable-interface": return ["the app made no call the platform does not support"]
-        case "unknown-only-for-unknown-ids": return ["no unknown-credential signal has been sent"]
-        case "accepted-list-is-server-list":
-            return aliases.flatMap {
-                [
-                    "every accepted-credentials signal for \"\($0)\" lists exactly the server's accepted passkeys",
-                    "the last accepted-credentials signal for \"\($0)\" lists exactly the server's accepted passkeys",
-                ]
-            }
-        case "android-rate-window": return [SignalRateWindow.android.stepSentence]
-        case "retry-after-retry-millis": return ["every rate-limited signal was retried no earlier than the platform asked"]
-        case "signal-names-account-rp-id": return ["every signal names the RP ID of its account"]
-        case "signal-ids-exact":
-            return [StepLibrary.exactRepresentationStep.pattern.source, "no signal carries a product account id as its user handle"]
-                + aliases.map { "every signal carries the user handle and passkey ids of \"\($0)\" exactly" }
-        default: return []
-        }
-    }
-
     /// The criterion file of a finding with a given check.
     public static func render(_ finding: Explorer.Finding, criterion: CriterionInfo?, check: String?, rerun: String) -> String {
         let violation = finding.violation
@@ -127,7 +76,7 @@ extension Explorer {
         let fileName = violation.invariant.criterion.rawValue + ".feature"
         let created = Set(finding.shrunk.background.compactMap { step -> String? in if case .account(let alias, _) = step { alias } else { nil } })
         let aliases = ["alice", "bob", "carol"].filter(created.contains)
-        for check in ExploreScenario.checks(for: violation.invariant.id, aliases: aliases) {
+        for check in violation.invariant.checks(aliases: aliases) {
             let text = ExploreScenario.render(finding, criterion: info, check: check, rerun: rerun)
             guard let result = try await ExploreScenario.runFile(text, fileName: fileName, target: finding.shrunk.target, adapter: adapter, seed: seed),
                 result.verdict == .failed

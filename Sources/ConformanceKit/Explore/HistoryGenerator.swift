@@ -11,15 +11,28 @@ struct HistoryGenerator {
     var holding = false
     /// Steps chosen so far.
     var drawn = 0
-
     /// The accounts every history has: two password-only accounts and, with a second factor, one that needs it.
-    var aliases: [String] { capabilities.contains(.secondFactor) ? ["alice", "bob", "carol"] : ["alice", "bob"] }
+    let aliases: [String]
+    /// The ids of the target platform's registration failure classes.
+    let failures: [String]
+    /// Whether signals can be observed: the app sends them or signs in with passkeys or revokes them.
+    let signals: Bool
+
+    /// A generator for a target and the adapter's capabilities, drawing from `random`.
+    init(capabilities: Set<Capability>, target: Target, random: SplitMix64) {
+        self.capabilities = capabilities
+        self.target = target
+        self.random = random
+        aliases = capabilities.contains(.secondFactor) ? ["alice", "bob", "carol"] : ["alice", "bob"]
+        failures = CreateFailureClass.all.filter { $0.platform == target.platform }.map(\.id)
+        signals = capabilities.contains(.signals) || capabilities.contains(.passkeySignIn) || capabilities.contains(.revocation)
+    }
 
     /// The Background of every history on the target.
     func background() -> [ExploreStep] {
         var steps = aliases.map { alias in ExploreStep.account(alias, policy: alias == "carol" ? "password and second factor" : "password only") }
         steps += aliases.map { ExploreStep.savedPassword($0) }
-        if capabilities.contains(.signals) || capabilities.contains(.passkeySignIn) || capabilities.contains(.revocation) {
+        if signals {
             steps.append(.providerPasskeys("alice", count: 2))
             // All of alice's: a credential manager that already holds a passkey of an account
             // declines its automatic upgrade, so bob and carol are left to upgrade.
@@ -29,52 +42,104 @@ struct HistoryGenerator {
         return steps
     }
 
+    /// The values drawn for one step, whichever step is chosen: every draw happens in the same
+    /// order on every call, so that a seed gives the same history on every run.
+    struct Draws {
+        var alias: String
+        var other: String
+        var secondFactor: String
+        var method: String
+        var displayName: String
+        var failure: String
+        var rateLimitSeconds: Int
+        var seconds: Int
+        var minutes: Int
+    }
+
     /// The next step, given how many registration responses are held now.
     ///
-    /// Every random draw happens in the same order whatever is chosen, so that a seed gives the
-    /// same history on every run.
+    /// The weights of every kind of step are computed first and only the chosen step is built.
     mutating func next(held: Int) -> ExploreStep {
-        let alias = random.pick(aliases)
-        let other = random.pick(aliases)
-        let capabilities = self.capabilities
-        func can(_ capability: Capability) -> Bool { capabilities.contains(capability) }
-        let signals = capabilities.contains(.signals) || capabilities.contains(.passkeySignIn) || capabilities.contains(.revocation)
-        let pending = held > 0
-        let failures = CreateFailureClass.all.filter { $0.platform == target.platform }.map(\.id)
-        let choices: [(ExploreStep, Int)] = [
-            (.signIn(alias, password: .autofilled), can(.conditionalCreate) ? (holding && !pending ? 14 : 6) : 0),
-            (.signIn(alias, password: .typed), can(.conditionalCreate) ? 2 : 0),
-            (.signIn(alias, password: .savedFor(other)), can(.conditionalCreate) ? 1 : 0),
-            (.secondFactor(random.pick(["correct", "correct", "wrong", "expired"])), can(.secondFactor) ? 3 : 0),
-            (.recoverySignIn(alias), can(.recoverySignIn) ? 1 : 0),
-            (.alternativeSignIn(alias, method: random.pick(["a magic link", "a one-time code", "federated sign-in"])), can(.alternativeSignIn) ? 1 : 0),
-            (.signOut, pending ? 5 : 2),
-            (.switchAccount(alias, password: .autofilled), can(.accountSwitch) ? (pending ? 4 : 2) : 0),
-            (.switchAccount(alias, password: .typed), can(.accountSwitch) ? 1 : 0),
-            (.relaunch, can(.relaunch) ? 1 : 0),
-            (.refreshPoint, can(.refreshPoint) && signals ? 2 : 0),
-            (.revokePasskey(alias), can(.revocation) && signals ? 2 : 0),
-            (.passkeySignIn(.of("alice")), can(.passkeySignIn) && signals ? 1 : 0),
-            (.passkeySignIn(.unknownToServer), can(.passkeySignIn) && signals ? 2 : 0),
-            (.passkeySignIn(.revoked), can(.passkeySignIn) && signals ? 1 : 0),
-            (.passkeySignIn(.invalidSignature("alice")), can(.passkeySignIn) && signals ? 1 : 0),
-            (.cancelPasskeySignIn(alias), can(.passkeySignIn) && signals ? 1 : 0),
-            (.rename(name: "\(alias).renamed@example.com", displayName: random.pick(["-", "Renamed"])), can(.rename) && signals ? 1 : 0),
-            (.rename(name: "-", displayName: "Renamed"), can(.rename) && signals ? 1 : 0),
-            // Holding from the first step makes the response of the first sign-in one that a
-            // context change, or half a minute, can come before (N2.6-AC06 and its control).
-            (.holdRegistrationResponses, holding ? 0 : drawn == 0 ? 14 : 2),
-            (.releaseFirstHeldResponse, pending ? 8 : 0),
-            (.failNextRegistration(failures.isEmpty ? "" : random.pick(failures)), failures.isEmpty ? 0 : 1),
-            (.rateLimitNextSignal(seconds: random.pick([5, 60, 120])), target.has(.signals) ? 1 : 0),
-            (.timePasses(.seconds(random.pick([1, 2, 30, 45, 61, 119, 121, 300]))), 4),
-            (.timePasses(.minutes(random.pick([2, 10, 60]))), 1),
-            (.timePasses(.seconds(45)), pending ? 8 : 0),
-            (.quiescence, 1),
-        ]
-        let step = random.weighted(choices) ?? .timePasses(.natural(seconds: 1))
+        let draws = Draws(
+            alias: random.pick(aliases), other: random.pick(aliases), secondFactor: random.pick(["correct", "correct", "wrong", "expired"]),
+            method: random.pick(["a magic link", "a one-time code", "federated sign-in"]), displayName: random.pick(["-", "Renamed"]),
+            failure: failures.isEmpty ? "" : random.pick(failures), rateLimitSeconds: random.pick([5, 60, 120]),
+            seconds: random.pick([1, 2, 30, 45, 61, 119, 121, 300]), minutes: random.pick([2, 10, 60]))
+        let step = random.weightedIndex(weights(held: held)).map { Self.step($0, draws) } ?? .timePasses(.natural(seconds: 1))
         drawn += 1
         if step == .holdRegistrationResponses { holding = true }
         return step
+    }
+
+    /// The weight of each kind of step now, in the order of ``step(_:_:)``'s cases.
+    func weights(held: Int) -> [Int] {
+        func can(_ capability: Capability) -> Bool { capabilities.contains(capability) }
+        let pending = held > 0
+        let signals = self.signals
+        return [
+            can(.conditionalCreate) ? (holding && !pending ? 14 : 6) : 0,
+            can(.conditionalCreate) ? 2 : 0,
+            can(.conditionalCreate) ? 1 : 0,
+            can(.secondFactor) ? 3 : 0,
+            can(.recoverySignIn) ? 1 : 0,
+            can(.alternativeSignIn) ? 1 : 0,
+            pending ? 5 : 2,
+            can(.accountSwitch) ? (pending ? 4 : 2) : 0,
+            can(.accountSwitch) ? 1 : 0,
+            can(.relaunch) ? 1 : 0,
+            can(.refreshPoint) && signals ? 2 : 0,
+            can(.revocation) && signals ? 2 : 0,
+            can(.passkeySignIn) && signals ? 1 : 0,
+            can(.passkeySignIn) && signals ? 2 : 0,
+            can(.passkeySignIn) && signals ? 1 : 0,
+            can(.passkeySignIn) && signals ? 1 : 0,
+            can(.passkeySignIn) && signals ? 1 : 0,
+            can(.rename) && signals ? 1 : 0,
+            can(.rename) && signals ? 1 : 0,
+            // Holding from the first step makes the response of the first sign-in one that a
+            // context change, or half a minute, can come before (N2.6-AC06 and its control).
+            holding ? 0 : drawn == 0 ? 14 : 2,
+            pending ? 8 : 0,
+            failures.isEmpty ? 0 : 1,
+            target.has(.signals) ? 1 : 0,
+            4,
+            1,
+            pending ? 8 : 0,
+            1,
+        ]
+    }
+
+    /// The step of kind `index` (see ``weights(held:)``) with the values drawn.
+    static func step(_ index: Int, _ draws: Draws) -> ExploreStep {
+        let alias = draws.alias
+        switch index {
+        case 0: return .signIn(alias, password: .autofilled)
+        case 1: return .signIn(alias, password: .typed)
+        case 2: return .signIn(alias, password: .savedFor(draws.other))
+        case 3: return .secondFactor(draws.secondFactor)
+        case 4: return .recoverySignIn(alias)
+        case 5: return .alternativeSignIn(alias, method: draws.method)
+        case 6: return .signOut
+        case 7: return .switchAccount(alias, password: .autofilled)
+        case 8: return .switchAccount(alias, password: .typed)
+        case 9: return .relaunch
+        case 10: return .refreshPoint
+        case 11: return .revokePasskey(alias)
+        case 12: return .passkeySignIn(.of("alice"))
+        case 13: return .passkeySignIn(.unknownToServer)
+        case 14: return .passkeySignIn(.revoked)
+        case 15: return .passkeySignIn(.invalidSignature("alice"))
+        case 16: return .cancelPasskeySignIn(alias)
+        case 17: return .rename(name: "\(alias).renamed@example.com", displayName: draws.displayName)
+        case 18: return .rename(name: "-", displayName: "Renamed")
+        case 19: return .holdRegistrationResponses
+        case 20: return .releaseFirstHeldResponse
+        case 21: return .failNextRegistration(draws.failure)
+        case 22: return .rateLimitNextSignal(seconds: draws.rateLimitSeconds)
+        case 23: return .timePasses(.seconds(draws.seconds))
+        case 24: return .timePasses(.minutes(draws.minutes))
+        case 25: return .timePasses(.seconds(45))
+        default: return .quiescence
+        }
     }
 }
