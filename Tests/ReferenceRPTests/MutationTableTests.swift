@@ -1,3 +1,4 @@
+import Foundation
 import ReferenceRP
 import Testing
 
@@ -13,6 +14,11 @@ struct MutationTableTests {
             #expect(mutation.rawValue == mutation.id.rawValue && mutation.description == mutation.id.rawValue)
         }
         #expect(Mutation(rawValue: "no-such-mutant") == nil)
+    }
+
+    @Test("mutant ids are written as the bare string, so reports keep their bytes")
+    func plainStringCoding() throws {
+        #expect(try JSONEncoder().encode([MutantID(rawValue: "double-request")]) == Data(#"["double-request"]"#.utf8))
     }
 
     @Test("every mutant names verify items of its own criterion, and a summary")
