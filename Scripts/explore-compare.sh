@@ -2,11 +2,13 @@
 # Side-by-side throughput of `explore` (not a timed test): this checkout's release binary against
 # another one, run alternately so that both see the same load.
 #
-#   Scripts/explore-compare.sh <baseline binary> [rounds] [budget]
+#   Scripts/explore-compare.sh <baseline binary> [rounds] [budget] [options for this checkout…]
 #       runs `explore --budget <budget> --no-reports` (default 2,000 histories) on the embedded
 #       reference RP with each binary in turn, `rounds` times (default 5), prints each run's
 #       histories per second as explore reports it, then the median of each binary and their
 #       ratio. Both binaries must report the same histories and steps (the same exploration).
+#       Further arguments go to this checkout's explore only (e.g. `--jobs 1`, for a baseline
+#       that has no such option).
 #
 # The baseline is any release build of passkey-conformance with its resource bundles beside it,
 # e.g. one built in a worktree of an earlier commit:
@@ -14,9 +16,10 @@
 #   Scripts/explore-compare.sh ../explore-base/.build/release/passkey-conformance
 set -eu
 cd "$(dirname "$0")/.."
-baseline="${1:?usage: Scripts/explore-compare.sh <baseline binary> [rounds] [budget]}"
+baseline="${1:?usage: Scripts/explore-compare.sh <baseline binary> [rounds] [budget] [options for this checkout...]}"
 rounds="${2:-5}"
 budget="${3:-2000}"
+shift $(($# < 3 ? $# : 3))
 swift build -c release --product passkey-conformance >/dev/null
 current="$(swift build -c release --show-bin-path)/passkey-conformance"
 
@@ -29,7 +32,7 @@ current_rates=""
 round=1
 while [ "$round" -le "$rounds" ]; do
     base_output="$("$baseline" explore --budget "$budget" --no-reports | head -1)"
-    current_output="$("$current" explore --budget "$budget" --no-reports | head -1)"
+    current_output="$("$current" explore --budget "$budget" --no-reports "$@" | head -1)"
     if [ "$(echo "$base_output" | counts)" != "$(echo "$current_output" | counts)" ]; then
         echo "the two binaries explored differently: '$base_output' and '$current_output'" >&2
         exit 1

@@ -31,8 +31,8 @@ extension ExploreInvariant {
             let operations = facts.snapshot.operations
             // Passkeys bound from a changed context or to another account.
             for (alias, account) in facts.after {
-                let known = Set((facts.before[alias]?.credentials ?? []).map(\.credentialID))
-                for credential in account.credentials where !known.contains(credential.credentialID) {
+                let known = facts.before[alias]?.credentials ?? []
+                for credential in account.credentials where !known.contains(where: { $0.credentialID == credential.credentialID }) {
                     guard
                         let operation = operations.first(where: {
                             $0.kind == .create && InvariantMonitor.credentialID(of: $0.outcome) == credential.credentialID

@@ -58,11 +58,12 @@ extension ExploreInvariant {
             }
         },
         check: .signal { operation, facts in
-            guard let signal = operation.signal, signal.kind == .allAcceptedCredentials, let handle = signal.userHandle, let account = facts.handles[handle]
+            guard let signal = operation.signal, signal.kind == .allAcceptedCredentials, let handle = signal.userHandle,
+                let account = facts.account(handle: handle)
             else { return nil }
             let sent = Set(signal.acceptedCredentialIDs ?? [])
             let activeAfter = Set(account.credentials.filter { $0.state == .active }.map(\.credentialID))
-            let activeBefore = Set((facts.beforeByUsername[account.username]?.credentials ?? []).filter { $0.state == .active }.map(\.credentialID))
+            let activeBefore = Set((facts.accountBefore(username: account.username)?.credentials ?? []).filter { $0.state == .active }.map(\.credentialID))
             guard sent != activeAfter && sent != activeBefore else { return nil }
             return Breach(
                 "\(StepSupport.cite(operation)) lists \(sent.count) id(s) for \(account.username); the server holds \(activeAfter.count) active, \(sent.subtracting(activeAfter).count) of the listed not among them"
@@ -79,7 +80,7 @@ extension ExploreInvariant {
                 if let id = signal.credentialID {
                     facts.snapshot.provider.passkeys.first { $0.credentialID == id }?.rpID
                 } else if let handle = signal.userHandle {
-                    facts.handles[handle]?.rpID
+                    facts.account(handle: handle)?.rpID
                 } else {
                     nil
                 }

@@ -94,7 +94,7 @@ extension ExploreInvariant {
             }
         },
         check: .registrationRequest { request, facts, _ in
-            guard let view = request.view, let event = request.event, let account = facts.byUsername[event.username] else { return nil }
+            guard let view = request.view, let event = request.event, let account = facts.account(username: event.username) else { return nil }
             guard !facts.names(account.username).contains(view.userName) || view.userHandle != account.userHandle else { return nil }
             return Breach(
                 "\(request.cite) names \(view.userName) (user handle \(view.userHandle == account.userHandle ? "of" : "not of") \(account.username)); the sign-in at step \(event.step + 1) was \(account.username)'s"
@@ -106,9 +106,9 @@ extension ExploreInvariant {
         statement: "A registration request excludes every passkey the server holds active for its account, and none of another account's.",
         thenSteps: { aliases in aliases.map { "the registration request excludes exactly the passkeys the server holds for \"\($0)\"" } },
         check: .registrationRequest { request, facts, _ in
-            guard facts.target.has(.exclusionList), let view = request.view, let event = request.event, let account = facts.byUsername[event.username]
+            guard facts.target.has(.exclusionList), let view = request.view, let event = request.event, let account = facts.account(username: event.username)
             else { return nil }
-            let before = facts.beforeByUsername[event.username]
+            let before = facts.accountBefore(username: event.username)
             let excluded = Set(view.excludedCredentials ?? [])
             let active = Set((before ?? account).credentials.filter { $0.state == .active }.map(\.credentialID))
             let own = Set(((before?.credentials ?? []) + account.credentials).map(\.credentialID))

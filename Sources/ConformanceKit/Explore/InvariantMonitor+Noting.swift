@@ -106,7 +106,9 @@ extension InvariantMonitor {
                 LiveResponse(operation: operation, username: owner.username, credentialID: id, delivered: index, afterMillis: now - operation.issuedAtMillis))
         }
         if facts.snapshot.pendingTimers.isEmpty {
-            record.liveResponses.removeAll { live in facts.byUsername[live.username]?.credentials.contains { $0.credentialID == live.credentialID } == true }
+            record.liveResponses.removeAll { live in
+                facts.account(username: live.username)?.credentials.contains { $0.credentialID == live.credentialID } == true
+            }
         }
     }
 }

@@ -92,9 +92,6 @@ extension InvariantMonitor {
         var new: ArraySlice<PlatformOperation>
         /// UI events before the step.
         var uiMarker: Int
-        var byUsername: [String: AccountSnapshot]
-        var beforeByUsername: [String: AccountSnapshot]
-        var handles: [Data: AccountSnapshot]
         /// The values a signal may carry (`signal-ids-exact`), read once for a step that signalled.
         var exactValues: ExactValues?
 
@@ -111,15 +108,24 @@ extension InvariantMonitor {
             self.after = after
             self.new = new
             self.uiMarker = uiMarker
-            handles = Dictionary(after.values.map { ($0.userHandle, $0) }, uniquingKeysWith: { first, _ in first })
-            byUsername = Dictionary(after.values.map { ($0.username, $0) }, uniquingKeysWith: { first, _ in first })
-            beforeByUsername = Dictionary(before.values.map { ($0.username, $0) }, uniquingKeysWith: { first, _ in first })
         }
+
+        // A history has two or three accounts: a look-up walks them rather than building an index
+        // on every step. Where two records share a key, the first in the dictionary's order counts.
+
+        /// The account after the step with this WebAuthn user handle.
+        func account(handle: Data) -> AccountSnapshot? { after.values.first { $0.userHandle == handle } }
+
+        /// The account after the step with this username.
+        func account(username: String) -> AccountSnapshot? { after.values.first { $0.username == username } }
+
+        /// The account before the step with this username.
+        func accountBefore(username: String) -> AccountSnapshot? { before.values.first { $0.username == username } }
 
         /// The names an account goes by in this step: its username and its account name before and
         /// after (a rename changes the name that registration options carry).
         func names(_ username: String) -> Set<String> {
-            Set([username, beforeByUsername[username]?.name, byUsername[username]?.name].compactMap { $0 })
+            Set([username, accountBefore(username: username)?.name, account(username: username)?.name].compactMap { $0 })
         }
     }
 

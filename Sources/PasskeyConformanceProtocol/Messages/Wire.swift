@@ -49,8 +49,17 @@ public enum Wire {
 }
 
 extension Wire {
+    /// A JSON value as compact text with sorted keys: the text `JSONEncoder` writes for it,
+    /// written directly.
+    public static func jsonString(_ value: JSONValue) -> String {
+        value.compactText() ?? encodedText(value)
+    }
+
     /// Encodes a value as compact JSON text with sorted keys.
-    public static func jsonString<T: Encodable>(_ value: T) -> String {
+    public static func jsonString<T: Encodable>(_ value: T) -> String { encodedText(value) }
+
+    /// Compact JSON text with sorted keys, through `JSONEncoder`.
+    private static func encodedText<T: Encodable>(_ value: T) -> String {
         guard let data = try? encoder().encode(value) else { return "null" }
         return String(decoding: data, as: UTF8.self)
     }
