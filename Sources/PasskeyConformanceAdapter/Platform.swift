@@ -85,6 +85,26 @@ package enum Platform {
         }
     }
 
+    /// Waits until `input` or `wake` can be read, or `output` (when given) can be written, or
+    /// `timeoutMillis` have passed (-1: no limit). Returns which are ready (hang-up and errors count
+    /// as ready: the next read or write says which).
+    package static func poll(
+        readable input: Int32, wake: Int32, writable output: Int32?, timeoutMillis: Int32
+    ) -> (readable: Bool, wake: Bool, writable: Bool) {
+        withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 3) { entries in
+            let count = output == nil ? 2 : 3
+            while true {
+                entries[0] = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+                entries[1] = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+                entries[2] = pollfd(fd: output ?? -1, events: Int16(POLLOUT), revents: 0)
+                let result = systemPoll(entries.baseAddress!, .init(count), timeoutMillis)
+                if result < 0 && errno == EINTR { continue }
+                if result <= 0 { return (false, false, false) }
+                return (entries[0].revents != 0, entries[1].revents != 0, count == 3 && entries[2].revents != 0)
+            }
+        }
+    }
+
     /// A pipe whose two ends are close-on-exec.
     package static func makePipe() -> (read: Int32, write: Int32)? {
         var ends: [Int32] = [0, 0]

@@ -6,10 +6,10 @@ import ConformanceTestSupport
 @testable import ConformanceJSONRPC
 @testable import PasskeyConformanceAdapter
 
-/// The harness's writing end when the adapter stops reading.
+/// A connection's writing end when the other end stops reading.
 @Suite("Outbox")
 struct OutboxTests {
-    @Test("what does not fit into the pipe is queued; close() ends the waiting drain and closes the descriptor")
+    @Test("what does not fit into the pipe is queued; close() drops the queue and closes the descriptor")
     func closeWakesTheDrain() async throws {
         let pipe = try #require(Platform.makePipe())
         defer { Platform.close(pipe.read) }
@@ -18,12 +18,11 @@ struct OutboxTests {
         // Far more than a pipe holds (64 KiB on Linux): the rest waits in the queue, its drain in `poll`.
         let line = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20) + [0x0A]
         outbox.send(line)
-        // Once the drain has written what the pipe holds, it waits for room (or is about to: it waits
-        // the same way then); close() must end that wait.
+        // The pipe holds the first part; the rest waits for room, which nobody makes here.
         #expect(await Waiting.until { Platform.poll(pipe.read, timeoutMillis: 0) == .ready })
         outbox.close()
-        // The reader gets what was in the pipe, then end of file: the drain ended and closed the
-        // descriptor without anybody reading the rest.
+        // The reader gets what was in the pipe, then end of file: the queue was dropped and the
+        // descriptor closed without anybody reading the rest.
         Platform.setNonBlocking(pipe.read)
         var received = 0
         var buffer = [UInt8](repeating: 0, count: 65536)

@@ -82,10 +82,10 @@ extension HarnessConnection {
 
     private func answer(_ message: JSONRPCMessage, _ result: some Encodable) throws {
         guard let id = message.rawID else { return }
-        outbox.send(try JSONRPCCodec.result(id: id, result))
+        connection.outbox.send(try JSONRPCCodec.result(id: id, result))
     }
 
     private func answerError(_ message: JSONRPCMessage, code: Int, _ text: String) {
-        outbox.send(JSONRPCCodec.error(id: message.rawID, code: code, message: text))
+        connection.outbox.send(JSONRPCCodec.error(id: message.rawID, code: code, message: text))
     }
 }

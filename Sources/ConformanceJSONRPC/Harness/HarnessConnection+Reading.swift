@@ -3,12 +3,12 @@ import ConformanceModel
 import PasskeyConformanceAdapter
 
 extension HarnessConnection {
-    /// One line of the adapter's output, on the reader thread: answers go to their callers (or
-    /// behind queued adapter calls), calls and notifications to the serving task. Any fault fails
-    /// the connection and stops the reader.
-    func receive(_ line: ArraySlice<UInt8>) -> LineReader.Next {
+    /// One message of the adapter's output, on the connection's thread: answers go to their
+    /// callers (or behind queued adapter calls), calls and notifications to the serving task. Any
+    /// fault fails the connection and stops the reader.
+    func receive(_ inbound: JSONRPCConnection<Call>.Inbound) -> ConnectionLoop.Next {
         do {
-            try route(line)
+            try route(inbound)
             return .goOn
         } catch {
             fail(error as? AdapterFault ?? AdapterFault(.protocolViolation, "\(error)"))
@@ -16,24 +16,15 @@ extension HarnessConnection {
         }
     }
 
-    private func route(_ line: ArraySlice<UInt8>) throws {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+    private func route(_ inbound: JSONRPCConnection<Call>.Inbound) throws {
+        switch inbound {
+        case .blank:
             try countAdapterMessage()
-            return
-        }
-        let message: JSONRPCMessage
-        do {
-            message = try JSONRPCMessage(line: line)
-        } catch {
-            switch error {
-            case .malformed(let why):
-                throw AdapterFault(.malformedMessage, "the adapter wrote a line that is not JSON (\(why))", excerpt: Excerpt(line).text)
-            case .invalid(let why):
-                throw AdapterFault(.protocolViolation, "the adapter wrote an invalid message: \(why)", excerpt: Excerpt(line).text)
-            }
-        }
-        switch message.kind {
-        case .result, .error:
+        case .unreadable(.malformed(let why), let line):
+            throw AdapterFault(.malformedMessage, "the adapter wrote a line that is not JSON (\(why))", excerpt: Excerpt(line).text)
+        case .unreadable(.invalid(let why), let line):
+            throw AdapterFault(.protocolViolation, "the adapter wrote an invalid message: \(why)", excerpt: Excerpt(line).text)
+        case .answer(let message):
             // Straight to the caller, unless adapter calls read before it still wait to be served.
             let direct = state.withLock { state -> Bool in
                 if state.queued == 0 { return true }
@@ -45,7 +36,7 @@ extension HarnessConnection {
             } else {
                 inbox.yield(.answer(message))
             }
-        case .request, .notification:
+        case .call(let message):
             try countAdapterMessage()
             state.withLock { $0.queued += 1 }
             inbox.yield(.call(message))
@@ -54,10 +45,7 @@ extension HarnessConnection {
 
     /// Delivers an answer to its caller; an answer nobody waits for (and nobody gave up) is a fault.
     func settle(_ message: JSONRPCMessage) throws {
-        if let id = message.integerID {
-            if deliver(id, .success(message)) { return }
-            if state.withLock({ $0.abandoned.remove(id) != nil }) { return }
-        }
+        if connection.settle(message) != .unknown { return }
         throw AdapterFault(
             .unknownResponseID, "the adapter answered id \(Excerpt(message.rawID ?? [])), which the harness is not waiting for",
             excerpt: Excerpt(message.bytes).text)
@@ -80,7 +68,7 @@ extension HarnessConnection {
     }
 
     /// The reader ended: at the end of the adapter's output, the fault says how the process ended.
-    func readerEnded(_ end: LineReader.End) {
+    func readerEnded(_ end: ConnectionLoop.End) {
         switch end {
         case .stopped:
             return
@@ -89,6 +77,8 @@ extension HarnessConnection {
                 AdapterFault(
                     .oversizedMessage, "the adapter wrote a line of more than \(length) bytes (the limit is \(configuration.maximumMessageBytes))",
                     excerpt: Excerpt(prefix).text))
+        case .couldNotStart(let error):
+            fail(AdapterFault(.launchFailed, "could not create a pipe to wake the reader (errno \(error))"))
         case .readFailed(let error):
             fail(AdapterFault(.processExited, "reading the adapter's output failed (errno \(error))"))
         case .endOfInput(let truncated):

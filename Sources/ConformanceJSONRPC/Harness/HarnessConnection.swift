@@ -3,19 +3,20 @@ import Synchronization
 import ConformanceModel
 import PasskeyConformanceAdapter
 
-/// The harness's end of one adapter process: the calls awaiting answers, the sessions it serves,
-/// and the one reader of the adapter's output.
+/// The harness's end of one adapter process: the sessions it serves and the order in which the
+/// adapter's messages are served, over the `JSONRPCConnection` both ends share (ids, pending calls,
+/// deadlines, the reader and the writer).
 ///
-/// Threading: a `LineReader` thread reads the adapter's output and is the only reader. An answer
-/// resumes its caller's continuation directly from that thread. A call or notification of the
-/// adapter goes, in arrival order, to one serving task that calls the session's `PlatformHost` and
-/// answers; an answer that arrives while adapter calls before it wait to be served goes the same
-/// way behind them, so the harness never sees an answer before the platform calls the adapter made
-/// ahead of it. Callers suspend on continuations and never block a thread. The deadlines of the
-/// calls in flight are watched by one timer (`DeadlineWatch`); the first that expires fails the
-/// connection. Test cases that prefer the adapter's `ReaderRelay` run on the reader thread too.
-/// The shared state is small and behind one `Mutex`; the lifecycle (launch, hello, restart,
-/// shutdown) belongs to the `AdapterSupervisor` actor.
+/// Threading: the connection's one thread reads the adapter's output, writes what could not be
+/// written at once, and expires deadlines. An answer resumes its caller's continuation directly
+/// from that thread. A call or notification of the adapter goes, in arrival order, to one serving
+/// task that calls the session's `PlatformHost` and answers; an answer that arrives while adapter
+/// calls before it wait to be served goes the same way behind them, so the harness never sees an
+/// answer before the platform calls the adapter made ahead of it. Callers suspend on continuations
+/// and never block a thread. The first deadline that expires fails the connection. Test cases that
+/// prefer the adapter's `ReaderRelay` run on the connection's thread too. The shared state is small
+/// and behind one `Mutex`; the lifecycle (launch, hello, restart, shutdown) belongs to the
+/// `AdapterSupervisor` actor.
 final class HarnessConnection: Sendable {
     /// Where a connection reads and writes, and the process behind it, if any.
     struct Endpoint: Sendable {
@@ -23,12 +24,9 @@ final class HarnessConnection: Sendable {
         var child: ChildProcess?
     }
 
-    /// Where a caller receives its answer.
-    typealias Waiter = CheckedContinuation<Swift.Result<JSONRPCMessage, any Error>, Never>
-
-    struct Pending {
+    /// What the harness keeps with each call in flight.
+    struct Call: Sendable {
         var method: String
-        var continuation: Waiter
         var deadlineIsTestCase: Bool
         var budget: Duration
     }
@@ -48,19 +46,9 @@ final class HarnessConnection: Sendable {
     }
 
     struct State {
-        var nextID = 1
-        var pending: [Int: Pending] = [:]
-        /// Ids whose callers gave up (task cancelled): a late answer is dropped, not a fault.
-        var abandoned: Set<Int> = []
-        /// Ids cancelled before their continuation was registered.
-        var cancelledEarly: Set<Int> = []
         var sessions: [String: SessionEntry] = [:]
         /// Messages handed to the serving task and not yet served.
         var queued = 0
-        /// Set once, when the connection fails or is shut down.
-        var fault: AdapterFault?
-        /// Whether some caller has seen `fault` itself; later callers get `.connectionClosed`.
-        var faultDelivered = false
         /// The one-second flood window: its start and the adapter-initiated messages in it.
         var windowStart = ContinuousClock.now
         var windowCount = 0
@@ -69,24 +57,12 @@ final class HarnessConnection: Sendable {
     let configuration: JSONRPCAdapter.Configuration
     let child: ChildProcess?
     let state = Mutex(State())
-    let outbox: Outbox
-    /// The deadlines of the pending calls.
-    let deadlines = DeadlineWatch<Int>()
+    /// The wire: ids, pending calls, their deadlines, the reader and the writer. Its thread starts
+    /// with the first call (`adapter.hello`), so that whatever the process writes is read against
+    /// that call (an early stray answer is then a wrong answer to `hello`, never a race between the
+    /// reader and the registration).
+    let connection: JSONRPCConnection<Call>
     let inbox: AsyncStream<Inbound>.Continuation
-    /// What the serving task reads; it starts with the reader.
-    private let inboundStream: AsyncStream<Inbound>
-    /// The reader: not started, running, or stopped.
-    private enum ReaderState {
-        /// Waiting for the first call: the descriptor to read.
-        case notStarted(Int32)
-        case running(LineReader)
-        case stopped
-    }
-
-    /// Started when the first call (`adapter.hello`) has been registered, so that whatever the
-    /// process writes is read against that call (an early stray answer is then a wrong answer to
-    /// `hello`, never a race between the reader and the registration).
-    private let reader: Mutex<ReaderState>
 
     /// Where test cases that prefer this adapter's reader run.
     private let relay: ReaderRelay?
@@ -96,70 +72,57 @@ final class HarnessConnection: Sendable {
         self.configuration = configuration
         self.relay = relay
         self.child = endpoint.child
-        let owner = Owner()
-        self.outbox = Outbox(fd: endpoint.pipes.toChild) { error in
-            // Usually the process has exited: give the reader the chance to say how (it sees end of file).
-            Task {
-                guard let connection = owner.weak.withLock({ $0?.connection }) else { return }
-                await connection.child?.exited(within: .milliseconds(500))
-                try? await Task.sleep(for: .milliseconds(100))
-                let how = connection.child?.exitDescription.map { "the adapter process \($0)" } ?? "the adapter stopped reading its input (errno \(error))"
-                connection.fail(AdapterFault(.processExited, how, excerpt: connection.child?.standardErrorText))
-            }
-        }
+        connection = JSONRPCConnection(
+            input: endpoint.pipes.fromChild, output: endpoint.pipes.toChild, maximumLineBytes: configuration.maximumMessageBytes,
+            refusal: Self.refusal)
         let (stream, inbox) = AsyncStream<Inbound>.makeStream()
         self.inbox = inbox
-        self.inboundStream = stream
-        self.reader = Mutex(.notStarted(endpoint.pipes.fromChild))
         let weak = Weak(self)
-        owner.weak.withLock { $0 = weak }
-        deadlines.onExpire { id in weak.connection?.expire(id) }
+        connection.prepare(
+            JSONRPCConnection.Handlers(
+                route: { inbound in weak.connection?.receive(inbound) ?? .stop },
+                ended: { end in weak.connection?.readerEnded(end) },
+                expired: { id in weak.connection?.expire(id) },
+                writeFailed: { error in weak.connection?.writeFailed(error) },
+                started: { loop in
+                    relay?.attach(loop)
+                    // The serving task runs on the connection's thread (see `ConnectionLoop.enqueue`):
+                    // an adapter call read there is served right after the read, without waking
+                    // another thread.
+                    Task(executorPreference: loop) { await Self.serveInbound(stream, weak) }
+                }))
     }
 
-    /// Starts the reader if it has not started yet.
-    private func startReader() {
-        let started = reader.withLock { state -> Bool in
-            guard case .notStarted(let fd) = state else { return true }
-            let weak = Weak(self)
-            guard
-                let running = LineReader(
-                    fd: fd, maximumLineBytes: configuration.maximumMessageBytes,
-                    onLine: { line in weak.connection?.receive(line) ?? .stop },
-                    onEnd: { end in weak.connection?.readerEnded(end) })
-            else {
-                state = .stopped
-                return false
-            }
-            state = .running(running)
-            relay?.attach(running)
-            // The serving task runs on the reader thread (see `LineReader.enqueue`): an adapter call
-            // read there is served right after the read, without waking another thread.
-            let stream = inboundStream
-            Task(executorPreference: running) { await Self.serveInbound(stream, weak) }
-            return true
-        }
-        if !started { fail(AdapterFault(.launchFailed, "could not create a pipe to wake the reader (errno \(Platform.lastError))")) }
+    /// A call made after the connection failed: the first to learn it gets the fault itself, later
+    /// ones learn that the process was stopped earlier.
+    private static func refusal(_ reason: any Error, _ firstToLearn: Bool, _ call: Call) -> any Error {
+        let fault = reason as? AdapterFault ?? AdapterFault(.connectionClosed, "\(reason)")
+        if firstToLearn { return fault.during(call.method) }
+        return AdapterFault(.connectionClosed, "the adapter process was stopped earlier: \(fault)", method: call.method)
     }
 
-    /// Stops the reader, or closes the descriptor it never read.
-    private func stopReader() {
-        reader.withLock { state in
-            switch state {
-            case .notStarted(let fd): Platform.close(fd)
-            case .running(let running):
-                relay?.detach(running)
-                running.stop()
-            case .stopped: break
-            }
-            state = .stopped
+    /// Writing to the adapter failed: usually the process has exited; give the reader the chance to
+    /// say how (it sees end of file).
+    private func writeFailed(_ error: Int32) {
+        let weak = Weak(self)
+        Task {
+            guard let connection = weak.connection else { return }
+            await connection.child?.exited(within: .milliseconds(500))
+            try? await Task.sleep(for: .milliseconds(100))
+            let how = connection.child?.exitDescription.map { "the adapter process \($0)" } ?? "the adapter stopped reading its input (errno \(error))"
+            connection.fail(AdapterFault(.processExited, how, excerpt: connection.child?.standardErrorText))
         }
+    }
+
+    /// Stops the connection's thread and closes both pipes.
+    private func stopConnection() {
+        if let loop = connection.loop { relay?.detach(loop) }
+        connection.stop()
     }
 
     deinit {
-        let open = state.withLock { $0.fault == nil }
-        if open { outbox.close() }
         inbox.finish()
-        stopReader()
+        stopConnection()
         child?.terminate(grace: configuration.terminationGrace)
     }
 
@@ -169,21 +132,11 @@ final class HarnessConnection: Sendable {
         init(_ connection: HarnessConnection) { self.connection = connection }
     }
 
-    /// The connection, for callbacks made before it exists.
-    final class Owner: Sendable {
-        let weak = Mutex<Weak?>(nil)
-    }
-
     /// Whether the connection can still carry calls.
-    var isAlive: Bool { state.withLock { $0.fault == nil } }
+    var isAlive: Bool { !connection.isClosed }
 
     /// The start of the unfinished line the adapter is writing, if any.
-    var partialLine: [UInt8] {
-        reader.withLock { state in
-            if case .running(let running) = state { return running.partialLine }
-            return []
-        }
-    }
+    var partialLine: [UInt8] { connection.partialLine }
 
     // MARK: - Sessions
 
@@ -214,70 +167,21 @@ final class HarnessConnection: Sendable {
         _ method: JSONRPCMethod, params: some Encodable, returning: Result.Type,
         deadline: ContinuousClock.Instant, deadlineIsTestCase: Bool, budget: Duration
     ) async throws -> Result {
-        let id = state.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
+        let id = connection.nextID()
         let line: [UInt8]
         do {
             line = try JSONRPCCodec.request(id: id, method: method.rawValue, params: params)
         } catch {
             throw AdapterFault(.protocolViolation, "the harness could not encode its params: \(error)", method: method.rawValue)
         }
-        let answer = await withTaskCancellationHandler {
-            await withCheckedContinuation { (waiter: Waiter) in
-                let rejection = state.withLock { state -> Swift.Result<JSONRPCMessage, any Error>? in
-                    if state.cancelledEarly.remove(id) != nil { return .failure(CancellationError()) }
-                    if let fault = state.fault {
-                        if state.faultDelivered {
-                            return .failure(AdapterFault(.connectionClosed, "the adapter process was stopped earlier: \(fault)", method: method.rawValue))
-                        }
-                        state.faultDelivered = true
-                        return .failure(fault.during(method.rawValue))
-                    }
-                    state.pending[id] = Pending(method: method.rawValue, continuation: waiter, deadlineIsTestCase: deadlineIsTestCase, budget: budget)
-                    return nil
-                }
-                if let rejection {
-                    waiter.resume(returning: rejection)
-                    return
-                }
-                deadlines.add(id, deadline: deadline)
-                startReader()
-                outbox.send(line)
-            }
-        } onCancel: {
-            cancel(id)
-        }
+        let context = Call(method: method.rawValue, deadlineIsTestCase: deadlineIsTestCase, budget: budget)
+        let answer = await connection.call(id, line, context: context, deadline: deadline)
         return try Self.decodeAnswer(try answer.get(), method: method, as: Result.self)
-    }
-
-    /// Gives up the call `id`: its caller gets `CancellationError`; a late answer is dropped.
-    private func cancel(_ id: Int) {
-        let pending = state.withLock { state -> Pending? in
-            guard let pending = state.pending.removeValue(forKey: id) else {
-                state.cancelledEarly.insert(id)
-                return nil
-            }
-            state.abandoned.insert(id)
-            return pending
-        }
-        deadlines.remove(id)
-        pending?.continuation.resume(returning: .failure(CancellationError()))
-    }
-
-    /// Hands an answer to the caller of `id`; `false` if nobody waits for it.
-    @discardableResult
-    func deliver(_ id: Int, _ answer: Swift.Result<JSONRPCMessage, any Error>) -> Bool {
-        guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return false }
-        deadlines.remove(id)
-        pending.continuation.resume(returning: answer)
-        return true
     }
 
     /// The deadline of call `id` passed: the connection fails, that call with a time-out.
     func expire(_ id: Int) {
-        guard let call = state.withLock({ $0.pending[id] }) else { return }
+        guard let call = connection.context(of: id) else { return }
         var excerpt = child?.standardErrorText
         let partial = partialLine
         if !partial.isEmpty { excerpt = "unfinished line: " + Excerpt(partial).text }
@@ -322,28 +226,14 @@ final class HarnessConnection: Sendable {
     /// process is stopped. With a `culprit`, only that call gets `fault`; the others learn that the
     /// process was stopped. Idempotent: the first fault wins.
     func fail(_ fault: AdapterFault, culprit: Int? = nil) {
-        let failed = state.withLock { state -> [(Pending, AdapterFault)]? in
-            guard state.fault == nil else { return nil }
-            state.fault = fault
-            if !state.pending.isEmpty { state.faultDelivered = true }
-            let failed = state.pending.map { id, call in
-                let error =
-                    culprit == nil || culprit == id
-                    ? fault.during(call.method)
-                    : AdapterFault(.connectionClosed, "the adapter process was stopped because another call failed: \(fault)", method: call.method)
-                return (call, error)
-            }
-            state.pending = [:]
-            return failed
+        let first = connection.close(fault) { id, call in
+            culprit == nil || culprit == id
+                ? fault.during(call.method)
+                : AdapterFault(.connectionClosed, "the adapter process was stopped because another call failed: \(fault)", method: call.method)
         }
-        guard let failed else { return }
-        deadlines.stop()
-        for (call, error) in failed {
-            call.continuation.resume(returning: .failure(error))
-        }
+        guard first else { return }
         inbox.finish()
-        outbox.close()
-        stopReader()
+        stopConnection()
         child?.terminate(grace: configuration.terminationGrace)
     }
 
@@ -356,7 +246,7 @@ final class HarnessConnection: Sendable {
                 .shutdown, params: JSONRPCParams.Empty(), returning: JSONRPCParams.Empty.self,
                 deadline: .now + grace, deadlineIsTestCase: false, budget: grace)
         }
-        outbox.close()
+        connection.outbox.close()
         if let child { await child.exited(within: grace) }
         fail(AdapterFault(.connectionClosed, "the adapter was shut down"))
         if let child { await child.stop(grace: grace) }

@@ -11,15 +11,15 @@ import Synchronization
 /// (`Scripts/bench-transport.sh`): about 30,000 voluntary context switches
 /// and 6.2 s of processor time with test cases on the pool, about 20,000 and 4.2 s with them here.
 final class ReaderRelay: TaskExecutor, Sendable {
-    private let reader = Mutex<LineReader?>(nil)
+    private let reader = Mutex<ConnectionLoop?>(nil)
 
     /// Makes `running` the executor jobs go to.
-    func attach(_ running: LineReader) {
+    func attach(_ running: ConnectionLoop) {
         reader.withLock { $0 = running }
     }
 
     /// Sends jobs back to the pool, if `stopped` is the reader they go to now.
-    func detach(_ stopped: LineReader) {
+    func detach(_ stopped: ConnectionLoop) {
         reader.withLock { if $0 === stopped { $0 = nil } }
     }
 

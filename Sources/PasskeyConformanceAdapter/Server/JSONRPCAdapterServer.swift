@@ -8,10 +8,12 @@ import PasskeyConformanceProtocol
 /// await JSONRPCAdapterServer(adapter: ReferenceRP()).run()
 /// ```
 ///
-/// Threading: a dedicated reader thread reads the harness's messages; each request is handled by a
-/// task of its own, so requests of several sessions (and of one session) can be in progress at once.
-/// The relying party's `PlatformHost` calls write their request and suspend until the reader hands
-/// them the harness's answer: no thread waits.
+/// Threading: one thread per connection reads the harness's messages, writes what the pipe had no
+/// room for and watches the platform calls' deadlines (the connection core the harness's end uses
+/// too); each request is handled by a task of its own, so requests of several sessions (and of one
+/// session) can be in progress at once. The relying party's `PlatformHost` calls write their
+/// request and suspend until that thread hands them the harness's answer: no thread waits, and no
+/// write blocks, however slowly the harness reads.
 public struct JSONRPCAdapterServer: Sendable {
     /// Limits of the adapter's side.
     public struct Configuration: Sendable, Hashable {

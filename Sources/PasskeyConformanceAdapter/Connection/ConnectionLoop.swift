@@ -1,13 +1,15 @@
 import Foundation
 import Synchronization
 
-/// Reads newline-framed messages from a descriptor on a thread of its own, the one reader of a
-/// connection, and hands each line to its owner on that thread.
+/// The one thread of a connection: it reads newline-framed messages from a descriptor and hands each
+/// line to its owner, writes what the connection's `Outbox` could not write at once, expires the
+/// deadlines of the calls in flight, and runs the jobs of tasks that prefer it as their executor.
 ///
-/// The thread blocks in `poll` on the descriptor and on a wake pipe, and nowhere else: no spinning,
-/// no timed polling. `stop()` wakes it for good. The reader owns the descriptor and closes it when
-/// it ends; `onEnd` is called exactly once, on the reader thread, after the last line.
-package final class LineReader: TaskExecutor, Sendable {
+/// The thread blocks in `poll` (on the input, on a wake pipe, on the output while bytes wait for
+/// room, at most until the earliest deadline), and nowhere else: no spinning, no timer, no queue.
+/// `stop()` wakes it for good. The loop owns the input descriptor and closes it when it ends;
+/// `onEnd` is called exactly once, on the loop's thread, after the last line.
+package final class ConnectionLoop: TaskExecutor, Sendable {
     /// Why reading ended.
     package enum End: Sendable {
         /// The peer closed its end; `truncated` holds the start of an unfinished last line, if any.
@@ -18,6 +20,8 @@ package final class LineReader: TaskExecutor, Sendable {
         case readFailed(Int32)
         /// `stop()` was called, or the owner's line handler asked to stop.
         case stopped
+        /// The thread never started: no wake pipe could be made (`errno`).
+        case couldNotStart(Int32)
     }
 
     /// What the owner's line handler asks the reader to do next.
@@ -27,6 +31,8 @@ package final class LineReader: TaskExecutor, Sendable {
     }
 
     private let fd: Int32
+    private let outbox: Outbox?
+    private let deadlines: DeadlineWatch?
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let stopRequested = Atomic<Bool>(false)
@@ -37,16 +43,19 @@ package final class LineReader: TaskExecutor, Sendable {
     /// The unfinished line after the last read (kept only while one is unfinished): for excerpts.
     private let unfinished = Mutex<[UInt8]>([])
 
-    /// Starts reading `fd` at once; `nil` if no wake pipe could be made (then `fd` is closed).
+    /// Starts reading `fd` at once, writing the backlog of `outbox` and expiring the deadlines of
+    /// `deadlines`; `nil` if no wake pipe could be made (then `fd` is closed).
     package init?(
-        fd: Int32, maximumLineBytes: Int, onLine: @escaping @Sendable (ArraySlice<UInt8>) -> Next,
-        onEnd: @escaping @Sendable (End) -> Void
+        fd: Int32, maximumLineBytes: Int, outbox: Outbox? = nil, deadlines: DeadlineWatch? = nil,
+        onLine: @escaping @Sendable (ArraySlice<UInt8>) -> Next, onEnd: @escaping @Sendable (End) -> Void
     ) {
         guard let pipe = Platform.makePipe() else {
             Platform.close(fd)
             return nil
         }
         self.fd = fd
+        self.outbox = outbox
+        self.deadlines = deadlines
         wakeRead = pipe.read
         wakeWrite = pipe.write
         Platform.setNonBlocking(wakeRead)
@@ -63,8 +72,10 @@ package final class LineReader: TaskExecutor, Sendable {
             for job in left { job.runSynchronously(on: asUnownedTaskExecutor()) }
             Platform.close(wakeRead)
         }
-        thread.name = "passkey-conformance line reader"
+        thread.name = "passkey-conformance connection"
         thread.start()
+        outbox?.onBacklog { [weak self] in self?.wakeIfWaiting() }
+        deadlines?.onEarlier { [weak self] in self?.wakeIfWaiting() }
     }
 
     deinit {
@@ -75,6 +86,17 @@ package final class LineReader: TaskExecutor, Sendable {
     package func stop() {
         guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wake()
+    }
+
+    /// Makes the thread look again at the outbox's backlog and the earliest deadline, if it waits
+    /// in `poll` (a busy thread looks at both before it waits again; a call made on the thread
+    /// itself costs no wake-up).
+    package func wakeIfWaiting() {
+        let waiting = jobs.withLock { jobs in
+            defer { jobs.waiting = false }
+            return jobs.waiting
+        }
+        if waiting { wake() }
     }
 
     private func wake() {
@@ -129,13 +151,21 @@ package final class LineReader: TaskExecutor, Sendable {
         while true {
             runJobs()
             if stopRequested.load(ordering: .acquiring) { return .stopped }
-            let (readable, woken) = Platform.poll(readable: fd, or: wakeRead, timeoutMillis: -1)
+            var timeout: Int32 = -1
+            if let deadlines {
+                let now = ContinuousClock.now
+                if let earliest = deadlines.expire(now: now) { timeout = Self.millis(from: now, to: earliest) }
+                if stopRequested.load(ordering: .acquiring) { return .stopped }
+            }
+            let output = (outbox?.hasBacklog ?? false) ? outbox?.fd : nil
+            let ready = Platform.poll(readable: fd, wake: wakeRead, writable: output, timeoutMillis: timeout)
             jobs.withLock { $0.waiting = false }
-            if woken {
+            if ready.wake {
                 while drain.withUnsafeMutableBytes({ Platform.read(wakeRead, into: $0) }) > 0 {}
             }
+            if ready.writable { outbox?.flush() }
             if stopRequested.load(ordering: .acquiring) { return .stopped }
-            guard readable else { continue }
+            guard ready.readable else { continue }
             let count = buffer.withUnsafeMutableBytes { Platform.read(fd, into: $0) }
             if count == 0 {
                 do {
@@ -168,5 +198,13 @@ package final class LineReader: TaskExecutor, Sendable {
                 unfinished.withLock { $0 = Array(partial.prefix(256)) }
             }
         }
+    }
+
+    /// Milliseconds from `now` until `deadline`, rounded up (so that the wait never ends early), for `poll`.
+    private static func millis(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant) -> Int32 {
+        guard deadline > now else { return 0 }
+        let (seconds, attoseconds) = (deadline - now).components
+        let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: millis)
     }
 }
