@@ -10,7 +10,16 @@ enum Binary {
     /// Runs the binary in a fresh temporary directory (or `directory`), guarded against hangs only.
     static func run(_ arguments: [String], in directory: URL? = nil) async throws -> ProcessRunner.Result {
         let url = try #require(url, "the passkey-conformance binary is not built")
-        return try await ProcessRunner.run(url, arguments, in: directory)
+        return try await ProcessRunner.run(url, patient(arguments), in: directory)
+    }
+
+    /// The adapter's time-outs a test does not set itself, raised to an hour: the defaults (10 s to
+    /// launch, 5 s a call, 60 s a test case) suit an idle machine, and a busy one must not end a
+    /// case a test expects to finish. Tests of the time-outs give theirs.
+    static func patient(_ arguments: [String]) -> [String] {
+        guard arguments.contains("--adapter-command") else { return arguments }
+        let missing = ["--launch-timeout", "--call-timeout", "--test-case-timeout"].filter { !arguments.contains($0) }
+        return arguments + missing.flatMap { [$0, "3600"] }
     }
 
     /// `--criteria <the package's Criteria>`, so that runs do not depend on the working directory.

@@ -11,10 +11,9 @@ enum DjangoExample {
     static let harness = packageRoot.appendingPathComponent(".build/debug/passkey-conformance")
     static let criteria = "N2.6-X01,N2.6-X02,N2.6-AC03,N2.6-AC04,N2.6-AC06,N3.2-AC02,N3.2-AC03,N3.2-AC04"
     static let targets = "apple-26.2,android-15-gpm"
-    static let timeout: Duration = .seconds(300)
-    /// Per adapter call: starting Django and its server process can take longer than the default 5 s
-    /// on a machine busy with other tests.
-    static let callTimeout = "30"
+    /// Guards against a hang only: a busy machine may take long, and the adapter's time-outs are
+    /// raised for it (`Binary.patient`).
+    static let timeout = Waiting.hangGuard
 
     /// Whether the harness is built and python3 finds the example's Python modules (without importing them).
     static func isAvailable(_ modules: [String]) -> Bool {
@@ -44,12 +43,12 @@ enum DjangoExample {
         let adapter = packageRoot.appendingPathComponent("Examples/\(example)/adapter.py")
         let result = try await ProcessRunner.run(
             harness,
-            [
+            Binary.patient([
                 "run", "--adapter-command", "python3 '\(adapter.path)'", "--criteria", packageRoot.appendingPathComponent("Criteria").path,
-                "--criterion", criteria, "--target", targets, "--call-timeout", callTimeout, "--out", directory.appendingPathComponent("report").path,
+                "--criterion", criteria, "--target", targets, "--out", directory.appendingPathComponent("report").path,
                 "--format", "json",
                 "--quiet",
-            ], in: packageRoot, timeout: timeout)
+            ]), in: packageRoot, timeout: timeout)
         #expect(!result.timedOut, "the run did not finish within \(timeout) and was stopped")
         #expect(result.status == 1, "a run with failures exits 1; it exited \(result.status): \(result.stderr.suffix(2000))")
         let data = try Data(contentsOf: directory.appendingPathComponent("report/report.json"))

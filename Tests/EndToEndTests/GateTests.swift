@@ -209,7 +209,9 @@ struct InterruptionTests {
             let process = Process()
             process.executableURL = binary
             process.arguments =
-                ["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--adapter-command", command, "--out", out.path, "--call-timeout", "60"]
+                ["run"] + Binary.criteria + [
+                    "--criterion", "N2.6-AC01", "--adapter-command", command, "--out", out.path, "--call-timeout", "3600", "--test-case-timeout", "3600",
+                ]
             process.environment = ProcessInfo.processInfo.environment.merging(["GATE_PGID_FILE": pgidFile.path]) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

@@ -70,7 +70,7 @@ enum PythonExample {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await ProcessRunner.run(
             harness,
-            [
+            Binary.patient([
                 "run", "--adapter-command", "python3 '\(adapter.path)'", "--criteria", packageRoot.appendingPathComponent("Criteria").path,
                 "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet",
                 // The example declares only some capabilities on purpose, as an RP in gradual adoption
@@ -78,7 +78,7 @@ enum PythonExample {
                 // (exit 3, tested in GateTests); with it the gate accepts the gaps and the report
                 // records that it did.
                 "--allow-not-verified",
-            ], in: packageRoot)
+            ]), in: packageRoot)
         if result.timedOut { throw TimedOut(seconds: timeout) }
         let data = try Data(contentsOf: directory.appendingPathComponent("report/report.json"))
         return (result.status, try JSONDecoder().decode(Report.self, from: data), result.stdout + result.stderr)

@@ -87,11 +87,11 @@ enum PythonWebAuthnExample {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await ProcessRunner.run(
             harness,
-            [
+            Binary.patient([
                 "run", "--adapter-command", "python3 '\(adapter.path)' \(arguments)",
                 "--criteria", packageRoot.appendingPathComponent("Criteria").path,
                 "--out", directory.appendingPathComponent("report").path, "--format", "json", "--quiet",
-            ], in: packageRoot)
+            ]), in: packageRoot)
         #expect(!result.timedOut, "the run did not finish within \(timeout) and was stopped")
         let data = try Data(contentsOf: directory.appendingPathComponent("report/report.json"))
         try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
