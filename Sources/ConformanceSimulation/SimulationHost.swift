@@ -183,6 +183,11 @@ public final class SimulationHost: PlatformHost, Sendable {
     /// The number of transcript entries so far (the sequence of the last one).
     public var transcriptCount: Int { state.withLock { $0.transcript.entries.count } }
 
+    /// How many platform operations of `kind` are in `status` now, without copying a snapshot.
+    public func count(_ kind: PlatformOperation.Kind, in status: PlatformOperation.Status) -> Int {
+        state.withLock { state in state.operations.reduce(0) { $0 + ($1.kind == kind && $1.status == status ? 1 : 0) } }
+    }
+
     /// The next timer due at or before `limit`, with the clock moved to it.
     public func popDueTimer(notAfter limit: Int64) -> VirtualClock.Timer? {
         state.withLock { $0.clock.popDue(notAfter: limit) }

@@ -87,7 +87,7 @@ extension Explorer {
         var generator = HistoryGenerator(capabilities: Set(description.capabilities), target: target, random: SplitMix64(seed: worldSeed))
         let length = 1 + generator.random.below(maxSteps)
         return try await run(target: target, description: description, worldSeed: worldSeed, background: generator.background(), count: length) { world in
-            generator.next(held: world.host.snapshot.operations.filter { $0.kind == .create && $0.status == .held }.count)
+            generator.next(held: world.host.count(.create, in: .held))
         }
     }
 

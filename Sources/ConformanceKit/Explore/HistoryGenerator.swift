@@ -17,6 +17,33 @@ struct HistoryGenerator {
     let failures: [String]
     /// Whether signals can be observed: the app sends them or signs in with passkeys or revokes them.
     let signals: Bool
+    /// The capabilities and target feature the weights ask about, looked up once per history: a
+    /// set lookup hashes the capability's name, and the weights ask a dozen times at every step.
+    let able: Abilities
+
+    /// Whether each capability the step weights depend on is there, and whether the target sends signals.
+    struct Abilities {
+        var conditionalCreate, secondFactor, recoverySignIn, alternativeSignIn, accountSwitch: Bool
+        var relaunch, refreshPoint, revocation, passkeySignIn, rename, targetSignals: Bool
+
+        init(_ capabilities: Set<Capability>, target: Target) {
+            conditionalCreate = capabilities.contains(.conditionalCreate)
+            secondFactor = capabilities.contains(.secondFactor)
+            recoverySignIn = capabilities.contains(.recoverySignIn)
+            alternativeSignIn = capabilities.contains(.alternativeSignIn)
+            accountSwitch = capabilities.contains(.accountSwitch)
+            relaunch = capabilities.contains(.relaunch)
+            refreshPoint = capabilities.contains(.refreshPoint)
+            revocation = capabilities.contains(.revocation)
+            passkeySignIn = capabilities.contains(.passkeySignIn)
+            rename = capabilities.contains(.rename)
+            targetSignals = target.has(.signals)
+        }
+    }
+
+    /// The ids of each platform's registration failure classes, in catalogue order, listed once
+    /// rather than filtered from the catalogue for every history.
+    static let failureIDs = Dictionary(grouping: CreateFailureClass.all, by: \.platform).mapValues { $0.map(\.id) }
 
     /// A generator for a target and the adapter's capabilities, drawing from `random`.
     init(capabilities: Set<Capability>, target: Target, random: SplitMix64) {
@@ -24,8 +51,9 @@ struct HistoryGenerator {
         self.target = target
         self.random = random
         aliases = capabilities.contains(.secondFactor) ? ["alice", "bob", "carol"] : ["alice", "bob"]
-        failures = CreateFailureClass.all.filter { $0.platform == target.platform }.map(\.id)
+        failures = Self.failureIDs[target.platform] ?? []
         signals = capabilities.contains(.signals) || capabilities.contains(.passkeySignIn) || capabilities.contains(.revocation)
+        able = Abilities(capabilities, target: target)
     }
 
     /// The Background of every history on the target.
@@ -73,35 +101,35 @@ struct HistoryGenerator {
 
     /// The weight of each kind of step now, in the order of ``step(_:_:)``'s cases.
     func weights(held: Int) -> [Int] {
-        func can(_ capability: Capability) -> Bool { capabilities.contains(capability) }
+        let can = able
         let pending = held > 0
         let signals = self.signals
         return [
-            can(.conditionalCreate) ? (holding && !pending ? 14 : 6) : 0,
-            can(.conditionalCreate) ? 2 : 0,
-            can(.conditionalCreate) ? 1 : 0,
-            can(.secondFactor) ? 3 : 0,
-            can(.recoverySignIn) ? 1 : 0,
-            can(.alternativeSignIn) ? 1 : 0,
+            can.conditionalCreate ? (holding && !pending ? 14 : 6) : 0,
+            can.conditionalCreate ? 2 : 0,
+            can.conditionalCreate ? 1 : 0,
+            can.secondFactor ? 3 : 0,
+            can.recoverySignIn ? 1 : 0,
+            can.alternativeSignIn ? 1 : 0,
             pending ? 5 : 2,
-            can(.accountSwitch) ? (pending ? 4 : 2) : 0,
-            can(.accountSwitch) ? 1 : 0,
-            can(.relaunch) ? 1 : 0,
-            can(.refreshPoint) && signals ? 2 : 0,
-            can(.revocation) && signals ? 2 : 0,
-            can(.passkeySignIn) && signals ? 1 : 0,
-            can(.passkeySignIn) && signals ? 2 : 0,
-            can(.passkeySignIn) && signals ? 1 : 0,
-            can(.passkeySignIn) && signals ? 1 : 0,
-            can(.passkeySignIn) && signals ? 1 : 0,
-            can(.rename) && signals ? 1 : 0,
-            can(.rename) && signals ? 1 : 0,
+            can.accountSwitch ? (pending ? 4 : 2) : 0,
+            can.accountSwitch ? 1 : 0,
+            can.relaunch ? 1 : 0,
+            can.refreshPoint && signals ? 2 : 0,
+            can.revocation && signals ? 2 : 0,
+            can.passkeySignIn && signals ? 1 : 0,
+            can.passkeySignIn && signals ? 2 : 0,
+            can.passkeySignIn && signals ? 1 : 0,
+            can.passkeySignIn && signals ? 1 : 0,
+            can.passkeySignIn && signals ? 1 : 0,
+            can.rename && signals ? 1 : 0,
+            can.rename && signals ? 1 : 0,
             // Holding from the first step makes the response of the first sign-in one that a
             // context change, or half a minute, can come before (N2.6-AC06 and its control).
             holding ? 0 : drawn == 0 ? 14 : 2,
             pending ? 8 : 0,
             failures.isEmpty ? 0 : 1,
-            target.has(.signals) ? 1 : 0,
+            can.targetSignals ? 1 : 0,
             4,
             1,
             pending ? 8 : 0,
