@@ -22,6 +22,14 @@ enum Binary {
         return arguments + missing.flatMap { [$0, "3600"] }
     }
 
+    /// Copies an executable with `cp`, so the test process never holds the copy open for writing:
+    /// a process another test forks at that moment would inherit the descriptor, and executing the
+    /// copy would then fail with "Text file busy".
+    static func copyExecutable(_ source: URL, to destination: URL) async throws {
+        let copied = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/cp"), [source.path, destination.path])
+        try #require(copied.status == 0, "cp \(source.path) \(destination.path): \(copied.stderr)")
+    }
+
     /// `--criteria <the package's Criteria>`, so that runs do not depend on the working directory.
     static let criteria = ["--criteria", PackagePaths.criteria.path]
     static let broken = PackagePaths.fixtures("ConformanceCriteriaTests").appendingPathComponent("broken").path

@@ -56,7 +56,7 @@ struct InstallTests {
             try? FileManager.default.removeItem(at: empty)
         }
         // What README's "Installing" section says to copy: the binary and every *.resources bundle beside it.
-        try FileManager.default.copyItem(at: built, to: install.appendingPathComponent("passkey-conformance"))
+        try await Binary.copyExecutable(built, to: install.appendingPathComponent("passkey-conformance"))
         for name in try FileManager.default.contentsOfDirectory(atPath: products.path) where name.hasSuffix(".resources") {
             try FileManager.default.copyItem(at: products.appendingPathComponent(name), to: install.appendingPathComponent(name))
         }

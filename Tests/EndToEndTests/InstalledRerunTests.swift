@@ -7,11 +7,11 @@ import Testing
 @Suite("Installed binary: re-run lines and notices")
 struct InstalledRerunTests {
     /// Copies the built binary and its resource bundles to a fresh directory, as README's "Installing" says.
-    static func install() throws -> URL {
+    static func install() async throws -> URL {
         let built = try #require(InstallTests.builtBinary).resolvingSymlinksInPath()
         let products = built.deletingLastPathComponent()
         let install = try PackagePaths.temporaryDirectory("installed-rerun")
-        try FileManager.default.copyItem(at: built, to: install.appendingPathComponent("passkey-conformance"))
+        try await Binary.copyExecutable(built, to: install.appendingPathComponent("passkey-conformance"))
         for name in try FileManager.default.contentsOfDirectory(atPath: products.path) where name.hasSuffix(".resources") {
             try FileManager.default.copyItem(at: products.appendingPathComponent(name), to: install.appendingPathComponent(name))
         }
@@ -22,7 +22,7 @@ struct InstalledRerunTests {
         "a failed test case's re-run line names the installed binary, not swift run; the Gherkin table's licence is in its bundle",
         .enabled(if: InstallTests.builtBinary != nil, "the passkey-conformance binary is not built"))
     func rerunNamesInstalledBinary() async throws {
-        let install = try Self.install()
+        let install = try await Self.install()
         defer { try? FileManager.default.removeItem(at: install) }
         let notice = install.appendingPathComponent("passkey-conformance_Gherkin.resources/gherkin-languages.LICENSE")
         #expect(try String(contentsOf: notice, encoding: .utf8).contains("Cucumber Ltd"))

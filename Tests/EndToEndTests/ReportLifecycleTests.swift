@@ -37,7 +37,7 @@ struct ReportLifecycleTests {
         let directory = try PackagePaths.temporaryDirectory("e2e-lifecycle")
         defer { try? FileManager.default.removeItem(at: directory) }
         let binary = directory.appendingPathComponent("passkey-conformance")
-        try FileManager.default.copyItem(at: try #require(Binary.url), to: binary)
+        try await Binary.copyExecutable(try #require(Binary.url), to: binary)
         let out = directory.appendingPathComponent("reports")
         let launched = try LaunchedBinary(["run", "--out", out.path], in: directory, executable: binary)
         let result = await launched.wait()
