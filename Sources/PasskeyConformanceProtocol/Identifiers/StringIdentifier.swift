@@ -1,4 +1,5 @@
-/// An identity written as a plain string: a criterion, a verify item, a mutant or a design.
+/// An identity written as a plain string: a criterion, a verify item, a mutant, a design, a target,
+/// an operation or a timer.
 ///
 /// Each kind of identity is its own type, so that one kind cannot be passed where another is
 /// expected; all of them are encoded as the bare string (the JSON of every report and message is
@@ -44,7 +45,7 @@ public struct IdentifierError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String { message }
 
     /// Whether every character of `text` is an ASCII letter or digit, or one of `extra`.
-    static func isWord(_ text: Substring, allowing extra: Set<Character>) -> Bool {
+    package static func isWord(_ text: Substring, allowing extra: Set<Character>) -> Bool {
         !text.isEmpty && text.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || extra.contains($0) }
     }
 }
