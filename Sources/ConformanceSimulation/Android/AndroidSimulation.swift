@@ -56,22 +56,15 @@ public struct AndroidSimulation: PlatformFamilySimulation {
     /// `RegistrationResponseJSON` with every member of `AuthenticatorAttestationResponseJSON`
     /// (Documentation/platform-fidelity.md, F1).
     public func registrationOutcome(_ made: MadeRegistration) -> PlatformOutcome {
-        let json: JSONValue = .object([
-            "id": .string(Base64URL.encode(made.credentialID)),
-            "rawId": .string(Base64URL.encode(made.credentialID)),
-            "type": .string("public-key"),
-            "authenticatorAttachment": .string("platform"),
-            "clientExtensionResults": .object([:]),
-            "response": .object([
-                "clientDataJSON": .string(Base64URL.encode(made.clientDataJSON)),
-                "authenticatorData": .string(Base64URL.encode(made.authenticatorData)),
-                "transports": .array([.string("internal"), .string("hybrid")]),
-                "publicKey": .string(Base64URL.encode(made.publicKeyInfo)),
-                "publicKeyAlgorithm": .number(Double(COSEKey.algorithmES256)),
-                "attestationObject": .string(Base64URL.encode(made.attestationObject)),
-            ]),
-        ])
-        return .androidRegistration(responseJson: Wire.jsonString(json))
+        let response: [String: JSONValue] = [
+            "clientDataJSON": .string(Base64URL.encode(made.clientDataJSON)),
+            "authenticatorData": .string(Base64URL.encode(made.authenticatorData)),
+            "transports": .array([.string("internal"), .string("hybrid")]),
+            "publicKey": .string(Base64URL.encode(made.publicKeyInfo)),
+            "publicKeyAlgorithm": .number(Double(COSEKey.algorithmES256)),
+            "attestationObject": .string(Base64URL.encode(made.attestationObject)),
+        ]
+        return .androidRegistration(responseJson: Self.credentialJSON(made.credentialID, response: response))
     }
 
     /// The `rawId` of an `androidRegistration`'s response JSON, when it parses.
@@ -111,20 +104,27 @@ public struct AndroidSimulation: PlatformFamilySimulation {
 
     /// `PublicKeyCredential.authenticationResponseJson`: WebAuthn `AuthenticationResponseJSON`.
     public func assertionOutcome(_ made: MadeAssertion) -> PlatformOutcome {
-        let json: JSONValue = .object([
-            "id": .string(Base64URL.encode(made.credentialID)),
-            "rawId": .string(Base64URL.encode(made.credentialID)),
-            "type": .string("public-key"),
-            "authenticatorAttachment": .string("platform"),
-            "clientExtensionResults": .object([:]),
-            "response": .object([
-                "clientDataJSON": .string(Base64URL.encode(made.clientDataJSON)),
-                "authenticatorData": .string(Base64URL.encode(made.authenticatorData)),
-                "signature": .string(Base64URL.encode(made.signature)),
-                "userHandle": .string(Base64URL.encode(made.userHandle)),
-            ]),
-        ])
-        return .androidAuthentication(responseJson: Wire.jsonString(json))
+        let response: [String: JSONValue] = [
+            "clientDataJSON": .string(Base64URL.encode(made.clientDataJSON)),
+            "authenticatorData": .string(Base64URL.encode(made.authenticatorData)),
+            "signature": .string(Base64URL.encode(made.signature)),
+            "userHandle": .string(Base64URL.encode(made.userHandle)),
+        ]
+        return .androidAuthentication(responseJson: Self.credentialJSON(made.credentialID, response: response))
+    }
+
+    /// A platform credential's JSON as Credential Manager returns it: the credential's id twice
+    /// (`id`, `rawId`), its type and attachment, no extension results, and `response`.
+    static func credentialJSON(_ credentialID: Data, response: [String: JSONValue]) -> String {
+        Wire.jsonString(
+            .object([
+                "id": .string(Base64URL.encode(credentialID)),
+                "rawId": .string(Base64URL.encode(credentialID)),
+                "type": .string("public-key"),
+                "authenticatorAttachment": .string("platform"),
+                "clientExtensionResults": .object([:]),
+                "response": .object(response),
+            ]))
     }
 
     // MARK: Signals
