@@ -120,7 +120,7 @@ struct ConnectionCoreTests {
         #expect(throws: Gone.self) { try refused.get() }
     }
 
-    @Test("the adapter's writes never block: a harness that does not read holds up no task of the cooperative pool", .timeLimit(.minutes(1)))
+    @Test("the adapter's writes never block: a harness that does not read holds up no task of the cooperative pool", .timeLimit(.minutes(10)))
     func slowReaderBlocksNoTask() async throws {
         let input = try #require(Platform.makePipe())
         let output = try #require(Platform.makePipe())
@@ -147,7 +147,7 @@ struct ConnectionCoreTests {
         await serving.value
     }
 
-    @Test("a wait on an occurrence cancels its time-out task the moment the occurrence comes", .timeLimit(.minutes(1)))
+    @Test("a wait on an occurrence cancels its time-out task the moment the occurrence comes", .timeLimit(.minutes(10)))
     func occurrenceCancelsItsTimeout() async {
         let (events, observer) = AsyncStream<Occurrence.TimeoutEvent>.makeStream()
         let occurrence = Occurrence { observer.yield($0) }
