@@ -35,7 +35,7 @@ extension ExploreInvariant {
                 for credential in account.credentials where !known.contains(where: { $0.credentialID == credential.credentialID }) {
                     guard
                         let operation = operations.first(where: {
-                            $0.kind == .create && InvariantMonitor.credentialID(of: $0.outcome) == credential.credentialID
+                            $0.kind == .create && $0.createdCredentialID == credential.credentialID
                         })
                     else { continue }
                     let cite = StepSupport.cite(operation)

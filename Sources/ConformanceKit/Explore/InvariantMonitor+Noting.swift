@@ -96,7 +96,7 @@ extension InvariantMonitor {
         let index = facts.index
         let now = facts.snapshot.nowMillis
         for operation in facts.snapshot.operations where operation.kind == .create && record.deliveryStep[operation.id] == index {
-            guard let issued = record.issueStep[operation.id], let view = operation.registration, let id = Self.credentialID(of: operation.outcome),
+            guard let issued = record.issueStep[operation.id], let view = operation.registration, let id = operation.createdCredentialID,
                 now - operation.issuedAtMillis <= Self.liveReleaseMillis,
                 !record.contextChanges.contains(where: { $0.step > issued && $0.step <= index }),
                 !record.relaunchSteps.contains(where: { $0 > issued && $0 <= index })

@@ -128,17 +128,4 @@ final class InvariantMonitor {
     /// How long after its request a response released without a context change must still be
     /// stored: N2.6-AC06's control releases it 1 minute after the sign-in (its harness choice).
     static let liveReleaseMillis: Int64 = 60_000
-
-    /// The credential id in a successful registration outcome.
-    static func credentialID(of outcome: PlatformOutcome) -> Data? {
-        switch outcome {
-        case .appleRegistration(let apple):
-            return apple.credentialID
-        case .androidRegistration(let text):
-            guard let json = try? JSONValue.parse(Data(text.utf8)), let id = json["rawId"]?.stringValue ?? json["id"]?.stringValue else { return nil }
-            return Base64URL.decodeIfValid(id)
-        case .androidAuthentication, .appleAssertion, .signalAccepted, .failure:
-            return nil
-        }
-    }
 }
