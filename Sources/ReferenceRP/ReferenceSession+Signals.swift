@@ -4,9 +4,6 @@ import Foundation
 import WebAuthn
 
 extension ReferenceSession {
-    /// The signal interface the app uses (the one the device offers, checked at run time).
-    var signalInterface: SignalScheduler.Interface? { decisions.signals.interface(device) }
-
     // MARK: User actions that touch signals
 
     func performSignalAction(_ action: UserAction) async throws -> ActionOutcome {

@@ -57,12 +57,18 @@ actor ReferenceSession: RelyingPartySession {
     let decisions: Decisions
     let design: ReferenceDesign
     var state: State
+    /// Whether the device offers conditional registration, and the signal interface the app uses
+    /// on it (the one the device offers): both checked once, for the session's device.
+    let conditionalCreateAvailable: Bool
+    let signalInterface: SignalScheduler.Interface?
 
     init(context: SessionContext, host: any PlatformHost, decisions: Decisions, design: ReferenceDesign) {
         self.context = context
         self.host = host
         self.decisions = decisions
         self.design = design
+        conditionalCreateAvailable = Self.offersConditionalCreate(context.device)
+        signalInterface = decisions.signals.interface(context.device)
         state = State(server: Server(decisions: decisions, design: design, device: context.device), rng: SeededGenerator(seed: context.seed))
     }
 
@@ -97,7 +103,8 @@ actor ReferenceSession: RelyingPartySession {
     }
 
     func inspectAccount(username: String) async throws -> AccountSnapshot {
-        guard let snapshot = state.server.snapshot(username) else { throw SystemIssue("inspectAccount: no account \(username)") }
+        // Read in place: reading `state.server` as a value would copy the whole server first.
+        guard let snapshot = withState({ $0.server.snapshot(username) }) else { throw SystemIssue("inspectAccount: no account \(username)") }
         return snapshot
     }
 
@@ -223,7 +230,7 @@ actor ReferenceSession: RelyingPartySession {
     // MARK: Automatic upgrade
 
     /// Whether the platform offers a conditional registration request, checked at run time.
-    var conditionalCreateAvailable: Bool {
+    static func offersConditionalCreate(_ device: DeviceInfo) -> Bool {
         switch device.platform {
         // As `#available(iOS 18, iPadOS 18, macOS 15, visionOS 2, *)`: the floor depends on the OS family.
         case .apple: Version(device.osVersion) >= Version([.macos: "15.0", .visionos: "2.0"][device.family] ?? "18.0")

@@ -112,8 +112,16 @@ public struct COSEKey: Sendable, Hashable {
         ]
     }
 
-    /// The CTAP2 canonical encoding (77 bytes).
-    public var bytes: Data { item.encoded }
+    /// The CTAP2 canonical encoding (77 bytes): `item.encoded`, written from its fixed layout
+    /// (coordinates are always 32 bytes) without building the map.
+    public var bytes: Data {
+        var bytes = Data(capacity: 77)
+        bytes.append(contentsOf: [0xA5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20])
+        bytes.append(publicKey.x)
+        bytes.append(contentsOf: [0x22, 0x58, 0x20])
+        bytes.append(publicKey.y)
+        return bytes
+    }
 
     static func name(of label: Int64) -> String {
         switch label {

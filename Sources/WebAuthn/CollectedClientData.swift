@@ -89,7 +89,7 @@ public struct CollectedClientData: Sendable, Hashable {
     public init(jsonBytes: Data) throws(ParseError) {
         let members: Members
         do {
-            members = try JSONDecoder().decode(Members.self, from: jsonBytes)
+            members = try Members(plain: jsonBytes) ?? JSONDecoder().decode(Members.self, from: jsonBytes)
         } catch let error as ParseError {
             throw error
         } catch let DecodingError.typeMismatch(_, context) where context.codingPath.isEmpty {
@@ -111,6 +111,8 @@ public struct CollectedClientData: Sendable, Hashable {
     }
 
     private static func quoted(_ string: String) -> String {
+        // The common case, nothing to escape, without walking the text scalar by scalar.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + string + "\"" }
         var output = "\""
         for scalar in string.unicodeScalars {
             switch scalar.value {
@@ -126,7 +128,7 @@ public struct CollectedClientData: Sendable, Hashable {
     }
 
     /// The members read from JSON, with type errors turned into `ParseError`.
-    private struct Members: Decodable {
+    struct Members: Decodable, Equatable {
         var type: String
         var challenge: String
         var origin: String
@@ -139,6 +141,90 @@ public struct CollectedClientData: Sendable, Hashable {
             init(_ name: String) { stringValue = name }
             init?(stringValue: String) { self.stringValue = stringValue }
             init?(intValue: Int) { nil }
+        }
+
+        /// The members of the plain client data a client writes: one object whose members are
+        /// ASCII strings without escapes, booleans or null, every known member of its type and the
+        /// required ones present, each name once. `nil` for anything else, which `JSONDecoder`
+        /// then reads (with its errors); bytes read here give what `JSONDecoder` gives.
+        init?(plain bytes: Data) {
+            enum Value {
+                case string(String)
+                case bool(Bool)
+                case null
+            }
+            var found: [String: Value] = [:]
+            let parsed: Bool = bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Bool in
+                var index = 0
+                func skipSpace() { while index < raw.count, [0x20, 0x09, 0x0A, 0x0D].contains(raw[index]) { index += 1 } }
+                func expect(_ byte: UInt8) -> Bool {
+                    skipSpace()
+                    guard index < raw.count, raw[index] == byte else { return false }
+                    index += 1
+                    return true
+                }
+                func string() -> String? {
+                    guard expect(0x22) else { return nil }
+                    let start = index
+                    while index < raw.count, raw[index] != 0x22 {
+                        // Escapes, control characters and non-ASCII bytes are left to JSONDecoder.
+                        guard raw[index] >= 0x20, raw[index] < 0x80, raw[index] != 0x5C else { return nil }
+                        index += 1
+                    }
+                    guard index < raw.count else { return nil }
+                    defer { index += 1 }
+                    return String(decoding: UnsafeRawBufferPointer(rebasing: raw[start..<index]), as: UTF8.self)
+                }
+                func literal(_ word: String) -> Bool {
+                    let utf8 = Array(word.utf8)
+                    guard index + utf8.count <= raw.count, raw[index..<index + utf8.count].elementsEqual(utf8) else { return false }
+                    index += utf8.count
+                    return true
+                }
+                guard expect(0x7B) else { return false }
+                skipSpace()
+                if index < raw.count, raw[index] == 0x7D {
+                    index += 1
+                } else {
+                    while true {
+                        guard let name = string(), found[name] == nil, expect(0x3A) else { return false }
+                        skipSpace()
+                        guard index < raw.count else { return false }
+                        if raw[index] == 0x22 {
+                            guard let value = string() else { return false }
+                            found[name] = .string(value)
+                        } else if literal("true") {
+                            found[name] = .bool(true)
+                        } else if literal("false") {
+                            found[name] = .bool(false)
+                        } else if literal("null") {
+                            found[name] = .null
+                        } else {
+                            return false
+                        }
+                        skipSpace()
+                        guard index < raw.count, raw[index] == 0x2C else { break }
+                        index += 1
+                    }
+                    guard expect(0x7D) else { return false }
+                }
+                skipSpace()
+                return index == raw.count
+            }
+            guard parsed, case .string(let type)? = found["type"], case .string(let challenge)? = found["challenge"],
+                case .string(let origin)? = found["origin"]
+            else { return nil }
+            switch found["crossOrigin"] {
+            case nil: crossOrigin = nil
+            case .bool(let value)?: crossOrigin = value
+            default: return nil
+            }
+            switch found["topOrigin"] {
+            case nil: topOrigin = nil
+            case .string(let value)?: topOrigin = value
+            default: return nil
+            }
+            (self.type, self.challenge, self.origin) = (type, challenge, origin)
         }
 
         init(from decoder: any Decoder) throws {

@@ -12,6 +12,14 @@ struct COSEKeyTests {
         #expect(bytes.hex == "a5010203262001215820" + CryptoTests.generatorX.hex + "225820" + CryptoTests.generatorY.hex)
     }
 
+    @Test func fixedLayoutIsTheCBORMapEncoding() throws {
+        for seed in 0..<16 {
+            let key = try P256SigningKey(seed: Data("cose-\(seed)".utf8)).publicKey
+            let cose = COSEKey(publicKey: key)
+            #expect(cose.bytes == cose.item.encoded)
+        }
+    }
+
     @Test func roundTrips() throws {
         let cose = COSEKey(publicKey: Self.key)
         #expect(try COSEKey(decoding: cose.bytes) == cose)

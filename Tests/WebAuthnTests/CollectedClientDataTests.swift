@@ -85,4 +85,38 @@ struct CollectedClientDataTests {
             CollectedClientData.ParseError.missingMember("origin").description
                 == #"clientDataJSON lacks the required member "origin""#)
     }
+
+    /// Inputs the plain reader takes and inputs it leaves to `JSONDecoder`: what it takes, it reads
+    /// as `JSONDecoder` does.
+    static let plainInputs: [(json: String, plain: Bool)] = [
+        (#"{"type":"webauthn.get","challenge":"AQID","origin":"https://example.com","crossOrigin":false}"#, true),
+        (#" { "origin" : "o" , "challenge":"AQ","type":"t", "x":null, "y":true, "z":"w" , "topOrigin":"t2","crossOrigin":true } "#, true),
+        (#"{"type":"t","challenge":"AQ","origin":"o"}"#, true),
+        (#"{"type":"t","challenge":"AQ","origin":"o","crossOrigin":null}"#, false),
+        (#"{"type":"t","challenge":"AQ","origin":"o","crossOrigin":"true"}"#, false),
+        (#"{"type":"t","challenge":"AQ","origin":"o","topOrigin":false}"#, false),
+        (#"{"type":"t","challenge":"AQ","origin":"o","n":1}"#, false),
+        (#"{"type":"t","challenge":"AQ","origin":"o","n":{"a":"b"}}"#, false),
+        (#"{"type":"t","challenge":"AQ","origin":"o\/p"}"#, false),
+        (#"{"type":"t","challenge":"AQ","origin":"é"}"#, false),
+        (#"{"type":"t","challenge":"AQ","type":"u","origin":"o"}"#, false),
+        (#"{"type":"t","challenge":"AQ"}"#, false),
+        (#"{"type":true,"challenge":"AQ","origin":"o"}"#, false),
+        (#"{"type":"t","challenge":"AQ","origin":"o"} x"#, false),
+        (#"{"type":"t","challenge":"AQ","origin":"o",}"#, false),
+        (#"{"type":"t","challenge":"AQ","origin":"o""#, false),
+        (#"{"type":"t","challenge":"AQ","origin":"o" "a":"b"}"#, false),
+        (#"{}"#, false),
+        (#"[]"#, false),
+        (#""#, false),
+        (#"{"type":"t","challenge":"AQ","origin":"o","b":tru}"#, false),
+    ]
+
+    @Test(arguments: plainInputs)
+    func plainReaderAgreesWithJSONDecoder(json: String, plain: Bool) {
+        let bytes = Data(json.utf8)
+        let read = CollectedClientData.Members(plain: bytes)
+        #expect((read != nil) == plain)
+        if let read { #expect(read == (try? JSONDecoder().decode(CollectedClientData.Members.self, from: bytes))) }
+    }
 }

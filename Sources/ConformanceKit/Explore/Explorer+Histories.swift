@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Explorer {
     /// Runs histories until one breaks an invariant, `budget` histories have run or `seconds` have
@@ -19,32 +20,11 @@ extension Explorer {
                 "the adapter declares none of the targets to explore (\((requested.isEmpty ? Self.defaultTargets : requested).joined(separator: ", ")))")
         }
         let deadline = seconds.map { started + .milliseconds(Int64($0 * 1000)) }
-        let run = try await withThrowingTaskGroup(of: Ran.self) { group -> Progress in
-            var progress = Progress()
-            var launched = 0
-            var finished: [Int: Ran] = [:]
-            while true {
-                // Up to `jobs` histories in flight, none started after the deadline.
-                while launched < budget, launched - progress.taken < max(1, jobs), deadline.map({ clock.now <= $0 }) ?? true {
-                    let index = launched
-                    launched += 1
-                    group.addTask { [index] in await history(index, of: targets, description: description) }
-                }
-                guard let ran = try await group.next() else { return progress }
-                finished[ran.index] = ran
-                // Outcomes count in history order: a later history waits for the earlier ones.
-                while let ready = finished.removeValue(forKey: progress.taken) {
-                    let outcome = try ready.result.get()
-                    progress.steps += outcome.history.steps.count
-                    progress.taken += 1
-                    if progress.taken % 100 == 0 { report(progress.taken, budget) }
-                    if outcome.violation != nil {
-                        group.cancelAll()
-                        progress.first = (outcome, progress.taken - 1)
-                        return progress
-                    }
-                }
-            }
+        let run: Progress
+        if jobs <= 1 {
+            run = try await sequentially(budget: budget, targets: targets, description: description, clock: clock, deadline: deadline, report: report)
+        } else {
+            run = try await concurrently(budget: budget, targets: targets, description: description, clock: clock, deadline: deadline, report: report)
         }
         let (taken, steps) = (run.taken, run.steps)
         guard let first = run.first, let violation = first.outcome.violation else {
@@ -56,6 +36,110 @@ extension Explorer {
             histories: taken, steps: steps,
             finding: Finding(original: first.outcome.history, shrunk: shrunk, violation: final, worldSeed: worldSeed, index: first.index, replays: replays),
             wallSeconds: (clock.now - started).inSeconds)
+    }
+
+    /// One history after the other in the calling task: no child task, so no thread is woken
+    /// between histories.
+    func sequentially(
+        budget: Int, targets: [Target], description: AdapterDescription, clock: ContinuousClock, deadline: ContinuousClock.Instant?,
+        report: @Sendable (Int, Int) -> Void
+    ) async throws -> Progress {
+        var progress = Progress()
+        while progress.taken < budget, deadline.map({ clock.now <= $0 }) ?? true {
+            try Task.checkCancellation()
+            let ran = await history(progress.taken, of: targets, description: description)
+            if try take(ran, into: &progress, budget: budget, report: report) { break }
+        }
+        return progress
+    }
+
+    /// `jobs` workers, each running one history after another: a worker takes the next index
+    /// from the shared ledger, so the histories started are those a sequential run starts, and
+    /// the ledger takes their outcomes in history order. No task is created or awaited per
+    /// history, so a worker never waits for another while histories remain (on a machine whose
+    /// cores are busy, waking a waiting thread for every history costs more than it gains).
+    func concurrently(
+        budget: Int, targets: [Target], description: AdapterDescription, clock: ContinuousClock, deadline: ContinuousClock.Instant?,
+        report: @Sendable (Int, Int) -> Void
+    ) async throws -> Progress {
+        let ledger = Ledger()
+        // The workers end before this function returns, so `report` does not outlive the call.
+        await withoutActuallyEscaping(report) { report in
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<jobs {
+                    group.addTask {
+                        while let index = ledger.nextIndex(budget: budget, open: { deadline.map { clock.now <= $0 } ?? true }) {
+                            let ran = await history(index, of: targets, description: description)
+                            ledger.finish(ran) { ran, progress in try take(ran, into: &progress, budget: budget, report: report) }
+                        }
+                    }
+                }
+            }
+        }
+        return try ledger.result()
+    }
+
+    /// The shared state of a concurrent run: the next history to start, the outcomes not yet
+    /// taken, and what was taken in order.
+    final class Ledger: Sendable {
+        struct State {
+            var next = 0
+            /// No history at or above this index starts: set when one broke an invariant or failed.
+            var end = Int.max
+            var waiting: [Int: Ran] = [:]
+            var progress = Progress()
+            var failure: (any Error)?
+        }
+        let state = Mutex(State())
+
+        /// The next history to run, or `nil` when the budget is spent, the run ended, the deadline
+        /// passed or the task was cancelled.
+        func nextIndex(budget: Int, open: () -> Bool) -> Int? {
+            state.withLock { state in
+                guard state.next < min(budget, state.end), !Task.isCancelled, open() else { return nil }
+                defer { state.next += 1 }
+                return state.next
+            }
+        }
+
+        /// Records a history's outcome and takes every outcome now next in order; `take` says
+        /// whether the run ends at the outcome it took.
+        func finish(_ ran: Ran, take: (Ran, inout Progress) throws -> Bool) {
+            state.withLock { state in
+                guard state.progress.first == nil, state.failure == nil else { return }
+                state.waiting[ran.index] = ran
+                while let ready = state.waiting.removeValue(forKey: state.progress.taken) {
+                    do {
+                        guard try take(ready, &state.progress) else { continue }
+                    } catch {
+                        state.failure = error
+                    }
+                    state.end = ready.index + 1
+                    state.waiting = [:]
+                    return
+                }
+            }
+        }
+
+        /// What was taken, or the failure that ended the run (a cancellation when it was cancelled).
+        func result() throws -> Progress {
+            try state.withLock { state in
+                if let failure = state.failure { throw failure }
+                try Task.checkCancellation()
+                return state.progress
+            }
+        }
+    }
+
+    /// Counts the next history's outcome; `true` when it broke an invariant (the run ends there).
+    func take(_ ran: Ran, into progress: inout Progress, budget: Int, report: @Sendable (Int, Int) -> Void) throws -> Bool {
+        let outcome = try ran.result.get()
+        progress.steps += outcome.history.steps.count
+        progress.taken += 1
+        if progress.taken % 100 == 0 { report(progress.taken, budget) }
+        guard outcome.violation != nil else { return false }
+        progress.first = (outcome, progress.taken - 1)
+        return true
     }
 
     /// Histories taken so far, in order, and the first that broke an invariant.

@@ -51,7 +51,7 @@ final class InvariantMonitor {
         if kind.isUserAction,
             let found = first(
                 in: ExploreInvariant.all, facts: facts,
-                { check in
+                { check, facts, record in
                     guard case .obligation(let check) = check else { return nil }
                     return check(facts, record)
                 })
@@ -72,7 +72,7 @@ final class InvariantMonitor {
             let request = noteRequest(operation)
             if let found = first(
                 in: ExploreInvariant.all, facts: facts,
-                { check in
+                { check, facts, record in
                     guard case .registrationRequest(let check) = check else { return nil }
                     return check(request, facts, record)
                 })
@@ -83,7 +83,7 @@ final class InvariantMonitor {
         noteLiveResponses(facts)
         if let found = first(
             in: ExploreInvariant.all, facts: facts,
-            { check in
+            { check, facts, record in
                 guard case .step(let check) = check else { return nil }
                 return check(facts, record)
             })
@@ -102,7 +102,7 @@ final class InvariantMonitor {
         for operation in facts.new where operation.kind == .signal {
             if let found = first(
                 in: ExploreInvariant.all, facts: facts,
-                { check in
+                { check, facts, _ in
                     guard case .signal(let check) = check else { return nil }
                     return check(operation, facts)
                 })
@@ -110,16 +110,21 @@ final class InvariantMonitor {
                 return found
             }
         }
-        return first(in: ExploreInvariant.all, facts: facts) { check in
+        return first(in: ExploreInvariant.all, facts: facts) { check, facts, record in
             guard case .signalCalls(let check) = check else { return nil }
             return check(facts, record)
         }
     }
 
     /// The first invariant, in order, whose check at this moment finds a breach, as a violation.
-    func first(in invariants: [ExploreInvariant], facts: StepFacts, _ ask: (ExploreInvariant.Check) -> ExploreInvariant.Breach?) -> ExploreViolation? {
+    /// `ask` gets the facts and the record as they are now, read once for every invariant (read
+    /// from the monitor by each check, they would be copied for each).
+    func first(
+        in invariants: [ExploreInvariant], facts: StepFacts, _ ask: (ExploreInvariant.Check, StepFacts, Record) -> ExploreInvariant.Breach?
+    ) -> ExploreViolation? {
+        let record = record
         for invariant in invariants {
-            guard let breach = ask(invariant.check) else { continue }
+            guard let breach = ask(invariant.check, facts, record) else { continue }
             return ExploreViolation(invariant: invariant, item: breach.item ?? invariant.item, stepIndex: facts.index, message: breach.message)
         }
         return nil

@@ -15,7 +15,8 @@ public enum Caps {
 
     /// `text`, or its first `limit` characters followed by `… [cut: N more characters]`.
     public static func text(_ text: String, limit: Int = textCharacters) -> String {
-        guard text.count > limit else { return text }
+        // A character takes at least one UTF-8 byte: a short text is kept without counting its characters.
+        guard text.utf8.count > limit, text.count > limit else { return text }
         return String(text.prefix(limit)) + "… [cut: \(text.count - limit) more characters]"
     }
 
