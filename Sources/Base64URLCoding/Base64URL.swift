@@ -39,26 +39,38 @@ public enum Base64URL {
 
     /// Encodes `data` as unpadded base64url.
     public static func encode(_ data: Data) -> String {
-        let bytes = [UInt8](data)
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            for shift in [18, 12, 6, 0] { output.append(alphabet[Int(group >> UInt32(shift) & 0x3F)]) }
-            index += 3
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> String in
+            let length = (bytes.count * 4 + 2) / 3
+            return String(unsafeUninitializedCapacity: max(length, 1)) { output in
+                var (index, written) = (0, 0)
+                func put(_ group: UInt32, _ shift: UInt32) {
+                    output[written] = alphabet[Int(group >> shift & 0x3F)]
+                    written += 1
+                }
+                while index + 3 <= bytes.count {
+                    let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                    put(group, 18)
+                    put(group, 12)
+                    put(group, 6)
+                    put(group, 0)
+                    index += 3
+                }
+                switch bytes.count - index {
+                case 1:
+                    let group = UInt32(bytes[index]) << 16
+                    put(group, 18)
+                    put(group, 12)
+                case 2:
+                    let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+                    put(group, 18)
+                    put(group, 12)
+                    put(group, 6)
+                default:
+                    break
+                }
+                return written
+            }
         }
-        switch bytes.count - index {
-        case 1:
-            let group = UInt32(bytes[index]) << 16
-            for shift in [18, 12] { output.append(alphabet[Int(group >> UInt32(shift) & 0x3F)]) }
-        case 2:
-            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            for shift in [18, 12, 6] { output.append(alphabet[Int(group >> UInt32(shift) & 0x3F)]) }
-        default:
-            break
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes canonical unpadded base64url.
@@ -67,8 +79,14 @@ public enum Base64URL {
     public static func decode(_ text: String) throws(DecodingError) -> Data {
         var sextets: [UInt8] = []
         sextets.reserveCapacity(text.utf8.count)
-        for (offset, scalar) in text.unicodeScalars.enumerated() {
-            guard let value = sextet(scalar) else { throw .invalidCharacter(Character(scalar), offset: offset) }
+        for byte in text.utf8 {
+            guard let value = sextet(Unicode.Scalar(byte)) else {
+                // Only ASCII is valid: name the offending character by its offset in scalars.
+                for (offset, scalar) in text.unicodeScalars.enumerated() where sextet(scalar) == nil {
+                    throw .invalidCharacter(Character(scalar), offset: offset)
+                }
+                preconditionFailure("a byte outside the alphabet belongs to a scalar outside it")
+            }
             sextets.append(value)
         }
         guard sextets.count % 4 != 1 else { throw .impossibleLength(sextets.count) }

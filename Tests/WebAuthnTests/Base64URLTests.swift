@@ -33,6 +33,9 @@ struct Base64URLTests {
         ("Zm9v/A", .invalidCharacter("/", offset: 4)),
         ("Zm 9v", .invalidCharacter(" ", offset: 2)),
         ("Zm9vé", .invalidCharacter("é", offset: 4)),
+        // A character of several UTF-8 bytes is named whole, at its offset in characters.
+        ("Zéa!", .invalidCharacter("é", offset: 1)),
+        ("Zm9v\u{1F600}", .invalidCharacter("\u{1F600}", offset: 4)),
         ("Z", .impossibleLength(1)),
         ("Zm9vY", .impossibleLength(5)),
         ("Zh", .nonZeroTrailingBits),

@@ -9,7 +9,9 @@ extension ExploreInvariant {
         thenSteps: { _ in ["the app showed no error"] },
         check: .step { facts, record in
             let errors = facts.snapshot.uiEvents[facts.uiMarker...].filter { UpgradeClaims.isError($0.value) }
-            for operation in facts.snapshot.operations where operation.kind == .create && record.deliveryStep[operation.id] == facts.index {
+            let operations = facts.snapshot.operations
+            for position in operations.indices where operations[position].kind == .create && record.deliveryStep[operations[position].id] == facts.index {
+                let operation = operations[position]
                 guard let error = operation.outcome.error, World.failureClass(of: error)?.handling == .silent else { continue }
                 if let shown = errors.first(where: { $0.sequence > operation.sequence }) {
                     return Breach(

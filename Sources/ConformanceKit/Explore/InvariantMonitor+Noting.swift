@@ -71,8 +71,10 @@ extension InvariantMonitor {
 
     /// The step at which each operation was issued and delivered.
     func noteOperations(_ facts: StepFacts) {
-        for operation in facts.snapshot.operations where operation.status == .delivered && record.deliveryStep[operation.id] == nil {
-            record.deliveryStep[operation.id] = facts.index
+        // Operations are read in place (by position): a `for … in` over them would copy each one.
+        let operations = facts.snapshot.operations
+        for position in operations.indices where operations[position].status == .delivered && record.deliveryStep[operations[position].id] == nil {
+            record.deliveryStep[operations[position].id] = facts.index
         }
         for operation in facts.new { record.issueStep[operation.id] = facts.index }
     }
@@ -95,7 +97,9 @@ extension InvariantMonitor {
     func noteLiveResponses(_ facts: StepFacts) {
         let index = facts.index
         let now = facts.snapshot.nowMillis
-        for operation in facts.snapshot.operations where operation.kind == .create && record.deliveryStep[operation.id] == index {
+        let operations = facts.snapshot.operations
+        for position in operations.indices where operations[position].kind == .create && record.deliveryStep[operations[position].id] == index {
+            let operation = operations[position]
             guard let issued = record.issueStep[operation.id], let view = operation.registration, let id = operation.createdCredentialID,
                 now - operation.issuedAtMillis <= Self.liveReleaseMillis,
                 !record.contextChanges.contains(where: { $0.step > issued && $0.step <= index }),
