@@ -62,15 +62,18 @@
 
     /// The cryptography used by the module, implemented with OpenSSL 3.0 libcrypto.
     ///
-    /// Keys are rebuilt from their raw scalar or point for each operation (`EVP_PKEY_fromdata`), so
-    /// the public value types hold only bytes and no library handles. Every handle is freed on
-    /// every path.
+    /// Keys are rebuilt from their raw scalar or point for each operation, so the public value
+    /// types hold only bytes and no library handles. Every handle is freed on every path.
     enum CryptoBackend {
+        /// SHA-256 fetched from the default provider once: with `EVP_sha256()` every digest fetches
+        /// it again. A fetched algorithm is immutable and may be used from any thread.
+        nonisolated(unsafe) private static let sha256Algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+
         static func sha256(_ data: Data) -> Data {
             var digest = [UInt8](repeating: 0, count: 32)
             var length: UInt32 = 0
             let ok = withBytes(data) { pointer, count in
-                EVP_Digest(pointer, count, &digest, &length, EVP_sha256(), nil)
+                EVP_Digest(pointer, count, &digest, &length, sha256Algorithm ?? EVP_sha256(), nil)
             }
             // SHA-256 over memory cannot fail short of memory exhaustion, which Swift treats as fatal too.
             precondition(ok == 1 && length == 32, "EVP_Digest(SHA-256) failed: \(drainErrors())")
@@ -125,40 +128,83 @@
             return decoded == 1 && EC_POINT_is_on_curve(group, point, nil) == 1
         }
 
+        /// Signs with ECDSA over SHA-256 (DER), through an `EC_KEY` on the shared group: building an
+        /// `EVP_PKEY` from the scalar (`EVP_PKEY_fromdata`) rebuilds the group from its name and
+        /// costs more than the signature (see the shim). `publicKey` is the scalar's; the signature
+        /// does not need it.
         static func sign(scalar: Data, publicKey: P256PublicKey, message: Data) throws(CryptoError) -> Data {
-            let key = try makeKey(privateScalar: scalar, publicPoint: publicKey.uncompressedPoint)
-            defer { EVP_PKEY_free(key) }
-            guard let context = EVP_MD_CTX_new() else { throw failure("EVP_MD_CTX_new") }
-            defer { EVP_MD_CTX_free(context) }
-            guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { throw failure("EVP_DigestSignInit") }
-            var length = 0
-            let sized = withBytes(message) { pointer, count in
-                EVP_DigestSign(context, nil, &length, pointer, count)
+            guard scalar.count == 32 else { throw CryptoError(.invalidLength(expected: 32, actual: scalar.count)) }
+            let digest = [UInt8](sha256(message))
+            let scalarBytes = [UInt8](scalar)
+            let key = try p256.withLock { group throws(CryptoError) -> OpaquePointer in
+                guard let group else { throw failure("EC_GROUP_new_by_curve_name") }
+                guard let key = clibcrypto_p256_private_key(group, scalarBytes) else { throw failure("EC_KEY_set_private_key") }
+                return key
             }
-            guard sized == 1, length > 0 else { throw failure("EVP_DigestSign (size)") }
-            var signature = [UInt8](repeating: 0, count: length)
-            let signed = withBytes(message) { pointer, count in
-                EVP_DigestSign(context, &signature, &length, pointer, count)
-            }
-            guard signed == 1 else { throw failure("EVP_DigestSign") }
-            return Data(signature.prefix(length))
+            defer { clibcrypto_p256_private_key_free(key) }
+            var signature = [UInt8](repeating: 0, count: 80)
+            var length: UInt32 = 0
+            guard clibcrypto_ecdsa_sign_digest(key, digest, &signature, &length) == 1, length > 0 else { throw failure("ECDSA_sign") }
+            return Data(signature.prefix(Int(length)))
         }
 
         static func verify(x: Data, y: Data, derSignature: Data, message: Data) -> Bool {
             defer { ERR_clear_error() }
-            var point = Data([0x04])
-            point.append(x)
-            point.append(y)
-            guard let key = try? makeKey(privateScalar: nil, publicPoint: point) else { return false }
+            var point = [UInt8]([0x04])
+            point.append(contentsOf: x)
+            point.append(contentsOf: y)
+            guard let key = publicKey(point: point) else { return false }
             defer { EVP_PKEY_free(key) }
             guard let context = EVP_MD_CTX_new() else { return false }
             defer { EVP_MD_CTX_free(context) }
-            guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
+            guard EVP_DigestVerifyInit(context, nil, sha256Algorithm ?? EVP_sha256(), nil, key) == 1 else { return false }
             let signature = [UInt8](derSignature)
             let result = withBytes(message) { pointer, count in
                 EVP_DigestVerify(context, signature, signature.count, pointer, count)
             }
             return result == 1
+        }
+
+        /// A P-256 key holding the group and no point, built once: a public key is a copy of it with
+        /// its point set (`EVP_PKEY_set1_encoded_public_key`), a sixth of the cost of building one
+        /// from parameters, which finds the group by name each time. Copied under its lock.
+        private static let publicKeyTemplate = Mutex<OpaquePointer?>(makeTemplate())
+
+        /// The template's domain parameters: the group's name only.
+        private static func makeTemplate() -> OpaquePointer? {
+            // OSSL_PARAM_BLD keeps the name and value by reference until OSSL_PARAM_BLD_to_param, so
+            // both live in buffers freed on return. Names from core_names.h: OSSL_PKEY_PARAM_GROUP_NAME.
+            let groupKey = strdup("group")
+            let groupName = strdup("prime256v1")
+            defer {
+                free(groupKey)
+                free(groupName)
+            }
+            guard let groupKey, let groupName, let builder = OSSL_PARAM_BLD_new() else { return nil }
+            defer { OSSL_PARAM_BLD_free(builder) }
+            guard OSSL_PARAM_BLD_push_utf8_string(builder, groupKey, groupName, 0) == 1, let parameters = OSSL_PARAM_BLD_to_param(builder) else {
+                return nil
+            }
+            defer { OSSL_PARAM_free(parameters) }
+            guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { return nil }
+            defer { EVP_PKEY_CTX_free(context) }
+            var key: OpaquePointer?
+            guard EVP_PKEY_fromdata_init(context) == 1, EVP_PKEY_fromdata(context, &key, clibcrypto_selection_parameters(), parameters) == 1 else {
+                return nil
+            }
+            return key
+        }
+
+        /// A public key for an uncompressed point (65 bytes), or nil when the point is not one on
+        /// P-256. The caller frees it with `EVP_PKEY_free`.
+        private static func publicKey(point: [UInt8]) -> OpaquePointer? {
+            let copy = publicKeyTemplate.withLock { template in template.flatMap { EVP_PKEY_dup($0) } }
+            guard let key = copy else { return nil }
+            guard EVP_PKEY_set1_encoded_public_key(key, point, point.count) == 1 else {
+                EVP_PKEY_free(key)
+                return nil
+            }
+            return key
         }
 
         /// The coordinates of a P-256 key in DER SubjectPublicKeyInfo form (`d2i_PUBKEY`), or nil when the
@@ -190,62 +236,6 @@
         }
 
         // MARK: Helpers
-
-        /// Builds an EC `EVP_PKEY` on P-256 from a public point and, optionally, a private scalar.
-        /// The caller frees the result with `EVP_PKEY_free`.
-        private static func makeKey(privateScalar: Data?, publicPoint: Data) throws(CryptoError) -> OpaquePointer {
-            // OSSL_PARAM_BLD keeps the key names, the group name and the point by reference until
-            // OSSL_PARAM_BLD_to_param (and the parameter array keeps the key names), so all of them
-            // live in buffers allocated here and freed on return, not in temporary Swift bridges.
-            // Names from core_names.h: OSSL_PKEY_PARAM_GROUP_NAME, _PUB_KEY, _PRIV_KEY.
-            let groupKey = cString("group")
-            let groupName = cString("prime256v1")
-            let publicKeyName = cString("pub")
-            let privateKeyName = cString("priv")
-            let point = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(publicPoint.count, 1))
-            _ = point.initialize(from: publicPoint)
-            defer {
-                for name in [groupKey, groupName, publicKeyName, privateKeyName] { name.deallocate() }
-                point.deallocate()
-            }
-            guard let builder = OSSL_PARAM_BLD_new() else { throw failure("OSSL_PARAM_BLD_new") }
-            defer { OSSL_PARAM_BLD_free(builder) }
-            guard OSSL_PARAM_BLD_push_utf8_string(builder, groupKey, groupName, 0) == 1 else {
-                throw failure("OSSL_PARAM_BLD_push_utf8_string(group)")
-            }
-            guard OSSL_PARAM_BLD_push_octet_string(builder, publicKeyName, point.baseAddress, publicPoint.count) == 1 else {
-                throw failure("OSSL_PARAM_BLD_push_octet_string(pub)")
-            }
-            // The builder also keeps a reference to the BIGNUM until OSSL_PARAM_BLD_to_param copies it.
-            var privateNumber: OpaquePointer?
-            defer { if let privateNumber { BN_clear_free(privateNumber) } }
-            if let privateScalar {
-                guard let number = bigNumber(privateScalar) else { throw failure("BN_bin2bn") }
-                privateNumber = number
-                guard OSSL_PARAM_BLD_push_BN(builder, privateKeyName, number) == 1 else {
-                    throw failure("OSSL_PARAM_BLD_push_BN(priv)")
-                }
-            }
-            guard let parameters = OSSL_PARAM_BLD_to_param(builder) else { throw failure("OSSL_PARAM_BLD_to_param") }
-            defer { OSSL_PARAM_free(parameters) }
-            guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw failure("EVP_PKEY_CTX_new_from_name") }
-            defer { EVP_PKEY_CTX_free(context) }
-            guard EVP_PKEY_fromdata_init(context) == 1 else { throw failure("EVP_PKEY_fromdata_init") }
-            let selection = privateScalar == nil ? clibcrypto_selection_public_key() : clibcrypto_selection_keypair()
-            var key: OpaquePointer?
-            guard EVP_PKEY_fromdata(context, &key, selection, parameters) == 1, let key else {
-                throw failure("EVP_PKEY_fromdata")
-            }
-            return key
-        }
-
-        /// A NUL-terminated copy of `text` that stays valid until `deallocate()`.
-        private static func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
-            let characters = Array(text.utf8CString)
-            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: characters.count)
-            pointer.initialize(from: characters, count: characters.count)
-            return pointer
-        }
 
         /// A new BIGNUM holding the big-endian `bytes`; free it with `BN_clear_free`.
         private static func bigNumber(_ bytes: Data) -> OpaquePointer? {

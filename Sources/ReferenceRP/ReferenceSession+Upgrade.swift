@@ -57,7 +57,8 @@ extension ReferenceSession {
             case .domainAndCode: return TelemetryEvent(name, ["domain": error.domain ?? "-", "code": error.code.map(String.init) ?? "-"])
             }
         } else {
-            let dom = Self.domErrorName(ofType: error.type)
+            // Read only by the spellings that name the DOM error.
+            var dom: String? { Self.domErrorName(ofType: error.type) }
             switch design.androidFailureSpelling {
             case .everything: break
             case .className:

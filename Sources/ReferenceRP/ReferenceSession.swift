@@ -233,8 +233,8 @@ actor ReferenceSession: RelyingPartySession {
     static func offersConditionalCreate(_ device: DeviceInfo) -> Bool {
         switch device.platform {
         // As `#available(iOS 18, iPadOS 18, macOS 15, visionOS 2, *)`: the floor depends on the OS family.
-        case .apple: Version(device.osVersion) >= Version([.macos: "15.0", .visionos: "2.0"][device.family] ?? "18.0")
-        case .android: Version(device.credentialsLibraryVersion ?? "0") >= Version("1.6.0")
+        case .apple: Version(device.osVersion) >= ([.macos: Version.macOS15, .visionos: Version.visionOS2][device.family] ?? Version.iOS18)
+        case .android: Version(device.credentialsLibraryVersion ?? "0") >= Version.credentials1_6
         }
     }
 
@@ -387,6 +387,14 @@ actor ReferenceSession: RelyingPartySession {
 struct Version: Comparable, Sendable {
     let parts: [Int]
     init(_ text: String) { parts = text.split(separator: ".").map { Int($0) ?? 0 } }
+    /// The API floors the app checks, read once.
+    static let iOS18 = Version("18.0")
+    static let macOS15 = Version("15.0")
+    static let visionOS2 = Version("2.0")
+    static let android15 = Version("15")
+    static let apple26 = Version("26.0")
+    static let apple26_2 = Version("26.2")
+    static let credentials1_6 = Version("1.6.0")
     static func < (lhs: Version, rhs: Version) -> Bool {
         for index in 0..<max(lhs.parts.count, rhs.parts.count) {
             let left = index < lhs.parts.count ? lhs.parts[index] : 0

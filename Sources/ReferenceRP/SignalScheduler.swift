@@ -84,11 +84,11 @@ enum SignalScheduler {
         case .apple:
             // Apple's signal APIs have the same floors (26.0, 26.2) on iOS, iPadOS, macOS and visionOS.
             let version = Version(device.osVersion)
-            if version >= Version("26.2") { return .appleDataManager }
-            if version >= Version("26.0") { return .appleUpdater }
+            if version >= Version.apple26_2 { return .appleDataManager }
+            if version >= Version.apple26 { return .appleUpdater }
             return nil
         case .android:
-            let available = Version(device.osVersion) >= Version("15") && Version(device.credentialsLibraryVersion ?? "0") >= Version("1.6.0")
+            let available = Version(device.osVersion) >= Version.android15 && Version(device.credentialsLibraryVersion ?? "0") >= Version.credentials1_6
             return available ? .android : nil
         }
     }

@@ -321,9 +321,12 @@ public final class VirtualAuthenticator: Sendable {
 
     /// `SHA-256(seed || "webauthn.virtual." || label || index)`, the source of all derived bytes.
     private func derive(_ label: String, _ index: UInt32) -> Data {
-        var input = seed
-        input.append(contentsOf: Array("webauthn.virtual.\(label)".utf8))
-        input.append(contentsOf: withUnsafeBytes(of: index.bigEndian) { Array($0) })
+        let prefix = "webauthn.virtual.".utf8
+        var input = Data(capacity: seed.count + prefix.count + label.utf8.count + 4)
+        input.append(seed)
+        input.append(contentsOf: prefix)
+        input.append(contentsOf: label.utf8)
+        withUnsafeBytes(of: index.bigEndian) { input.append(contentsOf: $0) }
         return SHA256.hash(input)
     }
 }

@@ -30,11 +30,11 @@ extension JSONValue {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                Self.write(key, into: &bytes)
+                Self.write(member.key, into: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                guard members[key].map({ $0.write(into: &bytes) }) ?? false else { return false }
+                guard member.value.write(into: &bytes) else { return false }
             }
             bytes.append(UInt8(ascii: "}"))
         }
