@@ -32,7 +32,7 @@
             (try? P256.Signing.PublicKey(rawRepresentation: x + y)) != nil
         }
 
-        static func sign(scalar: Data, publicKey: P256PublicKey, message: Data) throws(CryptoError) -> Data {
+        static func sign(scalar: Data, message: Data) throws(CryptoError) -> Data {
             do {
                 let key = try P256.Signing.PrivateKey(rawRepresentation: scalar)
                 return try key.signature(for: message).derRepresentation
@@ -130,9 +130,8 @@
 
         /// Signs with ECDSA over SHA-256 (DER), through an `EC_KEY` on the shared group: building an
         /// `EVP_PKEY` from the scalar (`EVP_PKEY_fromdata`) rebuilds the group from its name and
-        /// costs more than the signature (see the shim). `publicKey` is the scalar's; the signature
-        /// does not need it.
-        static func sign(scalar: Data, publicKey: P256PublicKey, message: Data) throws(CryptoError) -> Data {
+        /// costs more than the signature (see the shim).
+        static func sign(scalar: Data, message: Data) throws(CryptoError) -> Data {
             guard scalar.count == 32 else { throw CryptoError(.invalidLength(expected: 32, actual: scalar.count)) }
             let digest = [UInt8](sha256(message))
             let scalarBytes = [UInt8](scalar)

@@ -3,6 +3,7 @@
 #else
     import Foundation
 #endif
+import Synchronization
 
 /// A failure reported by the platform's cryptography library.
 ///
@@ -145,23 +146,62 @@ public struct P256PublicKey: Sendable, Hashable {
 public struct P256SigningKey: Sendable, Hashable {
     /// The private scalar, 32 bytes big-endian, in [1, n-1].
     let scalar: Data
-    /// The matching public key.
-    public let publicKey: P256PublicKey
+    /// The public key, once computed.
+    private let point: PublicPoint
+
+    /// The matching public key. It is computed on first use (a scalar multiplication, the
+    /// costliest step of making a key), so a key that only signs never pays for it.
+    public var publicKey: P256PublicKey { point.key(of: scalar) }
+
+    /// The order n of the P-256 group, big-endian: a private scalar lies in [1, n-1].
+    static let order: [UInt8] = [
+        0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51,
+    ]
 
     /// Creates the key whose private scalar is `privateScalar` (32 bytes big-endian).
     ///
-    /// - Throws: `CryptoError` with `.invalidLength`, `.scalarOutOfRange` or `.backendFailure`.
+    /// - Throws: `CryptoError` with `.invalidLength` or `.scalarOutOfRange`.
     public init(privateScalar: Data) throws(CryptoError) {
         guard privateScalar.count == 32 else {
             throw CryptoError(.invalidLength(expected: 32, actual: privateScalar.count))
         }
         let scalar = Data(privateScalar)
-        guard let (x, y) = try CryptoBackend.publicPoint(forScalar: scalar) else {
+        guard scalar.contains(where: { $0 != 0 }), scalar.lexicographicallyPrecedes(Self.order) else {
             throw CryptoError(.scalarOutOfRange)
         }
         self.scalar = scalar
-        self.publicKey = P256PublicKey(computedX: x, y: y)
+        point = PublicPoint()
     }
+
+    /// Keys are equal when their scalars are (the public key follows from the scalar).
+    public static func == (lhs: P256SigningKey, rhs: P256SigningKey) -> Bool { lhs.scalar == rhs.scalar }
+
+    /// Hashes the scalar.
+    public func hash(into hasher: inout Hasher) { hasher.combine(scalar) }
+}
+
+/// The public point of one signing key, computed at most once, by whichever copy of the key
+/// asks first.
+private final class PublicPoint: Sendable {
+    private let computed = Mutex<P256PublicKey?>(nil)
+
+    func key(of scalar: Data) -> P256PublicKey {
+        computed.withLock { computed in
+            if let computed { return computed }
+            // The scalar was checked to lie in [1, n-1], so the library has a point for it; only
+            // its own failure (out of memory) could stop it, which Swift treats as fatal too.
+            guard let (x, y) = try? CryptoBackend.publicPoint(forScalar: scalar) else {
+                preconditionFailure("the P-256 public point of a valid scalar could not be computed")
+            }
+            let key = P256PublicKey(computedX: x, y: y)
+            computed = key
+            return key
+        }
+    }
+}
+
+extension P256SigningKey {
 
     /// Derives a key deterministically from `seed` (any length, typically 32 bytes).
     ///
@@ -198,6 +238,6 @@ public struct P256SigningKey: Sendable, Hashable {
     ///
     /// - Throws: `CryptoError.backendFailure` if the library fails.
     public func sign(_ message: Data) throws(CryptoError) -> Data {
-        try CryptoBackend.sign(scalar: scalar, publicKey: publicKey, message: Data(message))
+        try CryptoBackend.sign(scalar: scalar, message: Data(message))
     }
 }

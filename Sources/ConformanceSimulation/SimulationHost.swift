@@ -209,8 +209,18 @@ public final class SimulationHost: PlatformHost, Sendable {
         state.withLock { body(&$0.simulator.provider) }
     }
 
+    /// A passkey made in the provider: its id, and its COSE public key, computed when first read
+    /// (a passkey the server is never told of never needs it).
+    public struct ProviderPasskey: Sendable {
+        /// The credential id.
+        public let id: Data
+        let credential: VirtualAuthenticator.Credential
+        /// The COSE public key.
+        public var publicKey: Data { credential.publicKey.bytes }
+    }
+
     /// Makes a passkey in the provider (as if created earlier) and returns its id and COSE public key.
-    public func makeProviderPasskey(rpID: String, userHandle: Data, userName: String, displayName: String) throws -> (id: Data, publicKey: Data) {
+    public func makeProviderPasskey(rpID: String, userHandle: Data, userName: String, displayName: String) throws -> ProviderPasskey {
         try state.withLock { state in
             // An earlier registration: its registration bytes are never read.
             let credential: VirtualAuthenticator.Credential
@@ -228,7 +238,7 @@ public final class SimulationHost: PlatformHost, Sendable {
             state.transcript.record(
                 at: state.clock.nowMillis, .platform, "provider.passkey",
                 "the credential manager holds passkey \(Base64URL.encode(id)) of \(userName) for \(rpID)")
-            return (id, credential.publicKey.bytes)
+            return ProviderPasskey(id: id, credential: credential)
         }
     }
 

@@ -29,8 +29,8 @@ final class LaunchedBinary: Sendable {
         process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
-        FileManager.default.createFile(atPath: directory.appendingPathComponent("stdout.txt").path, contents: nil)
-        FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr.txt").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stdout.txt").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr.txt").path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("stdout.txt"))
         process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr.txt"))
         let continuation = exit.continuation

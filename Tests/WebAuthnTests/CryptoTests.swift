@@ -38,7 +38,24 @@ struct CryptoTests {
         #expect(throws: CryptoError(.invalidLength(expected: 32, actual: 31))) { try P256SigningKey(privateScalar: Data(count: 31)) }
         var orderMinusOne = [UInt8](Self.order)
         orderMinusOne[31] -= 1
-        _ = try P256SigningKey(privateScalar: Data(orderMinusOne))
+        let last = try P256SigningKey(privateScalar: Data(orderMinusOne))
+        // n - 1 is -1: its point is the generator's mirror, (Gx, p - Gy).
+        #expect(last.publicKey.x == Self.generatorX)
+        #expect(last.publicKey.y != Self.generatorY)
+    }
+
+    @Test func publicKeyIsComputedOnceForEveryCopy() async throws {
+        let key = try P256SigningKey(seed: Data("lazy".utf8))
+        let copies = Array(repeating: key, count: 16)
+        // Copies read their public key at once: one computation, one value.
+        let keys = await withTaskGroup(of: P256PublicKey.self) { group in
+            for copy in copies { group.addTask { copy.publicKey } }
+            return await group.reduce(into: [P256PublicKey]()) { $0.append($1) }
+        }
+        #expect(Set(keys).count == 1)
+        #expect(keys.first == (try P256SigningKey(privateScalar: key.privateScalar)).publicKey)
+        #expect(key == (try P256SigningKey(privateScalar: key.privateScalar)))
+        #expect(key.hashValue == (try P256SigningKey(privateScalar: key.privateScalar)).hashValue)
     }
 
     /// The seed derivation is fixed: this vector was computed independently with Python
