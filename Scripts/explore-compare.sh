@@ -10,6 +10,12 @@
 #       Further arguments go to this checkout's explore only (e.g. `--jobs 1`, for a baseline
 #       that has no such option).
 #
+# To measure on busy cores, set BUSY_LOOPS=<n>: n shell loops spin on the CPU for the whole
+# comparison and are stopped at its end. BUSY_SESSION=own (the default) starts each in its own
+# session, as other users' jobs run, so the kernel's autogroups give each loop the share this
+# script's session gets; BUSY_SESSION=same starts them in this session, where the CPU is shared
+# thread by thread, as between the steps of one CI job.
+#
 # The baseline is any release build of passkey-conformance with its resource bundles beside it,
 # e.g. one built in a worktree of an earlier commit:
 #   git worktree add ../explore-base <commit> && (cd ../explore-base && swift build -c release)
@@ -26,6 +32,21 @@ current="$(swift build -c release --show-bin-path)/passkey-conformance"
 # explore's first line: "explore: N histories, M steps in S s (R histories/s), seed 1".
 rate() { sed -n 's/^explore: .*(\([0-9]*\) histories\/s).*/\1/p'; }
 counts() { sed -n 's/^explore: \([0-9]*\) histories, \([0-9]*\) steps.*/\1 histories, \2 steps/p'; }
+
+busy_pids=""
+stop_busy() { [ -z "$busy_pids" ] || kill $busy_pids 2>/dev/null || true; }
+trap stop_busy EXIT
+loops="${BUSY_LOOPS:-0}"
+while [ "$loops" -gt 0 ]; do
+    if [ "${BUSY_SESSION:-own}" = same ]; then
+        sh -c 'while :; do :; done' &
+    else
+        setsid sh -c 'while :; do :; done' &
+    fi
+    busy_pids="$busy_pids $!"
+    loops=$((loops - 1))
+done
+[ -z "$busy_pids" ] || echo "busy: ${BUSY_LOOPS} spinning loop(s), ${BUSY_SESSION:-own} session(s)"
 
 base_rates=""
 current_rates=""
