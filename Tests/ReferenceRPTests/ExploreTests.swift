@@ -2,6 +2,7 @@ import ConformanceKit
 import ConformanceTestSupport
 import Foundation
 import ReferenceRP
+import Synchronization
 import Testing
 
 @Suite("explore")
@@ -92,6 +93,44 @@ struct ExploreTests {
             let clean = try await explore(nil, jobs: 1, budget: 40)
             let cleanThree = try await explore(nil, jobs: 3, budget: 40)
             #expect(clean.histories == 40 && cleanThree.histories == 40 && clean.steps == cleanThree.steps)
+        }
+    }
+
+    /// The reference RP, except that the `failing`-th session opened fails.
+    final class FailingOpen: RelyingPartyAdapter {
+        struct Broken: Error, Equatable {}
+        let inner = ReferenceRP()
+        let failing: Int
+        let opened = Mutex(0)
+
+        init(failing: Int) { self.failing = failing }
+
+        func describe() async throws -> AdapterDescription { try await inner.describe() }
+
+        func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
+            let count = opened.withLock { count in
+                count += 1
+                return count
+            }
+            if count == failing { throw Broken() }
+            return try await inner.openSession(context, host: host)
+        }
+
+        func shutdown() async { await inner.shutdown() }
+    }
+
+    @Test("a history that fails ends the run with its error, with one job or several; a spent deadline starts none")
+    func failureAndDeadlineWithJobs() async throws {
+        try await withTaskExecutorPreference(DedicatedExecutor.heavy) {
+            for jobs in [1, 3] {
+                var explorer = Explorer(adapter: FailingOpen(failing: 7), seed: 1)
+                explorer.jobs = jobs
+                await #expect(throws: FailingOpen.Broken()) { _ = try await explorer.explore(budget: 40) }
+                var late = Explorer(adapter: ReferenceRP(), seed: 1)
+                late.jobs = jobs
+                let report = try await late.explore(budget: 40, seconds: 0)
+                #expect(report.histories == 0 && report.finding == nil)
+            }
         }
     }
 }
