@@ -36,6 +36,8 @@ counts() { sed -n 's/^explore: \([0-9]*\) histories, \([0-9]*\) steps.*/\1 histo
 busy_pids=""
 stop_busy() { [ -z "$busy_pids" ] || kill $busy_pids 2>/dev/null || true; }
 trap stop_busy EXIT
+# An interrupt ends the script through its exit, so the loops stop then too.
+trap 'exit 130' INT TERM
 loops="${BUSY_LOOPS:-0}"
 while [ "$loops" -gt 0 ]; do
     if [ "${BUSY_SESSION:-own}" = same ]; then

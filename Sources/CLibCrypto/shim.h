@@ -1,7 +1,8 @@
 #ifndef CLIBCRYPTO_SHIM_H
 #define CLIBCRYPTO_SHIM_H
 // The parts of OpenSSL 3.0 libcrypto that the WebAuthn module uses on Linux
-// (SHA-256, P-256 key construction and ECDSA through the EVP interfaces, RAND_bytes,
+// (SHA-256, P-256 keys and ECDSA checks through the EVP interfaces, ECDSA signatures through
+// EC_KEY (below), RAND_bytes,
 // SubjectPublicKeyInfo DER through i2d_PUBKEY/d2i_PUBKEY), and the detached signatures of
 // evidence bundles (PEM keys through memory BIOs, ECDSA P-256 and Ed25519 through EVP).
 #include <openssl/evp.h>
@@ -17,12 +18,6 @@
 #include <openssl/pem.h>
 
 // Composite macros that Swift cannot import as constants.
-
-/// The EVP_PKEY_fromdata selection for a key pair (private and public parts).
-static inline int clibcrypto_selection_keypair(void) { return EVP_PKEY_KEYPAIR; }
-
-/// The EVP_PKEY_fromdata selection for a public key.
-static inline int clibcrypto_selection_public_key(void) { return EVP_PKEY_PUBLIC_KEY; }
 
 /// The EVP_PKEY_fromdata selection for domain parameters only (the P-256 template key).
 static inline int clibcrypto_selection_parameters(void) { return EVP_PKEY_KEY_PARAMETERS; }

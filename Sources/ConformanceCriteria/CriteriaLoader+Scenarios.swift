@@ -144,7 +144,7 @@ extension CriteriaLoader {
                 // A scenario that checks nothing shows nothing: it must not count for its items.
                 error(
                     "scenario \"\(pickle.name)\" has no outcome check (no Then step), so it verifies nothing; its @verify tags ("
-                        + verifyItems.map(\.rawValue).joined(separator: ", ") + ") cannot count for those items")
+                        + verifyItems.joined(separator: ", ") + ") cannot count for those items")
                 verifyItems = []
             }
             var slug = pickle.name

@@ -58,7 +58,7 @@ extension ReferenceSession {
             }
         } else {
             // Read only by the spellings that name the DOM error.
-            var dom: String? { Self.domErrorName(ofType: error.type) }
+            lazy var dom = Self.domErrorName(ofType: error.type)
             switch design.androidFailureSpelling {
             case .everything: break
             case .className:

@@ -9,11 +9,12 @@ import Testing
 struct ExploreTests {
     /// The reference and the designs whose timing differs most from it; CI runs every design in
     /// release (`Scripts/explore-bench.sh`, which fails on any violation).
-    static let sampledDesigns = ReferenceDesign.all.filter { ["reference", "upgrade-after-3s", "debounce-5s", "batch-to-next-refresh"].contains($0.id) }
+    static let sampledIDs: Set<DesignID> = ["reference", "upgrade-after-3s", "debounce-5s", "batch-to-next-refresh"]
+    static let sampledDesigns = ReferenceDesign.all.filter { sampledIDs.contains($0.id) }
 
     @Test("every sampled design exists, so the test below runs for each of them")
     func sampledDesignsExist() {
-        #expect(Set(Self.sampledDesigns.map(\.id)) == ["reference", "upgrade-after-3s", "debounce-5s", "batch-to-next-refresh"])
+        #expect(Set(Self.sampledDesigns.map(\.id)) == Self.sampledIDs)
     }
 
     @Test("the reference RP and the conforming designs of other timing break no invariant", arguments: sampledDesigns)
@@ -119,7 +120,7 @@ struct ExploreTests {
         func shutdown() async { await inner.shutdown() }
     }
 
-    @Test("a history that fails ends the run with its error, with one job or several; a spent deadline starts none")
+    @Test("a history that fails ends the run with its error, with one job or several; a spent deadline starts none; progress comes per hundred")
     func failureAndDeadlineWithJobs() async throws {
         try await withTaskExecutorPreference(DedicatedExecutor.heavy) {
             for jobs in [1, 3] {
@@ -130,6 +131,10 @@ struct ExploreTests {
                 late.jobs = jobs
                 let report = try await late.explore(budget: 40, seconds: 0)
                 #expect(report.histories == 0 && report.finding == nil)
+                // Progress comes once for each hundred histories taken.
+                let reported = Mutex<[Int]>([])
+                let full = try await late.explore(budget: 250) { done, total in reported.withLock { $0.append(done * 1000 + total) } }
+                #expect(full.histories == 250 && reported.withLock { $0 } == [100_250, 200_250])
             }
         }
     }

@@ -20,11 +20,13 @@ extension Explorer {
                 "the adapter declares none of the targets to explore (\((requested.isEmpty ? Self.defaultTargets : requested).joined(separator: ", ")))")
         }
         let deadline = seconds.map { started + .milliseconds(Int64($0 * 1000)) }
+        // Whether another history may start: none starts after the deadline.
+        let open: @Sendable () -> Bool = { deadline.map { clock.now <= $0 } ?? true }
         let run: Progress
         if jobs <= 1 {
-            run = try await sequentially(budget: budget, targets: targets, description: description, clock: clock, deadline: deadline, report: report)
+            run = try await sequentially(budget: budget, targets: targets, description: description, open: open, report: report)
         } else {
-            run = try await concurrently(budget: budget, targets: targets, description: description, clock: clock, deadline: deadline, report: report)
+            run = try await concurrently(budget: budget, targets: targets, description: description, open: open, report: report)
         }
         let (taken, steps) = (run.taken, run.steps)
         guard let first = run.first, let violation = first.outcome.violation else {
@@ -41,14 +43,15 @@ extension Explorer {
     /// One history after the other in the calling task: no child task, so no thread is woken
     /// between histories.
     func sequentially(
-        budget: Int, targets: [Target], description: AdapterDescription, clock: ContinuousClock, deadline: ContinuousClock.Instant?,
-        report: @Sendable (Int, Int) -> Void
+        budget: Int, targets: [Target], description: AdapterDescription, open: () -> Bool, report: @Sendable (Int, Int) -> Void
     ) async throws -> Progress {
         var progress = Progress()
-        while progress.taken < budget, deadline.map({ clock.now <= $0 }) ?? true {
+        while progress.taken < budget, open() {
             try Task.checkCancellation()
             let ran = await history(progress.taken, of: targets, description: description)
-            if try take(ran, into: &progress, budget: budget, report: report) { break }
+            let ended = try take(ran, into: &progress)
+            if progress.taken % 100 == 0 { report(progress.taken, budget) }
+            if ended { break }
         }
         return progress
     }
@@ -59,8 +62,7 @@ extension Explorer {
     /// history, so a worker never waits for another while histories remain (on a machine whose
     /// cores are busy, waking a waiting thread for every history costs more than it gains).
     func concurrently(
-        budget: Int, targets: [Target], description: AdapterDescription, clock: ContinuousClock, deadline: ContinuousClock.Instant?,
-        report: @Sendable (Int, Int) -> Void
+        budget: Int, targets: [Target], description: AdapterDescription, open: @escaping @Sendable () -> Bool, report: @Sendable (Int, Int) -> Void
     ) async throws -> Progress {
         let ledger = Ledger()
         // The workers end before this function returns, so `report` does not outlive the call.
@@ -68,9 +70,11 @@ extension Explorer {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<jobs {
                     group.addTask {
-                        while let index = ledger.nextIndex(budget: budget, open: { deadline.map { clock.now <= $0 } ?? true }) {
+                        while let index = ledger.nextIndex(budget: budget, open: open) {
                             let ran = await history(index, of: targets, description: description)
-                            ledger.finish(ran) { ran, progress in try take(ran, into: &progress, budget: budget, report: report) }
+                            // Progress is reported outside the ledger's lock, for each hundred taken.
+                            let (before, after) = ledger.finish(ran) { ran, progress in try take(ran, into: &progress) }
+                            for taken in stride(from: (before / 100 + 1) * 100, through: after, by: 100) { report(taken, budget) }
                         }
                     }
                 }
@@ -84,11 +88,11 @@ extension Explorer {
     final class Ledger: Sendable {
         struct State {
             var next = 0
-            /// No history at or above this index starts: set when one broke an invariant or failed.
-            var end = Int.max
             var waiting: [Int: Ran] = [:]
             var progress = Progress()
             var failure: (any Error)?
+            /// Whether a history taken broke an invariant or failed: no other starts then.
+            var ended: Bool { progress.first != nil || failure != nil }
         }
         let state = Mutex(State())
 
@@ -96,17 +100,18 @@ extension Explorer {
         /// passed or the task was cancelled.
         func nextIndex(budget: Int, open: () -> Bool) -> Int? {
             state.withLock { state in
-                guard state.next < min(budget, state.end), !Task.isCancelled, open() else { return nil }
+                guard state.next < budget, !state.ended, !Task.isCancelled, open() else { return nil }
                 defer { state.next += 1 }
                 return state.next
             }
         }
 
         /// Records a history's outcome and takes every outcome now next in order; `take` says
-        /// whether the run ends at the outcome it took.
-        func finish(_ ran: Ran, take: (Ran, inout Progress) throws -> Bool) {
+        /// whether the run ends at the outcome it took. Returns how many were taken before and after.
+        func finish(_ ran: Ran, take: (Ran, inout Progress) throws -> Bool) -> (before: Int, after: Int) {
             state.withLock { state in
-                guard state.progress.first == nil, state.failure == nil else { return }
+                let before = state.progress.taken
+                guard !state.ended else { return (before, before) }
                 state.waiting[ran.index] = ran
                 while let ready = state.waiting.removeValue(forKey: state.progress.taken) {
                     do {
@@ -114,10 +119,10 @@ extension Explorer {
                     } catch {
                         state.failure = error
                     }
-                    state.end = ready.index + 1
-                    state.waiting = [:]
-                    return
+                    break
                 }
+                if state.ended { state.waiting = [:] }
+                return (before, state.progress.taken)
             }
         }
 
@@ -132,11 +137,10 @@ extension Explorer {
     }
 
     /// Counts the next history's outcome; `true` when it broke an invariant (the run ends there).
-    func take(_ ran: Ran, into progress: inout Progress, budget: Int, report: @Sendable (Int, Int) -> Void) throws -> Bool {
+    func take(_ ran: Ran, into progress: inout Progress) throws -> Bool {
         let outcome = try ran.result.get()
         progress.steps += outcome.history.steps.count
         progress.taken += 1
-        if progress.taken % 100 == 0 { report(progress.taken, budget) }
         guard outcome.violation != nil else { return false }
         progress.first = (outcome, progress.taken - 1)
         return true

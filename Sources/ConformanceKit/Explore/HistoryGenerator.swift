@@ -5,8 +5,6 @@ import Foundation
 /// jumps, weighted towards pending operations and context changes. Every step is an `ExploreStep`,
 /// bound to a definition of the step library.
 struct HistoryGenerator {
-    let capabilities: Set<Capability>
-    let target: Target
     var random: SplitMix64
     var holding = false
     /// Steps chosen so far.
@@ -47,8 +45,6 @@ struct HistoryGenerator {
 
     /// A generator for a target and the adapter's capabilities, drawing from `random`.
     init(capabilities: Set<Capability>, target: Target, random: SplitMix64) {
-        self.capabilities = capabilities
-        self.target = target
         self.random = random
         aliases = capabilities.contains(.secondFactor) ? ["alice", "bob", "carol"] : ["alice", "bob"]
         failures = Self.failureIDs[target.platform] ?? []

@@ -70,7 +70,7 @@ public struct AndroidSimulation: PlatformFamilySimulation {
     /// The `rawId` of an `androidRegistration`'s response JSON, when it parses.
     public func createdCredentialID(in outcome: PlatformOutcome) -> Data? {
         guard case .androidRegistration(let text) = outcome, let json = try? JSONValue.parse(Data(text.utf8)) else { return nil }
-        return json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid)
+        return (json["rawId"] ?? json["id"])?.stringValue.flatMap(Base64URL.decodeIfValid)
     }
 
     // MARK: Sign-in
