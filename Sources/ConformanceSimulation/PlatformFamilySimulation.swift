@@ -7,8 +7,8 @@ import Foundation
 /// the transcript notes) and asks the family of each call for the rest; the steps ask it what a
 /// request of the family says.
 ///
-/// Each family lives in its own folder (`Apple/`, `Android/`) and is listed once, in
-/// `PlatformFamilies.all`. `Documentation/platform-seam.md` says what a new family adds.
+/// Each family lives in its own folder (`Apple/`, `Android/`) and is named in `PlatformFamilies`
+/// (its list and its look-up by family). `Documentation/platform-seam.md` says what a new family adds.
 public protocol PlatformFamilySimulation: Sendable {
     /// The family this simulates.
     var family: PlatformFamily { get }

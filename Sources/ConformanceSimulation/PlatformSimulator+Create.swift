@@ -29,8 +29,11 @@ public struct RegistrationView: Sendable, Hashable {
 }
 
 extension PlatformSimulator {
-    /// Answers a registration request at virtual time `now`.
-    public mutating func create(_ request: CreateCredentialRequest, now: Int64) -> (PlatformOutcome, [Note]) {
+    /// Answers a registration request at virtual time `now`. `read` is the request already read
+    /// (`RegistrationView.read`), when the caller has read it: Android's is parsed JSON.
+    public mutating func create(
+        _ request: CreateCredentialRequest, read: Result<RegistrationView, PlatformError>? = nil, now: Int64
+    ) -> (PlatformOutcome, [Note]) {
         var notes: [Note] = []
         guard request.platform == target.platform else {
             let written = PlatformFamilies.simulation(of: request.platform).displayName
@@ -44,7 +47,7 @@ extension PlatformSimulator {
         }
         func refused(_ refusal: CreateRefusal) -> PlatformOutcome { .failure(family.createError(refusal, on: target)) }
         let view: RegistrationView
-        switch family.readRegistration(request) {
+        switch read ?? family.readRegistration(request) {
         case .failure(let error):
             notes.append(Note(kind: .malformedRequest, text: error.message))
             return (.failure(error), notes)

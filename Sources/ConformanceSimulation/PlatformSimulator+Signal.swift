@@ -53,7 +53,8 @@ extension PlatformSimulator {
 
     /// Answers a signal at virtual time `now`: availability and the platform's own limits (the
     /// family of the request decides both), validation, then the provider's silent action. The app learns only that the platform accepted the request.
-    public mutating func signal(_ request: SignalRequest, now: Int64) -> (PlatformOutcome, [Note]) {
+    /// `read` is the signal already read (`SignalView.read`), when the caller has read it.
+    public mutating func signal(_ request: SignalRequest, read: Result<SignalView, PlatformError>? = nil, now: Int64) -> (PlatformOutcome, [Note]) {
         var notes: [Note] = []
         let family = PlatformFamilies.simulation(of: request.platform)
         let (refusal, admitted) = family.admitSignal(request, on: target, provider: &provider, now: now)
@@ -63,7 +64,7 @@ extension PlatformSimulator {
         }
         notes += admitted
         let view: SignalView
-        switch family.readSignal(request) {
+        switch read ?? family.readSignal(request) {
         case .failure(let error):
             notes.append(Note(kind: .malformedRequest, text: error.message))
             return (.failure(error), notes)

@@ -44,8 +44,10 @@ public final class SimulationHost: PlatformHost, Sendable {
     public func createCredential(_ request: CreateCredentialRequest) -> OperationID {
         state.withLock { state in
             let now = state.clock.nowMillis
-            let view = try? RegistrationView.read(request).get()
-            let (outcome, notes) = state.simulator.create(request, now: now)
+            // Read once, for the transcript and for the simulator.
+            let read = RegistrationView.read(request)
+            let view = try? read.get()
+            let (outcome, notes) = state.simulator.create(request, read: read, now: now)
             let style = view.map { $0.conditional ? "conditional" : "modal" } ?? "unreadable"
             let summary = "\(style) registration request for \(view?.userName ?? "?") (rp \(view?.rpID ?? "?"))"
             let hold = state.simulator.provider.holdRegistrations
@@ -71,8 +73,9 @@ public final class SimulationHost: PlatformHost, Sendable {
     public func signal(_ request: SignalRequest) -> OperationID {
         state.withLock { state in
             let now = state.clock.nowMillis
-            let view = try? SignalView.read(request).get()
-            let (outcome, notes) = state.simulator.signal(request, now: now)
+            let read = SignalView.read(request)
+            let view = try? read.get()
+            let (outcome, notes) = state.simulator.signal(request, read: read, now: now)
             let summary = view.map { "\($0.kind.rawValue) signal via \($0.interface) (rp \($0.rpID))" } ?? "unreadable signal"
             return Self.start(
                 &state, .signal(request, signal: view), summary: summary, payload: keepsPayloads ? Wire.jsonValue(request) : nil, outcome: outcome,

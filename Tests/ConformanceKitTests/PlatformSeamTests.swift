@@ -60,6 +60,29 @@ struct PlatformSeamTests {
         #expect(operation.getRequest == nil && operation.signalRequest == nil && operation.signal == nil)
     }
 
+    @Test("a request the host read already gives the simulator's own answer: registrations and signals, good and malformed")
+    func readOnceGivesTheSameAnswer() throws {
+        let android = try #require(TargetCatalog.target(id: "android-15-gpm"))
+        let apple = try #require(TargetCatalog.target(id: "apple-26.2"))
+        let malformed = CreateCredentialRequest.android(AndroidCreatePublicKeyCredentialRequest(requestJson: #"{"user":{}}"#, isConditional: true))
+        let badSignal = SignalRequest.android(AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: "[]"))
+        func simulator(_ target: Target) throws -> PlatformSimulator {
+            try PlatformSimulator(target: target, associatedRPIDs: ["login.example.com"], seed: 5)
+        }
+        for (target, request) in [(apple, Self.appleCreate), (android, malformed)] {
+            var own = try simulator(target)
+            var given = try simulator(target)
+            let answer = own.create(request, now: 0)
+            #expect(given.create(request, read: RegistrationView.read(request), now: 0) == answer)
+        }
+        for request in [Self.androidSignal, badSignal] {
+            var own = try simulator(android)
+            var given = try simulator(android)
+            let answer = own.signal(request, now: 0)
+            #expect(given.signal(request, read: SignalView.read(request), now: 0) == answer)
+        }
+    }
+
     @Test("a target id is written as the plain string, and reads back")
     func targetIDPlainString() throws {
         let target = try #require(TargetCatalog.target(id: TargetID(rawValue: "android-15-gpm")))

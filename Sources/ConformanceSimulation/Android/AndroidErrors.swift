@@ -15,21 +15,18 @@ extension AndroidSimulation {
     static let createCancelled = exception(
         "CreateCredentialCancellationException", type: "android.credentials.CreateCredentialException.TYPE_USER_CANCELED",
         "the user cancelled the registration sheet")
-    static let invalidState = exception(
-        "CreatePublicKeyCredentialDomException",
-        type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_INVALID_STATE_ERROR",
-        "InvalidStateError: the provider holds an excluded credential")
-    static let securityError = exception(
-        "CreatePublicKeyCredentialDomException",
-        type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_SECURITY_ERROR",
-        "SecurityError: the app is not associated with this RP ID")
-    /// Android's answer to a conditional request whose `requestJson` requires user verification:
-    /// `CreatePublicKeyCredentialDomException` with the DOM `ConstraintError`, whose type is the DOM
-    /// exception prefix, a slash and `ConstraintError`'s own type.
-    static let conditionalConstraintError = exception(
-        "CreatePublicKeyCredentialDomException",
-        type: "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_CONSTRAINT_ERROR",
-        "ConstraintError: a conditional request cannot require user verification")
+    /// A `CreatePublicKeyCredentialDomException` carrying the DOM error `domError`: its type is the
+    /// DOM exception prefix, a slash and the DOM error's own type (`…TYPE_INVALID_STATE_ERROR`).
+    static func domException(_ domError: String, _ message: String) -> PlatformError {
+        exception(
+            "CreatePublicKeyCredentialDomException",
+            type: domPrefix + "/androidx.credentials.TYPE_\(CreateFailureClass.constantName(ofDOMError: domError))_ERROR", "\(domError): \(message)")
+    }
+
+    static let invalidState = domException("InvalidStateError", "the provider holds an excluded credential")
+    static let securityError = domException("SecurityError", "the app is not associated with this RP ID")
+    /// Android's answer to a conditional request whose `requestJson` requires user verification.
+    static let conditionalConstraintError = domException("ConstraintError", "a conditional request cannot require user verification")
     static let getCancelled = exception(
         "GetCredentialCancellationException", type: "android.credentials.GetCredentialException.TYPE_USER_CANCELED",
         "the user cancelled the sign-in sheet")
@@ -37,11 +34,8 @@ extension AndroidSimulation {
         "NoCredentialException", type: "android.credentials.GetCredentialException.TYPE_NO_CREDENTIAL",
         "no passkey is available for this request")
 
-    private static func dom(_ name: String, _ constant: String, _ message: String) -> CreateFailureClass {
-        let type = "androidx.credentials.TYPE_CREATE_PUBLIC_KEY_CREDENTIAL_DOM_EXCEPTION/androidx.credentials.TYPE_\(constant)_ERROR"
-        return CreateFailureClass(
-            "CreatePublicKeyCredentialDomException \(name)", .android,
-            exception("CreatePublicKeyCredentialDomException", type: type, "\(name): \(message)"), .recorded, domError: name)
+    private static func dom(_ name: String, _ message: String) -> CreateFailureClass {
+        CreateFailureClass("CreatePublicKeyCredentialDomException \(name)", .android, domException(name, message), .recorded, domError: name)
     }
 
     /// Android's failure classes of a conditional registration.
@@ -54,10 +48,10 @@ extension AndroidSimulation {
                 Self.exception(
                     "CreateCredentialProviderConfigurationException", type: "androidx.credentials.TYPE_CREATE_CREDENTIAL_PROVIDER_CONFIGURATION_EXCEPTION",
                     "the credential provider is not configured (a dependency or the provider service is missing)"), .recorded),
-            Self.dom("NotAllowedError", "NOT_ALLOWED", "the provider did not allow the request"),
-            Self.dom("InvalidStateError", "INVALID_STATE", "the provider refused the request in its current state"),
-            Self.dom("AbortError", "ABORT", "the request was aborted"),
-            Self.dom("ConstraintError", "CONSTRAINT", "a requirement of the request cannot be met"),
+            Self.dom("NotAllowedError", "the provider did not allow the request"),
+            Self.dom("InvalidStateError", "the provider refused the request in its current state"),
+            Self.dom("AbortError", "the request was aborted"),
+            Self.dom("ConstraintError", "a requirement of the request cannot be met"),
             CreateFailureClass(
                 "CreateCredentialUnknownException", .android,
                 Self.exception(

@@ -13,13 +13,16 @@ extension AndroidSimulation {
         }
     }
 
+    /// The platform's refusal of a malformed `requestJson`, saying what is wrong with it.
+    static func illegalRequestJSON(_ message: String) -> PlatformError {
+        .general(name: "IllegalArgumentException", message: "requestJson: \(message)")
+    }
+
     /// Parses `requestJson` as WebAuthn `PublicKeyCredentialCreationOptions`; a malformed member is
     /// an `IllegalArgumentException` that names it.
     public func readRegistration(_ request: CreateCredentialRequest) -> Result<RegistrationView, PlatformError> {
         guard case .android(let request) = request else { return .failure(PlatformFamilies.wrongPlatform) }
-        func illegal(_ message: String) -> PlatformError {
-            .general(name: "IllegalArgumentException", message: "requestJson: \(message)")
-        }
+        let illegal = Self.illegalRequestJSON
         guard !request.requestJson.isEmpty else { return .failure(illegal("is empty")) }
         let json: JSONValue
         do {

@@ -82,12 +82,12 @@ public struct AndroidSimulation: PlatformFamilySimulation {
         do {
             json = try JSONValue.parse(Data(android.requestJson.utf8))
         } catch {
-            return .failure(.general(name: "IllegalArgumentException", message: "requestJson: is not valid JSON: \(error)"))
+            return .failure(Self.illegalRequestJSON("is not valid JSON: \(error)"))
         }
         guard let rpID = json["rpId"]?.stringValue,
             let challengeText = json["challenge"]?.stringValue, let challenge = Base64URL.decodeIfValid(challengeText), !challenge.isEmpty
         else {
-            return .failure(.general(name: "IllegalArgumentException", message: "requestJson: needs rpId and a base64url challenge"))
+            return .failure(Self.illegalRequestJSON("needs rpId and a base64url challenge"))
         }
         let allowed = (json["allowCredentials"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue.flatMap(Base64URL.decodeIfValid) }
         return .success(AssertionRequestView(rpID: rpID, challenge: challenge, allowedCredentials: allowed))
