@@ -64,27 +64,6 @@ package enum Platform {
         }
     }
 
-    /// Waits until `first` or `second` can be read, or `timeoutMillis` have passed (-1: no limit).
-    /// Returns which are ready (hang-up and errors count as ready: the next read says which).
-    package static func poll(readable first: Int32, or second: Int32, timeoutMillis: Int32) -> (first: Bool, second: Bool) {
-        poll(first, forWriting: false, orReadable: second, timeoutMillis: timeoutMillis)
-    }
-
-    /// Waits until `first` can be read (or written, with `forWriting`) or `second` can be read, or
-    /// `timeoutMillis` have passed (-1: no limit). Returns which are ready.
-    package static func poll(_ first: Int32, forWriting: Bool, orReadable second: Int32, timeoutMillis: Int32) -> (first: Bool, second: Bool) {
-        withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { entries in
-            while true {
-                entries[0] = pollfd(fd: first, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0)
-                entries[1] = pollfd(fd: second, events: Int16(POLLIN), revents: 0)
-                let result = systemPoll(entries.baseAddress!, 2, timeoutMillis)
-                if result < 0 && errno == EINTR { continue }
-                if result <= 0 { return (false, false) }
-                return (entries[0].revents != 0, entries[1].revents != 0)
-            }
-        }
-    }
-
     /// Waits until `input` or `wake` can be read, or `output` (when given) can be written, or
     /// `timeoutMillis` have passed (-1: no limit). Returns which are ready (hang-up and errors count
     /// as ready: the next read or write says which).

@@ -22,9 +22,6 @@ public final class Countdown: Sendable {
         for waiter in released { waiter.resume() }
     }
 
-    /// Whether the gate is open.
-    public var isOpen: Bool { state.withLock { $0.remaining <= 0 } }
-
     /// Returns once the gate is open.
     public func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

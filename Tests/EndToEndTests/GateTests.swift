@@ -208,10 +208,7 @@ struct InterruptionTests {
             let command = try GateAdapter.command(in: directory, targets: #"["apple-18"]"#, mode: "hang")
             let process = Process()
             process.executableURL = binary
-            process.arguments =
-                ["run"] + Binary.criteria + [
-                    "--criterion", "N2.6-AC01", "--adapter-command", command, "--out", out.path, "--call-timeout", "3600", "--test-case-timeout", "3600",
-                ]
+            process.arguments = Binary.patient(["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--adapter-command", command, "--out", out.path])
             process.environment = ProcessInfo.processInfo.environment.merging(["GATE_PGID_FILE": pgidFile.path]) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

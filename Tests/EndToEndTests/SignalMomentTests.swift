@@ -75,10 +75,7 @@ struct SignalMomentTests {
         #expect(mkfifo(fifo, 0o644) == 0)
         let out = directory.appendingPathComponent("reports")
         let launched = try LaunchedBinary(
-            [
-                "explore", "--adapter-command", "exec python3 -u '\(script.path)' hang", "--budget", "5", "--call-timeout", "3600", "--test-case-timeout",
-                "3600", "--out", out.path,
-            ],
+            Binary.patient(["explore", "--adapter-command", "exec python3 -u '\(script.path)' hang", "--budget", "5", "--out", out.path]),
             in: directory, environment: ["SIGNAL_FIFO": fifo], fifos: [fifo])
         let reader = await LaunchedBinary.open(fifo: fifo, flags: O_RDONLY)
         try #require(reader >= 0)

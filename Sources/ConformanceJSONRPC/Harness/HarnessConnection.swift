@@ -68,7 +68,6 @@ final class HarnessConnection: Sendable {
     private let relay: ReaderRelay?
 
     init(endpoint: Endpoint, configuration: JSONRPCAdapter.Configuration, relay: ReaderRelay? = nil) {
-        Platform.ignoreBrokenPipeSignal()
         self.configuration = configuration
         self.relay = relay
         self.child = endpoint.child

@@ -31,8 +31,8 @@ package final class ConnectionLoop: TaskExecutor, Sendable {
     }
 
     private let fd: Int32
-    private let outbox: Outbox?
-    private let deadlines: DeadlineWatch?
+    private let outbox: Outbox
+    private let deadlines: DeadlineWatch
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let stopRequested = Atomic<Bool>(false)
@@ -46,7 +46,7 @@ package final class ConnectionLoop: TaskExecutor, Sendable {
     /// Starts reading `fd` at once, writing the backlog of `outbox` and expiring the deadlines of
     /// `deadlines`; `nil` if no wake pipe could be made (then `fd` is closed).
     package init?(
-        fd: Int32, maximumLineBytes: Int, outbox: Outbox? = nil, deadlines: DeadlineWatch? = nil,
+        fd: Int32, maximumLineBytes: Int, outbox: Outbox, deadlines: DeadlineWatch,
         onLine: @escaping @Sendable (ArraySlice<UInt8>) -> Next, onEnd: @escaping @Sendable (End) -> Void
     ) {
         guard let pipe = Platform.makePipe() else {
@@ -72,10 +72,11 @@ package final class ConnectionLoop: TaskExecutor, Sendable {
             for job in left { job.runSynchronously(on: asUnownedTaskExecutor()) }
             Platform.close(wakeRead)
         }
+        // The wakes are in place before the thread runs, so nothing queued can go unnoticed.
+        outbox.onBacklog { [weak self] in self?.wakeIfWaiting() }
+        deadlines.onEarlier { [weak self] in self?.wakeIfWaiting() }
         thread.name = "passkey-conformance connection"
         thread.start()
-        outbox?.onBacklog { [weak self] in self?.wakeIfWaiting() }
-        deadlines?.onEarlier { [weak self] in self?.wakeIfWaiting() }
     }
 
     deinit {
@@ -152,18 +153,16 @@ package final class ConnectionLoop: TaskExecutor, Sendable {
             runJobs()
             if stopRequested.load(ordering: .acquiring) { return .stopped }
             var timeout: Int32 = -1
-            if let deadlines {
-                let now = ContinuousClock.now
-                if let earliest = deadlines.expire(now: now) { timeout = Self.millis(from: now, to: earliest) }
-                if stopRequested.load(ordering: .acquiring) { return .stopped }
-            }
-            let output = (outbox?.hasBacklog ?? false) ? outbox?.fd : nil
+            let now = ContinuousClock.now
+            if let earliest = deadlines.expire(now: now) { timeout = Self.millis(from: now, to: earliest) }
+            if stopRequested.load(ordering: .acquiring) { return .stopped }
+            let output = outbox.hasBacklog ? outbox.fd : nil
             let ready = Platform.poll(readable: fd, wake: wakeRead, writable: output, timeoutMillis: timeout)
             jobs.withLock { $0.waiting = false }
             if ready.wake {
                 while drain.withUnsafeMutableBytes({ Platform.read(wakeRead, into: $0) }) > 0 {}
             }
-            if ready.writable { outbox?.flush() }
+            if ready.writable { outbox.flush() }
             if stopRequested.load(ordering: .acquiring) { return .stopped }
             guard ready.readable else { continue }
             let count = buffer.withUnsafeMutableBytes { Platform.read(fd, into: $0) }

@@ -58,8 +58,6 @@ public struct JSONRPCAdapterServer: Sendable {
 
     /// Serves the harness on two descriptors, which the server owns from now on and closes when done.
     package func run(input: Int32, output: Int32) async {
-        // A harness that went away must make writes fail, not kill the process.
-        Platform.ignoreBrokenPipeSignal()
         await ServerConnection(adapter: adapter, configuration: configuration, input: input, output: output).serve()
     }
 }
