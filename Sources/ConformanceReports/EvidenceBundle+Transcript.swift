@@ -58,7 +58,9 @@ extension EvidenceBundle {
                 }
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        // Text from the adapter or a criterion file never reaches a reader raw: a terminal would run
+        // its escape sequences (`cat` of a transcript) and bidirectional controls would reorder it.
+        return lines.map { TextEscaping.visible($0) }.joined(separator: "\n") + "\n"
     }
 
     /// `text` on one line: line breaks shown as `⏎`.

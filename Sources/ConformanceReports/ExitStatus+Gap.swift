@@ -20,9 +20,11 @@ extension ExitStatus {
             case verifyItemNotVerified
             /// A selected verify item was verified only by failures that waivers accept: nothing passed.
             case verifyItemOnlyWaived
+            /// The gate (`run --gate`) covers none of the selected criteria: nothing decides the status.
+            case nothingGated
 
             /// Whether `--allow-not-verified` may accept a gap of this kind (only when something passed).
-            var isAcceptable: Bool { self != .noTestCase && self != .noKnownTarget }
+            var isAcceptable: Bool { self != .noTestCase && self != .noKnownTarget && self != .nothingGated }
         }
 
         /// The kind of gap.
@@ -70,6 +72,7 @@ extension ExitStatus {
                 let declared = declaredTargets.isEmpty ? "none" : declaredTargets.joined(separator: ", ")
                 gaps.append(Gap(kind: .noKnownTarget, detail: "the adapter declares no known target (declared: \(declared))"))
             }
+            if let nothing = nothingGated(in: run) { gaps.append(nothing) }
             var criterionOrder: [CriterionID] = run.criteria.map(\.criterion.id)
             for id in run.testCases.map(\.criterionID) where !criterionOrder.contains(id) { criterionOrder.append(id) }
             for id in criterionOrder {
@@ -91,6 +94,21 @@ extension ExitStatus {
                 }
             }
             return gaps
+        }
+
+        /// The gap of a run whose gate covers none of the criteria it selected: every failure and
+        /// gap would be a warning, so a green status would say nothing about the relying party.
+        static func nothingGated(in run: RunResult) -> Gap? {
+            guard let gate = run.metadata.gate, gate != .all, !run.testCases.isEmpty else { return nil }
+            var selected: [CriterionID] = []
+            for id in run.criteria.map(\.criterion.id) + run.testCases.map(\.criterionID) where !selected.contains(id) { selected.append(id) }
+            guard !selected.contains(where: { run.gateCovers(criterion: $0) }) else { return nil }
+            let names = selected.prefix(5).map(\.rawValue).joined(separator: ", ") + (selected.count > 5 ? ", … \(selected.count - 5) more" : "")
+            return Gap(
+                kind: .nothingGated,
+                detail:
+                    "the gate '\(gate.rawValue)' covers none of the selected criteria (\(names)): nothing decides the status; select a criterion it covers or use --gate all"
+            )
         }
 
         /// The gaps that decide the exit status: those of criteria the run's gate covers, and the

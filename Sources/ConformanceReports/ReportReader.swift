@@ -77,6 +77,37 @@ public enum ReportReader {
         (try? JSONDecoder().decode(Document.self, from: bytes))?.waivers.file
     }
 
+    /// The waivers a report records as its input (the file, the waivers and the day they were
+    /// judged on), evaluated again against `run`: what the report's waivers must say if nothing
+    /// was changed after the run. `.none` for a report run without waivers.
+    static func waivers(from bytes: Data, against run: RunResult) throws(ReadError) -> WaiverEvaluation {
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: bytes)
+        } catch {
+            throw ReadError(description: "not a run report of this harness: \(error)")
+        }
+        let recorded = document.waivers
+        guard let day = recorded.evaluatedOn else {
+            guard recorded.entries?.isEmpty ?? true else { throw ReadError(description: "waivers.entries lists waivers, but waivers.evaluatedOn is null") }
+            return .none
+        }
+        guard let today = CalendarDate(day) else { throw ReadError(description: "waivers.evaluatedOn is not a date (YYYY-MM-DD): \(day)") }
+        var clockDay: CalendarDate?
+        if let text = recorded.clockDay {
+            guard let parsed = CalendarDate(text) else { throw ReadError(description: "waivers.clockDay is not a date (YYYY-MM-DD): \(text)") }
+            clockDay = parsed
+        }
+        var waivers: [Waiver] = []
+        for entry in recorded.entries ?? [] {
+            guard let expires = CalendarDate(entry.expires) else {
+                throw ReadError(description: "waivers.entries: \(entry.id) expires on \(entry.expires), not a date (YYYY-MM-DD)")
+            }
+            waivers.append(Waiver(criterion: entry.criterion, target: .init(entry.target), reason: entry.reason, owner: entry.owner, expires: expires))
+        }
+        return WaiverFile(path: recorded.file, waivers: waivers).evaluate(against: run, today: today, clockDay: clockDay)
+    }
+
     struct Document: Decodable {
         struct BundledSuite: Decodable {
             var used: Bool
@@ -180,7 +211,18 @@ public enum ReportReader {
             }
         }
         struct Waivers: Decodable {
+            struct Entry: Decodable {
+                var id: String
+                var criterion: CriterionID
+                var target: String
+                var reason: String
+                var owner: String
+                var expires: String
+            }
             var file: String?
+            var evaluatedOn: String?
+            var clockDay: String?
+            var entries: [Entry]?
         }
         var schemaVersion: String
         var bundledSuite: BundledSuite?

@@ -29,7 +29,7 @@ public enum CLI {
     /// Every command, in the order the overview lists them; the command line's first word picks one by name.
     static let commands: [any CLICommand.Type] = [
         RunCommand.self, ListCommand.self, ValidateCommand.self, SelfTestCommand.self, GherkinCommand.self,
-        InitAdapterCommand.self, ExploreCommand.self, MergeCommand.self, VerifyCommand.self,
+        InitAdapterCommand.self, ExploreCommand.self, MergeCommand.self, VerifyCommand.self, SignCommand.self,
     ]
 
     /// The commands' tables, in the same order.

@@ -30,7 +30,7 @@ struct ExploreCommand: CLICommand {
                     "Histories run at once, each in its own session (default: the CPU count in-process, 1 with --adapter-command); the findings are those of --jobs 1."
             ),
             .init(name: "out", value: "dir", help: "Report directory (default: explore-report); the regression scenario goes to <dir>/criteria."),
-            .init(name: "format", value: "formats", help: "Report formats: json, md, junit (default: all).", repeatable: true),
+            ReportDestination.formatOption,
             .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
             .init(name: "launch-timeout", value: "seconds", help: "Time the adapter has from its start to answer adapter.hello (default 10)."),
             .init(name: "test-case-timeout", value: "seconds", help: "Time-out of one test case over an adapter, from session.open (default 60)."),

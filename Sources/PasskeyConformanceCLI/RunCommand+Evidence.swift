@@ -17,24 +17,28 @@ extension RunCommand {
         return (index, count)
     }
 
-    /// `--sign-key`: the private key, read and checked before anything runs.
-    static func signingKey(_ parsed: ParsedArguments) throws(UsageError) -> PEMSigningKey? {
-        guard let path = parsed.value("sign-key") else { return nil }
-        guard parsed.value("bundle") != nil else { throw UsageError("--sign-key signs an evidence bundle: give --bundle <dir> too", command: spec.name) }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw UsageError("--sign-key: cannot read the signing key \(Output.inline(path))", command: spec.name)
-        }
-        do {
-            return try PEMSigningKey(pem: text)
-        } catch {
-            throw UsageError("--sign-key: cannot use the signing key \(Output.inline(path)): \(error)", command: spec.name)
-        }
+    /// `--sign-key` is refused: a key given to `run` is within reach of the relying party's code for
+    /// the whole run (the adapter runs as the same user and reads its parent's command line and
+    /// files), so a signature made with it would prove nothing. Signing is its own step (`sign`).
+    static func refuseSigningKey(_ parsed: ParsedArguments) throws(UsageError) {
+        guard parsed.value("sign-key") != nil else { return }
+        throw UsageError(
+            "--sign-key is not accepted by run: the relying party's code runs inside the run and could read the key; "
+                + "write the bundle with --bundle <dir>, then sign it in a separate step that never runs the relying party: "
+                + "passkey-conformance sign <dir> --key <pem>",
+            command: spec.name)
     }
 
     /// The criterion files below `root` as a bundle holds them (paths relative to the root), or a
     /// reason when they changed since the run loaded them (another digest) or cannot be read.
     static func criterionFiles(root: String, digest: String) -> Result<[EvidenceBundle.File], SystemIssue> {
-        guard !digest.isEmpty, let paths = try? CriteriaLoader.featureFiles(at: root) else { return .success([]) }
+        guard !digest.isEmpty else { return .failure(SystemIssue("the criteria did not load, so there is no run to bundle (the reports say why)")) }
+        guard let paths = try? CriteriaLoader.featureFiles(at: root), !paths.isEmpty else {
+            return .failure(
+                SystemIssue(
+                    "the criterion files in \(root) cannot be read any more (moved, renamed or removed during the run): a bundle without the criteria its report names would prove nothing"
+                ))
+        }
         var files: [EvidenceBundle.File] = []
         for path in paths.sorted() {
             guard let bytes = FileManager.default.contents(atPath: path) else { return .failure(SystemIssue("\(path): cannot be read")) }
@@ -60,10 +64,8 @@ extension RunCommand {
             return false
         }
         do {
-            try EvidenceBundle.write(run, waivers: waivers, criteria: files, signingKey: signingKey, to: directory)
-            if !quiet {
-                Output.out("Evidence bundle: \(Output.inline(directory))" + (signingKey == nil ? "" : " (manifest signed)"))
-            }
+            try EvidenceBundle.write(run, waivers: waivers, criteria: files, to: directory)
+            if !quiet { Output.out("Evidence bundle: \(Output.inline(directory)) (unsigned; sign it in a separate step: sign <dir> --key <pem>)") }
             return true
         } catch {
             Output.error("error: \(Output.inline(error.description))")

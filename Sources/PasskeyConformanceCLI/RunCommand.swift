@@ -10,7 +10,7 @@ struct RunCommand: CLICommand {
     static let spec = CommandSpec(
         name: "run", summary: "Run the criteria against a relying party and write reports.",
         usage:
-            "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit,html] [--gate core|quality|all] [--evidence failures|all] [--seed <n>] [--jobs <n>] [--shard <i/n>] [--bundle <dir> [--sign-key <pem>]]",
+            "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit,html] [--gate core|quality|all] [--evidence failures|all] [--seed <n>] [--jobs <n>] [--shard <i/n>] [--bundle <dir>]",
         options: [
             Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption,
             .init(
@@ -24,9 +24,7 @@ struct RunCommand: CLICommand {
             ),
             .init(name: "seed", value: "n", help: "Seed for every random choice (default 1); the same seed reproduces the run."),
             .init(name: "out", value: "dir", help: "Report directory (default: conformance-report)."),
-            .init(
-                name: "format", value: "formats",
-                help: "Report formats: json, md (report.md, a summary, and report.details.md), junit, html (default: all).", repeatable: true),
+            ReportDestination.formatOption,
             .init(
                 name: "gate", value: "core|quality|all",
                 help:
@@ -52,7 +50,9 @@ struct RunCommand: CLICommand {
             .init(
                 name: "bundle", value: "dir",
                 help: "Also write an evidence bundle: the reports, every test case's transcript, the criterion files, a manifest of SHA-256 digests."),
-            .init(name: "sign-key", value: "pem", help: "Sign the bundle's manifest with this ECDSA P-256 or Ed25519 private key (PEM)."),
+            .init(
+                name: "sign-key", value: "pem",
+                help: "Refused: a key given to run is within the relying party's reach; sign the bundle afterwards with 'sign <dir> --key <pem>'."),
             .flag("quiet", "No progress and no summary on the terminal."), .flag("no-reports", "Write no report files."),
             .flag(
                 "allow-not-verified",
@@ -85,9 +85,8 @@ struct RunCommand: CLICommand {
     var transcriptsForPasses: Bool
     /// `--shard i/n`.
     var shard: (index: Int, count: Int)?
-    /// The evidence bundle's directory (`--bundle`) and the key that signs it (`--sign-key`).
+    /// The evidence bundle's directory (`--bundle`), written unsigned (`sign` signs it afterwards).
     var bundle: String?
-    var signingKey: PEMSigningKey?
     /// Test cases run at once.
     var jobs: Int
     /// `--waivers`: read once the criteria are loaded, since they are checked against them.
@@ -112,7 +111,7 @@ struct RunCommand: CLICommand {
         transcriptsForPasses = try parsed.choice("evidence", ["failures": false, "all": true]) ?? false
         shard = try Self.shard(parsed)
         bundle = parsed.value("bundle")
-        signingKey = try Self.signingKey(parsed)
+        try Self.refuseSigningKey(parsed)
         jobs = try Self.jobs(parsed)
         waiversPath = parsed.value("waivers")
         selection = try CriteriaSelection(parsed)

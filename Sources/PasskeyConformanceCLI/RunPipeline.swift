@@ -100,6 +100,12 @@ struct ReportDestination: Sendable {
         writesReports = parsed.spec.option("no-reports") == nil || !parsed.flag("no-reports")
     }
 
+    /// The `--format` option every command that writes reports declares, so that each help lists
+    /// exactly the formats `formats(_:)` reads and writes by default.
+    static let formatOption = CommandSpec.Option(
+        name: "format", value: "formats",
+        help: "Report formats: json, md (report.md, a summary, and report.details.md), junit, html (default: all).", repeatable: true)
+
     /// `--format`: json, md (or markdown), junit (or xml), html; all of them by default.
     static func formats(_ parsed: ParsedArguments) throws(UsageError) -> [ReportFormat] {
         let names = parsed.list("format")

@@ -1,6 +1,7 @@
 import ConformanceKit
 import ConformanceReports
 import Foundation
+import WebAuthn
 
 /// Combines the reports of the shards of one run (`run --shard i/n`) into the run a single
 /// `run` gives: every test case in plan order, the verdicts folded again, the metadata of the
@@ -22,19 +23,43 @@ enum ShardMerge {
         init(_ description: String) { self.description = description }
     }
 
-    /// Reads a shard's `report.json` (a report directory, or the file itself).
-    static func read(_ path: String) throws(Refusal) -> Shard {
+    /// Reads a shard: a report directory, its `report.json`, or an evidence bundle (`run --shard
+    /// i/n --bundle DIR`). The report is judged by its test cases (`ReportAudit`): a shard whose
+    /// digest, verdicts or summary do not follow from them is refused, and so is a bundle that does
+    /// not verify. With `publicKey`, every shard must be a bundle signed by that key.
+    static func read(_ path: String, publicKey: PEMPublicKey? = nil) throws(Refusal) -> Shard {
         var isDirectory: ObjCBool = false
-        let file = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path + "/report.json" : path
+        let directory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        let isBundle = directory && FileManager.default.fileExists(atPath: path + "/" + EvidenceBundle.manifestName)
+        if isBundle {
+            let verification = EvidenceBundle.verify(path, publicKey: publicKey)
+            guard verification.isIntact else {
+                let problems = verification.problems.prefix(5).map { Output.inline($0.description) }.joined(separator: "; ")
+                throw Refusal("\(path): the evidence bundle does not verify (\(verification.problems.count) problem(s)): \(problems)")
+            }
+        } else if publicKey != nil {
+            throw Refusal(
+                "\(path): not an evidence bundle; with --public-key every shard must be a bundle signed by that key (run --shard i/n --bundle DIR, then sign DIR)"
+            )
+        }
+        let file = directory ? path + "/report.json" : path
         guard let bytes = FileManager.default.contents(atPath: file) else { throw Refusal("\(file): cannot be read") }
         if let waivers = ReportReader.waiverFile(from: bytes) {
             throw Refusal("\(file): the shard was run with the waiver file \(waivers); run shards without waivers and give the file to 'merge --waivers'")
         }
+        let audited: ReportAudit.Audited
         do {
-            return Shard(path: file, run: try ReportReader.run(from: bytes))
+            audited = try ReportAudit.audit(bytes)
         } catch {
             throw Refusal("\(file): \(error)")
         }
+        guard audited.findings.isEmpty else {
+            let findings =
+                audited.findings.prefix(5).map { Output.inline($0.description) }.joined(separator: "; ")
+                + (audited.findings.count > 5 ? "; … \(audited.findings.count - 5) more" : "")
+            throw Refusal("\(file): the report does not follow from its own test cases (changed after the run?): \(findings)")
+        }
+        return Shard(path: file, run: audited.run)
     }
 
     /// The merged run.

@@ -3,31 +3,7 @@ extension RunResult {
     ///
     /// A criterion passes only when every one of its test cases passed on every target it applies to.
     public static func assemble(plan: TestPlan, results: [TestCaseResult], metadata: RunMetadata, wallSeconds: Double) -> RunResult {
-        var byCriterion: [CriterionID: [TestCaseResult]] = [:]
-        for result in results { byCriterion[result.criterionID, default: []].append(result) }
-        let criteria = plan.criteria.map { info -> CriterionResult in
-            let cases = byCriterion[info.id] ?? []
-            var targets: [String: Verdict] = [:]
-            for target in Set(cases.map(\.target)) {
-                targets[target] = Verdict.fold(cases.filter { $0.target == target }.map(\.verdict))
-            }
-            return CriterionResult(criterion: info, verdict: Verdict.fold(cases.map(\.verdict)), targets: targets)
-        }
-        return RunResult(
-            metadata: metadata, criteria: criteria, testCases: results, verdict: Verdict.fold(criteria.map(\.verdict)),
-            wallSeconds: wallSeconds, virtualMillis: totalVirtualMillis(results))
-    }
-
-    /// The virtual time of all test cases together, saturating at `Int64.max` instead of
-    /// overflowing; a negative duration (which no clock gives) counts as zero.
-    static func totalVirtualMillis(_ results: [TestCaseResult]) -> Int64 {
-        var total: Int64 = 0
-        for result in results {
-            let (sum, overflow) = total.addingReportingOverflow(max(0, result.virtualMillis))
-            if overflow { return .max }
-            total = sum
-        }
-        return total
+        folding(criteria: plan.criteria, results: results, metadata: metadata, wallSeconds: wallSeconds)
     }
 
     /// The result of a run that could not start: every planned test case ends `error` with the
