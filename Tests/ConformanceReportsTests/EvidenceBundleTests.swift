@@ -14,9 +14,9 @@ struct EvidenceBundleTests {
         EvidenceBundle.File(path: "N2.6/AC04.feature", bytes: Array("Feature: AC04\n".utf8)),
     ]
 
-    /// The fixture run, with the criteria digest of `criteria`.
+    /// The fixture run as the runner ends test cases, with the criteria digest of `criteria`.
     static var run: RunResult {
-        var run = Fixtures.run
+        var run = ReportAuditTests.run
         run.metadata.criteriaDigest = EvidenceBundle.criteriaDigest(criteria.map { ($0.path, Data($0.bytes)) })
         return run
     }
@@ -150,5 +150,110 @@ struct EvidenceBundleTests {
         let match = try #require(text.firstMatch(of: /"reportDigest" : "([0-9a-f]{64})"/))
         let zeroed = text.replacingOccurrences(of: String(match.1), with: String(repeating: "0", count: 64))
         #expect(ReportDigest.sha256Hex(Array(zeroed.utf8)) == String(match.1))
+    }
+
+    /// The manifest's digests and sizes written again over the bundle's files: what a forger of an
+    /// unsigned bundle does after editing one.
+    static func remanifest(_ directory: URL) throws {
+        let url = directory.appendingPathComponent(EvidenceBundle.manifestName)
+        var manifest = try JSONDecoder().decode(EvidenceBundle.Manifest.self, from: Data(contentsOf: url))
+        let present = try Set(files(directory).filter { $0 != EvidenceBundle.manifestName && $0 != EvidenceBundle.signatureName })
+        manifest.files = try present.sorted().map { path in
+            let bytes = try Data(contentsOf: directory.appendingPathComponent(path))
+            return .init(path: path, sha256: ReportDigest.sha256Hex(bytes), bytes: bytes.count)
+        }
+        try Data(try EvidenceBundle.encode(manifest)).write(to: url)
+    }
+
+    @Test("an unsigned bundle whose report.json was edited, manifest and digest made to match, does not verify")
+    func editedUnsignedReport() throws {
+        let directory = try Self.bundle(signedWith: nil)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let report = directory.appendingPathComponent("report.json")
+        try ReportAuditTests.redigested(try ReportAuditTests.flipped(Data(contentsOf: report))).write(to: report)
+        try Self.remanifest(directory)
+        let verified = EvidenceBundle.verify(directory.path, publicKey: nil)
+        #expect(verified.problems.contains { $0.path == "report.json" && $0.message.contains("verdict passed, but step line") }, "\(verified.problems)")
+        #expect(!verified.isIntact)
+    }
+
+    @Test("a summary that does not follow from the test cases, and a Markdown report that does not follow from report.json, do not verify")
+    func summaryAndDerivedReports() throws {
+        let directory = try Self.bundle(signedWith: nil)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let report = directory.appendingPathComponent("report.json")
+        let passed = Self.run.testCases.filter { $0.verdict == .passed }.count
+        try ReportAuditTests.redigested(
+            try ReportAuditTests.replacingFirst("\"passed\" : \(passed),", with: "\"passed\" : \(passed + 3),", in: Data(contentsOf: report))
+        ).write(to: report)
+        let markdown = directory.appendingPathComponent("report.md")
+        let text = try String(contentsOf: markdown, encoding: .utf8)
+        try Data((text + "\nResult: conformant\n").utf8).write(to: markdown)
+        try Self.remanifest(directory)
+        let verified = EvidenceBundle.verify(directory.path, publicKey: nil)
+        #expect(verified.problems.contains { $0.description == "report.json: summary.testCases.passed: says \(passed + 3); its test cases give \(passed)" })
+        try ReportAuditTests.redigested(
+            try ReportAuditTests.replacingFirst("\"passed\" : \(passed + 3),", with: "\"passed\" : \(passed),", in: Data(contentsOf: report))
+        ).write(to: report)
+        try Self.remanifest(directory)
+        let markdownOnly = EvidenceBundle.verify(directory.path, publicKey: nil)
+        #expect(markdownOnly.problems.map(\.path) == ["report.md"], "\(markdownOnly.problems)")
+        #expect(markdownOnly.problems.first?.message.contains("does not follow from report.json") == true)
+    }
+
+    @Test("a bundle without its criteria folder does not verify")
+    func missingCriteria() throws {
+        let directory = try Self.bundle(signedWith: nil)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("criteria"))
+        try Self.remanifest(directory)
+        let verified = EvidenceBundle.verify(directory.path, publicKey: nil)
+        #expect(verified.problems.map(\.path) == ["criteria/"], "\(verified.problems)")
+        #expect(verified.problems.first?.message.contains("holds no criterion file") == true)
+    }
+
+    @Test("an unlisted file whose name is canonically equivalent to a listed one (U+212A beside K) is found")
+    func unicodeEquivalentPath() throws {
+        let criteria = Self.criteria + [EvidenceBundle.File(path: "N2.6/K.feature", bytes: Array("Feature: K\n".utf8))]
+        var run = Self.run
+        run.metadata.criteriaDigest = EvidenceBundle.criteriaDigest(criteria.map { ($0.path, Data($0.bytes)) })
+        let key = try PEMSigningKey.generate(.ecdsaP256SHA256)
+        let directory = try PackagePaths.temporaryDirectory("bundle").appendingPathComponent("bundle")
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        try EvidenceBundle.write(run, criteria: criteria, signingKey: key, to: directory.path)
+        let kelvin = "criteria/N2.6/\u{212A}.feature"
+        #expect(kelvin == "criteria/N2.6/K.feature", "Swift's String equality takes the two spellings for one")
+        try Data("planted".utf8).write(to: directory.appendingPathComponent(kelvin))
+        let verified = EvidenceBundle.verify(directory.path, publicKey: try key.publicKey())
+        #expect(verified.problems.map { Array($0.path.utf8) } == [Array(kelvin.utf8)], "\(verified.problems)")
+        #expect(verified.problems.first?.message.contains("not listed") == true)
+    }
+
+    @Test("a transcript removed with its manifest entry, or one added for no test case, does not verify")
+    func transcriptsMatchTestCases() throws {
+        let directory = try Self.bundle(signedWith: nil)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let transcripts = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("transcripts").path).sorted()
+        let removed = "transcripts/" + (try #require(transcripts.first))
+        try FileManager.default.removeItem(at: directory.appendingPathComponent(removed))
+        try Data("extra".utf8).write(to: directory.appendingPathComponent("transcripts/9999-N2.6-AC01-apple-18.txt"))
+        try Self.remanifest(directory)
+        let verified = EvidenceBundle.verify(directory.path, publicKey: nil)
+        #expect(verified.problems.contains { $0.path == removed && $0.message.contains("its transcript is not in the bundle") }, "\(verified.problems)")
+        #expect(
+            verified.problems.contains { $0.path == "transcripts/9999-N2.6-AC01-apple-18.txt" && $0.message.contains("no test case") }, "\(verified.problems)")
+    }
+
+    @Test("a transcript never carries the adapter's escape or bidirectional bytes raw")
+    func transcriptEscaping() throws {
+        var run = Self.run
+        let index = try #require(run.testCases.firstIndex { $0.verdict == .failed })
+        run.testCases[index].evidence = [
+            TranscriptEntry(sequence: 1, atMillis: 0, channel: .harnessToRP, name: "ui.event", summary: "\u{1B}[2J\u{202E}Result: conformant")
+        ]
+        let model = ReportModel(run, waivers: .none)
+        let text = EvidenceBundle.transcripts(model).map { String(decoding: $0.bytes, as: UTF8.self) }.joined()
+        #expect(!text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+        #expect(text.contains("\\u{1B}[2J\\u{202E}Result: conformant"))
     }
 }

@@ -53,7 +53,7 @@ struct CommandLayerTests {
         #expect(usageError(RunCommand.self, ["--mutant", "no-such"])?.message.hasPrefix("--mutant: unknown mutant 'no-such'") == true)
         #expect(usageError(SelfTestCommand.self, ["--mutant", "no-such"])?.message == "--mutant: unknown mutant 'no-such'")
         #expect(usageError(ExploreCommand.self, ["--criterion", "N9.9"])?.message.hasPrefix("--criterion: no invariant checks 'N9.9'") == true)
-        #expect(usageError(RunCommand.self, ["--sign-key", "/nonexistent", "--bundle", "b"])?.message.hasPrefix("--sign-key: cannot read") == true)
+        #expect(usageError(RunCommand.self, ["--sign-key", "/nonexistent", "--bundle", "b"])?.message.hasPrefix("--sign-key is not accepted by run") == true)
         #expect(usageError(VerifyCommand.self, ["b", "--public-key", "/nonexistent"])?.message.hasPrefix("--public-key: cannot read") == true)
     }
 

@@ -94,6 +94,24 @@ struct GateTests {
     }
 
     @Test(
+        "a gate that covers none of the selected criteria is incomplete (exit 3), with failures below it too; --allow-not-verified does not accept it",
+        arguments: [[String](), ["--mutant", "rename-empties-list-later"], ["--allow-not-verified"]])
+    func nothingGated(extra: [String]) async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-gate")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("reports")
+        let result = try await Binary.run(["run"] + Binary.criteria + ["--gate", "core", "--criterion", "N3.2-AC10", "--out", out.path] + extra)
+        #expect(result.status == 3, "\(result)")
+        let json = try ReportSet.json(out)
+        let kinds = json["summary"]?["gaps"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? []
+        #expect(kinds == ["nothingGated"], "\(kinds)")
+        #expect(result.stdout.contains("covers none of the selected criteria (N3.2-AC10)"), "\(result)")
+        if extra.contains("--mutant") {
+            #expect((json["summary"]?["warnings"]?["testCases"]?.arrayValue?.count ?? 0) > 0, "the mutant's failures are warnings below the gate")
+        }
+    }
+
+    @Test(
         "an adapter that declares no target, or only unknown ones, is incomplete (exit 3); unknown ids are warned about and listed",
         .enabled(if: GateAdapter.hasPython, "needs python3"), arguments: ["[]", #"["windows-11"]"#])
     func noKnownTarget(targets: String) async throws {

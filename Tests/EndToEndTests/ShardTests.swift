@@ -1,6 +1,7 @@
 import ConformanceTestSupport
 import Foundation
 import Testing
+import WebAuthn
 
 /// `run --shard i/n` and `merge`: shards of a run combine into the reports of the whole run, byte
 /// for byte, and shards of different runs are refused.
@@ -80,6 +81,89 @@ struct ShardTests {
             #expect(result.stderr.contains(message), "expected '\(message)': \(result.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: out.path), "a refused merge wrote reports")
+    }
+
+    /// The shard's report with every failed test case turned into a pass (verdict and outcome),
+    /// its failed steps, messages and digest left in place: the forgery `merge` once took on trust.
+    static func flipVerdicts(_ report: URL) throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        var cases = try #require(object["testCases"] as? [[String: Any]])
+        var flipped = 0
+        for index in cases.indices where cases[index]["verdict"] as? String == "failed" {
+            cases[index]["verdict"] = "passed"
+            cases[index]["outcome"] = "passed"
+            flipped += 1
+        }
+        try #require(flipped > 0, "the shard has no failure to flip")
+        object["testCases"] = cases
+        try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: report)
+    }
+
+    @Test(
+        "merge refuses shards whose verdicts were flipped to passed, and a shard whose digest is stale; signed shard bundles merge, a tampered one is refused")
+    func forgedShards() async throws {
+        let directory = try PackagePaths.temporaryDirectory("shards-forged")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let failing = ["--mutant", "send-partial-list", "--criterion", "N3.2-AC04", "--target", "apple-26.0", "--target", "android-15-gpm"]
+        func shard(_ index: Int, _ extra: [String] = []) async throws -> URL {
+            let out = directory.appendingPathComponent("shard-\(index)-\(extra.count)")
+            let result = try await Binary.run(
+                ["run", "--out", out.path, "--seed", "7", "--shard", "\(index)/2"] + Binary.criteria + failing + Self.stable + extra)
+            #expect(result.status == 1 || result.status == 0, "\(result)")
+            return out
+        }
+        let one = try await shard(1)
+        let two = try await shard(2)
+        let out = directory.appendingPathComponent("merged")
+        let honest = try await Self.merge([one, two], into: out)
+        #expect(honest.status == 1, "the mutant fails: \(honest)")
+
+        // Flipped verdicts, failed steps and stale digest left in place: refused, naming both.
+        try Self.flipVerdicts(one.appendingPathComponent("report.json"))
+        try Self.flipVerdicts(two.appendingPathComponent("report.json"))
+        let forged = try await Self.merge([one, two], into: directory.appendingPathComponent("forged"))
+        #expect(forged.status == 2, "\(forged)")
+        #expect(forged.stderr.contains("does not follow from its own test cases"), "\(forged.stderr)")
+        #expect(forged.stderr.contains("verdict passed, but step line"), "\(forged.stderr)")
+        #expect(forged.stderr.contains("metadata.reportDigest"), "\(forged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("forged").path))
+
+        // Only the digest stale: a summary member edited.
+        let three = try await shard(1, ["--no-timings"])
+        let report = three.appendingPathComponent("report.json")
+        let text = try String(contentsOf: report, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "\"virtualMillis\" : ", with: "\"virtualMillis\" :  ").utf8).write(to: report)
+        let stale = try await Self.merge([three, two], into: directory.appendingPathComponent("stale"))
+        #expect(stale.status == 2 && stale.stderr.contains("metadata.reportDigest"), "\(stale)")
+
+        // Signed shard bundles: merge --public-key takes them; a tampered one is refused.
+        let key = try PEMSigningKey.generate(.ecdsaP256SHA256)
+        let keyFile = directory.appendingPathComponent("key.pem")
+        let publicFile = directory.appendingPathComponent("public.pem")
+        try Data(key.pemRepresentation.utf8).write(to: keyFile)
+        try Data(try key.publicKey().pemRepresentation.utf8).write(to: publicFile)
+        var bundles: [URL] = []
+        for index in 1...2 {
+            let bundle = directory.appendingPathComponent("bundle-\(index)")
+            _ = try await shard(index, ["--bundle", bundle.path])
+            let signed = try await Binary.run(["sign", bundle.path, "--key", keyFile.path])
+            #expect(signed.status == 0, "\(signed)")
+            bundles.append(bundle)
+        }
+        let fromBundles = try await Binary.run(
+            ["merge", "--quiet", "--out", directory.appendingPathComponent("b").path, "--public-key", publicFile.path] + bundles.map(\.path))
+        #expect(fromBundles.status == 1, "\(fromBundles)")
+        #expect(
+            try Data(contentsOf: directory.appendingPathComponent("b/report.json")) == Data(contentsOf: out.appendingPathComponent("report.json")),
+            "merged from bundles equals merged from reports")
+        try Self.flipVerdicts(bundles[0].appendingPathComponent("report.json"))
+        let tampered = try await Binary.run(
+            ["merge", "--quiet", "--out", directory.appendingPathComponent("t").path, "--public-key", publicFile.path] + bundles.map(\.path))
+        #expect(tampered.status == 2 && tampered.stderr.contains("does not verify"), "\(tampered)")
+        let plain = try await Binary.run([
+            "merge", "--quiet", "--out", directory.appendingPathComponent("p").path, "--public-key", publicFile.path, one.path, two.path,
+        ])
+        #expect(plain.status == 2 && plain.stderr.contains("not an evidence bundle"), "\(plain)")
     }
 
     @Test("--shard takes i/n with 1 ≤ i ≤ n, and refuses waivers (given to merge instead)", arguments: ["0/4", "5/4", "1/0", "a/b", "2"])
