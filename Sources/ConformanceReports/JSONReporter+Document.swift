@@ -108,6 +108,8 @@ extension JSONReporter {
         var harnessBinarySHA256: Nullable<String>
         var host: Nullable<String>
         var shard: Nullable<RunMetadata.Shard>
+        /// Since 1.6.0: the variant of the reference RP (`--design`, `--mutant`), `null` otherwise.
+        var subject: Nullable<RunMetadata.Subject>
         /// The SHA-256 of the report itself with this member's value written as 64 zeros.
         var reportDigest: String
     }
@@ -277,7 +279,7 @@ extension JSONReporter.Document {
             fault: .init(metadata.fault.map(R.Metadata.Fault.init)), gate: model.gate,
             evidence: metadata.transcriptsForPasses == true ? "all" : "failures", harnessCommit: .init(metadata.harnessCommit),
             harnessModified: .init(metadata.harnessModified), harnessBinarySHA256: .init(metadata.harnessBinarySHA256), host: .init(metadata.host),
-            shard: .init(metadata.shard), reportDigest: JSONReporter.digestPlaceholder)
+            shard: .init(metadata.shard), subject: .init(metadata.subject), reportDigest: JSONReporter.digestPlaceholder)
         fidelity = R.Fidelity(
             simulated: true, statement: ReportFidelity.statement, passProves: ReportFidelity.passProves,
             passDoesNotProve: ReportFidelity.passDoesNotProve, notes: ReportFidelity.notes,

@@ -41,6 +41,7 @@ public enum ReportReader {
         metadata.host = source.host
         metadata.shard = source.shard
         metadata.gate = source.gate
+        metadata.subject = source.subject
         if source.evidence == "all" { metadata.transcriptsForPasses = true }
         metadata.harnessCommand = document.testCases.first.flatMap { harnessCommand(inRerun: $0.rerun) }
         let criteria = document.criteria.compactMap(\.info).map { CriterionResult(criterion: $0, verdict: .notVerified, targets: [:]) }
@@ -132,6 +133,8 @@ public enum ReportReader {
             var shard: RunMetadata.Shard?
             /// Since 1.5.0.
             var gate: Gate?
+            /// Since 1.6.0.
+            var subject: RunMetadata.Subject?
             /// Since 1.5.0: `failures` or `all`.
             var evidence: String?
         }

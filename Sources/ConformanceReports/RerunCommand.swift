@@ -4,14 +4,15 @@ import ConformanceModel
 /// `swift run passkey-conformance run --criterion <id> --target <target> --seed <seed> --scenario "<name>"`,
 /// or the installed binary's path instead of `swift run passkey-conformance` when that is what ran.
 enum RerunCommand {
-    /// The shell command line for a test case of a run: the same adapter (command or mutant), criteria
+    /// The shell command line for a test case of a run: the same adapter (command, design, mutant), criteria
     /// root (when `--criteria` was given), criterion, target, seed and scenario.
     static func line(for result: TestCaseResult, metadata: RunMetadata) -> String {
         var words = (metadata.harnessCommand.map { [word($0)] } ?? ["swift", "run", "passkey-conformance"]) + ["run"]
         if let command = metadata.adapter.command {
             words += ["--adapter-command", doubleQuoted(command)]
-        } else if let plus = metadata.adapter.name.firstIndex(of: "+"), metadata.adapter.name.hasPrefix("reference-rp+") {
-            words += ["--mutant", word(String(metadata.adapter.name[metadata.adapter.name.index(after: plus)...]))]
+        } else if let subject = metadata.subject {
+            if let design = subject.design { words += ["--design", word(design)] }
+            if let mutant = subject.mutant { words += ["--mutant", word(mutant)] }
         }
         if let root = metadata.criteriaRoot {
             words += ["--criteria", word(root)]

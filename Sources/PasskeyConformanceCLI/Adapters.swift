@@ -35,6 +35,12 @@ enum AdapterChoice: Sendable {
         }
     }
 
+    /// The variant of the reference RP, as the reports record it (`nil` for the reference itself and for an adapter).
+    var subject: RunMetadata.Subject? {
+        guard case .reference(let design, let mutation) = self, design != nil || mutation != nil else { return nil }
+        return RunMetadata.Subject(design: design.map { $0.isCombination ? $0.specification : $0.id.rawValue }, mutant: mutation?.id.rawValue)
+    }
+
     /// The adapter's command line, `nil` in process.
     var commandLine: String? {
         switch self {

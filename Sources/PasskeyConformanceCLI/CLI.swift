@@ -87,6 +87,9 @@ public enum CLI {
                 return Status.ok
             }
             let type = try command(named: name)
+            // `run` and `explore` take a signal recorded since main's first statement (`EarlySignals`)
+            // into their report; every other command gets the default actions back now.
+            if !type.reportsInterruptions, let status = EarlySignals.handOver() { return status }
             let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: type.spec)
             if parsed.wantsHelp {
                 Output.out(type.spec.help)
@@ -117,6 +120,13 @@ protocol CLICommand: Sendable {
     init(_ arguments: ParsedArguments) throws
     /// Does the command's work and returns its exit status.
     func run() async throws -> Int32
+    /// Whether a signal ends the command with a report marked interrupted (`InterruptionMonitor`)
+    /// rather than by its default action.
+    static var reportsInterruptions: Bool { get }
+}
+
+extension CLICommand {
+    static var reportsInterruptions: Bool { false }
 }
 
 /// Where the CLI writes.

@@ -6,6 +6,7 @@ import ReferenceRP
 /// `explore`: random histories against the criteria's invariants; the first violation is shrunk
 /// and written as a regression scenario and as a failed test case in the reports.
 struct ExploreCommand: CLICommand {
+    static let reportsInterruptions = true
     static let spec = CommandSpec(
         name: "explore", summary: "Run random histories against the criteria's invariants and shrink a violation to a scenario.",
         usage: "explore [--budget <n> | --seconds <s>] [--seed <n>] [--jobs <n>] [--mutant <id> | --adapter-command <command>] [--target <id>] [--out <dir>]",
@@ -167,6 +168,7 @@ struct ExploreCommand: CLICommand {
             ).map(\.id.rawValue),
             seed: seed, startedAt: Suite.iso8601(Date()), filters: ["explore": "\(report?.histories ?? 0) histories"],
             fault: fault)
+        metadata.subject = self.adapter.subject
         pipeline.stamp(&metadata, criteriaPath: criteriaPath, digest: digest)
         let run = Explorer.runResult(scenario, criteria: criteria, metadata: metadata, wallSeconds: report?.wallSeconds ?? 0)
         var lines: [String] = []

@@ -118,6 +118,9 @@ final class InterruptionMonitor: Sendable {
             made.append(source)
         }
         sources = Mutex(made)
+        // A signal that came before the monitor existed, since main's first statement.
+        let early = EarlySignals.take()
+        if let interruption = Self.handled.first(where: { $0.number == early })?.interruption { state.handle(interruption) }
     }
 
     /// Stops listening and gives the signals their default meaning back; the caller does this once

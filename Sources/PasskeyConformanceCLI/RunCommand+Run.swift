@@ -15,6 +15,7 @@ extension RunCommand {
             startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
         pipeline.stamp(&metadata, criteriaPath: selection.criteriaPath, digest: digest)
         metadata.harnessCommand = HarnessExecutable.rerunCommand
+        metadata.subject = adapter.subject
         metadata.gate = gate
         if transcriptsForPasses { metadata.transcriptsForPasses = true }
         metadata.shard = shard

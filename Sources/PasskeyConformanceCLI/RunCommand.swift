@@ -7,6 +7,7 @@ import WebAuthn
 
 /// `run`: the suite against an adapter, with reports and a gating exit status.
 struct RunCommand: CLICommand {
+    static let reportsInterruptions = true
     static let spec = CommandSpec(
         name: "run", summary: "Run the criteria against a relying party and write reports.",
         usage:

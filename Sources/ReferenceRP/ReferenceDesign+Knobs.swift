@@ -154,11 +154,19 @@ extension ReferenceDesign {
     public static func parse(_ specification: String) throws(DesignSpecificationError) -> ReferenceDesign {
         guard specification.hasPrefix("knobs:") else { throw DesignSpecificationError("a design specification starts with 'knobs:', found '\(specification)'") }
         var design = ReferenceDesign.reference
-        for pair in specification.dropFirst("knobs:".count).split(separator: ";", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        let body = specification.dropFirst("knobs:".count)
+        guard !body.isEmpty else {
+            throw DesignSpecificationError(
+                "'knobs:' names no knob; give name=value pairs separated by ';' (the knobs are: \(knobs.map(\.name).joined(separator: ", ")))")
+        }
+        var given: Set<String> = []
+        for pair in body.split(separator: ";", omittingEmptySubsequences: false) {
+            guard !pair.isEmpty else { throw DesignSpecificationError("an empty knob in '\(specification)': remove the extra ';'") }
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2, let knob = knobs.first(where: { $0.name == parts[0] }) else {
                 throw DesignSpecificationError("unknown knob '\(pair)'; the knobs are: \(knobs.map(\.name).joined(separator: ", "))")
             }
+            guard given.insert(knob.name).inserted else { throw DesignSpecificationError("knob '\(knob.name)' is given twice") }
             guard knob.set(&design, parts[1]) else { throw DesignSpecificationError("knob '\(knob.name)' takes \(knob.range), found '\(parts[1])'") }
         }
         return design.named("given")

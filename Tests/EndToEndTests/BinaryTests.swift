@@ -70,6 +70,34 @@ struct RunCommandTests {
         #expect(markdown.contains("N2.6-AC01"))
     }
 
+    @Test(
+        "re-run lines name what was run: the design, the mutant on it, a knobs specification; each re-runs to the same verdict",
+        arguments: [
+            ["--design", "debounce-5s"], ["--design", "knobs:coalesce-ms=900;rate-limited=drop"],
+            ["--design", "debounce-5s", "--mutant", "send-partial-list"],
+        ])
+    func rerunNamesTheSubject(subject: [String]) async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-rerun")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("reports")
+        let result = try await Binary.run(
+            ["run", "--quiet"] + Binary.criteria + ["--criterion", "N3.2-AC04", "--target", "apple-26.2", "--out", out.path] + subject)
+        #expect(result.status == (subject.contains("--mutant") ? 1 : 0), "\(result)")
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
+        let rerun = try #require(json["testCases"]?.arrayValue?.first?["rerun"]?.stringValue)
+        let recorded = try #require(json["metadata"]?["subject"]?["design"]?.stringValue)
+        if subject[1].hasPrefix("knobs:") {
+            // The whole specification, every knob: what re-runs the same design whatever the defaults become.
+            #expect(recorded.hasPrefix("knobs:") && recorded.contains("coalesce-ms=900") && recorded.contains("rate-limited=drop"), "\(recorded)")
+            #expect(rerun.contains("--design \"\(recorded)\""), "\(rerun)")
+        } else {
+            #expect(recorded == subject[1])
+            #expect(rerun.contains("--design \(recorded)"), "\(rerun)")
+        }
+        #expect(rerun.contains("--mutant send-partial-list") == subject.contains("--mutant"), "\(rerun)")
+        #expect(!rerun.contains("--mutant") || subject.contains("--mutant"), "a design run's re-run line never says --mutant: \(rerun)")
+    }
+
     @Test("a run against a mutant exits 1 and names the failing test cases")
     func mutant() async throws {
         let result = try await Binary.run(["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--mutant", "upgrade-before-second-factor", "--no-reports"])

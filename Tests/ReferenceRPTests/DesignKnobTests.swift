@@ -44,6 +44,10 @@ struct DesignKnobTests {
             ("knobs:no-such-knob=1", "unknown knob 'no-such-knob=1'"),
             ("knobs:coalesce-ms=-1", "knob 'coalesce-ms' takes 0…120000 ms, found '-1'"),
             ("knobs:rate-limited=maybe", "knob 'rate-limited' takes retry, drop, found 'maybe'"),
+            ("knobs:", "'knobs:' names no knob"),
+            ("knobs:coalesce-ms=5;coalesce-ms=6", "knob 'coalesce-ms' is given twice"),
+            ("knobs:coalesce-ms=5;", "an empty knob"),
+            ("knobs:;coalesce-ms=5", "an empty knob"),
         ])
     func badSpecification(specification: String, message: String) {
         do {

@@ -230,6 +230,33 @@ public struct RunMetadata: Sendable, Codable, Hashable {
     /// (`/opt/passkey-conformance/passkey-conformance`); `nil` for `swift run passkey-conformance`,
     /// the harness run from a checkout's build directory.
     public var harnessCommand: String?
+    /// Which variant of the embedded reference RP ran, as the command line chose it (`--design`,
+    /// `--mutant`); `nil` for the reference itself and for an adapter (`adapter.command`). Re-run
+    /// lines are written from it, never from the adapter's display name.
+    public var subject: Subject?
+
+    /// A variant of the embedded reference RP: the design it is built on and the mutant that breaks it.
+    public struct Subject: Sendable, Codable, Hashable {
+        /// `--design`: a fixed design's id or a `knobs:` specification.
+        public var design: String?
+        /// `--mutant`: the mutant's id.
+        public var mutant: String?
+
+        /// A variant built on `design` and broken by `mutant`, either of which may be absent.
+        public init(design: String? = nil, mutant: String? = nil) {
+            self.design = design
+            self.mutant = mutant
+        }
+
+        private enum CodingKeys: String, CodingKey { case design, mutant }
+
+        /// Encodes both members, an absent one as `null` (the report's convention).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(design, forKey: .design)
+            try container.encode(mutant, forKey: .mutant)
+        }
+    }
 
     /// The signal that interrupted a run.
     public enum Interruption: String, Sendable, Codable, Hashable, CaseIterable {
