@@ -34,7 +34,7 @@ struct MarkdownReporterTests {
                 - **Harness version:** 0.9.0-test
                 - **Criteria digest:** `9f2c4e1d0b7a6f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c`
                 - **Adapter:** reference-rp 1.2.0, transport in-process
-                - **Report digest:** `e99b3c2618e404611f4951f896aa4000ded326b2e64c222e4baed5606fa86f61` (SHA-256 of `report.json`, see its `metadata.reportDigest`)
+                - **Report digest:** `ee394447e249de6cc4d76c4d680984260466ed37dd975beaa7f04dfcd34ef7e0` (SHA-256 of `report.json`, see its `metadata.reportDigest`)
                 - **Targets:** apple-18, android-15-gpm, apple-17.4
                 - **Seed:** 18446744073709551557
                 - **Started:** 2026-01-15T09:30:00Z

@@ -81,9 +81,10 @@ struct TextEscapingTests {
         let result = TestCaseResult(
             id: "x", criterionID: "N3.2-AC04", scenario: "S", file: "f.feature", line: 1, verifyItems: [], tags: [],
             target: "apple-26.2", outcome: .failed(message: nil), steps: [], evidence: [], virtualMillis: 0, wallSeconds: 0)
-        let mutant = RunMetadata(
+        var mutant = RunMetadata(
             harnessVersion: "0", criteriaDigest: "", adapter: .init(name: "reference-rp+send-partial-list", version: "1", transport: "in-process"),
             targets: [], seed: 3, startedAt: "", filters: [:])
+        mutant.subject = .init(mutant: "send-partial-list")
         #expect(
             RerunCommand.line(for: result, metadata: mutant)
                 == "swift run passkey-conformance run --mutant send-partial-list --criterion N3.2-AC04 --target apple-26.2 --seed 3 --scenario \"S\"")

@@ -248,12 +248,14 @@ struct HelpTests {
 @Suite("passkey-conformance run --gate and --evidence", binaryBuilt)
 struct GateOptionTests {
     @Test("a Quality-level failure is a warning under --gate core (exit 0) and fails the default gate (exit 1)")
+    // N3.2-AC01 is selected beside the Quality-level N3.2-AC10 so that the core gate covers something: a gate that covers
+    // nothing exits 3 (GateTests.nothingGated).
     func qualityFailureWarns() async throws {
         let directory = try PackagePaths.temporaryDirectory("e2e-gate-tier")
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("reports")
         let arguments =
-            ["run"] + Binary.criteria + ["--criterion", "N3.2-AC10", "--target", "apple-26.2", "--mutant", "rename-signal-unconfirmed", "--out", out.path]
+            ["run"] + Binary.criteria + ["--criterion", "N3.2-AC10,N3.2-AC01", "--target", "apple-26.2", "--mutant", "rename-signal-unconfirmed", "--out", out.path]
         let warned = try await Binary.run(arguments + ["--gate", "core", "--evidence", "all"])
         #expect(warned.status == 0, "\(warned)")
         #expect(warned.stdout.contains("WARN"), "\(warned)")
