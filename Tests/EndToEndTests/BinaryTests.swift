@@ -255,7 +255,9 @@ struct GateOptionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("reports")
         let arguments =
-            ["run"] + Binary.criteria + ["--criterion", "N3.2-AC10,N3.2-AC01", "--target", "apple-26.2", "--mutant", "rename-signal-unconfirmed", "--out", out.path]
+            ["run"] + Binary.criteria + [
+                "--criterion", "N3.2-AC10,N3.2-AC01", "--target", "apple-26.2", "--mutant", "rename-signal-unconfirmed", "--out", out.path,
+            ]
         let warned = try await Binary.run(arguments + ["--gate", "core", "--evidence", "all"])
         #expect(warned.status == 0, "\(warned)")
         #expect(warned.stdout.contains("WARN"), "\(warned)")
