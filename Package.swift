@@ -69,8 +69,10 @@ let package = Package(
         // JSON, Markdown and JUnit reporters; waivers; evidence bundles (SHA-256 and signatures
         // through ConformanceCrypto).
         .target(name: "ConformanceReports", dependencies: ["ConformanceModel", "ConformanceCrypto"]),
+        // prctl(2) and pidfd_open(2), which Swift cannot call (variadic C): no process outlives a run.
+        .target(name: "CProcessControl"),
         // The harness side of the adapter protocol over JSON-RPC: child processes, sessions, faults.
-        .target(name: "ConformanceJSONRPC", dependencies: ["ConformanceModel", "PasskeyConformanceAdapter"]),
+        .target(name: "ConformanceJSONRPC", dependencies: ["ConformanceModel", "PasskeyConformanceAdapter", "CProcessControl"]),
         // Command-line logic; the executables are thin wrappers.
         // The criteria ship inside it as a resource bundle (Resources/Criteria: a copy of the package's
         // Criteria/, kept identical by Scripts/sync-criteria.sh and checked by a test), so that a

@@ -74,11 +74,13 @@ struct BundleCommandTests {
         #expect(!FileManager.default.fileExists(atPath: bundle.appendingPathComponent("manifest.sig").path), "a bundle that does not verify was signed")
     }
 
-    /// An adapter that, while it runs, copies what it can read of its parent (the harness): the
-    /// command line, the environment and the targets of its open descriptors; then it serves as the
-    /// reference adapter does.
+    /// An adapter that, while it runs, copies what it can read of every ancestor (the harness, and a
+    /// keeper between them): command lines, environments and the targets of open descriptors; then
+    /// it serves as the reference adapter does.
     static func snoopingAdapter(_ adapter: String, into file: URL) -> String {
-        "{ tr '\\0' ' ' < /proc/$PPID/cmdline; echo; tr '\\0' '\\n' < /proc/$PPID/environ; for fd in /proc/$PPID/fd/*; do readlink \"$fd\"; done; } "
+        // Every ancestor, not only the parent: the harness may start the adapter through a keeper.
+        "{ p=$PPID; while [ \"$p\" -gt 1 ]; do tr '\\0' ' ' < /proc/$p/cmdline; echo; tr '\\0' '\\n' < /proc/$p/environ; "
+            + "for fd in /proc/$p/fd/*; do readlink \"$fd\"; done; p=$(sed 's/.*) //' /proc/$p/stat | cut -d' ' -f2); done; } "
             + "> '\(file.path)' 2>&1; exec '\(adapter)'"
     }
 

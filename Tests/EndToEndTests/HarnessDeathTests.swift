@@ -14,13 +14,17 @@ struct HarnessDeathTests {
     /// The adapter: starts a helper (`sleep`) that ignores its input, reports the helper's pid through
     /// a named pipe, answers `adapter.hello` declaring everything, then never answers again.
     static func adapterCommand(pidPipe: String) -> String {
-        let capabilities = Capability.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
-        let hello =
-            #"{"id":1,"jsonrpc":"2.0","result":{"capabilities":["# + capabilities
-            + #"],"name":"helper-spawner","protocolVersion":"1.1","relyingPartyIDs":["example.com"],"targets":["apple-18"],"version":"1"}}"#
-        return "sleep 86400 </dev/null >/dev/null 2>&1 & echo $! > '\(pidPipe)'; IFS= read -r l; printf '%s\\n' '\(hello)'; "
+        "sleep 86400 </dev/null >/dev/null 2>&1 & echo $! > '\(pidPipe)'; IFS= read -r l; printf '%s\\n' '\(hello)'; "
             + "while read -r _; do :; done"
     }
+
+    /// The answer to `adapter.hello` (request id 1) of an adapter that declares every capability and
+    /// the target apple-18.
+    static let hello: String = {
+        let capabilities = Capability.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
+        return #"{"id":1,"jsonrpc":"2.0","result":{"capabilities":["# + capabilities
+            + #"],"name":"helper-spawner","protocolVersion":"1.1","relyingPartyIDs":["example.com"],"targets":["apple-18"],"version":"1"}}"#
+    }()
 
     /// Whether a process exists and is not a zombie.
     static func isRunning(_ pid: Int32) -> Bool {

@@ -6,7 +6,9 @@ import Synchronization
 /// An adapter process started with Foundation's `Process`, with the harness's ends of its pipes.
 ///
 /// The process runs in a process group of its own (Foundation starts children that way on Linux), so
-/// that stopping it also stops whatever it started (`/bin/sh -c` wrappers, helpers). Every live
+/// that stopping it also stops whatever it started (`/bin/sh -c` wrappers, helpers). Where the
+/// executable set it up (`ProcessKeeper`), the process is a keeper that runs the adapter and ends
+/// every descendant the adapter left, in its group or not, when the adapter or the harness ends. Every live
 /// process is also listed in `ChildProcess.registry`, which an `atexit` handler empties with
 /// `SIGKILL`: children never outlive the harness, even when nobody called `shutdown()`.
 package final class ChildProcess: Sendable {
@@ -45,8 +47,18 @@ package final class ChildProcess: Sendable {
         Platform.ignoreBrokenPipeSignal()
         _ = registryInstalled
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        if let keeper = ProcessKeeper.executable {
+            // Under a keeper (see `ProcessKeeper`), which cannot tell the harness that the adapter
+            // failed to start: a command that cannot run is refused here, as `Process` would.
+            guard access(executable, X_OK) == 0 else {
+                throw AdapterFault(.launchFailed, "could not start \(executable): \(String(cString: strerror(errno)))")
+            }
+            process.executableURL = URL(fileURLWithPath: keeper)
+            process.arguments = [ProcessKeeper.argument, executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
