@@ -33,43 +33,14 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
     /// Stopped by `SIGTERM` (128 + 15).
     case terminated = 143
 
-    /// The exit status of a run with its waivers applied.
+    /// The exit status of a run with its waivers applied: `Decision`'s status, so that the status and
+    /// the reasons the reports give for it are decided in one place.
     ///
     /// - Parameters:
     ///   - run: the run's result.
     ///   - waivers: the waiver evaluation for the run (`.none` when no waiver file is used).
     public static func `for`(_ run: RunResult, _ waivers: WaiverEvaluation = .none) -> ExitStatus {
-        switch run.metadata.interruption {
-        case .sigint: return .interrupted
-        case .sigterm: return .terminated
-        case .sighup: return .hangup
-        case nil: break
-        }
-        let verdicts = [run.verdict] + run.criteria.map(\.verdict) + run.criteria.flatMap(\.targets.values) + run.testCases.map(\.verdict)
-        if run.metadata.fault != nil || verdicts.contains(.error) || verdicts.contains(.undefined) { return .harnessError }
-        if !waivers.problems.isEmpty { return .nonConformant }
-        // Below the gate (`run --gate`), a failure is a warning: it does not decide the status.
-        let unexpectedFailure = run.testCases.contains {
-            $0.verdict == .failed && waivers.waiver(forTestCase: $0.id) == nil && run.gateCovers(criterion: $0.criterionID)
-        }
-        if unexpectedFailure { return .nonConformant }
-        // A criterion (or the run) that says `failed` without a failed test case behind it is not
-        // covered by any waiver: the failure is unexpected.
-        let failedTestCases = run.testCases.filter { $0.verdict == .failed }
-        let criterionFailedWithoutCase = run.criteria.contains { criterion in
-            criterion.verdict == .failed && run.gateCovers(criterion: criterion.criterion.id)
-                && !failedTestCases.contains { $0.criterionID == criterion.criterion.id }
-        }
-        if criterionFailedWithoutCase || (run.verdict == .failed && failedTestCases.isEmpty) { return .nonConformant }
-        // An exploration (`explore`) judges invariants over random histories, not verify items: one
-        // that broke none has nothing to be incomplete about.
-        if run.metadata.filters["explore"] != nil { return .conformant }
-        // A shard runs part of the plan: whether every verify item was verified is decided when the
-        // shards' reports are merged.
-        if run.metadata.shard != nil { return .conformant }
-        let gaps = Gap.gating(in: run, waivers: waivers)
-        if gaps.isEmpty || gapsAccepted(gaps, in: run) { return .conformant }
-        return .incomplete
+        Decision(run, waivers: waivers).status
     }
 
     /// Whether `--allow-not-verified` accepts the gaps: it was given, at least one test case passed,

@@ -3,10 +3,12 @@ import ConformanceModel
 /// Writes a run as one self-contained HTML page (`report.html`): its styles inline, no script, no
 /// request to the network, so that it reads the same from a CI artefact, an e-mail or a file system.
 ///
-/// The page leads with the statement that the platforms are simulated and the result, then shows
-/// the criterion × target matrix as a colour grid, each distinct failure once (grouped by cause as
-/// in the Markdown report) with its transcript in a collapsible `<details>` element, the gaps, and
-/// what was simulated for each target. Every piece of text from the run is escaped.
+/// The page leads with the statement that the platforms are simulated and the result (with the
+/// run's fault, when it could not start), then shows the criterion × target matrix as a colour grid,
+/// the waivers (each with its status, owner, expiry, reason and the test cases it waived, then the
+/// waiver problems), each distinct failure once (grouped by cause as in the Markdown report, with
+/// the values its test cases observed) with its transcript in a collapsible `<details>` element,
+/// the gaps, and what was simulated for each target. Every piece of text from the run is escaped.
 public enum HTMLReporter {
     /// The page as HTML5 text, ending with a newline.
     public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
@@ -18,6 +20,7 @@ public enum HTMLReporter {
         page.head(model)
         page.result(model)
         page.grid(model)
+        page.waivers(model)
         page.failures(model)
         page.gaps(model)
         page.targets(model)
@@ -42,6 +45,16 @@ public enum HTMLReporter {
         case .error: "E"
         case .notVerified: "–"
         case .undefined: "?"
+        }
+    }
+
+    /// A waiver's status in words, the ones that fail the run in bold.
+    static func status(_ status: WaiverEvaluation.Status) -> String {
+        switch status {
+        case .active: "active"
+        case .expired: "<strong>expired</strong>"
+        case .stale: "<strong>stale</strong> (the failure no longer happens)"
+        case .notExercised: "not exercised in this run"
         }
     }
 
@@ -118,9 +131,61 @@ public enum HTMLReporter {
             html += "(exit status \(status.rawValue))</p>\n"
             let counts = model.caseCounts
             html += "<p>\(model.sections.count) criteria, \(model.cases.count) test cases: "
-            html += escape(ReportOutcome.allCases.map { "\(counts[$0] ?? 0) \($0.words)" }.joined(separator: ", "))
+            html += escape(ReportModel.counted(counts))
             if !model.warnings.isEmpty { html += "; \(model.warnings.count) of the failed are warnings (below the gate)" }
             html += ". Waiver problems: \(model.waivers.problems.count).</p>\n"
+            runFault(model.run.metadata)
+        }
+
+        /// The run's fault, told once: what failed, the adapter's last standard error lines (each on
+        /// its own line) and the first thing to check.
+        mutating func runFault(_ metadata: RunMetadata) {
+            guard let fault = metadata.fault else { return }
+            html += "<p><strong>Run fault:</strong> \(escape(ReportNotices.faultLine(fault))); no test case ran.</p>\n"
+            if let lines = ReportNotices.standardErrorLines(fault) {
+                html += "<p>The adapter's standard error (its last lines):</p>\n<pre>\(escape(lines.joined(separator: "\n")))</pre>\n"
+            }
+            if let hint = ReportNotices.faultHint(metadata) { html += "<p><strong>First thing to check:</strong> \(escape(hint))</p>\n" }
+        }
+
+        /// Every waiver with its status, owner, expiry, reason and the test cases it waived, then the
+        /// waiver problems: the Markdown report's section, in HTML.
+        mutating func waivers(_ model: ReportModel) {
+            let waivers = model.waivers
+            html += "<h2 id=\"waivers\">Waivers</h2>\n"
+            guard let day = waivers.evaluatedOn else {
+                html += "<p>No waiver file was used: every failure counts.</p>\n"
+                return
+            }
+            let file = waivers.source.map { "<code>\(escape($0))</code>" } ?? "given in code"
+            html += "<p>Waivers from \(file), \(TextEscaping.count(waivers.entries.count, "waiver")), evaluated on \(day). "
+            html += "A waiver holds through its expiry day.</p>\n"
+            if waivers.entries.isEmpty {
+                html += "<p>The waiver file lists no waivers.</p>\n"
+            } else {
+                html += "<table>\n<tr><th>Waiver</th><th>Status</th><th>Owner</th><th>Expires</th><th>Reason</th><th>Waived test cases</th></tr>\n"
+                for entry in waivers.entries {
+                    let waived = entry.waivedTestCaseIDs
+                    let list =
+                        waived.isEmpty
+                        ? "0"
+                        : "<details><summary>\(waived.count)</summary>" + waived.map { "<code>\(escape($0))</code>" }.joined(separator: "<br>")
+                            + "</details>"
+                    html += "<tr><td><code>\(escape(entry.waiver.id))</code></td>"
+                    html += "<td>\(HTMLReporter.status(entry.status))</td><td>\(escape(entry.waiver.owner))</td><td>\(entry.waiver.expires)</td>"
+                    html += "<td>\(escape(entry.waiver.reason))</td><td>\(list)</td></tr>\n"
+                }
+                html += "</table>\n"
+            }
+            if waivers.problems.isEmpty {
+                html += "<p>No waiver problems.</p>\n"
+            } else {
+                html += "<p>Waiver problems (each makes the run fail):</p>\n<ul>\n"
+                for problem in waivers.problems {
+                    html += "<li><strong>\(problem.kind.rawValue)</strong> <code>\(escape(problem.waiver.id))</code>: \(escape(problem.message))</li>\n"
+                }
+                html += "</ul>\n"
+            }
         }
 
         mutating func grid(_ model: ReportModel) {
@@ -171,7 +236,7 @@ public enum HTMLReporter {
                 let label = group.isWarning ? "warning (failed below the gate)" : group.outcome.words
                 html +=
                     "<details id=\"\(group.id)\"><summary><span class=\"\(HTMLReporter.cssClass(group.outcome, warning: group.isWarning))\">&nbsp;\(escape(label))&nbsp;</span> "
-                html += "<strong>\(escape(group.criterion.rawValue))</strong> \(escape(group.verifyItems.joined(separator: ", "))): \(escape(group.cause)) "
+                html += "<strong>\(escape(group.criterion.rawValue))</strong> \(escape(group.verifyItems.joined(separator: ", "))): \(escape(group.observed)) "
                 html += "(\(group.cases.count) test case\(group.cases.count == 1 ? "" : "s") on \(escape(group.targets.joined(separator: ", "))))</summary>\n"
                 html += "<p>Test cases: " + group.cases.map { "<code>\(escape($0.result.id))</code>" }.joined(separator: ", ") + "</p>\n"
                 html += "<p>Evidence of <code>\(escape(item.result.id))</code> (<code>\(escape("\(item.result.file):\(item.result.line)"))</code>)</p>\n"

@@ -22,10 +22,21 @@ import ConformanceModel
 /// Counts: `failures` counts failed, `errors` counts error and undefined, `skipped` counts not
 /// verified and waived; a warning counts only in `tests`. Times are wall seconds with three decimals.
 ///
-/// When the run as a whole was interrupted, could not start (a fault at launch or `hello`) or is
-/// incomplete, a last suite `passkey-conformance.run` holds one test case `run` with an `<error>`
-/// of type `interrupted`, `terminated`, `fault` or `incomplete` saying so, so that a CI system that
-/// reads only JUnit sees it too.
+/// Every exit status other than 0 has a failing *gate* test case: a last suite
+/// `passkey-conformance.run` holds one test case (`classname` `passkey-conformance.run.gate`, `name`
+/// `run`) that names every reason for the status (see `ExitStatus.Decision`), so that a CI system
+/// that reads only JUnit shows why the job is red, even when every test case is waived or passed:
+///
+/// | exit status | gate test case |
+/// |---|---|
+/// | 0 conformant | none |
+/// | 1 not conformant | `<failure type="nonConformant" message="not conformant: …">`: the waiver problems (expired, stale) and the failed test cases no live waiver accepts, each listed in the text; present too when failed test cases alone decide the status, so that the rule has no exception |
+/// | 2 not decided | `<error type="fault">` when the run could not start (the adapter failed at launch or in `adapter.hello`, or the criteria did not load), with the fault, the adapter's last standard error lines and the first thing to check; else `<error type="harnessError" message="not decided: …">` naming the test cases that ended error or undefined |
+/// | 3 incomplete | `<failure type="incomplete" message="incomplete: N gap(s): unverified …">`, every gap in the text |
+/// | 129, 130, 143 | `<error type="hangup\|interrupted\|terminated" message="… by SIG…: the report is partial …">` |
+///
+/// The gate test case counts in the totals of `<testsuites>` (one more test, and one more failure
+/// or error).
 public enum JUnitReporter {
     /// The report as an XML 1.0 document in UTF-8, ending with a newline.
     public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
@@ -50,8 +61,8 @@ public enum JUnitReporter {
             suite(section, model: model, into: &xml)
         }
         if let issue {
-            // What happened to the run as a whole, for a CI system that reads only JUnit: an
-            // interruption, a fault before any test case, or a run that verified too little.
+            // Why the exit status is not 0, for a CI system that reads only JUnit: every reason
+            // `ExitStatus.Decision` gives, whichever status it is.
             let failures = issue.isFailure ? 1 : 0
             let tag = issue.isFailure ? "failure" : "error"
             xml += "  <testsuite name=\"\(runSuiteName)\" tests=\"1\" failures=\"\(failures)\" errors=\"\(1 - failures)\" skipped=\"0\" time=\"0.000\">\n"
@@ -74,34 +85,41 @@ public enum JUnitReporter {
     /// The name of the extra suite that reports what happened to the run as a whole.
     static let runSuiteName = "passkey-conformance.run"
 
-    /// The run's own problem, when there is one: `interrupted`, `terminated`, `fault` or `incomplete`.
-    /// An incomplete run is a `<failure>` (the relying party has not shown enough), the others an
-    /// `<error>` (the run itself did not finish).
+    /// The gate test case of a run whose exit status is not 0 (`nil` for exit 0): its type, message,
+    /// text and whether it is a `<failure>` (exit 1 and 3: the relying party failed or showed too
+    /// little) or an `<error>` (exit 2 and the signals: the run could not decide or did not finish).
+    ///
+    /// Everything comes from `ExitStatus.Decision`, the value the exit status itself is taken from:
+    /// the type is the status's name (`nonConformant`, `harnessError`, `incomplete`, `interrupted`,
+    /// `terminated`, `hangup`), or `fault` for a run that could not start; the message names every
+    /// reason; the text lists what each concerns.
     static func runIssue(_ model: ReportModel) -> (type: String, message: String, details: String, isFailure: Bool)? {
-        let metadata = model.run.metadata
-        let exit = "exit status \(model.exitStatus.rawValue)"
-        if let signal = metadata.interruption {
-            let type = model.exitStatus.name
-            return (type, "\(type) by \(signal.rawValue): the report is partial (\(model.run.testCases.count) test cases ran)", exit, false)
+        let decision = model.decision
+        let status = decision.status
+        guard status != .conformant else { return nil }
+        let startFailed = decision.reasons.first?.kind == .runFault
+        let type = startFailed ? "fault" : status.name
+        let prefix =
+            switch status {
+            case .nonConformant: "not conformant: "
+            case .harnessError: startFailed ? "" : "not decided: "
+            case .incomplete: "incomplete: "
+            case .conformant, .interrupted, .terminated, .hangup: ""
+            }
+        let reasons = decision.reasons.map(\.summary)
+        let message = reasons.isEmpty ? status.words : prefix + reasons.joined(separator: "; ")
+        var lines = ["exit status \(status.rawValue)"]
+        for reason in decision.reasons {
+            lines.append(reason.summary)
+            if reason.kind == .runFault, let fault = model.run.metadata.fault {
+                lines.append("  Fault kind: \(fault.kind.rawValue)")
+                if let method = fault.method { lines.append("  Fault method: \(method)") }
+                if let excerpt = fault.excerpt, !excerpt.isEmpty { lines.append("  Fault excerpt: \(excerpt)") }
+                if let hint = ReportNotices.faultHint(model.run.metadata) { lines.append("  First thing to check: \(hint)") }
+            }
+            lines += reason.items.map { "  " + $0 }
         }
-        if let fault = metadata.fault {
-            var details = [exit, "Fault kind: \(fault.kind.rawValue)"]
-            if let method = fault.method { details.append("Fault method: \(method)") }
-            if let excerpt = fault.excerpt, !excerpt.isEmpty { details.append("Fault excerpt: \(excerpt)") }
-            let what = fault.kind == .criteria ? "the criteria did not load" : "the adapter failed before the run"
-            return ("fault", "\(what): \(fault.message)", details.joined(separator: "\n"), false)
-        }
-        if model.exitStatus == .incomplete {
-            let gaps = model.gaps
-            let items = gaps.compactMap(\.verifyItem)
-            let listed =
-                items.isEmpty ? "" : ": unverified " + items.prefix(10).joined(separator: ", ") + (items.count > 10 ? ", … \(items.count - 10) more" : "")
-            return (
-                "incomplete", "incomplete: \(gaps.count) gap(s)\(listed)",
-                ([exit] + gaps.map { "\($0.kind.rawValue): \($0.detail)" }).joined(separator: "\n"), true
-            )
-        }
-        return nil
+        return (type, message, lines.joined(separator: "\n"), status == .nonConformant || status == .incomplete)
     }
 
     /// Test case counts in JUnit's terms.
@@ -216,7 +234,10 @@ public enum JUnitReporter {
         if let fault = result.fault {
             lines.append("Fault kind: \(fault.kind.rawValue)")
             if let method = fault.method { lines.append("Fault method: \(method)") }
-            if let excerpt = fault.excerpt, !excerpt.isEmpty { lines.append("Fault excerpt: \(excerpt)") }
+            if let excerpt = fault.excerpt, !excerpt.isEmpty {
+                // The run's own fault is told once, by the gate test case.
+                lines.append(fault == metadata.fault ? "Fault excerpt: the run fault's, see \(runSuiteName).gate" : "Fault excerpt: \(excerpt)")
+            }
         }
         if let reason = result.notVerifiedReason { lines.append("Not verified (\(reason.kind.rawValue)): \(reason.detail)") }
         lines.append("Test case: \(result.id)")

@@ -153,7 +153,7 @@ extension MarkdownReporter.Document {
                 "- **Verify items:** "
                     + (result.verifyItems.isEmpty ? "none" : result.verifyItems.map { TextEscaping.markdownInline($0.rawValue) }.joined(separator: ", ")),
                 "- **Virtual time:** \(result.virtualMillis) ms",
-            ] + Self.typedOutcome(result))
+            ] + Self.typedOutcome(result, runFault: metadata.fault))
         if let waiver = item.waiver {
             block(
                 "**Waived by** \(TextEscaping.markdownCode(waiver.id)) (owner \(TextEscaping.markdownInline(waiver.owner)), "
@@ -165,6 +165,10 @@ extension MarkdownReporter.Document {
         } else {
             block("**Why:** the run gave no message.")
         }
+        // The adapter's standard error line by line; the run's own fault shows it once, at the top.
+        if let fault = result.fault, fault != metadata.fault, let lines = ReportNotices.standardErrorLines(fault) {
+            block("**The adapter's standard error** (its last lines):", TextEscaping.markdownFence(lines.joined(separator: "\n")))
+        }
         if result.steps.contains(where: { $0.status != .passed }) { steps(result.steps) }
         if item.outcome != .notVerified || !result.evidence.isEmpty { evidence(result.evidence) }
         if item.outcome != .notVerified {
@@ -172,12 +176,20 @@ extension MarkdownReporter.Document {
         }
     }
 
-    /// The fault's kind, method and excerpt, or the not-verified reason's kind, as list items.
-    static func typedOutcome(_ result: TestCaseResult) -> [String] {
+    /// The fault's kind, method and excerpt, or the not-verified reason's kind, as list items. An
+    /// excerpt of the adapter's standard error is shown apart, line by line (and the run fault's
+    /// once, at the top of the report).
+    static func typedOutcome(_ result: TestCaseResult, runFault: RunFault? = nil) -> [String] {
         var lines: [String] = []
         if let fault = result.fault {
             lines.append("- **Fault:** \(TextEscaping.markdownCode(fault.kind.rawValue))" + (fault.method.map { " in \(TextEscaping.markdownCode($0))" } ?? ""))
-            if let excerpt = fault.excerpt, !excerpt.isEmpty { lines.append("- **Excerpt:** \(TextEscaping.markdownCode(excerpt))") }
+            if let excerpt = fault.excerpt, !excerpt.isEmpty {
+                if fault == runFault {
+                    lines.append("- **Excerpt:** the run fault's, shown once at the top of the report")
+                } else if ReportNotices.standardErrorLines(fault) == nil {
+                    lines.append("- **Excerpt:** \(TextEscaping.markdownCode(excerpt))")
+                }
+            }
         }
         if let reason = result.notVerifiedReason {
             lines.append("- **Not verified:** \(TextEscaping.markdownCode(reason.kind.rawValue)): \(TextEscaping.markdownInline(reason.detail))")

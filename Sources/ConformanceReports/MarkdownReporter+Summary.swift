@@ -57,8 +57,19 @@ extension MarkdownReporter.Document {
         if let interruption = metadata.interruption {
             events.append("- **Interrupted:** by \(interruption.rawValue); this report is partial (test cases not run are missing)")
         }
-        if let fault = metadata.fault { events.append("- **Run fault:** \(TextEscaping.markdownInline(fault.description)); no test case ran") }
+        if let fault = metadata.fault { events.append("- **Run fault:** \(TextEscaping.markdownInline(ReportNotices.faultLine(fault))); no test case ran") }
         block(events)
+        runFault(metadata)
+    }
+
+    /// The run's fault, when it has one, told once: the adapter's last standard error lines (each
+    /// kept on its own line, hidden characters made visible) and the first thing to check.
+    mutating func runFault(_ metadata: RunMetadata) {
+        guard let fault = metadata.fault else { return }
+        if let lines = ReportNotices.standardErrorLines(fault) {
+            block("**The adapter's standard error** (its last lines):", TextEscaping.markdownFence(lines.joined(separator: "\n")))
+        }
+        if let hint = ReportNotices.faultHint(metadata) { block("**First thing to check:** \(TextEscaping.markdownInline(hint))") }
     }
 
     static func gateText(_ gate: Gate) -> String {
@@ -137,13 +148,13 @@ extension MarkdownReporter.Document {
         block(
             "\(TextEscaping.count(groups.count, "cause")) behind \(TextEscaping.count(cases, "test case")); each links to its full "
                 + "evidence (one transcript per cause) in \(TextEscaping.markdownCode(ReportFormat.detailsFileName)).")
-        var lines = ["| Cause | Criterion | Outcome | Verify items | Message (normalised) | Targets | Test cases |", "|---|---|---|---|---|---|--:|"]
+        var lines = ["| Cause | Criterion | Outcome | Verify items | Message (values as observed) | Targets | Test cases |", "|---|---|---|---|---|---|--:|"]
         var shown = 0
         for group in groups {
             let targets = group.targets
             let targetText =
                 targets.prefix(8).map(TextEscaping.markdownInline).joined(separator: ", ") + (targets.count > 8 ? " +\(targets.count - 8) more" : "")
-            var cause = group.cause
+            var cause = group.observed
             if cause.count > 300 { cause = String(cause.prefix(299)) + "…" }
             let outcome = group.isWarning ? "⚠️ warning" : MarkdownReporter.labelled(group.outcome)
             let row =

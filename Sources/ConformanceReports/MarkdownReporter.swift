@@ -122,7 +122,7 @@ extension MarkdownReporter {
                 lines.append("- **Interrupted:** by \(interruption.rawValue); this report is partial (test cases not run are missing)")
             }
             if let fault = metadata.fault {
-                lines.append("- **Run fault:** \(TextEscaping.markdownInline(fault.description)); no test case ran")
+                lines.append("- **Run fault:** \(TextEscaping.markdownInline(ReportNotices.faultLine(fault))); no test case ran")
             }
             lines += [
                 "- **Targets:** " + (metadata.targets.isEmpty ? "none" : metadata.targets.map(TextEscaping.markdownInline).joined(separator: ", ")),
@@ -140,6 +140,7 @@ extension MarkdownReporter {
                 "- **Duration:** \(ReportModel.seconds(model.run.wallSeconds)) s wall time, \(model.run.virtualMillis) ms virtual time",
             ]
             block(lines)
+            runFault(metadata)
             block(Self.summary(model))
         }
 
@@ -225,7 +226,7 @@ extension MarkdownReporter {
 
         /// `2 passed, 1 failed, 0 waived, …`: every outcome, in report order.
         static func counted(_ counts: [ReportOutcome: Int]) -> String {
-            ReportOutcome.allCases.map { "\(counts[$0] ?? 0) \($0.words)" }.joined(separator: ", ")
+            ReportModel.counted(counts)
         }
 
         /// `3 passed, 1 failed`: only the outcomes that occur.

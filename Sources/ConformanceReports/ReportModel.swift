@@ -3,9 +3,9 @@ import ConformanceModel
 /// The run as every reporter presents it: targets in column order, test cases grouped by
 /// criterion, each verdict with its outcome after waivers, counts, and the exit status.
 ///
-/// Computed once per report so that the three formats cannot disagree, and ordered only by the
-/// run's own arrays and sorted keys, never by dictionary order.
-struct ReportModel {
+/// Computed once per report so that the formats (and the console's summary) cannot disagree, and
+/// ordered only by the run's own arrays and sorted keys, never by dictionary order.
+package struct ReportModel {
     /// A test case with its outcome after waivers.
     struct Case {
         var result: TestCaseResult
@@ -51,7 +51,9 @@ struct ReportModel {
     /// `passed` or `waived` for *conformant*, `failed` for *not conformant*, `error` or `undefined`
     /// for *not decided*, `notVerified` for *incomplete*; the folded outcome for an interrupted run.
     var outcome: ReportOutcome
-    var exitStatus: ExitStatus
+    var exitStatus: ExitStatus { decision.status }
+    /// The exit status with every reason behind it, as `ExitStatus.for` decides it.
+    var decision: ExitStatus.Decision
     /// Why the run is incomplete (or what `--allow-not-verified` accepted): the gaps of criteria
     /// the gate covers, and the run-wide ones.
     var gaps: [ExitStatus.Gap]
@@ -65,10 +67,11 @@ struct ReportModel {
     /// `ReportWriter` before it renders them (`nil`: not shown).
     var reportDigest: String?
 
-    init(_ run: RunResult, waivers: WaiverEvaluation) {
+    /// The model of `run` with `waivers` applied.
+    package init(_ run: RunResult, waivers: WaiverEvaluation) {
         self.run = run
         self.waivers = waivers
-        exitStatus = ExitStatus.for(run, waivers)
+        decision = ExitStatus.Decision(run, waivers: waivers)
         gaps = run.metadata.shard == nil ? ExitStatus.Gap.gating(in: run, waivers: waivers) : []
         warningGaps = run.metadata.shard == nil ? ExitStatus.Gap.belowGate(in: run, waivers: waivers) : []
         gate = run.metadata.gate ?? .all
@@ -119,7 +122,7 @@ struct ReportModel {
         let others = Set(sections.flatMap(\.cells.keys) + run.testCases.map(\.target)).subtracting(declared)
         targets = Self.unique(declared) + others.sorted()
         let folded = ReportOutcome.folded(run.verdict, caseOutcomes: sections.flatMap(\.cases).map(\.outcome) + sections.map(\.outcome))
-        outcome = Self.outcome(of: exitStatus, folded: folded, anyWaived: sections.contains { $0.cases.contains { $0.outcome == .waived } })
+        outcome = Self.outcome(of: decision.status, folded: folded, anyWaived: sections.contains { $0.cases.contains { $0.outcome == .waived } })
         groups = Self.groups(sections, targets: targets)
     }
 
@@ -148,7 +151,18 @@ struct ReportModel {
     var warnings: [Case] { cases.filter(\.isWarning) }
 
     /// How many test cases ended with each outcome.
-    var caseCounts: [ReportOutcome: Int] { Self.count(cases.map(\.outcome)) }
+    package var caseCounts: [ReportOutcome: Int] { Self.count(cases.map(\.outcome)) }
+
+    /// A criterion's outcome after waivers (`waived` when every failure behind it is waived), `nil`
+    /// for a criterion the run does not have.
+    package func outcome(ofCriterion id: CriterionID) -> ReportOutcome? {
+        sections.first { $0.id == id }?.outcome
+    }
+
+    /// `2 passed, 1 failed, 0 waived, …`: every outcome, in report order, as every format counts.
+    package static func counted(_ counts: [ReportOutcome: Int]) -> String {
+        ReportOutcome.allCases.map { "\(counts[$0] ?? 0) \($0.words)" }.joined(separator: ", ")
+    }
 
     /// How many criteria ended with each outcome.
     var criterionCounts: [ReportOutcome: Int] { Self.count(sections.map(\.outcome)) }

@@ -72,8 +72,10 @@ extension RunCommand {
         case .finished(let description, let results, let wallSeconds):
             run = RunResult.assemble(plan: plan, results: results, metadata: runMetadata(description), wallSeconds: wallSeconds)
         case .unstarted(let fault):
-            Output.error("error: the adapter failed before the run: \(Output.inline(fault.description))")
             run = RunResult.unstarted(plan: plan, metadata: runMetadata(nil), fault: fault)
+            // Told once, here; the summary and the test cases refer to it.
+            let lines = Summary.faultLines(run.metadata)
+            Output.error((["error: " + lines[0]] + lines.dropFirst()).joined(separator: "\n"))
         case .abandoned(let description, let results, let wallSeconds):
             Output.error(
                 "error: the run did not stop within \(InterruptionMonitor.grace) of \(interruptions.signal?.rawValue ?? "the signal"); writing what it finished"
@@ -98,7 +100,8 @@ extension RunCommand {
         if withoutTimings { run = run.withoutWallTimes() }
         let evaluation = waivers.map { $0.evaluate(against: run, today: today, clockDay: CalendarDate(utcDayOf: Date())) } ?? .none
         if let notice = Summary.waiverDateNotice(evaluation) { Output.error("warning: " + notice) }
-        if !quiet { Output.out(Summary.text(run, waivers: evaluation)) }
+        // A fault the adapter caused was printed when it happened (the criteria's defects by the loader).
+        if !quiet { Output.out(Summary.text(run, waivers: evaluation, faultShown: run.metadata.fault.map { $0.kind != .criteria } ?? false)) }
         let status = ExitStatus.for(run, evaluation).rawValue
         if reports.writesReports {
             guard let directory else { return CLI.Status.systemError }

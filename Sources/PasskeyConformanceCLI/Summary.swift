@@ -17,7 +17,11 @@ enum Summary {
         }
     }
 
-    static func text(_ run: RunResult, waivers: WaiverEvaluation) -> String {
+    /// The summary; `faultShown` says that the run's fault (its standard error and what to check)
+    /// was printed already (`faultLines(_:)` on standard error), so that it is told once.
+    static func text(_ run: RunResult, waivers: WaiverEvaluation, faultShown: Bool = false) -> String {
+        // The counts and outcomes the reports give, from the model they are written from.
+        let model = ReportModel(run, waivers: waivers)
         var lines: [String] = []
         if let notice = criteriaNotice(run.metadata) { lines.append(notice) }
         let adapter = run.metadata.adapter
@@ -29,14 +33,34 @@ enum Summary {
             let info = criterion.criterion
             let cases = run.testCases.filter { $0.criterionID == info.id }
             let passed = cases.filter { $0.verdict == .passed }.count
+            // As the reports show it: a warning below the gate, waived when waivers accept every failure.
+            let shown =
+                if criterion.verdict == .failed && !run.gateCovers(criterion: info.id) {
+                    "WARN"
+                } else if model.outcome(ofCriterion: info.id) == .waived {
+                    "waived"
+                } else {
+                    symbol(criterion.verdict)
+                }
             lines.append(
                 "  " + Output.inline(info.id.rawValue).padding(toLength: 11, withPad: " ", startingAt: 0)
-                    + (criterion.verdict == .failed && !run.gateCovers(criterion: info.id) ? "WARN" : symbol(criterion.verdict))
-                    .padding(toLength: 13, withPad: " ", startingAt: 0)
+                    + shown.padding(toLength: 13, withPad: " ", startingAt: 0)
                     + "\(passed)/\(cases.count) test cases  \(Output.inline(info.title))")
         }
-        if let fault = run.metadata.fault { lines.append("  run fault: \(Output.inline(fault.description))") }
-        let problems = run.testCases.filter { $0.verdict != .passed && $0.verdict != .notVerified }
+        if let fault = run.metadata.fault {
+            if faultShown {
+                lines.append("  run fault: \(Output.inline(ReportNotices.faultLine(fault))); see above")
+            } else {
+                let fault = faultLines(run.metadata)
+                lines += ["  run fault: " + fault[0]] + fault.dropFirst().map { "  " + $0 }
+            }
+        }
+        // Test cases that did not run because the adapter did not start: one line, not one each.
+        let notRun = Set(run.testCases.filter { $0.verdict == .error && run.metadata.fault != nil && $0.fault == run.metadata.fault }.map(\.id))
+        if !notRun.isEmpty {
+            lines.append("  ERROR \(notRun.count) test case(s) not run: the adapter did not start, see the run fault above")
+        }
+        let problems = run.testCases.filter { $0.verdict != .passed && $0.verdict != .notVerified && !notRun.contains($0.id) }
         for result in problems.prefix(20) {
             let waived = waivers.waiver(forTestCase: result.id) != nil ? " (waived)" : ""
             let warning = result.verdict == .failed && !run.gateCovers(criterion: result.criterionID)
@@ -44,9 +68,8 @@ enum Summary {
             if let message = result.message { lines.append("      \(Output.inline(message))") }
         }
         if problems.count > 20 { lines.append("  … and \(problems.count - 20) more; see the reports") }
-        let counts = run.counts
         lines.append(
-            "\(run.testCases.count) test cases: \(counts[.passed, default: 0]) passed, \(counts[.failed, default: 0]) failed, \(counts[.error, default: 0]) errors, \(counts[.notVerified, default: 0]) not verified, \(counts[.undefined, default: 0]) undefined; \(String(format: "%.3f", run.wallSeconds)) s wall, \(run.virtualMillis / 1000) s virtual"
+            "\(run.testCases.count) test cases: \(ReportModel.counted(model.caseCounts)); \(String(format: "%.3f", run.wallSeconds)) s wall, \(run.virtualMillis / 1000) s virtual"
         )
         for problem in waivers.problems { lines.append("waiver problem: \(Output.inline(problem.description))") }
         let status = ExitStatus.for(run, waivers)
@@ -66,6 +89,22 @@ enum Summary {
         }
         lines.append("Result: " + Output.inline(status.headline(run, waivers: waivers)))
         return lines.joined(separator: "\n")
+    }
+
+    /// The run's fault told once, for the console (the first line to be prefixed by the caller):
+    /// what failed, the adapter's last standard error
+    /// lines (each on a line of its own behind `| `, so that none can pass for the harness's own
+    /// output, its hidden characters made visible) and the first thing to check.
+    static func faultLines(_ metadata: RunMetadata) -> [String] {
+        guard let fault = metadata.fault else { return [] }
+        let what = fault.kind == .criteria ? "the criteria did not load" : "the adapter did not start"
+        var lines = ["\(what): \(Output.inline(ReportNotices.faultLine(fault)))"]
+        if let standardError = ReportNotices.standardErrorLines(fault) {
+            lines.append("  the adapter's standard error (its last lines):")
+            lines += standardError.map { "  | " + Output.inline($0) }
+        }
+        if let hint = ReportNotices.faultHint(metadata) { lines.append("  first thing to check: " + Output.inline(hint)) }
+        return lines
     }
 
     /// The first line of a run whose criteria are not the suite shipped with the harness.

@@ -23,16 +23,20 @@ struct JUnitReporterTests {
     func suites() throws {
         // The declaration, the statement that the platforms are simulated (a comment), then the suites.
         #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Every platform in this report is SIMULATED:"))
-        #expect(xml.contains(" -->\n<testsuites name=\"passkey-conformance\" tests=\"14\" failures=\"1\" errors=\"2\" skipped=\"2\" time=\"1.250\">\n"))
+        // The totals count the gate test case of the run's exit status 2 (one more test and error).
+        #expect(xml.contains(" -->\n<testsuites name=\"passkey-conformance\" tests=\"15\" failures=\"1\" errors=\"3\" skipped=\"2\" time=\"1.250\">\n"))
         let root = try parse(xml)
         #expect(root.name == "testsuites")
         let suites = root.elements(forName: "testsuite")
-        #expect(suites.map { $0.attribute(forName: "name")?.stringValue } == ["N2.6-AC01", "N2.6-AC04", "N2.6-X01", "N3.2-AC01", "N3.2-AC02"])
+        #expect(
+            suites.map { $0.attribute(forName: "name")?.stringValue } == [
+                "N2.6-AC01", "N2.6-AC04", "N2.6-X01", "N3.2-AC01", "N3.2-AC02", "passkey-conformance.run",
+            ])
         let counts = ["tests", "failures", "errors", "skipped", "time"]
         #expect(
             suites.map { attributes($0, counts) } == [
                 ["6", "1", "0", "0", "0.033"], ["3", "0", "0", "1", "0.012"], ["2", "0", "0", "0", "0.008"],
-                ["2", "0", "1", "1", "0.008"], ["1", "0", "1", "0", "0.004"],
+                ["2", "0", "1", "1", "0.008"], ["1", "0", "1", "0", "0.004"], ["1", "0", "1", "0", "0.000"],
             ])
         let properties = suites[0].elements(forName: "properties").first?.elements(forName: "property") ?? []
         let named = Dictionary(
@@ -46,7 +50,8 @@ struct JUnitReporterTests {
     @Test("test cases: classname <criterion>.<target>, the scenario as name, unique pairs")
     func testCases() throws {
         let root = try parse(xml)
-        let cases = root.elements(forName: "testsuite").flatMap { $0.elements(forName: "testcase") }
+        let cases = root.elements(forName: "testsuite").filter { $0.attribute(forName: "name")?.stringValue != JUnitReporter.runSuiteName }
+            .flatMap { $0.elements(forName: "testcase") }
         #expect(cases.count == 14)
         let pairs = cases.map { attributes($0, ["classname", "name"]) }
         #expect(Set(pairs.map { $0.joined(separator: "|") }).count == 14)
@@ -111,8 +116,116 @@ struct JUnitReporterTests {
     @Test("without waivers the waived failure is a failure again")
     func unwaived() throws {
         let text = JUnitReporter.render(Fixtures.run)
-        #expect(text.contains("<testsuites name=\"passkey-conformance\" tests=\"14\" failures=\"2\" errors=\"2\" skipped=\"1\" time=\"1.250\">"))
+        #expect(text.contains("<testsuites name=\"passkey-conformance\" tests=\"15\" failures=\"2\" errors=\"3\" skipped=\"1\" time=\"1.250\">"))
         #expect(text.contains("<testsuite name=\"N2.6-AC04\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0.012\">"))
+    }
+
+    /// The gate test case of a report, if it has one: its element (`failure` or `error`), type, message and text.
+    func gate(_ text: String) throws -> (element: String, type: String, message: String, text: String)? {
+        let root = try parse(text)
+        guard let suite = root.elements(forName: "testsuite").first(where: { $0.attribute(forName: "name")?.stringValue == JUnitReporter.runSuiteName })
+        else { return nil }
+        let cases = suite.elements(forName: "testcase")
+        try #require(cases.count == 1)
+        #expect(attributes(cases[0], ["classname", "name"]) == ["passkey-conformance.run.gate", "run"])
+        let element = try #require(cases[0].children?.compactMap { $0 as? XMLElement }.first)
+        return (
+            element.name ?? "", element.attribute(forName: "type")?.stringValue ?? "", element.attribute(forName: "message")?.stringValue ?? "",
+            element.stringValue ?? ""
+        )
+    }
+
+    /// Every test case passed except N2.6-AC04 on apple-17.4, which a live waiver accepts; the
+    /// fixture waivers also hold one for N2.6-X01, which no longer fails: a stale waiver.
+    static var waivedAndStale: (RunResult, WaiverEvaluation) {
+        let cases = Fixtures.cases.map { item in
+            var copy = item
+            if item.id != "N2.6-AC04/apple-exclusion@apple-17.4" { copy.outcome = TestCaseOutcome(verdict: .passed, message: nil) }
+            return copy
+        }
+        let run = Fixtures.makeRun(criteria: [Fixtures.ac01, Fixtures.ac04, Fixtures.x01, Fixtures.signals, Fixtures.ac02], cases: cases)
+        let waivers = WaiverFile(
+            path: "waivers.json",
+            waivers: [
+                Fixtures.waiver("N2.6-AC04", "apple-17.4"),
+                Fixtures.waiver("N2.6-X01", "*", expires: "2026-02-01", owner: "server-team", reason: "UV check fix in review"),
+            ]
+        ).evaluate(against: run, today: Fixtures.today)
+        return (run, waivers)
+    }
+
+    @Test("a waiver problem fails the JUnit report too: a run whose test cases are all passed or waived gets a failing gate test case")
+    func waiverProblemGate() throws {
+        let (run, waivers) = Self.waivedAndStale
+        #expect(ExitStatus.for(run, waivers) == .nonConformant)
+        let text = JUnitReporter.render(run, waivers: waivers)
+        #expect(text.contains("<testsuites name=\"passkey-conformance\" tests=\"15\" failures=\"1\" errors=\"0\" skipped=\"1\""))
+        let gate = try #require(try gate(text), "exit status 1 has no gate test case: a CI view of the JUnit report would be green")
+        #expect(gate.element == "failure")
+        #expect(gate.type == "nonConformant")
+        #expect(gate.message == "not conformant: 1 waiver problem(s): N2.6-X01@* stale")
+        #expect(
+            gate.text == """
+                exit status 1
+                1 waiver problem(s): N2.6-X01@* stale
+                  N2.6-X01@*: N2.6-X01 no longer fails on any target (2 test cases ran, none failed); remove the waiver (owner server-team).
+                """)
+    }
+
+    /// Runs of every exit status, each with the gate test case it must have: element, type and the start of its message.
+    static let statuses: [(name: String, run: RunResult, waivers: WaiverEvaluation, gate: (String, String, String)?)] = [
+        ("conformant", Fixtures.run(replacing: [.failed: .passed, .error: .passed, .undefined: .passed]), .none, nil),
+        (
+            "failed test cases alone", Fixtures.run(replacing: [.error: .passed, .undefined: .passed]), .none,
+            ("failure", "nonConformant", "not conformant: 2 failed test cases that no live waiver accepts")
+        ),
+        ("a waiver problem alone", waivedAndStale.0, waivedAndStale.1, ("failure", "nonConformant", "not conformant: 1 waiver problem(s): N2.6-X01@* stale")),
+        (
+            "error and undefined test cases", Fixtures.run(replacing: [.failed: .passed]), .none,
+            ("error", "harnessError", "not decided: 1 test case ended error: the harness, the adapter or the transport failed; 1 test case ended undefined")
+        ),
+        (
+            "a run that could not start",
+            {
+                var run = Fixtures.run(replacing: [.failed: .passed, .undefined: .passed])
+                run.metadata.fault = RunFault(kind: .launchFailed, message: "no such file", method: "adapter.hello", excerpt: "stderr: sh: 1: nope: not found")
+                return run
+            }(), .none, ("error", "fault", "the adapter failed before the run: no such file")
+        ),
+        (
+            "gaps", GateAndJUnitTests.qualityFailure(gate: nil, verdict: .notVerified), .none,
+            ("failure", "incomplete", "incomplete: 1 gap(s): unverified N3.2-AC02.V1")
+        ),
+        (
+            "an interruption",
+            {
+                var run = Fixtures.run
+                run.metadata.interruption = .sigterm
+                return run
+            }(), .none, ("error", "terminated", "terminated by SIGTERM: the report is partial (14 test cases ran)")
+        ),
+    ]
+
+    @Test("every exit status but 0 has exactly one failing gate test case, of the status's type, naming its reasons", arguments: statuses.indices)
+    func gateForEveryStatus(index: Int) throws {
+        let item = Self.statuses[index]
+        let decision = ExitStatus.Decision(item.run, waivers: item.waivers)
+        #expect(decision.status == ExitStatus.for(item.run, item.waivers))
+        #expect((decision.status == .conformant) == decision.reasons.isEmpty, "\(item.name)")
+        let gate = try gate(JUnitReporter.render(item.run, waivers: item.waivers))
+        guard let expected = item.gate else {
+            #expect(gate == nil, "\(item.name): exit status 0 has no gate test case")
+            return
+        }
+        let found = try #require(gate, "\(item.name): exit status \(decision.status.rawValue) has no gate test case")
+        #expect(found.element == expected.0, "\(item.name)")
+        #expect(found.type == expected.1, "\(item.name)")
+        #expect(found.message.hasPrefix(expected.2), "\(item.name): \(found.message)")
+        #expect(found.text.hasPrefix("exit status \(decision.status.rawValue)\n"), "\(item.name): \(found.text)")
+        for reason in decision.reasons {
+            #expect(found.message.contains(reason.summary), "\(item.name): the message names every reason")
+            for line in reason.items { #expect(found.text.contains("  " + line), "\(item.name): the text lists \(line)") }
+        }
     }
 
     @Test("outline rows that share a name get the line, then a counter, to stay unique")

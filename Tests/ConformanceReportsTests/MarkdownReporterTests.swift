@@ -128,6 +128,41 @@ struct MarkdownReporterTests {
                 """)
     }
 
+    /// One cause on every fixture target: the server holds `counts[i]` active passkeys on target `i`, one expected.
+    static func activePasskeys(_ counts: [Int]) -> RunResult {
+        let cases = counts.enumerated().map { index, count in
+            Fixtures.testCase(
+                Fixtures.ac04, "several", "Several passkeys", line: 12, items: ["N2.6-AC04.V3"], target: Fixtures.targets[index % Fixtures.targets.count],
+                verdict: .failed, message: "the server holds \(count) active passkey(s) for alice@example.com, expected 1")
+        }
+        return Fixtures.makeRun(criteria: [Fixtures.ac04], cases: cases)
+    }
+
+    @Test(
+        "the summary's failure table groups by cause but shows the values observed: one, two, or a range",
+        arguments: [([2, 4, 3], "2–4"), ([3, 2, 3], "2 or 3"), ([2, 2, 2], "2"), ([10, 9, 100], "9–100")])
+    func observedValues(counts: [Int], shown: String) throws {
+        let summary = MarkdownReporter.summary(Self.activePasskeys(counts))
+        let row = try #require(summary.split(separator: "\n").first { $0.hasPrefix("| [cause-1]") })
+        #expect(summary.split(separator: "\n").filter { $0.hasPrefix("| [cause-") }.count == 1, "one cause")
+        #expect(
+            row.contains("| the server holds \(shown) active passkey(s) for alice@example.com, expected 1 |"), "the numbers are kept: \(row)")
+        #expect(summary.contains("| Message (values as observed) |"))
+    }
+
+    @Test("observed values: targets and opaque tokens show when all agree, else their placeholder; unaligned messages fall back to the key")
+    func observedValueKinds() {
+        let targets = Fixtures.targets
+        #expect(ReportModel.observed(["on apple-18: id AAAAAAAAAAAAAAAAAA111 missing"], targets: targets) == "on apple-18: id AAAAAAAAAAAAAAAAAA111 missing")
+        #expect(
+            ReportModel.observed(["on apple-18: id AAAAAAAAAAAAAAAAAA111 missing", "on apple-17.4: id BBBBBBBBBBBBBBBBBB222 missing"], targets: targets)
+                == "on <target>: id … missing")
+        #expect(ReportModel.observed(["op-3 at 120 ms", "op-4 at 125 ms", "op-3 at 130 ms"], targets: targets) == "op-3 or 4 at 120–130 ms")
+        // The key is what groups; the observed text never changes it.
+        #expect(ReportModel.normalised("op-3 at 120 ms on apple-17.4", targets: targets) == "op-N at N ms on <target>")
+        #expect(ReportModel.observed(["N2 x", "NN x"], targets: targets) == "NN x", "two messages with one key but other values: the key")
+    }
+
     @Test("a criterion: verdict, derived marker, source, statement, references, verify items with scenarios and verdicts")
     func criterionHeader() {
         let ac01 = section("## N2.6-AC01 — No conditional registration before the complete sign-in policy")

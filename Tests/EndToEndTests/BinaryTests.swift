@@ -106,6 +106,79 @@ struct RunCommandTests {
         #expect(result.stdout.contains("FAIL N2.6-AC01/A password alone does not complete a two-factor policy@"), "\(result)")
     }
 
+    @Test("the console counts failed and waived test cases as report.json does, and names a waived criterion so")
+    func consoleCountsWaived() async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-console-waived")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("reports")
+        let waivers = directory.appendingPathComponent("waivers.json")
+        try Data(
+            #"{"version": 1, "waivers": [{"criterion": "N2.6-AC01", "target": "apple-18", "reason": "fix in 4.2", "owner": "ios", "expires": "2099-12-31"}]}"#
+                .utf8
+        ).write(to: waivers)
+        let arguments = ["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--mutant", "upgrade-before-second-factor", "--out", out.path]
+        let result = try await Binary.run(arguments + ["--waivers", waivers.path])
+        #expect(result.status == 1, "\(result)")
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
+        let counts = try #require(json["summary"]?["testCases"])
+        func count(_ name: String) -> Int { Int(counts[name]?.numberValue ?? -1) }
+        #expect(count("waived") > 0 && count("failed") > 0, "\(counts)")
+        let line =
+            "\(count("total")) test cases: \(count("passed")) passed, \(count("failed")) failed, \(count("waived")) waived, \(count("error")) error, "
+            + "\(count("notVerified")) not verified, \(count("undefined")) undefined;"
+        #expect(result.stdout.contains(line), "the console must count as the report does: \(line)\n\(result)")
+
+        // Every failure waived: the criterion's line says waived, as the reports' 🟡 does; the stale-free run is conformant but for the gaps.
+        let all = directory.appendingPathComponent("all.json")
+        try Data(
+            #"{"version": 1, "waivers": [{"criterion": "N2.6-AC01", "target": "*", "reason": "fix in 4.2", "owner": "ios", "expires": "2099-12-31"}]}"#.utf8
+        ).write(to: all)
+        let waived = try await Binary.run(arguments + ["--waivers", all.path])
+        #expect(waived.stdout.contains("  N2.6-AC01  waived "), "\(waived)")
+        #expect(!waived.stdout.contains(" 0 waived,"), "\(waived)")
+    }
+
+    @Test("an adapter that fails to start is reported once: its standard error line by line, the last lines whole, a hint; exit 2")
+    func adapterThatDoesNotStart() async throws {
+        let directory = try PackagePaths.temporaryDirectory("e2e-adapter-start")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("reports")
+        // A traceback longer than the standard error tail the harness keeps (a deep chain of calls
+        // before the failing import), so that its start is cut and its end must not be.
+        let chain = (0..<20).map { "def step_\($0)_of_a_long_chain_of_calls():\n    step_\($0 + 1)_of_a_long_chain_of_calls()\n" }.joined()
+        try Data("\(chain)def step_20_of_a_long_chain_of_calls():\n    import passkey_missing_module_x9\nstep_0_of_a_long_chain_of_calls()\n".utf8)
+            .write(to: directory.appendingPathComponent("missing.py"))
+        let command = "cd '\(directory.path)' && python3 missing.py"
+        let result = try await Binary.run(["run"] + Binary.criteria + ["--criterion", "N2.6-AC01", "--adapter-command", command, "--out", out.path])
+        #expect(result.status == 2, "a harness/adapter fault, as before: \(result)")
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
+        let cases = try #require(json["testCases"]?.arrayValue)
+        #expect(cases.allSatisfy { $0["message"]?.stringValue == "not run: the adapter did not start, see the run fault (process-exited in adapter.hello)" })
+        #expect(cases.allSatisfy { $0["fault"] == json["metadata"]?["fault"] }, "each test case still carries the run's fault as fields")
+
+        let console = result.stdout + result.stderr
+        let exception = "ModuleNotFoundError: No module named 'passkey_missing_module_x9'"
+        // Once, each line of the standard error on a line of its own behind the marker that keeps
+        // adapter text from passing for the harness's, the last one whole.
+        #expect(console.components(separatedBy: "ModuleNotFoundError").count == 2, "told once: \(result)")
+        #expect(result.stderr.contains("\n  | \(exception)\n"), "the last line whole, on its own line: \(result)")
+        #expect(result.stderr.contains("\n  |     import passkey_missing_module_x9\n"), "\(result)")
+        #expect(result.stderr.contains("\n  | …"), "the start of the traceback is what is cut: \(result)")
+        #expect(!console.contains(#"\u{A}"#), "no line feed shown escaped: \(result)")
+        #expect(
+            result.stderr.contains("first thing to check: run the adapter command by hand: `\(command)`; it must speak JSON-RPC on stdin/stdout"), "\(result)")
+        #expect(result.stdout.contains("ERROR \(cases.count) test case(s) not run: the adapter did not start, see the run fault above"), "\(result)")
+        #expect(!result.stdout.contains("  ERROR N2.6-AC01/"), "no line per test case: \(result)")
+
+        for file in ["report.md", "report.details.md", "report.junit.xml", "report.html"] {
+            let text = try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.components(separatedBy: "ModuleNotFoundError").count == 2, "\(file) tells the standard error once")
+        }
+        let summary = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(summary.contains("\n\(exception)\n```\n"), "the lines kept as lines, the last whole: \(summary)")
+        #expect(summary.contains("**First thing to check:** run the adapter command by hand:"))
+    }
+
     @Test("without --criteria, a run outside the checkout finds the package's criteria")
     func defaultCriteriaOutsideCheckout() async throws {
         let result = try await Binary.run(["run", "--criterion", "N2.6-X02", "--no-reports", "--quiet"])

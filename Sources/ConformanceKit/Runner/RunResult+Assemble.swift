@@ -9,14 +9,19 @@ extension RunResult {
     /// The result of a run that could not start: every planned test case ends `error` with the
     /// fault that stopped the run (the adapter failed at launch or during `adapter.hello`), so that
     /// every report, JUnit included, says what happened and a CI gate sees it.
+    ///
+    /// The fault is told once, as the run's (`metadata.fault`): each test case carries it as its
+    /// typed `fault` and says in its message only that it did not run and where to look, so that a
+    /// report or the console does not repeat the adapter's standard error for every test case.
     public static func unstarted(plan: TestPlan, metadata: RunMetadata, fault: RunFault) -> RunResult {
         var metadata = metadata
         metadata.fault = fault
+        let message = notRunMessage(fault)
         let results = plan.cases.map { testCase in
             TestCaseResult(
                 id: testCase.id, criterionID: testCase.criterion.id, scenario: testCase.scenario.name, file: testCase.scenario.file,
                 line: testCase.scenario.line, verifyItems: testCase.scenario.verifyItems, tags: testCase.scenario.tags,
-                target: testCase.target.id.rawValue, outcome: .error(message: "not run: the adapter failed before the run: \(fault)", fault: fault),
+                target: testCase.target.id.rawValue, outcome: .error(message: message, fault: fault),
                 steps: testCase.scenario.steps.map { StepResult(keyword: $0.keyword, text: $0.text, line: $0.line, status: .skipped) },
                 evidence: [], virtualMillis: 0, wallSeconds: 0)
         }
@@ -24,6 +29,12 @@ extension RunResult {
         // A run without a single planned case still does not read as anything but an error.
         if results.isEmpty { run.verdict = .error }
         return run
+    }
+
+    /// The message of a test case that did not run because the adapter did not start: it refers to
+    /// the run's fault instead of repeating it.
+    public static func notRunMessage(_ fault: RunFault) -> String {
+        "not run: the adapter did not start, see the run fault (\(fault.kind.rawValue)\(fault.method.map { " in \($0)" } ?? ""))"
     }
 }
 

@@ -224,16 +224,25 @@ def check_junit(path, document, problems):
                        f"{path}: suite {suite.name}", "the run suite holds exactly one test case passkey-conformance.run.gate/run")
         results = cases_here[0].result if cases_here else []
         kind = type(results[0]).__name__ if len(results) == 1 else None
-        problems.check((kind == "Failure" and results[0].type == "incomplete")
-                       or (kind == "Error" and results[0].type in ("interrupted", "terminated", "hangup", "fault")),
-                       f"{path}: suite {suite.name}", "the run suite's test case has one <failure> (incomplete) or <error> of a run type")
+        problems.check((kind == "Failure" and results[0].type in ("nonConformant", "incomplete"))
+                       or (kind == "Error" and results[0].type in ("harnessError", "fault", "interrupted", "terminated", "hangup")),
+                       f"{path}: suite {suite.name}",
+                       "the run suite's test case has one <failure> (nonConformant, incomplete) or <error> (harnessError, fault, a signal)")
+        if document is not None and len(results) == 1:
+            # The gate test case names the exit status the JSON report gives (every status but 0 has one).
+            exit_status = document["summary"]["exitStatus"]
+            expected = {1: ("Failure", "nonConformant"), 2: ("Error", "fault" if document["metadata"].get("fault") is not None else "harnessError"),
+                        3: ("Failure", "incomplete"), 129: ("Error", "hangup"), 130: ("Error", "interrupted"),
+                        143: ("Error", "terminated")}.get(exit_status)
+            problems.check((kind, results[0].type) == expected, f"{path}: suite {suite.name}",
+                           f"the gate test case is <{kind}> of type {results[0].type}, expected {expected} for exit status {exit_status}")
         failed = 1 if kind == "Failure" else 0
         for name, value in {"tests": 1, "failures": failed, "errors": 1 - failed, "skipped": 0}.items():
             total[name] += value
     suites = [suite for suite in suites if suite.name != RUN_SUITE]
     if document is not None:
         exit_status = document["summary"]["exitStatus"]
-        expects_run_suite = exit_status in (3, 130, 143) or document["metadata"].get("fault") is not None
+        expects_run_suite = exit_status != 0
         problems.check(bool(run_suites) == expects_run_suite, path,
                        f"a {RUN_SUITE} suite {'is missing' if expects_run_suite else 'is there'} for exit status {exit_status}")
     for suite in suites:
