@@ -105,6 +105,12 @@ struct PythonExampleTests {
         #expect(status == 0, "the harness exited with \(status): \(output.suffix(2000))")
         #expect(!report.testCases.isEmpty)
         #expect(report.metadata.allowNotVerified)
+        // The example's README quotes this run's counts; they must not drift from it.
+        let passed = report.testCases.filter { $0.verdict == "passed" }.count
+        let notVerifiedCount = report.testCases.filter { $0.verdict == "notVerified" }.count
+        let quoted = "\(passed) passed\nand \(notVerifiedCount) not verified of \(report.testCases.count) test cases"
+        let readme = try String(contentsOf: PythonExample.packageRoot.appendingPathComponent("Examples/python/README.md"), encoding: .utf8)
+        #expect(readme.contains(quoted), "Examples/python/README.md should say \"\(quoted)\"")
         // The gaps the flag accepted cover every criterion with no verified test case (each of its
         // verify items is a gap), and other criteria's items left unshown.
         let verified = Set(report.testCases.filter { ["passed", "failed"].contains($0.verdict) }.map { $0.id.split(separator: "/")[0] }.map(String.init))
