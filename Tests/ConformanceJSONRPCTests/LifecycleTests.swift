@@ -11,7 +11,7 @@ struct LifecycleTests {
     @Test("many sessions at once, each with platform calls, over one connection")
     func stress() async throws {
         let party = ToyRelyingParty()
-        let adapter = JSONRPCAdapter(servingInProcess: party, configuration: .init(callTimeout: .seconds(30), launchTimeout: .seconds(30)))
+        let adapter = JSONRPCAdapter(servingInProcess: party, configuration: .patient())
         let hosts = (0..<8).map { _ in RecordingHost() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, host) in hosts.enumerated() {
@@ -38,7 +38,7 @@ struct LifecycleTests {
     @Test("a cancelled call throws CancellationError; its late answer is dropped and the connection goes on")
     func cancellation() async throws {
         let party = ToyRelyingParty()
-        let adapter = JSONRPCAdapter(servingInProcess: party)
+        let adapter = JSONRPCAdapter(servingInProcess: party, configuration: .patient())
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
         let held = Task { try await session.perform(UserAction.refresh) }
         await party.reached("refresh waiting")
@@ -55,7 +55,7 @@ struct LifecycleTests {
     func releasedWithoutShutdown() async throws {
         var pid: Int32?
         do {
-            let adapter = Fixture.adapter(mode: "ok", configuration: .init(terminationGrace: .milliseconds(300)))
+            let adapter = Fixture.adapter(mode: "ok", configuration: .patient(terminationGrace: .milliseconds(300)))
             _ = try await adapter.describe()
             pid = await adapter.processIdentifier()
         }
@@ -65,7 +65,7 @@ struct LifecycleTests {
 
     @Test("after shutdown() the adapter can be used again with a fresh process", .enabled(if: Fixture.hasPython, "needs python3"))
     func reuseAfterShutdown() async throws {
-        let adapter = Fixture.adapter(mode: "ok", configuration: .init(terminationGrace: .milliseconds(300)))
+        let adapter = Fixture.adapter(mode: "ok", configuration: .patient(terminationGrace: .milliseconds(300)))
         _ = try await adapter.describe()
         let first = try #require(await adapter.processIdentifier())
         await adapter.shutdown()

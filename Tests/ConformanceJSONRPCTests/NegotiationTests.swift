@@ -13,7 +13,7 @@ struct NegotiationTests {
         let answer = #"{"id":1,"jsonrpc":"2.0","result":"# + result + "}"
         return JSONRPCAdapter(
             commandLine: "IFS= read -r hello; printf '%s\\n' \"$hello\" > '\(echo)'; printf '%s\\n' '\(answer)'; while read -r _; do :; done",
-            configuration: .init(terminationGrace: .milliseconds(500)))
+            configuration: .patient(terminationGrace: .milliseconds(500)))
     }
 
     static func temporaryFile() -> String {
@@ -58,7 +58,7 @@ struct NegotiationTests {
             IFS= read -r l; printf '%s\\n' '{"id":3,"jsonrpc":"2.0","result":{"status":"signed_in"}}'
             while read -r _; do :; done
             """
-        let adapter = JSONRPCAdapter(commandLine: script, configuration: .init(terminationGrace: .milliseconds(500)))
+        let adapter = JSONRPCAdapter(commandLine: script, configuration: .patient(terminationGrace: .milliseconds(500)))
         let session = try await adapter.openSession(.sample(), host: RecordingHost())
         await #expect {
             _ = try await session.perform(.signOut)

@@ -13,7 +13,7 @@ struct RoundTripTests {
     let adapter: JSONRPCAdapter
 
     init() {
-        adapter = JSONRPCAdapter(servingInProcess: party, configuration: .init(callTimeout: .seconds(30), launchTimeout: .seconds(30)))
+        adapter = JSONRPCAdapter(servingInProcess: party, configuration: .patient())
     }
 
     @Test("adapter.hello answers the adapter's description")

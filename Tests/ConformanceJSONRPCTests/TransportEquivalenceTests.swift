@@ -34,7 +34,7 @@ struct TransportEquivalenceTests {
         let direct = try await withTaskExecutorPreference(DedicatedExecutor.heavy) { try await Self.verdicts(ReferenceRP(), transport: "in-process") }
         try #require(!direct.isEmpty, "the in-process run planned no test case")
         #expect(direct.values.allSatisfy { $0 == .passed })
-        let viaJSONRPC = try await Self.verdicts(JSONRPCAdapter(servingInProcess: ReferenceRP()), transport: "json-rpc")
+        let viaJSONRPC = try await Self.verdicts(JSONRPCAdapter(servingInProcess: ReferenceRP(), configuration: .patient()), transport: "json-rpc")
         Self.compare(direct, viaJSONRPC)
     }
 
@@ -46,7 +46,8 @@ struct TransportEquivalenceTests {
             try await Self.verdicts(ReferenceRP(mutation: .retryEarly), transport: "in-process", filter: group)
         }
         #expect(direct.values.contains(.failed))
-        let viaJSONRPC = try await Self.verdicts(JSONRPCAdapter(servingInProcess: ReferenceRP(mutation: .retryEarly)), transport: "json-rpc", filter: group)
+        let viaJSONRPC = try await Self.verdicts(
+            JSONRPCAdapter(servingInProcess: ReferenceRP(mutation: .retryEarly), configuration: .patient()), transport: "json-rpc", filter: group)
         Self.compare(direct, viaJSONRPC)
     }
 
@@ -55,7 +56,7 @@ struct TransportEquivalenceTests {
         .enabled(if: FileManager.default.isExecutableFile(atPath: adapterBinary), "needs the built reference-rp-adapter (swift build)"))
     func childProcess() async throws {
         let direct = try await withTaskExecutorPreference(DedicatedExecutor.heavy) { try await Self.verdicts(ReferenceRP(), transport: "in-process") }
-        let viaProcess = try await Self.verdicts(JSONRPCAdapter(executable: Self.adapterBinary), transport: "json-rpc")
+        let viaProcess = try await Self.verdicts(JSONRPCAdapter(executable: Self.adapterBinary, configuration: .patient()), transport: "json-rpc")
         Self.compare(direct, viaProcess)
     }
 }

@@ -54,9 +54,9 @@ struct HarnessDeathTests {
         try #require(mkfifo(pidPipe, 0o600) == 0)
         let harness = Process()
         harness.executableURL = binary
-        harness.arguments =
+        harness.arguments = Binary.patient(
             ["run", "--criterion", "N2.6-AC01", "--target", "apple-18", "--no-reports", "--quiet", "--call-timeout", "3600", "--test-case-timeout", "86400"]
-            + Binary.criteria + ["--adapter-command", Self.adapterCommand(pidPipe: pidPipe)]
+                + Binary.criteria + ["--adapter-command", Self.adapterCommand(pidPipe: pidPipe)])
         harness.standardOutput = FileHandle.nullDevice
         harness.standardError = FileHandle.nullDevice
         // Should the harness end before the adapter writes the pid, the reader is released with nothing.

@@ -46,6 +46,11 @@ package final class ChildProcess: Sendable {
     ) throws(AdapterFault) -> (ChildProcess, Pipes) {
         Platform.ignoreBrokenPipeSignal()
         _ = registryInstalled
+        // Once the harness is stopping (`AdapterProcesses.stopAll`), no adapter starts again: a
+        // relaunch would wait for a hello nobody needs, for as long as the launch time-out allows.
+        guard !AdapterProcesses.stopping.load(ordering: .relaxed) else {
+            throw AdapterFault(.launchFailed, "not started: the harness is stopping")
+        }
         let process = Process()
         if let keeper = ProcessKeeper.executable {
             // Under a keeper (see `ProcessKeeper`), which cannot tell the harness that the adapter
@@ -220,11 +225,15 @@ package final class StandardErrorTail: Sendable {
 
 /// Every adapter process the harness started, as a whole: for a harness that must stop at once.
 public enum AdapterProcesses {
+    /// Set by `stopAll`: from then on no adapter process is started.
+    static let stopping = Atomic<Bool>(false)
+
     /// Sends `SIGTERM` to the process group of every live adapter process, and `SIGKILL` to each
     /// group that is still there after `grace`; returns when every group has been signalled with
     /// `SIGKILL` (or was already gone). Called when the harness itself is interrupted, so that the
     /// `sh` wrapper, the adapter and whatever it started never outlive the run.
     public static func stopAll(grace: Duration = .milliseconds(500)) {
+        stopping.store(true, ordering: .relaxed)
         let children = ChildProcess.registry.withLock { $0 }
         for (pid, isGroupLeader) in children {
             Platform.send(Platform.terminateSignal, toGroupOf: pid, isGroupLeader: isGroupLeader)
