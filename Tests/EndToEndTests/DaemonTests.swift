@@ -93,23 +93,14 @@ struct DaemonTests {
         let marker = "daemon-\(UUID().uuidString)"
         let pidPipe = directory.appendingPathComponent("daemon.pid").path
         try #require(mkfifo(pidPipe, 0o600) == 0)
-        let harness = Process()
-        harness.executableURL = binary
-        harness.arguments = Binary.patient(
+        let harness = try HarnessDeathTests.start(
+            binary,
             ["run", "--quiet", "--no-reports", "--criterion", "N2.6-AC01", "--target", "apple-18"] + Binary.criteria
                 + [
                     "--adapter-command",
                     Self.daemon(marker: marker, record: pidPipe, append: false) + "IFS= read -r l; printf '%s\\n' '\(HarnessDeathTests.hello)'; "
                         + "while read -r _; do :; done",
-                ])
-        harness.standardOutput = FileHandle.nullDevice
-        harness.standardError = FileHandle.nullDevice
-        // Should the harness end before the adapter writes the pid, the reader is released with nothing.
-        harness.terminationHandler = { _ in
-            let fd = open(pidPipe, O_RDWR)
-            if fd >= 0 { close(fd) }
-        }
-        try harness.run()
+                ], releasing: pidPipe)
         let daemon = try #require(
             Int32((await HarnessDeathTests.readToEnd(pidPipe)).trimmingCharacters(in: .whitespacesAndNewlines)), "the adapter never started")
         // The daemon is up once its command line names the marker (the fork comes before the exec).

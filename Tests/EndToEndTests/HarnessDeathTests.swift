@@ -43,6 +43,22 @@ struct HarnessDeathTests {
         }
     }
 
+    /// Starts the harness with `arguments` (and patient time-outs), its output discarded. Should it
+    /// end before the adapter writes to the named pipe `pidPipe`, the reader is released with nothing.
+    static func start(_ binary: URL, _ arguments: [String], releasing pidPipe: String) throws -> Process {
+        let harness = Process()
+        harness.executableURL = binary
+        harness.arguments = Binary.patient(arguments)
+        harness.standardOutput = FileHandle.nullDevice
+        harness.standardError = FileHandle.nullDevice
+        harness.terminationHandler = { _ in
+            let fd = open(pidPipe, O_RDWR)
+            if fd >= 0 { close(fd) }
+        }
+        try harness.run()
+        return harness
+    }
+
     @Test(
         "SIGKILL or SIGHUP of the harness stops the adapter's helper process", .enabled(if: FileManager.default.fileExists(atPath: "/proc/self")),
         arguments: [SIGKILL, SIGHUP])
@@ -52,19 +68,10 @@ struct HarnessDeathTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let pidPipe = directory.appendingPathComponent("helper.pid").path
         try #require(mkfifo(pidPipe, 0o600) == 0)
-        let harness = Process()
-        harness.executableURL = binary
-        harness.arguments = Binary.patient(
+        let harness = try Self.start(
+            binary,
             ["run", "--criterion", "N2.6-AC01", "--target", "apple-18", "--no-reports", "--quiet", "--call-timeout", "3600", "--test-case-timeout", "86400"]
-                + Binary.criteria + ["--adapter-command", Self.adapterCommand(pidPipe: pidPipe)])
-        harness.standardOutput = FileHandle.nullDevice
-        harness.standardError = FileHandle.nullDevice
-        // Should the harness end before the adapter writes the pid, the reader is released with nothing.
-        harness.terminationHandler = { _ in
-            let fd = open(pidPipe, O_RDWR)
-            if fd >= 0 { close(fd) }
-        }
-        try harness.run()
+                + Binary.criteria + ["--adapter-command", Self.adapterCommand(pidPipe: pidPipe)], releasing: pidPipe)
         let helper = try #require(Int32((await Self.readToEnd(pidPipe)).trimmingCharacters(in: .whitespacesAndNewlines)), "the adapter never started")
         #expect(Self.isRunning(helper))
         kill(harness.processIdentifier, signal)
