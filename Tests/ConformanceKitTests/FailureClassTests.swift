@@ -36,6 +36,22 @@ struct FailureClassTests {
         #expect(World.failureClass(of: apple.error) == apple)
     }
 
+    @Test("a failure written as the platform's own toString() or description names its class; a bare case name or code in free text does not")
+    func platformDescriptions() throws {
+        func named(_ id: String, _ text: String) throws -> Bool {
+            World.names(TelemetryEvent("failed", ["message": text]), try #require(CreateFailureClass.named(id)).telemetrySpellings)
+        }
+        let unsupported = "CreateCredentialUnsupportedException"
+        #expect(try named(unsupported, "androidx.credentials.exceptions.CreateCredentialUnsupportedException: no create options available"))
+        #expect(try named(unsupported, "create failed (androidx.credentials.TYPE_CREATE_CREDENTIAL_UNSUPPORTED_EXCEPTION)"))
+        #expect(try !named(unsupported, "androidx.credentials.exceptions.CreateCredentialUnknownException: unsupported"))
+        #expect(try !named(unsupported, "XCreateCredentialUnsupportedExceptionY"))
+        #expect(try named("ASAuthorizationError.failed", #"Error Domain=com.apple.AuthenticationServices.AuthorizationError Code=1004 "(null)""#))
+        #expect(try !named("ASAuthorizationError.failed", #"Error Domain=com.apple.AuthenticationServices.AuthorizationError Code=1001 "(null)""#))
+        #expect(try !named("ASAuthorizationError.failed", "upgrade took 1004 ms"))
+        #expect(try !named("ASAuthorizationError.unknown", "the request failed for an unknown reason"))
+    }
+
     @Test("a failure class is recognised in every spelling of its platform, and only its own")
     func telemetrySpellings() throws {
         func named(_ id: String, _ attributes: [String: String]) throws -> Bool {

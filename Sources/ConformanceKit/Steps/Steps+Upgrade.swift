@@ -8,10 +8,43 @@ extension World {
     }
 
     /// Whether a telemetry record names a failure class in one of its spellings: every value of one
-    /// spelling among the record's attribute values, each compared whole.
+    /// spelling among the record's attribute values, each compared whole; or one attribute value that
+    /// holds every value of a spelling as a whole token, whatever else it says, as a platform's own
+    /// `toString()` or `description` writes a failure
+    /// (`androidx.credentials.exceptions.CreateCredentialUnsupportedException: …`,
+    /// `Error Domain=com.apple.AuthenticationServices.AuthorizationError Code=1004 "(null)"`).
+    /// Inside longer text a spelling counts only when it is an identifier of its own (qualified, a
+    /// type constant, an exception or error type): a bare case name ("unknown") or a bare code
+    /// ("1004") is ordinary text there, and names the class only as a whole value.
     static func names(_ event: TelemetryEvent, _ spellings: [[String]]) -> Bool {
-        let values = Set(event.attributes.values.map { $0.trimmingCharacters(in: .whitespaces) })
-        return spellings.contains { spelling in !spelling.isEmpty && spelling.allSatisfy(values.contains) }
+        let values = event.attributes.values.map { $0.trimmingCharacters(in: .whitespaces) }
+        let whole = Set(values)
+        return spellings.contains { spelling in
+            guard !spelling.isEmpty else { return false }
+            if spelling.allSatisfy(whole.contains) { return true }
+            guard spelling.contains(where: isIdentifierOfItsOwn) else { return false }
+            return values.contains { value in spelling.allSatisfy { containsToken(value, $0) } }
+        }
+    }
+
+    /// A spelling that cannot be ordinary text: qualified (`a.b`), a constant (`A_B`), or a type name
+    /// ending in `Exception` or `Error`.
+    private static func isIdentifierOfItsOwn(_ spelling: String) -> Bool {
+        spelling.contains(".") || spelling.contains("_") || spelling.hasSuffix("Exception") || spelling.hasSuffix("Error")
+    }
+
+    /// Whether `token` occurs in `text` with no letter, digit or underscore just before or after it.
+    private static func containsToken(_ text: String, _ token: String) -> Bool {
+        guard !token.isEmpty else { return false }
+        let isWordCharacter = { (character: Character) in character.isLetter || character.isNumber || character == "_" }
+        var searchStart = text.startIndex
+        while let found = text.range(of: token, range: searchStart..<text.endIndex) {
+            let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
+            let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
+            if !(before.map(isWordCharacter) ?? false) && !(after.map(isWordCharacter) ?? false) { return true }
+            searchStart = text.index(after: found.lowerBound)
+        }
+        return false
     }
 }
 
