@@ -67,22 +67,14 @@ extension ExitStatus {
                 let what = fault.kind == .criteria ? "the criteria did not load" : "the adapter failed before the run"
                 return [Reason(kind: .runFault, status: .harnessError, summary: "\(what): \(fault.message)")]
             }
-            var reasons: [Reason] = []
-            let errors = run.testCases.filter { $0.verdict == .error }.map(\.id)
-            if !errors.isEmpty {
-                reasons.append(
-                    Reason(
-                        kind: .error, status: .harnessError,
-                        summary: "\(TextEscaping.count(errors.count, "test case")) ended error: the harness, the adapter or the transport failed",
-                        items: errors))
-            }
-            let undefined = run.testCases.filter { $0.verdict == .undefined }.map(\.id)
-            if !undefined.isEmpty {
-                reasons.append(
-                    Reason(
-                        kind: .undefined, status: .harnessError,
-                        summary: "\(TextEscaping.count(undefined.count, "test case")) ended undefined: a step matches no step definition",
-                        items: undefined))
+            let verdicts: [(Verdict, Reason.Kind, String)] = [
+                (.error, .error, "ended error: the harness, the adapter or the transport failed"),
+                (.undefined, .undefined, "ended undefined: a step matches no step definition"),
+            ]
+            var reasons = verdicts.compactMap { verdict, kind, what -> Reason? in
+                let ids = run.testCases.filter { $0.verdict == verdict }.map(\.id)
+                guard !ids.isEmpty else { return nil }
+                return Reason(kind: kind, status: .harnessError, summary: "\(TextEscaping.count(ids.count, "test case")) \(what)", items: ids)
             }
             if reasons.isEmpty {
                 let undecided: Set<Verdict> = [.error, .undefined]

@@ -51,7 +51,7 @@ package struct ReportModel {
     /// `passed` or `waived` for *conformant*, `failed` for *not conformant*, `error` or `undefined`
     /// for *not decided*, `notVerified` for *incomplete*; the folded outcome for an interrupted run.
     var outcome: ReportOutcome
-    var exitStatus: ExitStatus { decision.status }
+    package var exitStatus: ExitStatus { decision.status }
     /// The exit status with every reason behind it, as `ExitStatus.for` decides it.
     var decision: ExitStatus.Decision
     /// Why the run is incomplete (or what `--allow-not-verified` accepted): the gaps of criteria

@@ -72,7 +72,7 @@ enum Summary {
             "\(run.testCases.count) test cases: \(ReportModel.counted(model.caseCounts)); \(String(format: "%.3f", run.wallSeconds)) s wall, \(run.virtualMillis / 1000) s virtual"
         )
         for problem in waivers.problems { lines.append("waiver problem: \(Output.inline(problem.description))") }
-        let status = ExitStatus.for(run, waivers)
+        let status = model.exitStatus
         let warnings = run.testCases.filter { $0.verdict == .failed && !run.gateCovers(criterion: $0.criterionID) }
         let warningGaps = ExitStatus.Gap.belowGate(in: run, waivers: waivers)
         if !warnings.isEmpty || !warningGaps.isEmpty {

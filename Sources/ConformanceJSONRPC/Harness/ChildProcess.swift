@@ -52,14 +52,14 @@ package final class ChildProcess: Sendable {
             throw AdapterFault(.launchFailed, "not started: the harness is stopping")
         }
         let process = Process()
-        if let keeper = ProcessKeeper.executable {
+        if let kept = ProcessKeeper.wrapping(executable, arguments) {
             // Under a keeper (see `ProcessKeeper`), which cannot tell the harness that the adapter
             // failed to start: a command that cannot run is refused here, as `Process` would.
             guard access(executable, X_OK) == 0 else {
                 throw AdapterFault(.launchFailed, "could not start \(executable): \(String(cString: strerror(errno)))")
             }
-            process.executableURL = URL(fileURLWithPath: keeper)
-            process.arguments = [ProcessKeeper.argument, executable] + arguments
+            process.executableURL = URL(fileURLWithPath: kept.executable)
+            process.arguments = kept.arguments
         } else {
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments

@@ -38,8 +38,16 @@ package enum ProcessKeeper {
     /// The keeper's executable (the harness's own), once `harnessSetUp(executable:)` succeeded.
     private static let executablePath = Mutex<String?>(nil)
 
-    /// The executable adapters are started through, or `nil` (they are started directly).
-    package static var executable: String? { executablePath.withLock { $0 } }
+    /// Whether an adapter was started under a keeper: only then has the exit sweep anything to find.
+    private static let used = Atomic<Bool>(false)
+
+    /// The executable and arguments that start `executable` with `arguments` under a keeper, or
+    /// `nil` when adapters start directly (`harnessSetUp(executable:)` was not called or failed).
+    package static func wrapping(_ executable: String, _ arguments: [String]) -> (executable: String, arguments: [String])? {
+        guard let keeper = executablePath.withLock({ $0 }) else { return nil }
+        used.store(true, ordering: .relaxed)
+        return (keeper, [argument, executable] + arguments)
+    }
 
     /// Makes the harness a child subreaper and starts adapters under `executable` from now on; ends
     /// every descendant at exit. Returns whether the system allowed it (Linux only).
@@ -53,6 +61,7 @@ package enum ProcessKeeper {
 
     /// Ends every process below the harness at once (`SIGKILL`): the harness is exiting.
     package static func exitSweep() {
+        guard used.load(ordering: .relaxed) else { return }
         for _ in 0..<4 {
             let below = ProcessTree.current().descendants(of: getpid()).filter { !$0.isZombie }
             if below.isEmpty { return }
@@ -65,13 +74,9 @@ package enum ProcessKeeper {
     /// The keeper's `main`: `arguments` are the adapter's executable and its arguments. Never returns.
     package static func keep(_ arguments: [String]) -> Never {
         let harness = getppid()
-        var harnessGone = cpc_pidfd_open(harness)
-        if harnessGone >= 0 && getppid() != harness {
-            // The harness ended before the keeper could watch it.
-            close(harnessGone)
-            harnessGone = -1
-            _exit(1)
-        }
+        let harnessGone = cpc_pidfd_open(harness)
+        // The harness ended before the keeper could watch it.
+        if harnessGone >= 0 && getppid() != harness { _exit(1) }
         guard let executable = arguments.first, cpc_become_child_subreaper() == 0 else {
             report("no adapter command, or the system refused a child subreaper")
             _exit(127)
