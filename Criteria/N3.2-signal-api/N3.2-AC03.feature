@@ -101,6 +101,22 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     Then the platform returned the assertion and the app refused the sign-in
     And the app sent the same signals as it does without the When steps
 
+  # Work a trigger left pending belongs to the account that was signed in: once that account signs
+  # out or the user switches away, nothing of it may leave (the monitor signals-only-while-signed-in
+  # watches every test case; these two drive its path).
+  @verify:N3.2-AC03.V5 @needs:explicit-creation
+  Scenario: Work pending at a sign-out is never sent once the account is signed out
+    When the user creates a passkey from the app's settings
+    And the user signs out
+    Then no signal left for an account that was not signed in
+
+  @verify:N3.2-AC03.V5 @needs:explicit-creation
+  Scenario: Work pending at an account switch is never sent for the account switched away from
+    Given an account "bob" with the sign-in policy "password only"
+    When the user creates a passkey from the app's settings
+    And the user switches to "bob" typing the password by hand
+    Then no signal left for an account that was not signed in
+
   @verify:N3.2-AC03.V6 @needs:revocation @needs:refresh-point
   Scenario: Triggers close together end with the latest state
     Given "alice" has 2 passkeys in the credential manager

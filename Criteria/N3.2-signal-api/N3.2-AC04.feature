@@ -74,6 +74,18 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
     When the user revokes every passkey of "alice"
     Then an empty accepted-credentials signal has been sent for "alice"
 
+  # A list left pending when the user switches accounts is still one account's list: never its ids
+  # under the next account's user handle (the monitor accepted-list-is-server-list watches every
+  # test case; this one drives its path).
+  @verify:N3.2-AC04.V4 @needs:explicit-creation
+  Scenario: A list pending at an account switch carries its own account's passkeys only
+    Given an account "bob" with the sign-in policy "password only"
+    And "alice" signs in with the password
+    And the app has nothing left scheduled
+    When the user creates a passkey from the app's settings
+    And the user switches to "bob" typing the password by hand
+    Then every accepted-credentials signal lists exactly the server's accepted passkeys of its account
+
   @verify:N3.2-AC04.V6
   Scenario Outline: An account with <count> passkeys gets its exact list
     Given "alice" has <count> passkeys in the credential manager

@@ -476,6 +476,8 @@ class Signals:
 
     def _send(self, intent):
         """Builds the signal from the server's current state and hands it to the platform."""
+        if isinstance(intent, (Reconcile, UserDetails)) and not self._signed_in(intent.username):
+            return  # an account's list and details leave only while it is signed in: its pending work is dropped
         interface = self.interface
         now = self.platform.now()
         if interface == ANDROID:
@@ -491,6 +493,10 @@ class Signals:
         if interface == ANDROID:
             self.android_calls.append(now)
         self.in_flight[self.platform.signal(request)] = (intent, now)
+
+    def _signed_in(self, username):
+        """Whether the account is the app's signed-in account (fully or with lower assurance)."""
+        return self.app.stage in ("signed-in", "signed-in-limited") and self.app.username == username
 
     def _android_wait(self, now):
         """How long until an Android signal keeps within the platform's answer and the budget."""

@@ -219,6 +219,8 @@ extension JSONReporter {
         var wallSeconds: Double
         var fault: Nullable<Metadata.Fault>
         var notVerified: Nullable<NotVerifiedReason>
+        /// Since 1.7.0: the safety monitors' findings in this test case; left out when there is none.
+        var violations: [MonitorViolation]?
     }
 
     struct Waiver: Encodable {
@@ -324,7 +326,8 @@ extension JSONReporter.Document {
                 observed: result.observed, warning: item.isWarning,
                 rerun: RerunCommand.line(for: result, metadata: model.run.metadata),
                 virtualMillis: result.virtualMillis, wallSeconds: ReportModel.finite(result.wallSeconds),
-                fault: .init(result.fault.map(R.Metadata.Fault.init)), notVerified: .init(result.notVerifiedReason))
+                fault: .init(result.fault.map(R.Metadata.Fault.init)), notVerified: .init(result.notVerifiedReason),
+                violations: result.violations.isEmpty ? nil : result.violations)
         }
         let evaluation = model.waivers
         waivers = R.Waivers(

@@ -27,8 +27,9 @@ public enum JSONReporter {
     /// `harnessBinarySHA256`, `host` and `reportDigest`, and `metadata.shard`. 1.5.0 added
     /// `fidelity`, `metadata.gate`, `metadata.evidence`, `summary.warnings`, each criterion's
     /// `gated`, and each test case's `observed` and `warning`. 1.6.0 added `metadata.subject` and
-    /// the gap kind `nothingGated`.
-    public static let schemaVersion = "1.6.0"
+    /// the gap kind `nothingGated`. 1.7.0 added each test case's `violations` (the safety monitors'
+    /// findings) and the monitors' own test cases (tag `@monitor`).
+    public static let schemaVersion = "1.7.0"
 
     /// The `$id` of the JSON Schema of major version 1, written as the report's `$schema` member.
     public static let schemaID = "urn:passkey-conformance:schema:run-report:v1"

@@ -205,12 +205,15 @@ public enum ReportReader {
             var rerun: String
             /// Since 1.5.0.
             var observed: [String]?
+            /// Since 1.7.0.
+            var violations: [MonitorViolation]?
 
             var result: TestCaseResult {
                 TestCaseResult(
                     id: id, criterionID: criterionID, scenario: scenario, file: file, line: line, verifyItems: verifyItems, tags: tags, target: target,
                     outcome: TestCaseOutcome(verdict: verdict, message: message, fault: fault, notVerifiedReason: notVerified), steps: steps,
-                    evidence: evidence, virtualMillis: virtualMillis, wallSeconds: wallSeconds, observed: observed ?? [])
+                    evidence: evidence, virtualMillis: virtualMillis, wallSeconds: wallSeconds, observed: observed ?? [],
+                    violations: violations ?? [])
             }
         }
         struct Waivers: Decodable {

@@ -5,10 +5,11 @@ import ConformanceKit
 struct ListCommand: CLICommand {
     static let spec = CommandSpec(
         name: "list", summary: "List criteria, verify items with the scenarios covering them, targets, or the step catalogue.",
-        usage: "list [--criteria <path>] [--criterion <id>] [--target <id>] [--tags <expr>] [--targets | --steps [--markdown]]",
+        usage: "list [--criteria <path>] [--criterion <id>] [--target <id>] [--tags <expr>] [--targets | --monitors | --steps [--markdown]]",
         options: [
             Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption,
             .flag("targets", "List only the targets."),
+            .flag("monitors", "List the safety monitors that watch every test case: each with the verify item a breach fails and what must hold."),
             .flag("steps", "List every step sentence: parameter types and ranges, the capability and target features it needs, the criteria that use it."),
             .flag("markdown", "With --steps: print the catalogue section of Documentation/criterion-files.md."),
         ])
@@ -19,6 +20,8 @@ struct ListCommand: CLICommand {
         case criteria
         /// The target catalogue.
         case targets
+        /// The safety monitors, each with its verify items.
+        case monitors
         /// The step catalogue, as text or as the Markdown section of the documentation.
         case steps(markdown: Bool)
     }
@@ -29,6 +32,8 @@ struct ListCommand: CLICommand {
     init(_ parsed: ParsedArguments) throws {
         if parsed.flag("targets") {
             listing = .targets
+        } else if parsed.flag("monitors") {
+            listing = .monitors
         } else if parsed.flag("steps") {
             listing = .steps(markdown: parsed.flag("markdown"))
         } else if parsed.flag("markdown") {
@@ -44,6 +49,9 @@ struct ListCommand: CLICommand {
         switch listing {
         case .targets:
             Output.out(Self.targets())
+            return CLI.Status.ok
+        case .monitors:
+            Output.out(Self.monitors())
             return CLI.Status.ok
         case .steps(let markdown):
             loaded = try Common.loadCriteria(selection.criteriaPath)
@@ -78,6 +86,18 @@ struct ListCommand: CLICommand {
         )
         Output.out(lines.joined(separator: "\n"))
         return uncovered == 0 ? CLI.Status.ok : CLI.Status.nonConformant
+    }
+
+    /// The monitors, one paragraph each: name, the item a breach fails (then the others it can
+    /// name) and the statement.
+    static func monitors() -> String {
+        let paragraphs = SafetyMonitor.all.map { monitor in
+            "\(monitor.id)  fails \(monitor.item)"
+                + (monitor.items.count > 1 ? " (or \(monitor.items.dropFirst().map(\.rawValue).joined(separator: ", ")))" : "") + "\n  "
+                + monitor.statement
+        }
+        return paragraphs.joined(separator: "\n")
+            + "\n\n\(SafetyMonitor.all.count) monitors watch every test case of a run whose plan holds their criterion; a breach fails the item in a test case of the monitor's criterion that names where it was seen."
     }
 
     static func targets() -> String {

@@ -15,6 +15,9 @@ enum ShardMerge {
     struct Shard {
         var path: String
         var run: RunResult
+        /// The shard's share of the plan: its test cases without the monitors' (which the merge
+        /// derives again from the findings of all shards together).
+        var planned: [TestCaseResult] { run.testCases.filter { !$0.isMonitorCase } }
     }
 
     /// Why shards cannot be merged.
@@ -75,9 +78,9 @@ enum ShardMerge {
             if let fault = metadata.fault { throw Refusal("\(shard.path): shard \(part.description) did not run (\(fault.description)); run it again") }
             if let earlier = byIndex[part.index] { throw Refusal("shard \(part.description) is given twice: \(earlier.path) and \(shard.path)") }
             try same(first, shard)
-            guard shard.run.testCases.count == part.testCases else {
+            guard shard.planned.count == part.testCases else {
                 throw Refusal(
-                    "\(shard.path): shard \(part.description) holds \(shard.run.testCases.count) test cases; its share of the plan's \(part.plannedTestCases) is \(part.testCases)"
+                    "\(shard.path): shard \(part.description) holds \(shard.planned.count) test cases; its share of the plan's \(part.plannedTestCases) is \(part.testCases)"
                 )
             }
             byIndex[part.index] = shard
@@ -92,7 +95,7 @@ enum ShardMerge {
         var ordered = [TestCaseResult?](repeating: nil, count: planned)
         var seen: [String: String] = [:]
         for (index, shard) in byIndex {
-            for (position, result) in shard.run.testCases.enumerated() {
+            for (position, result) in shard.planned.enumerated() {
                 if let other = seen[result.id] { throw Refusal("test case \(result.id) is in both \(other) and \(shard.path)") }
                 seen[result.id] = shard.path
                 ordered[RunMetadata.Shard.planPosition(of: position, inShard: index, count: count)] = result

@@ -221,6 +221,12 @@ extension Decisions {
         var announcesRefusedRename = false
         /// Follows a rename with an empty accepted list.
         var renameSendsEmptyList = false
+        /// Sends an account's list or details only while that account is signed in: pending work
+        /// of an account that signed out or was switched away from is dropped when it comes due.
+        var onlyForSignedInAccount = true
+        /// Sends a pending reconciliation's ids under the user handle of the account signed in when
+        /// it comes due (only a mutant).
+        var pendingListUnderCurrentHandle = false
     }
 
     /// How signal payloads are encoded.

@@ -53,13 +53,19 @@ extension Mutation {
     public static let reconcileAfterRefusedSignIn = Mutation(
         "reconcile-after-refused-sign-in", "N3.2-AC02", ["N3.2-AC02.V3", "N3.2-AC02.V4", "N3.2-AC02.V5", "N3.2-AC02.V6"],
         "sends the presented credential's account list after a sign-in the server refused", form: "an accepted list instead of an unknown credential"
-    ) { $0.forms.reconcilesAfterRefusedSignIn = true }
+    ) {
+        $0.forms.reconcilesAfterRefusedSignIn = true
+        $0.signals.onlyForSignedInAccount = false
+    }
 
     /// The same fault seen as work a failed, unauthenticated sign-in schedules.
     public static let reconcileAfterFailedSignIn = Mutation(
         "reconcile-after-failed-sign-in", "N3.2-AC03", ["N3.2-AC03.V5"],
         "schedules a reconciliation after a failed passkey sign-in while signed out", form: "a failed passkey sign-in"
-    ) { $0.forms.reconcilesAfterRefusedSignIn = true }
+    ) {
+        $0.forms.reconcilesAfterRefusedSignIn = true
+        $0.signals.onlyForSignedInAccount = false
+    }
 
     /// Reports another account's known passkey as unknown.
     public static let unknownForOtherAccount = Mutation(

@@ -67,7 +67,10 @@ extension Mutation {
     public static let reconcileRevokedUnauthenticated = Mutation(
         "reconcile-revoked-unauthenticated", "N3.2-AC02", ["N3.2-AC02.V2"],
         "sends the account's accepted list to a client that is not signed in after a revoked passkey was presented"
-    ) { $0.signals.reconcileTriggers.insert(.revokedPresentedSignedOut) }
+    ) {
+        $0.signals.reconcileTriggers.insert(.revokedPresentedSignedOut)
+        $0.signals.onlyForSignedInAccount = false
+    }
 
     // MARK: N3.2-AC03
 
@@ -99,7 +102,10 @@ extension Mutation {
     public static let reconcileUnauthenticated = Mutation(
         "reconcile-unauthenticated", "N3.2-AC03", ["N3.2-AC03.V5"],
         "reconciles at the refresh point while signed out"
-    ) { $0.signals.reconcileTriggers.insert(.refreshSignedOut) }
+    ) {
+        $0.signals.reconcileTriggers.insert(.refreshSignedOut)
+        $0.signals.onlyForSignedInAccount = false
+    }
 
     /// Keeps one pending reconciliation per trigger instead of coalescing pending work.
     public static let noCoalescing = Mutation(

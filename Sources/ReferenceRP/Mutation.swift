@@ -41,7 +41,9 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
     }
 
     /// Every mutant, N2.6 first, in the order `selftest` reports them.
-    public static let allCases: [Mutation] = registrationMutants + signalMutants + signalFormMutants + listFormMutants + encodingFormMutants
+    public static let allCases: [Mutation] =
+        registrationMutants + signalMutants + signalFormMutants + listFormMutants + encodingFormMutants
+        + monitorMutants
 
     /// The mutation's name (its `id`), as text.
     public var rawValue: String { id.rawValue }

@@ -185,6 +185,13 @@ extension ReferenceSession {
     }
 
     func buildSignal(_ intent: SignalScheduler.Intent, interface: SignalScheduler.Interface) async -> SignalRequest? {
+        // The list and the details are the signed-in user's to send (N3.2: "while the user is
+        // authenticated"): work left pending by an account that is no longer signed in is dropped.
+        if let username = intent.accountUsername, decisions.signals.onlyForSignedInAccount,
+            ![.signedIn, .signedInLimited].contains(state.app.stage) || state.app.username != username
+        {
+            return nil
+        }
         let encoding = SignalEncoding(
             interface: decisions.encodingForms.interface(intent, interface), decisions: decisions.encoding, forms: decisions.encodingForms)
         switch intent {
@@ -202,6 +209,12 @@ extension ReferenceSession {
                 await host.telemetry(TelemetryEvent("reconciliation-skipped", ["account": username, "reason": refusal.message]))
                 return nil
             case .success(let ids):
+                // A mutant's pending job sends its account's ids under whoever is signed in now.
+                if decisions.signals.pendingListUnderCurrentHandle, let current = state.app.username, current != username,
+                    let signedIn = state.server.accounts[current]
+                {
+                    return encoding.allAccepted(account: signedIn, ids: ids)
+                }
                 return encoding.allAccepted(account: account, ids: ids)
             }
         case .fixedList(let username, let ids):

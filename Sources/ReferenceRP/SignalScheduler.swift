@@ -21,6 +21,15 @@ enum SignalScheduler {
         case resend(SignalRequest)
         /// An explicit accepted list (only mutants send one).
         case fixedList(username: String, ids: [Data])
+
+        /// The account whose list or details the intent sends; `nil` for a credential's signal
+        /// and for a mutant's own payloads.
+        var accountUsername: String? {
+            switch self {
+            case .reconcile(let username), .userDetails(let username, _, _): username
+            case .unknown, .resend, .fixedList: nil
+            }
+        }
     }
 
     /// A passkey sign-in waiting for the platform.

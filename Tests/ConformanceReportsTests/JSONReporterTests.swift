@@ -20,7 +20,7 @@ struct JSONReporterTests {
         #expect(members.keys.sorted() == ["$schema", "bundledSuite", "criteria", "fidelity", "metadata", "schemaVersion", "summary", "testCases", "waivers"])
         #expect(value["$schema"] == .string("urn:passkey-conformance:schema:run-report:v1"))
         #expect(value["schemaVersion"] == .string(JSONReporter.schemaVersion))
-        #expect(JSONReporter.schemaVersion == "1.6.0")
+        #expect(JSONReporter.schemaVersion == "1.7.0")
         let topKeys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: "\"")[1] }
         #expect(topKeys == ["$schema", "bundledSuite", "criteria", "fidelity", "metadata", "schemaVersion", "summary", "testCases", "waivers"])
         #expect(text.hasSuffix("}\n"))

@@ -34,7 +34,7 @@ struct MarkdownReporterTests {
                 - **Harness version:** 0.9.0-test
                 - **Criteria digest:** `9f2c4e1d0b7a6f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c`
                 - **Adapter:** reference-rp 1.2.0, transport in-process
-                - **Report digest:** `ee394447e249de6cc4d76c4d680984260466ed37dd975beaa7f04dfcd34ef7e0` (SHA-256 of `report.json`, see its `metadata.reportDigest`)
+                - **Report digest:** `0e8ee66659f8a3600015341773a7de003493de113a6e87fb42429760c3f685cb` (SHA-256 of `report.json`, see its `metadata.reportDigest`)
                 - **Targets:** apple-18, android-15-gpm, apple-17.4
                 - **Seed:** 18446744073709551557
                 - **Started:** 2026-01-15T09:30:00Z

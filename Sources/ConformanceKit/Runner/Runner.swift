@@ -44,7 +44,10 @@ public struct Runner: Sendable {
     ) async -> [TestCaseResult] {
         // Test cases run where the adapter answers them, when it names such a place (see
         // `RelyingPartyAdapter.preferredTaskExecutor`); child tasks inherit the preference.
-        await withTaskExecutorPreference(adapter.preferredTaskExecutor) {
+        // Every monitor watches every test case; a breach fails its criterion's item wherever it is
+        // seen, when the plan holds that criterion (see `RunResult.monitorCases`).
+        let monitors = SafetyMonitor.all
+        return await withTaskExecutorPreference(adapter.preferredTaskExecutor) {
             let total = plan.cases.count
             onEvent(.started(total: total))
             var slots = [TestCaseResult?](repeating: nil, count: total)
@@ -63,7 +66,7 @@ public struct Runner: Sendable {
                     await Task.yield()
                     // A cancelled run (the harness was interrupted) stops between test cases.
                     if Task.isCancelled { break }
-                    record(await run(testCase, description: description), at: index)
+                    record(await run(testCase, description: description, monitors: monitors), at: index)
                 }
             } else {
                 await withTaskGroup(of: (Int, TestCaseResult).self) { group in
@@ -76,7 +79,7 @@ public struct Runner: Sendable {
                         let index = next
                         next += 1
                         inFlight += 1
-                        group.addTask { (index, await run(plan.cases[index], description: description)) }
+                        group.addTask { (index, await run(plan.cases[index], description: description, monitors: monitors)) }
                     }
                     for _ in 0..<min(jobs, total) { startNext() }
                     while let (index, result) = await group.next() {
@@ -92,7 +95,7 @@ public struct Runner: Sendable {
                             // is the one a sequential run gives.
                             for (index, first) in isolate.sorted(by: { $0.index < $1.index }) {
                                 // An interrupted run keeps the first verdict instead of starting again.
-                                record(Task.isCancelled ? first : await run(plan.cases[index], description: description), at: index)
+                                record(Task.isCancelled ? first : await run(plan.cases[index], description: description, monitors: monitors), at: index)
                             }
                             isolate = []
                             for _ in 0..<min(jobs, total - next) { startNext() }
@@ -132,14 +135,15 @@ public struct Runner: Sendable {
         return fault
     }
 
-    /// Runs one test case.
-    public func run(_ testCase: TestPlan.Case, description: AdapterDescription) async -> TestCaseResult {
+    /// Runs one test case, watched by `monitors` (see `SafetyMonitor`).
+    public func run(_ testCase: TestPlan.Case, description: AdapterDescription, monitors: [SafetyMonitor] = SafetyMonitor.all) async -> TestCaseResult {
         let clock = ContinuousClock()
         let started = clock.now
         let scenario = testCase.scenario
         var steps = scenario.steps.map { StepResult(keyword: $0.keyword, text: $0.text, line: $0.line, status: .skipped) }
         var fault: RunFault?
         var notVerifiedReason: NotVerifiedReason?
+        var violations: [MonitorViolation] = []
         func finish(
             _ verdict: Verdict, _ message: String?, evidence: [TranscriptEntry] = [], virtualMillis: Int64 = 0, observed: [String] = []
         ) -> TestCaseResult {
@@ -154,7 +158,12 @@ public struct Runner: Sendable {
                 line: scenario.line, verifyItems: scenario.verifyItems, tags: scenario.tags, target: testCase.target.id.rawValue,
                 outcome: TestCaseOutcome(
                     verdict: verdict, message: message.map { Caps.text($0) }, fault: fault.map(Self.capped), notVerifiedReason: notVerifiedReason),
-                steps: cappedSteps, evidence: Caps.evidence(evidence), virtualMillis: virtualMillis, wallSeconds: seconds, observed: observed)
+                steps: cappedSteps, evidence: Caps.evidence(evidence), virtualMillis: virtualMillis, wallSeconds: seconds, observed: observed,
+                violations: violations.map { violation in
+                    var violation = violation
+                    violation.message = Caps.text(violation.message, limit: 1_000)
+                    return violation
+                })
         }
         // Bind every step first: an undefined or ambiguous step is an authoring defect, decided before running.
         var bound: [(StepDefinition, [String])] = []
@@ -198,6 +207,8 @@ public struct Runner: Sendable {
         }
         let host = world.host
         let session = world.session
+        let watch = MonitorWatch(monitors: monitors, target: testCase.target)
+        world.watch = watch
         world.counterfactual = { [self] in
             try await replayContext(testCase, description: description, seed: caseSeed, bound: bound)
         }
@@ -256,8 +267,10 @@ public struct Runner: Sendable {
                 fault = closeFault
             }
         }
+        // A breach keeps the transcript of the test case that saw it: the report cites its entries.
+        violations = watch.violations
         let snapshot = host.snapshot
-        let keepsTranscript = verdict != .passed || keepsTranscriptsOfPasses
+        let keepsTranscript = verdict != .passed || keepsTranscriptsOfPasses || !violations.isEmpty
         return finish(
             verdict, message, evidence: keepsTranscript ? snapshot.transcript : [], virtualMillis: snapshot.nowMillis,
             observed: ObservedRecord.lines(snapshot.transcript, trigger: world.triggerSequence))

@@ -2,6 +2,18 @@ import Foundation
 import WebAuthn
 
 extension StepLibrary {
+    /// The step that states a monitor's demand: it lets the app finish its work, then fails with
+    /// the monitor's breaches in this test case.
+    static func monitorStep(_ sentence: String, _ monitor: SafetyMonitor) -> StepDefinition {
+        StepDefinition(sentence) { world, _ in
+            try await world.quiesce()
+            guard let watch = world.watch else { throw SystemIssue("no safety monitor watches this world") }
+            await watch.look(world, read: true)
+            let found = watch.violations.filter { $0.monitor == monitor.id }
+            return StepSupport.expect(found.isEmpty, found.map(\.message).joined(separator: "; "))
+        }
+    }
+
     /// Steps that wait for the app to settle and that prove a negative scenario reached its path.
     static let observationSteps: [StepDefinition] = [
         // A timer still pending at the horizon is the RP's choice, not a fault: the checks that
@@ -10,6 +22,10 @@ extension StepLibrary {
             try await world.quiesce()
             return .passed
         },
+        // A "never" stated in a scenario that drives its path: the safety monitor that watches every
+        // test case judges it (see `SafetyMonitor`), once the app has nothing left scheduled.
+        monitorStep("no signal left for an account that was not signed in", .signalsOnlyWhileSignedIn),
+        monitorStep("every accepted-credentials signal lists exactly the server's accepted passkeys of its account", .acceptedListIsServerList),
         // Lets the app's timers run one by one until the platform has refused one of its signals
         // with a rate limit, so that what changes next happens between the refusal and any retry.
         StepDefinition("the platform has rate-limited one of the app's signals") { world, _ in

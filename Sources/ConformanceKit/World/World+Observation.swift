@@ -79,7 +79,10 @@ extension World {
             guard let timer = host.popDueTimer(notAfter: limit, deferring: heartbeats.isIdle) else { break }
             let firedAt = host.now()
             let first = host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
+            let acting = watch?.timer()
+            defer { watch?.resume(acting) }
             try await session.timerFired(timer.id)
+            await watch?.look(self)
             try await settle()
             let caused = host.snapshot.transcript.filter { $0.sequence > first }
             let idle = caused.count == 1 && caused[0].name == "clock.schedule"

@@ -33,6 +33,9 @@ public final class World {
     public var counterfactual: (() async throws -> World)?
     /// Named values steps leave for later steps.
     public var notes: [String: String] = [:]
+    /// The safety monitors watching this test case, after every relying-party call; `nil` where
+    /// nothing watches (the replay without the trigger, a unit test's world).
+    public var watch: MonitorWatch?
     /// Credential inventories noted by a step, by alias.
     public var notedInventory: [String: Inventory] = [:]
 
@@ -87,6 +90,7 @@ public final class World {
         host.record(.harnessToRP, "session.setUp", "accounts " + fixtures.map(\.username).joined(separator: ", "), payload: Wire.jsonValue(fixtures))
         try await session.setUp(accounts: fixtures)
         for (alias, fixture) in zip(aliases, fixtures) { accounts[alias] = fixture }
+        await watch?.look(self, read: true)
         try await settle()
     }
 
@@ -94,12 +98,16 @@ public final class World {
     @discardableResult
     public func perform(_ action: UserAction) async throws -> ActionOutcome {
         let sequence = host.record(.harnessToRP, "user.\(action.kind.rawValue)", describe(action), payload: Wire.jsonValue(action))
+        watch?.begin(action)
+        defer { watch?.end() }
         let outcome = try await session.perform(action)
         lastOutcome = outcome
         host.record(.harnessToRP, "user.\(action.kind.rawValue).result", outcome.status.rawValue + (outcome.message.map { ": \($0)" } ?? ""))
         if outcome.status == .signedIn {
             lastSignIn = (sequence, host.now())
         }
+        watch?.answered(action, outcome, sequence: sequence)
+        await watch?.look(self, read: true)
         try await settle()
         if outcome.status == .signedIn { try await giveUpgradeItsMoment(after: action) }
         return outcome
@@ -133,6 +141,7 @@ public final class World {
             let summary = operation.outcome.error.map { "\(operation.id) failed: \($0.name): \($0.message)" } ?? "\(operation.id) succeeded"
             host.record(.harnessToRP, "session.platformCompleted", summary, payload: Self.transcriptPayload(operation.outcome))
             try await session.platformCompleted(operation: operation.id, outcome: operation.outcome)
+            await watch?.look(self, delivered: operation)
         }
     }
 
@@ -166,7 +175,10 @@ public final class World {
     func fireNextTimer(notAfter limit: Int64) async throws -> Bool {
         guard let timer = host.popDueTimer(notAfter: limit) else { return false }
         host.record(.harnessToRP, "session.timerFired", "\(timer.id): \(timer.label)")
+        let acting = watch?.timer()
+        defer { watch?.resume(acting) }
         try await session.timerFired(timer.id)
+        await watch?.look(self)
         try await settle()
         return true
     }
@@ -248,5 +260,6 @@ public final class World {
             .harnessToRP, "session.addCredential", "\(fixture.username): \(Base64URL.encode(fixture.credentialID)) (\(fixture.state.rawValue))",
             payload: Wire.jsonValue(fixture))
         try await session.addCredential(fixture)
+        await watch?.look(self, read: true)
     }
 }

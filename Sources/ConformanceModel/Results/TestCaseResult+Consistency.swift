@@ -51,8 +51,12 @@ extension RunResult {
     /// test cases, the run's from the criteria, the virtual time summed. What a report derives is
     /// computed here, never read back, so that `merge` and `verify` judge a report by its test cases.
     public static func folding(criteria: [CriterionInfo], results: [TestCaseResult], metadata: RunMetadata, wallSeconds: Double) -> RunResult {
+        // A monitor's test cases are derived from the findings the others keep: any read back are
+        // dropped and made again, so that a merged or audited report judges the findings themselves.
+        let results = results.filter { !$0.isMonitorCase }
+        let monitors = monitorCases(results, criteria: criteria)
         var byCriterion: [CriterionID: [TestCaseResult]] = [:]
-        for result in results { byCriterion[result.criterionID, default: []].append(result) }
+        for result in results + monitors { byCriterion[result.criterionID, default: []].append(result) }
         let folded = criteria.map { info -> CriterionResult in
             let cases = byCriterion[info.id] ?? []
             var targets: [String: Verdict] = [:]
@@ -62,7 +66,7 @@ extension RunResult {
             return CriterionResult(criterion: info, verdict: Verdict.fold(cases.map(\.verdict)), targets: targets)
         }
         return RunResult(
-            metadata: metadata, criteria: folded, testCases: results, verdict: Verdict.fold(folded.map(\.verdict)), wallSeconds: wallSeconds,
+            metadata: metadata, criteria: folded, testCases: results + monitors, verdict: Verdict.fold(folded.map(\.verdict)), wallSeconds: wallSeconds,
             virtualMillis: totalVirtualMillis(results))
     }
 

@@ -26,6 +26,10 @@ public struct TestCaseResult: Sendable, Hashable {
     /// What the test case's checks read, compactly, one line per observation (see
     /// `Observation.lines(_:trigger:)`): kept for every test case that ran its steps, passes included.
     public var observed: [String] = []
+    /// What the safety monitors found while the test case ran (see `MonitorViolation`): breaches
+    /// of any criterion's "never" or "only" demands, in the order they were seen. Written only when
+    /// there is one.
+    public var violations: [MonitorViolation] = []
     /// The virtual time the test case covered.
     public var virtualMillis: Int64
     /// Wall time in seconds (excluded from reproducibility comparisons).
@@ -44,8 +48,9 @@ public struct TestCaseResult: Sendable, Hashable {
     public init(
         id: String, criterionID: CriterionID, scenario: String, file: String, line: Int, verifyItems: [VerifyItemID], tags: [String],
         target: String, outcome: TestCaseOutcome, steps: [StepResult], evidence: [TranscriptEntry],
-        virtualMillis: Int64, wallSeconds: Double, observed: [String] = []
+        virtualMillis: Int64, wallSeconds: Double, observed: [String] = [], violations: [MonitorViolation] = []
     ) {
+        self.violations = violations
         self.id = id
         self.criterionID = criterionID
         self.scenario = scenario
@@ -68,7 +73,7 @@ extension TestCaseResult: Codable {
     /// and `notVerifiedReason`, each optional one left out when absent.
     enum CodingKeys: String, CodingKey {
         case id, criterionID, scenario, file, line, verifyItems, tags, target, verdict, message, steps, evidence, observed
-        case virtualMillis, wallSeconds, fault, notVerifiedReason
+        case virtualMillis, wallSeconds, fault, notVerifiedReason, violations
     }
 
     /// Reads a result written with its outcome's members side by side.
@@ -85,7 +90,8 @@ extension TestCaseResult: Codable {
                 notVerifiedReason: try container.decodeIfPresent(NotVerifiedReason.self, forKey: .notVerifiedReason)),
             steps: try container.decode([StepResult].self, forKey: .steps), evidence: try container.decode([TranscriptEntry].self, forKey: .evidence),
             virtualMillis: try container.decode(Int64.self, forKey: .virtualMillis), wallSeconds: try container.decode(Double.self, forKey: .wallSeconds),
-            observed: try container.decode([String].self, forKey: .observed))
+            observed: try container.decode([String].self, forKey: .observed),
+            violations: try container.decodeIfPresent([MonitorViolation].self, forKey: .violations) ?? [])
     }
 
     /// Writes the result with its outcome's members side by side, in the order they have always had.
@@ -108,6 +114,7 @@ extension TestCaseResult: Codable {
         try container.encode(wallSeconds, forKey: .wallSeconds)
         try container.encodeIfPresent(fault, forKey: .fault)
         try container.encodeIfPresent(notVerifiedReason, forKey: .notVerifiedReason)
+        if !violations.isEmpty { try container.encode(violations, forKey: .violations) }
     }
 }
 

@@ -55,6 +55,9 @@ Feature: N3.2-AC07 Every signal names the credential's own RP ID
     And the app reaches its refresh point
     And 5 minutes pass
     And the user changes the account's name to "alice.renamed@example.com" and its display name to "Alice R."
+    # Alice's signals are hers to send while she is signed in: the app finishes her pending work
+    # (a reconciliation batched to later, say) before Bob signs in.
+    And the app has nothing left scheduled
     And 5 minutes pass
     And the credential manager holds a passkey for "bob" that the server does not know
     And 5 minutes pass
