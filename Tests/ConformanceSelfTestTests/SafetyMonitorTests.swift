@@ -30,6 +30,9 @@ struct SafetyMonitorTests {
         Case(monitor: "request-excludes-known-passkeys", mutant: .noExclusionList, criterion: "N2.6-AC03", target: "android-15-gpm"),
         Case(monitor: "one-request-per-qualifying-sign-in", mutant: .doubleRequest, criterion: "N2.6-AC01", target: "android-15-gpm"),
         Case(
+            monitor: "failure-recorded-under-its-class", mutant: .silentUnexpectedFailure, criterion: "N2.6-AC01",
+            target: "android-15-gpm-play-25.12"),
+        Case(
             monitor: "no-modal-sheet-after-declined-upgrade", mutant: .modalSheetAfterFailure, criterion: "N2.6-AC01",
             target: "apple-18-third-party-no-conditional"),
         Case(

@@ -94,6 +94,8 @@ public final class MonitorWatch {
         var history: History
         /// For a registration request: the last sign-in before it, with its index in `history.signIns`.
         var signIn: (index: Int, event: SignIn)?
+        /// The app's telemetry so far.
+        var telemetry: [Timed<TelemetryEvent>] = []
 
         /// Both moments, the earlier first.
         var moments: [Moment] { [before, after].compactMap { $0 } }
@@ -232,6 +234,21 @@ public final class MonitorWatch {
         }
         previous = now
         judged = operations.count
+    }
+
+    /// The app has nothing left scheduled but its recurring schedule: judges the obligations.
+    func settled(_ world: World) async {
+        await look(world)
+        guard stopped == nil, let now = previous else { return }
+        let snapshot = world.host.snapshot
+        var context = Context(
+            before: now, after: now, target: target, operations: snapshot.operations, providerPasskeys: snapshot.provider.passkeys, history: history)
+        context.telemetry = snapshot.telemetry
+        for monitor in monitors {
+            guard case .settled(let check) = monitor.judge, let breach = check(context) else { continue }
+            // One finding per call: the text after the first ";" may grow between two settled moments.
+            report(monitor, breach, sequence: world.host.transcriptCount, key: String(breach.message.prefix { $0 != ";" }))
+        }
     }
 
     /// Asks every monitor about one call.

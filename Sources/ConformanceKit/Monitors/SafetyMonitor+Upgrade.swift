@@ -61,6 +61,24 @@ extension SafetyMonitor {
             return Breach(item: event.item, "\(StepSupport.cite(operation)) is a conditional registration request after \(event.text)")
         })
 
+    static let failureRecordedUnderItsClass = SafetyMonitor(
+        "failure-recorded-under-its-class", items: ["N2.6-AC05.V6"],
+        statement:
+            "Once the app has nothing left scheduled, every conditional registration request the platform failed with a class other than the expected no-op has a telemetry record after it that names the class, in any of the platform's spellings: never swallowed as ineligibility.",
+        judge: .settled { context in
+            for operation in context.operations where operation.kind == .create && operation.status == .delivered {
+                guard operation.registration?.conditional == true, let error = operation.outcome.error, let failure = World.failureClass(of: error),
+                    failure.handling == .recorded
+                else { continue }
+                let recorded = context.telemetry.filter { $0.sequence > operation.sequence }
+                guard !recorded.contains(where: { World.names($0.value, failure.telemetrySpellings) }) else { continue }
+                return Breach(
+                    "\(StepSupport.cite(operation)) failed with \(failure.id); no telemetry record after it names the class (\(recorded.isEmpty ? "the app recorded nothing" : "\(recorded.count) record(s), none naming it"))"
+                )
+            }
+            return nil
+        })
+
     static let noModalSheetAfterDeclinedUpgrade = SafetyMonitor(
         "no-modal-sheet-after-declined-upgrade", items: ["N2.6-AC05.V8"],
         statement:

@@ -45,12 +45,15 @@ public struct SafetyMonitor: Sendable, Identifiable {
         case request(@Sendable (PlatformOperation, RegistrationView, MonitorWatch.Context) -> Breach?)
         /// The server's state after every relying-party call the watch reads it for.
         case state(@Sendable (MonitorWatch.Context) -> Breach?)
+        /// What the test case did so far, each time the app has nothing left scheduled (but its
+        /// recurring schedule): an obligation is judged once the app had every chance to meet it.
+        case settled(@Sendable (MonitorWatch.Context) -> Breach?)
     }
 
     /// Every monitor, in the order they judge a call.
     public static let all: [SafetyMonitor] = [
         requestOnlyAfterCompleteSignIn, requestForSignedInAccount, requestExcludesKnownPasskeys, oneRequestPerQualifyingSignIn,
-        noModalSheetAfterDeclinedUpgrade, noStaleCredentialStored, noUnavailableSignalInterface, unknownOnlyForUnknownIDs,
+        failureRecordedUnderItsClass, noModalSheetAfterDeclinedUpgrade, noStaleCredentialStored, noUnavailableSignalInterface, unknownOnlyForUnknownIDs,
         signalsOnlyWhileSignedIn, acceptedListIsServerList, androidRateWindow, retryNotBeforeRetryMillis, signalNamesAccountRPID,
         signalIDsExact, userDetailsAreServerDetails,
     ]

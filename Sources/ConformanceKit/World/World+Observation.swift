@@ -53,6 +53,7 @@ extension World {
         let result = Quiescence(
             timersFired: fired, elapsedMillis: host.now() - start, pendingTimers: pending.map { "\($0.id): \($0.label) (due at \($0.dueMillis) ms)" })
         if pending.isEmpty {
+            await watch?.settled(self)
             if fired > 0 || lastQuiescenceSequence != host.transcriptCount {
                 let schedule = recurring.isEmpty ? "" : "; left recurring: " + recurring.map { "\($0.id): \($0.label)" }.joined(separator: "; ")
                 lastQuiescenceSequence = host.record(
