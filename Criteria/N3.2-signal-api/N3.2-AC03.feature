@@ -101,6 +101,27 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     Then the platform returned the assertion and the app refused the sign-in
     And the app sent the same signals as it does without the When steps
 
+  # A sign-in that does not authenticate is the unauthenticated path too: a refused password, or a
+  # password accepted whose second factor then fails.
+  @verify:N3.2-AC03.V5
+  Scenario: A refused password adds no work
+    Given the user signs out
+    And the app has nothing left scheduled
+    When "alice" enters a wrong password
+    Then the app sent the same signals as it does without the When steps
+    And no signal left for an account that was not signed in
+
+  @verify:N3.2-AC03.V5
+  Scenario: A failed second factor adds no work
+    Given an account "carol" with the sign-in policy "password and second factor"
+    And the server holds 2 passkeys for "carol" made with other credential managers
+    And the user signs out
+    And the app has nothing left scheduled
+    When "carol" enters the password and the app asks for the second factor
+    And the user answers the second factor "wrong"
+    Then the app sent the same signals as it does without the When steps
+    And no signal left for an account that was not signed in
+
   # Work a trigger left pending belongs to the account that was signed in: once that account signs
   # out or the user switches away, nothing of it may leave (the monitor signals-only-while-signed-in
   # watches every test case; these two drive its path).

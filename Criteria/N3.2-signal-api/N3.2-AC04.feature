@@ -56,6 +56,51 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
       | fault      |
       | a time-out |
 
+  # The same faults through every read until the check: an app that retries meets the fault again,
+  # so what it sends once its retries are spent is judged too.
+  @needs:fault-injection @needs:refresh-point
+  Scenario Outline: A list the store never delivers whole is never sent, however often the app retries (<fault>)
+    Given "alice" has 3 passkeys in the credential manager
+    And "alice" signs in with the password
+    And the app has nothing left scheduled
+    And the server's credential store suffers "<fault>" until the session ends
+    When the app reaches its refresh point
+    Then every accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+
+    @verify:N3.2-AC04.V1
+    Examples: Partial data
+      | fault        |
+      | partial data |
+
+    @verify:N3.2-AC04.V2
+    Examples: A page that fails
+      | fault                |
+      | a pagination failure |
+
+    @verify:N3.2-AC04.V3
+    Examples: A time-out
+      | fault      |
+      | a time-out |
+
+  # The fault strikes after the data changed: the last list the app read is no longer the server's,
+  # so an app that falls back to it sends a stale list.
+  @verify:N3.2-AC04.V4 @needs:fault-injection @needs:refresh-point
+  Scenario Outline: A list that fails after the data changed is never replaced by an older one (<fault>)
+    Given "alice" has 3 passkeys in the credential manager
+    And "alice" signs in with the password
+    And the app reaches its refresh point
+    And the app has nothing left scheduled
+    And the server holds 1 passkey for "alice" made with other credential managers
+    And the server's credential store suffers "<fault>" until the session ends
+    When the app reaches its refresh point
+    Then every accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+
+    Examples:
+      | fault                |
+      | partial data         |
+      | a pagination failure |
+      | a time-out           |
+
   @verify:N3.2-AC04.V4 @needs:fault-injection @needs:revocation @needs:refresh-point
   Scenario: A stale cache is never sent
     Given "alice" has 3 passkeys in the credential manager

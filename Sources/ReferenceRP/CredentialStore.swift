@@ -72,6 +72,18 @@ extension Server {
     /// store confirms zero accepted credentials. A stale or partial answer is read again once
     /// (the design that skips instead sends nothing for this trigger).
     mutating func assembleAcceptedList(_ username: String) -> Result<[Data], Refusal> {
+        let lastRead = store.cache[username]?.ids
+        let assembled = assembleOnce(username)
+        guard case .failure = assembled else { return assembled }
+        // Mutants only: what a list that could not be assembled becomes instead of nothing.
+        if decisions.list.fallsBackToLastList, let lastRead { return .success(lastRead) }
+        if decisions.list.emptyAfterFailedReread, design.unusableList == .refetch { return .success([]) }
+        return assembled
+    }
+
+    /// One assembly of the accepted list: the cache when it is current, else the store's pages,
+    /// read again once after a failure where the design refetches.
+    private mutating func assembleOnce(_ username: String) -> Result<[Data], Refusal> {
         let version = store.version(username)
         if store.take(.staleCache) {
             let stale = store.cache[username] ?? (version: version - 1, ids: [])

@@ -40,6 +40,10 @@ struct Decisions: Sendable {
         case relaunchSignedIn
         /// A refresh point after the credential manager once answered no-create.
         case refreshAfterNoCreate
+        /// Opening passkey management after the credential manager once answered no-create.
+        case managementAfterNoCreate
+        /// A profile change after the credential manager once answered no-create.
+        case profileChangeAfterNoCreate
     }
 
     /// What the app does after the expected no-create answer to a conditional request.
@@ -227,6 +231,10 @@ extension Decisions {
         /// Sends a pending reconciliation's ids under the user handle of the account signed in when
         /// it comes due (only a mutant).
         var pendingListUnderCurrentHandle = false
+        /// Schedules a reconciliation once the password is accepted, before the second factor (only a mutant).
+        var reconcilesOnPasswordAccepted = false
+        /// Schedules a reconciliation of the named account after its password was refused (only a mutant).
+        var reconcilesOnRefusedPassword = false
     }
 
     /// How signal payloads are encoded.
@@ -255,6 +263,10 @@ extension Decisions {
         /// Never returns an empty list, even a confirmed one.
         var refusesEmptyList = false
         var includesRevoked = false
+        /// When the list cannot be assembled, sends the last list it read for the account instead.
+        var fallsBackToLastList = false
+        /// When the list cannot be assembled even after reading it again, sends an empty list.
+        var emptyAfterFailedReread = false
         /// Whether a failed read is read again (an assembly that returns what it got never retries).
         var rereadsFailures: Bool { !sendsPartialList && !emptyOnTimeout }
     }

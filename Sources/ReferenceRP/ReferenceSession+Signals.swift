@@ -44,6 +44,7 @@ extension ReferenceSession {
             }
         case .rename(let newName, let newDisplayName, let confirmed):
             guard let token = state.app.token, let username = state.app.username else { return ActionOutcome(.rejected, message: "sign in first") }
+            if state.app.declinedOnce, state.app.stage == .signedIn { await considerUpgrade(.profileChangeAfterNoCreate, token: token, username: username) }
             if decisions.forms.renameNeedsSignals, signalInterface == nil { return ActionOutcome(.rejected, message: "not available") }
             if decisions.encodingForms.renameSignalBeforeAnswer {
                 await announceRefusedRename(name: newName, displayName: newDisplayName, username: username)
@@ -87,6 +88,7 @@ extension ReferenceSession {
             guard state.app.stage == .signedIn, let username = state.app.username, let account = state.server.accounts[username] else {
                 return ActionOutcome(.rejected, message: "sign in first")
             }
+            if state.app.declinedOnce, let token = state.app.token { await considerUpgrade(.managementAfterNoCreate, token: token, username: username) }
             if decisions.forms.managementNeedsNoSignals, signalInterface != nil { return ActionOutcome(.rejected, message: "unavailable") }
             let active = account.credentials.filter { $0.state == .active }.count
             await host.show(UIEvent(.screen, "Passkeys: \(active)"))

@@ -195,6 +195,9 @@ actor ReferenceSession: RelyingPartySession {
     private func passwordSignIn(username: String, password: String) async -> ActionOutcome {
         switch state.server.passwordSignIn(username: username, password: password) {
         case .refused(let reason):
+            if decisions.signals.reconcilesOnRefusedPassword, state.server.accounts[username] != nil {
+                await scheduleReconciliation(for: username, reason: "password refused")
+            }
             return ActionOutcome(.rejected, message: reason)
         case .signedIn(let token, let assurance):
             if assurance == .full {
@@ -205,6 +208,7 @@ actor ReferenceSession: RelyingPartySession {
                 return ActionOutcome(.signedIn)
             }
             enter(token: token, username: username, stage: .awaitingSecondFactor)
+            if decisions.signals.reconcilesOnPasswordAccepted { await scheduleReconciliation(for: username, reason: "password accepted") }
             await considerUpgrade(.passwordAccepted, token: token, username: username)
             return ActionOutcome(.secondFactorRequired)
         }

@@ -117,6 +117,22 @@ extension StepLibrary {
             try await world.session.injectFault(Fault(kind, count: 1))
             return .passed
         },
+        // The same fault through every read until the session ends: whatever the app's retries,
+        // the list cannot be had whole (freedoms.md F-retry: a retry that succeeds never reaches the path).
+        StepDefinition(
+            "the server's credential store suffers {string} until the session ends", needs: [.faultInjection],
+            check: StepDefinition.oneOf(["partial data", "a pagination failure", "a time-out"])
+        ) { world, arguments in
+            let kinds: [String: Fault.Kind] = [
+                "partial data": .partialCredentialData, "a pagination failure": .paginationFailure, "a time-out": .credentialListTimeout,
+            ]
+            guard let kind = kinds[arguments[0]] else {
+                throw SystemIssue("unknown fault \"\(arguments[0])\" (partial data, a pagination failure, a time-out)")
+            }
+            world.host.record(.harnessToRP, "session.injectFault", kind.rawValue + " (until the session ends)")
+            try await world.session.injectFault(Fault(kind, count: nil))
+            return .passed
+        },
         StepDefinition("the server cannot be reached when the app submits the next passkey response", needs: [.faultInjection]) { world, _ in
             world.host.record(.harnessToRP, "session.injectFault", Fault.Kind.networkFailure.rawValue)
             try await world.session.injectFault(Fault(.networkFailure, count: 1))

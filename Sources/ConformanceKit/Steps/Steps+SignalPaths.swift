@@ -19,6 +19,26 @@ extension StepLibrary {
             }
             return .passed
         },
+        // The unauthenticated paths of a password sign-in (N3.2-AC03.V5): the password refused, or
+        // accepted with the second factor still due. Each proves it reached its path.
+        StepDefinition("{string} enters a wrong password", accounts: .uses(0)) { world, arguments in
+            let account = try world.account(arguments[0])
+            try await world.typePassword({ username, password in .passwordSignIn(username: username, password: password + "-wrong") }, of: account)
+            guard world.lastOutcome?.status == .rejected else {
+                return .notVerified("the app answered a wrong password of \(account.username) with \(world.lastOutcome?.status.rawValue ?? "nothing")")
+            }
+            return .passed
+        },
+        StepDefinition("{string} enters the password and the app asks for the second factor", accounts: .uses(0), needs: [.secondFactor]) { world, arguments in
+            let account = try world.account(arguments[0])
+            try await world.typePassword(UserAction.passwordSignIn(username:password:), of: account)
+            guard world.lastOutcome?.status == .secondFactorRequired else {
+                return .notVerified(
+                    "the app answered the password of \(account.username) with \(world.lastOutcome?.status.rawValue ?? "nothing"), not a request for the second factor"
+                )
+            }
+            return .passed
+        },
         // Persistent faults: whatever the RP's retry policy, the path the scenario names is reached.
         StepDefinition("the server cannot be reached whenever the app submits a passkey response", needs: [.faultInjection]) { world, _ in
             world.host.record(.harnessToRP, "session.injectFault", Fault.Kind.networkFailure.rawValue + " (until the session ends)")

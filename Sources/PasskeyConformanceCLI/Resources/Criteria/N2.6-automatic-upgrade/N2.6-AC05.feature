@@ -186,6 +186,18 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
       | event      | event step            |
       | a relaunch | the app is relaunched |
 
+    # A user action in the app after a no-create is not a qualifying sign-in either: opening the
+    # passkey screen or the profile must not restart the attempt.
+    @verify:N2.6-AC05.V7
+    Examples: Opening passkey management
+      | event                      | event step                         |
+      | opening passkey management | the user opens passkey management |
+
+    @verify:N2.6-AC05.V7
+    Examples: A profile change
+      | event            | event step                                                                                    |
+      | a profile change | the user changes the account's name to "alice.r@example.com" and its display name to "Alice R." |
+
   Scenario Outline: No automatic retry after a no-create through a later <event>
     Given "alice" has 1 passkey in the credential manager
     And the user signs in as "alice" typing the password by hand
