@@ -18,6 +18,15 @@ Feature: N2.6-AC03 The upgrade is built for the account that just signed in
     V1: sign in as A, then switch to B while the provider keeps both: user handle and name are B's only
     V2: the user handle is B's opaque WebAuthn user handle, not a product account id and not A's; it carries no username, email, display name or account id in UTF-8, hex, base64, base64url or UUID form
     V3: B's request carries none of A's context (not A's exclusion list, not A's challenge), even while A has server-known passkeys and B typed the password by hand
+  Harness choices:
+    The app's moment after a qualifying sign-in is the credential manager's recent-autofill
+    window, not a number of the harness's: the user of the simulation does not act again before
+    the app has had that window (5 minutes unless a scenario sets another; its timers due in it
+    run until it asks), and every step that reads registration requests gives it the same window
+    first. Anchor: the source has the request issued "promptly after the complete configured
+    sign-in succeeds ... while the credential provider's recent autofill context can still apply"
+    (see N2.6-AC05). A request that never comes is reported as absent, one after a further user
+    action or past the window as late.
   Source: N2.6-AC03, "Passkey Creation: Automatic Upgrade (conditional create)", Core
   References:
     WebAuthn Level 3, user.id is an opaque user handle of 1 to 64 bytes

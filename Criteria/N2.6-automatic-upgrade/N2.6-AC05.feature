@@ -5,7 +5,7 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
 
   Statement:
     After a qualifying password sign-in the app issues exactly one conditional registration request,
-    at once, while the credential manager's autofill context still applies. When the credential
+    promptly, while the credential manager's autofill context still applies. When the credential
     manager answers that it creates nothing, the app shows no error, carries on with the session and
     does not retry; the next qualifying sign-in issues one new request. On success the system, not
     the app, tells the user; the app adds no confirmation of its own. A failed or declined request
@@ -28,19 +28,31 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     V7: no automatic retry through any later event that is not a qualifying sign-in: refresh, relaunch, a passkey, recovery or non-password sign-in, or time passing
     V8: after a conditional request that failed or was declined, the app opens no modal creation sheet on its own; a manual creation nudge the user chooses stays allowed (derived)
   Harness choices:
-    "Promptly" is checked as: before any further user action, and within 10 seconds of the
-    sign-in. No platform documents a window; a user acts again within seconds of a sign-in, so a
-    request later than that would follow a further user action, which the source rules out, while
-    10 seconds still let an app close its sign-in screen first. After a qualifying sign-in the
-    user of the simulation waits those 10 seconds (the app's timers due in them run) before acting
-    again, so an app that asks a moment later is never overtaken.
+    "Promptly" is checked as: before any further user action, and within the credential manager's
+    recent-autofill window of the sign-in. Anchor: the source has the app issue the request
+    "promptly after the complete configured sign-in succeeds ... while the credential provider's
+    recent autofill context can still apply", so the bound is the simulated provider's own window
+    (a provider knob, 1 to 30 minutes, 5 minutes unless a scenario sets another with "the
+    credential manager keeps its autofill context for N seconds"), never a shorter number of the
+    harness's. After a qualifying sign-in the user of the simulation does not act again before the
+    app has had that window (its timers due in it run, in due order, until it asks), and every
+    step that reads registration requests gives it the same window first; an app that asks at once
+    sees no time pass. A request that comes after the window or after a further user action is
+    reported as late, none at all (even once the app has nothing left scheduled) as absent.
     What the app shows is judged by its claim, whatever kind of event it uses: an error event, or
     any text that says something failed, is a user-facing error; a text that speaks of a passkey
     as ready, created, saved, added or set up confirms it. The verdict quotes the text.
     A creation sheet counts as the app's own unless the user's last action before it chose
     passkey creation (a nudge or a setting); one sheet per such choice.
-    The later qualifying sign-in of V4 comes 1 minute after the sign-out: any gap would do, and
-    one minute keeps the first sign-in's autofill out of the second one's window check.
+    "Once the app has nothing left scheduled" has no horizon of the harness's own: every timer the
+    app scheduled fires, however far out (a retry 48 hours later is seen), and only a recurring
+    schedule of the app's own is not waited out. Anchor: "another automatic attempt waits for a
+    later qualifying sign-in" holds at any time, so no wait shorter than the app's own schedule
+    would do. A runaway is stopped by the test case's budget of 30 days of virtual time or 10,000
+    timers in one wait, and the transcript names the timers left.
+    The later qualifying sign-in of V4 comes 1 minute after the sign-out. Anchor: "another
+    automatic attempt waits for a later qualifying sign-in" names no gap, so any would do; the first
+    sign-in's password is typed by hand, so no autofill of it reaches the second one's window.
   Source: N2.6-AC05, "Passkey Creation: Automatic Upgrade (conditional create)", Core
   References:
     androidx.credentials CreateCredentialNoCreateOptionException
@@ -51,7 +63,7 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     And the credential manager holds a saved password for "alice"
 
   @verify:N2.6-AC05.V1 @requires:conditional-create
-  Scenario: A matching autofill gets exactly one request at once
+  Scenario: A matching autofill gets exactly one request, promptly
     When the user signs in as "alice" with the autofilled password
     Then exactly 1 conditional registration request has been issued for "alice"
     And the registration request followed the sign-in promptly

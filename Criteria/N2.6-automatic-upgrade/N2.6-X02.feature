@@ -14,6 +14,15 @@ Feature: N2.6-X02 User presence is waived only for options issued as conditional
     and check that the server stores nothing; with UP=1 the same creation succeeds.
   Items:
     X02: a UP=0 response to explicit (modal) creation options is rejected
+  Harness choices:
+    The app's moment after a qualifying sign-in is the credential manager's recent-autofill
+    window, not a number of the harness's: the user of the simulation does not act again before
+    the app has had that window (5 minutes unless a scenario sets another; its timers due in it
+    run until it asks), and every step that reads registration requests gives it the same window
+    first. Anchor: the source has the request issued "promptly after the complete configured
+    sign-in succeeds ... while the credential provider's recent autofill context can still apply"
+    (see N2.6-AC05). A request that never comes is reported as absent, one after a further user
+    action or past the window as late.
   Source: derived from the N2.6 source's server requirements and WebAuthn Level 3 §7.1
   References:
     WebAuthn Level 3, registering a new credential: verify UP unless mediation is conditional

@@ -23,7 +23,9 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
     V6: zero, one and several credentials: the exact lists
   Harness choices:
     The refresh point comes 3 minutes after the signed-in start settles, past the Android window of
-    120 seconds, so that an app's own signal budget has room for it. Counts are differences with
+    120 seconds, so that an app's own signal budget has room for it (anchor: "Android permits a
+    maximum of 10 calls in any 120-second window"; the gap only keeps that limit out of the way).
+    Counts are differences with
     the same scenario without its When steps, over the same span of time.
   Source: N3.2-AC04, "WebAuthn Signal API", Core
   References:

@@ -22,8 +22,9 @@ Feature: N3.2-AC05 Android signals keep within ten calls per 120 seconds
     Renames and unknown-credential sign-ins are the eligible triggers because each calls for its
     own signal; triggers of one account's list may be coalesced and would not reach the limit.
     Fourteen renames 5 seconds apart (and eight renames with four unknown-credential sign-ins) put
-    more than ten eligible triggers inside one 120-second window. The forced rate limit asks for a
-    retryMillis of 60 seconds; any value would do. An app may drop what its own budget or a rate
+    more than ten eligible triggers inside one 120-second window (anchor: "Generate more than ten
+    eligible triggers in 120 seconds"). The forced rate limit asks for a retryMillis of 60
+    seconds; any value would do (anchor: "back off by that amount rather than retrying blind"). An app may drop what its own budget or a rate
     limit holds back, so the renames are not required to reach the platform; what does reach it is
     never older than what reached it before. A call made in the same breath as a refused one (a
     batch) could not know of the refusal: only calls made after the refusal reached the app are

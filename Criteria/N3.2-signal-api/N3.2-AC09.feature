@@ -16,7 +16,8 @@ Feature: N3.2-AC09 Exact user handles and credential ids in each platform's form
     V3: zero, one and several credentials
     V4: never a product account id in place of the user handle
   Harness choices:
-    "Several" in the source is any number above one; the scenarios use 3. Every signal the app sent
+    "Several" in the source is any number above one; the scenarios use 3 (anchor: "for zero, one
+    and several credentials"). Every signal the app sent
     once it has nothing left scheduled is compared, whatever the schedule that sent it, with the
     server's records; the scenarios change no passkey, so every list must match them. None is
     counted.

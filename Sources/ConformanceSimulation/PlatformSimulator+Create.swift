@@ -88,7 +88,7 @@ extension PlatformSimulator {
                 return (refused(.declined), notes)
             }
             guard let autofill = provider.lastAutofill, autofill.username == view.userName, autofill.rpID == view.rpID,
-                now - autofill.atMillis <= ProviderState.autofillRecencyMillis
+                now - autofill.atMillis <= provider.autofillWindowMillis
             else {
                 let what = provider.lastAutofill.map { "the last autofill was \($0.username) at \($0.atMillis) ms" } ?? "no password was autofilled"
                 notes.append(Note(kind: .decision, text: "declined silently: no recent autofill of \(view.userName)'s saved password (\(what))"))

@@ -121,9 +121,26 @@ public struct ProviderState: Sendable {
     /// Times of the Android signal calls the platform accepted, for its own rate limit.
     public var androidSignalTimes: [Int64] = []
 
-    /// How long an autofill counts as recent for a conditional registration (the harness's model; no
-    /// platform documents a number).
-    public static let autofillRecencyMillis: Int64 = 5 * 60 * 1000
+    /// How long the credential manager keeps its recent-autofill context: a conditional registration
+    /// within this window after the autofill of the same account's saved password can qualify.
+    ///
+    /// A knob of the simulated provider, within `autofillWindowRange`, 5 minutes unless a scenario
+    /// sets another (`the credential manager keeps its autofill context for {int} second(s)`). N2.6
+    /// ties "promptly" to this context ("while the credential provider's recent autofill context can
+    /// still apply"), so the harness judges "promptly" by this window and no shorter number of its own.
+    public var autofillWindowMillis: Int64 = ProviderState.defaultAutofillWindowMillis
+
+    /// The provider's recent-autofill window unless a scenario sets another: 5 minutes.
+    public static let defaultAutofillWindowMillis: Int64 = 5 * 60_000
+
+    /// The windows a simulated provider may keep its autofill context for: 1 to 30 minutes.
+    ///
+    /// No platform documents a number (Chrome's guidance says only that the password "was used
+    /// recently"). The lower bound is long enough for a sign-in to complete its second factor after
+    /// the autofill, which N2.6-AC01 requires before the request; a provider that forgot sooner could
+    /// not serve the upgrade the criterion describes. The upper bound keeps "recent" recent: past half
+    /// an hour a user has long moved on from the sign-in.
+    public static let autofillWindowRange: ClosedRange<Int64> = 60_000...30 * 60_000
 
     /// Creates an empty provider: no passwords, no passkeys, default settings.
     public init() {}

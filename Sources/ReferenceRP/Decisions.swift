@@ -144,9 +144,10 @@ struct Decisions: Sendable {
 
     struct Response: Sendable {
         var stale = StaleResponse.discard
-        /// Drops a response arriving later than this after its request.
+        /// Drops a response arriving later than this after its request (negative: every response).
         var dropAfterMillis: Int64?
-        /// Refuses a registration response older than this, whatever the design's challenge lifetime.
+        /// Refuses a registration response older than this, whatever the design's challenge lifetime
+        /// (negative: every response).
         var registrationLifetimeMillis: Int64?
         var userPresence = UserPresence.byMediation
         var userVerification = WebAuthnVerifier.UserVerificationRequirement.preferred

@@ -216,17 +216,19 @@ extension Mutation {
         "accepts a late registration response for the account that asked for it", form: "uploaded at once"
     ) { $0.response.stale = .attachToOriginalAccount }
 
-    /// Queues a stale registration response and uploads it for its account a minute later.
+    /// Queues a stale registration response and uploads it for its account 10 seconds later
+    /// (sooner than any challenge lifetime of the designs, so that none hides the upload).
     public static let uploadStaleResponseLater = Mutation(
         "upload-stale-response-later", "N2.6-AC06", ["N2.6-AC06.V1", "N2.6-AC06.V2", "N2.6-AC06.V3"],
-        "queues a stale registration response and uploads it for its account a minute later", form: "a timer-driven upload"
+        "queues a stale registration response and uploads it for its account 10 seconds later", form: "a timer-driven upload"
     ) { $0.response.stale = .uploadLater }
 
-    /// Drops a registration response that arrives more than 30 seconds after its request.
-    public static let dropSlowRegistrationResponses = Mutation(
-        "drop-slow-registration-responses", "N2.6-AC06", ["N2.6-AC06.V4"],
-        "drops a registration response that arrives more than 30 seconds after its request", form: "dropped by the app"
-    ) { $0.response.dropAfterMillis = 30_000 }
+    /// Drops every registration response, however soon it arrives. (Dropping one that comes later
+    /// than the app's own timeout conforms: the control releases at once, before any such timeout.)
+    public static let dropRegistrationResponses = Mutation(
+        "drop-registration-responses", "N2.6-AC06", ["N2.6-AC06.V4"],
+        "drops every registration response, however soon after its request it arrives, and never sends it to the server", form: "dropped by the app"
+    ) { $0.response.dropAfterMillis = -1 }
 
     // MARK: N2.6-X01
 
@@ -301,11 +303,12 @@ extension Mutation {
         form: "another account's name"
     ) { $0.options.nameOfFirstAccount = true }
 
-    /// Asks for the registration 4 minutes after the sign-in.
-    public static let upgradeAfterFourMinutes = Mutation(
-        "upgrade-after-four-minutes", "N2.6-AC05", ["N2.6-AC05.V1"],
-        "asks for the registration 4 minutes after the sign-in, while the autofill context may still apply", form: "a request minutes late"
-    ) { $0.upgrade.delayMillis = 4 * 60_000 }
+    /// Asks for the registration just after the credential manager's default autofill window: late,
+    /// though it only just misses the bound of "promptly".
+    public static let upgradeJustAfterTheWindow = Mutation(
+        "upgrade-just-after-the-window", "N2.6-AC05", ["N2.6-AC05.V1"],
+        "asks for the registration 1 s after the credential manager's autofill window (5 minutes) has closed", form: "a request just past the window"
+    ) { $0.upgrade.delayMillis = ProviderState.defaultAutofillWindowMillis + 1_000 }
 
     /// Shows a failure message (not an error event) when the credential manager answers no-create.
     public static let failureMessageOnNoCreate = Mutation(
@@ -349,11 +352,12 @@ extension Mutation {
         "keeps a stale registration response and uploads it for its account at the app's next sign-in", form: "an event-driven upload"
     ) { $0.response.stale = .uploadAtNextSignIn }
 
-    /// Refuses registration responses older than 30 seconds on the server.
-    public static let shortRegistrationChallenge = Mutation(
-        "short-registration-challenge", "N2.6-AC06", ["N2.6-AC06.V4"],
-        "refuses a registration response more than 30 seconds after its options, on the server", form: "refused by the server"
-    ) { $0.response.registrationLifetimeMillis = 30_000 }
+    /// Refuses every registration response as expired, on the server. (A short challenge lifetime
+    /// conforms: the design `challenge-30s` passes, since the control releases at once.)
+    public static let registrationExpiredAtOnce = Mutation(
+        "registration-expired-at-once", "N2.6-AC06", ["N2.6-AC06.V4"],
+        "refuses every registration response on the server as if its challenge had expired, however soon it arrives", form: "refused by the server"
+    ) { $0.response.registrationLifetimeMillis = -1 }
 
     /// Waives user presence for any registration while the session has a conditional ceremony open.
     public static let waiveUserPresenceBySession = Mutation(
@@ -369,10 +373,10 @@ extension Mutation {
         .skipUpgradeForPasskeyHolders, .delayedUpgrade, .doubleRequest, .retryAfterNoCreate, .errorOnNoCreate, .giveUpAfterNoCreate, .ownConfirmationScreen,
         .silentUnexpectedFailure, .failureRecordedAsIneligible, .domExceptionAsNoOp, .retryOnRefresh, .retryAfterRelaunch,
         .upgradeAfterPasskeySignIn, .retryAfterAnHour, .lateResponseToCurrentAccount, .lateResponseToOriginalAccount, .uploadStaleResponseLater,
-        .dropSlowRegistrationResponses, .requireUserVerification, .requireUserPresence, .rejectBackupEligible, .neverCheckUserPresence,
+        .dropRegistrationResponses, .requireUserVerification, .requireUserPresence, .rejectBackupEligible, .neverCheckUserPresence,
         .modalBeforeSecondFactor, .modalAfterFailedSecondFactor, .modalAfterRecovery, .modalAfterNonPasswordSignIn, .noUpgradeAfterSecondFactor,
-        .noUpgradeForPasswordOnly, .nameOfFirstAccount, .upgradeAfterFourMinutes, .failureMessageOnNoCreate, .coolDownAfterNoCreate,
+        .noUpgradeForPasswordOnly, .nameOfFirstAccount, .upgradeJustAfterTheWindow, .failureMessageOnNoCreate, .coolDownAfterNoCreate,
         .ownConfirmationMessage, .ownConfirmationPage, .modalSheetAfterFailure, .modalSheetLater, .uploadStaleAtNextSignIn,
-        .shortRegistrationChallenge, .waiveUserPresenceBySession,
+        .registrationExpiredAtOnce, .waiveUserPresenceBySession,
     ]
 }

@@ -97,14 +97,20 @@ extension ReferenceDesign {
     /// Every knob, in the order a design specification lists them.
     public static let knobs: [Knob] = upgradeKnobs + signalKnobs
 
+    /// How far the longest upgrade delay a design draws stays inside the credential manager's
+    /// default autofill window: 1 minute. The window counts from the autofill, which a second factor
+    /// typed afterwards may precede by some seconds; a delay at the very edge would leave the
+    /// provider's decision to chance in such a scenario, while "promptly" itself allows the whole window.
+    static let upgradeDelayMarginMillis: Int64 = 60_000
+
     /// The knobs of the automatic upgrade (N2.6).
     static let upgradeKnobs: [Knob] = [
         .optionalInteger(
             "upgrade-delay-ms", "F-prompt",
-            "asks for the automatic upgrade this long after the qualifying sign-in (none: at once); up to the harness's bound on \"promptly\"",
-            0...HarnessBounds.upgradePromptnessMillis, unit: " ms", \.upgradeDelayMillis),
+            "asks for the automatic upgrade this long after the qualifying sign-in (none: at once); within the credential manager's autofill window, the bound of \"promptly\"",
+            0...(ProviderState.defaultAutofillWindowMillis - upgradeDelayMarginMillis), unit: " ms", \.upgradeDelayMillis),
         .integer(
-            "challenge-lifetime-ms", "F-time", "how long a sign-in or registration challenge stays valid", 60_000...30 * 60_000, unit: " ms",
+            "challenge-lifetime-ms", "F-time", "how long a sign-in or registration challenge stays valid", 30_000...30 * 60_000, unit: " ms",
             \.challengeLifetimeMillis),
         .optionalInteger(
             "housekeeping-ms", "F-time", "a no-op housekeeping timer of the app this long after every sign-in", 0...6 * 3_600_000, unit: " ms",

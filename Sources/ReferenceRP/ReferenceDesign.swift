@@ -150,11 +150,18 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
         ReferenceDesign(id: "apple-re-report-name", summary: "on Apple, re-reports the current name after a display-name change alone") {
             $0.appleDisplayNameOnly = .reReportName
         },
+        ReferenceDesign(id: "challenge-30s", summary: "challenges expire after 30 seconds") { $0.challengeLifetimeMillis = 30_000 },
         ReferenceDesign(id: "challenge-2min", summary: "challenges expire after 2 minutes") { $0.challengeLifetimeMillis = 2 * 60_000 },
         ReferenceDesign(id: "challenge-10min", summary: "challenges expire after 10 minutes") { $0.challengeLifetimeMillis = 10 * 60_000 },
         ReferenceDesign(
             id: "upgrade-after-3s", summary: "asks for the automatic upgrade 3 s after the sign-in, if the same session is still open"
         ) { $0.upgradeDelayMillis = 3_000 },
+        ReferenceDesign(
+            id: "upgrade-after-15s", summary: "asks for the automatic upgrade 15 s after the sign-in, if the same session is still open"
+        ) { $0.upgradeDelayMillis = 15_000 },
+        ReferenceDesign(
+            id: "upgrade-after-60s", summary: "asks for the automatic upgrade 60 s after the sign-in, if the same session is still open"
+        ) { $0.upgradeDelayMillis = 60_000 },
     ]
 
     /// The reference and every variant.

@@ -57,7 +57,7 @@ extension ReferenceSession {
             state.app.staleForNextSignIn.append((pending.token, outcome))
             return nil
         case .uploadLater:
-            let timer = await host.scheduleTimer(afterMillis: 60_000, label: "upload a queued registration")
+            let timer = await host.scheduleTimer(afterMillis: 10_000, label: "upload a queued registration")
             state.app.queuedStaleResponses[timer] = (pending.token, outcome)
             return nil
         }

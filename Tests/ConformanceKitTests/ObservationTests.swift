@@ -9,11 +9,13 @@ import Testing
 @Suite("Observation: settle, from the trigger, differential")
 struct ObservationTests {
     /// An app whose every refresh schedules one signal `delayMillis` later, plus one more timer
-    /// per refresh at `straggler` if given (to test the horizon).
+    /// per refresh at `straggler` if given (to test how far a wait reaches), and with `backOff` a
+    /// chain of timers each twice as far out as the one before (work that never ends).
     struct TimerApp: RelyingPartyAdapter {
         var delayMillis: Int64
         var stragglerMillis: Int64?
         var runaway = false
+        var backOff = false
         let log = FakeAdapter.CallLog()
 
         func describe() async throws -> AdapterDescription {
@@ -30,6 +32,7 @@ struct ObservationTests {
             let app: TimerApp
             let host: any PlatformHost
             let timers = Mutex<Set<TimerID>>([])
+            let backOffs = Mutex<[TimerID: Int64]>([:])
             init(app: TimerApp, host: any PlatformHost) {
                 self.app = app
                 self.host = host
@@ -40,6 +43,10 @@ struct ObservationTests {
                 let timer = await host.scheduleTimer(afterMillis: app.delayMillis, label: "send a signal")
                 timers.withLock { _ = $0.insert(timer) }
                 if let straggler = app.stragglerMillis { _ = await host.scheduleTimer(afterMillis: straggler, label: "straggler") }
+                if app.backOff {
+                    let next = await host.scheduleTimer(afterMillis: 1_000, label: "back-off")
+                    backOffs.withLock { $0[next] = 1_000 }
+                }
                 return ActionOutcome(.done)
             }
             func inspectAccount(username: String) async throws -> AccountSnapshot {
@@ -51,6 +58,11 @@ struct ObservationTests {
             func injectFault(_ fault: Fault) async throws {}
             func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {}
             func timerFired(_ timer: TimerID) async throws {
+                if let delay = backOffs.withLock({ $0.removeValue(forKey: timer) }) {
+                    let next = await host.scheduleTimer(afterMillis: 2 * delay, label: "back-off")
+                    backOffs.withLock { $0[next] = 2 * delay }
+                    return
+                }
                 guard timers.withLock({ $0.remove(timer) }) != nil else { return }
                 let json = #"{"rpId":"fake.example.com","credentialId":"AAAA"}"#
                 _ = await host.signal(SignalRequest.android(AndroidSignalRequest(type: AndroidSignalRequest.unknownCredentialType, requestJson: json)))
@@ -85,19 +97,19 @@ struct ObservationTests {
         },
     ]
 
-    static func run(_ steps: [String], app: TimerApp) async throws -> TestCaseResult {
+    static func run(_ steps: [String], app: TimerApp, keepingTranscript: Bool = false) async throws -> TestCaseResult {
         let library = StepLibrary(counting)
         let text = CriterionText.criterion(scenarios: [.init("Observed", steps: steps)])
         let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)], library: library)
         try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
         let plan = TestPlan.make(loaded.criteria, filter: .init(targets: ["android-15-gpm"]))
-        let results = await Runner(adapter: app, library: library).run(plan, description: try await app.describe())
+        let results = await Runner(adapter: app, library: library, keepsTranscriptsOfPasses: keepingTranscript).run(plan, description: try await app.describe())
         return try #require(results.first)
     }
 
     @Test(
         "waiting for quiescence fires every timer, however late, and the trigger excludes what the Given steps caused",
-        arguments: [0, 30_000, 90_000, 5 * 3_600_000] as [Int64])
+        arguments: [0, 30_000, 90_000, 5 * 3_600_000, 48 * 3_600_000] as [Int64])
     func quiescenceAndTrigger(delay: Int64) async throws {
         let result = try await Self.run(
             [
@@ -108,15 +120,38 @@ struct ObservationTests {
         #expect(result.virtualMillis == 2 * delay)
     }
 
-    @Test("a timer beyond the 24-hour horizon stays pending, and the transcript names it")
-    func horizon() async throws {
+    @Test("the wait follows the app's own schedule: work 48 hours out fires, and the app is quiescent after it")
+    func noHorizon() async throws {
         let result = try await Self.run(
-            ["When the app refreshes", "And the app has nothing left scheduled", "Then 2 signals followed the trigger"],
-            app: TimerApp(delayMillis: 1_000, stragglerMillis: 25 * 3_600_000))
-        #expect(result.verdict == .failed)
-        let horizon = result.evidence.first { $0.name == "clock.horizon" }
-        #expect(horizon?.summary.contains("straggler") == true, "\(result.evidence.map(\.summary))")
+            ["When the app refreshes", "And the app has nothing left scheduled", "Then 1 signal followed the trigger"],
+            app: TimerApp(delayMillis: 1_000, stragglerMillis: 48 * 3_600_000), keepingTranscript: true)
+        #expect(result.verdict == .passed, "\(result.message ?? "")")
+        #expect(result.virtualMillis == 48 * 3_600_000)
+        #expect(result.evidence.contains { $0.name == "session.timerFired" && $0.summary.contains("straggler") })
+        #expect(result.evidence.contains { $0.name == "clock.quiescent" } && !result.evidence.contains { $0.name == "clock.horizon" })
+    }
+
+    @Test("a timer due after the test case's budget of virtual time stays pending; the transcript names it and the budget")
+    func beyondBudget() async throws {
+        let result = try await Self.run(
+            ["When the app refreshes", "And the app has nothing left scheduled", "Then 1 signal followed the trigger"],
+            app: TimerApp(delayMillis: 1_000, stragglerMillis: VirtualClock.budgetMillis + 1), keepingTranscript: true)
+        #expect(result.verdict == .passed, "\(result.message ?? "")")
         #expect(result.virtualMillis == 1_000)
+        let stop = try #require(result.evidence.first { $0.name == "clock.horizon" })
+        #expect(stop.summary.contains("straggler") && stop.summary.contains("budget of virtual time (30 days)"), "\(stop.summary)")
+    }
+
+    @Test("an app whose work never ends (a back-off that doubles forever) is stopped by the budget of virtual time, with a clear message")
+    func runawayScheduleStops() async throws {
+        let result = try await Self.run(
+            ["When the app refreshes", "And the app has nothing left scheduled", "Then 1 signal followed the trigger"],
+            app: TimerApp(delayMillis: 1_000, backOff: true), keepingTranscript: true)
+        #expect(result.verdict == .passed, "\(result.message ?? "")")
+        #expect(result.virtualMillis <= VirtualClock.budgetMillis && result.virtualMillis > VirtualClock.budgetMillis / 2)
+        let stop = try #require(result.evidence.first { $0.name == "clock.horizon" })
+        #expect(stop.summary.contains("back-off") && stop.summary.contains("budget of virtual time"), "\(stop.summary)")
+        #expect(result.evidence.filter { $0.name == "session.timerFired" && $0.summary.contains("back-off") }.count < 40)
     }
 
     @Test("the differential replay runs only the Given steps, in a fresh session, to quiescence")

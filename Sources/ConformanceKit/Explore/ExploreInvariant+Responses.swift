@@ -62,7 +62,7 @@ extension ExploreInvariant {
     static let liveResponseIsStored = ExploreInvariant(
         "live-response-is-stored", criterion: "N2.6-AC06", items: ["N2.6-AC06.V4"],
         statement:
-            "A successful registration response that reaches the app within a minute of its request, with no sign-out, account switch, sign-in or relaunch in between, is stored for the account that asked for it by the time the app has nothing left scheduled.",
+            "A successful registration response that reaches the app at the moment of its request (released at once, before any challenge lifetime), with no sign-out, account switch, sign-in or relaunch in between, is stored for the account that asked for it by the time the app has nothing left scheduled.",
         thenSteps: { aliases in
             aliases.map { "releasing the response stored a passkey for \"\($0)\"" } + aliases.flatMap { alias in (0...4).map { serverHolds($0, alias) } }
         },

@@ -57,7 +57,7 @@ extension ExploreInvariant {
     static let oneRequestPerQualifyingSignIn = ExploreInvariant(
         "one-request-per-qualifying-sign-in", criterion: "N2.6-AC05", items: ["N2.6-AC05.V1", "N2.6-AC05.V7"],
         statement:
-            "At most one conditional registration request per qualifying sign-in, issued before any further user action and within 10 seconds (the harness's bound on \"promptly\"); no retry on a later event.",
+            "At most one conditional registration request per qualifying sign-in, issued before any further user action and within the credential manager's recent-autofill window (the bound of \"promptly\"); no retry on a later event.",
         thenSteps: { _ in
             (0...4).map(exactlyIssued) + ["the registration request followed the sign-in promptly", "no passkey registration request has been issued"]
         },
@@ -78,8 +78,11 @@ extension ExploreInvariant {
                         + (later ? ", issued at step \(index + 1)" : ""))
             }
             let delay = request.operation.issuedAtMillis - event.atMillis
-            guard record.userActionSteps.contains(where: { $0 > event.step && $0 <= index }) || delay > World.upgradePromptnessMillis else { return nil }
-            return Breach("\(request.cite) for the sign-in at step \(event.step + 1) came only at step \(index + 1), \(delay / 1000) s later")
+            let window = facts.snapshot.provider.autofillWindowMillis
+            guard record.userActionSteps.contains(where: { $0 > event.step && $0 <= index }) || delay > window else { return nil }
+            return Breach(
+                "\(request.cite) for the sign-in at step \(event.step + 1) came only at step \(index + 1), \(delay / 1000) s later"
+                    + (delay > window ? ", past the credential manager's autofill window of \(window / 1000) s" : ""))
         })
 
     static let requestForSignedInAccount = ExploreInvariant(

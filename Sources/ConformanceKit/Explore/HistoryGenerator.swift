@@ -121,7 +121,8 @@ struct HistoryGenerator {
             can.rename && signals ? 1 : 0,
             can.rename && signals ? 1 : 0,
             // Holding from the first step makes the response of the first sign-in one that a
-            // context change, or half a minute, can come before (N2.6-AC06 and its control).
+            // context change, or half a minute, can come before (N2.6-AC06; its control is a
+            // response released at once, one released later may outlive a short challenge).
             holding ? 0 : drawn == 0 ? 14 : 2,
             pending ? 8 : 0,
             failures.isEmpty ? 0 : 1,

@@ -93,7 +93,8 @@ extension InvariantMonitor {
     }
 
     /// Successful registration responses the step delivered without a context change or relaunch
-    /// since their request, within the control's minute; and those now stored, which are done.
+    /// since their request, at the control's moment (`liveReleaseMillis`); and those now stored,
+    /// which are done.
     func noteLiveResponses(_ facts: StepFacts) {
         let index = facts.index
         let now = facts.snapshot.nowMillis

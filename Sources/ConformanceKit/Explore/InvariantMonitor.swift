@@ -131,6 +131,7 @@ final class InvariantMonitor {
     }
 
     /// How long after its request a response released without a context change must still be
-    /// stored: N2.6-AC06's control releases it 1 minute after the sign-in (its harness choice).
-    static let liveReleaseMillis: Int64 = 60_000
+    /// stored: N2.6-AC06's control releases it at the earliest moment
+    /// (`HarnessBounds.controlReleaseMillis`), before any challenge lifetime a conforming RP may choose.
+    static let liveReleaseMillis: Int64 = HarnessBounds.controlReleaseMillis
 }

@@ -50,6 +50,16 @@ extension StepLibrary {
             world.host.record(.step, "provider.setting", "the authenticator reports \(arguments[0])")
             return .passed
         },
+        // The provider knob N2.6-AC05's "promptly" is judged by (`ProviderState.autofillWindowRange`).
+        StepDefinition(
+            "the credential manager keeps its autofill context for {int} second(s)",
+            ranges: [0: Int(ProviderState.autofillWindowRange.lowerBound / 1000)...Int(ProviderState.autofillWindowRange.upperBound / 1000)]
+        ) { world, arguments in
+            let seconds = try StepSupport.int(arguments[0])
+            world.host.withProvider { $0.autofillWindowMillis = Int64(seconds) * 1000 }
+            world.host.record(.step, "provider.setting", "the credential manager keeps its recent-autofill context for \(seconds) s")
+            return .passed
+        },
         StepDefinition("the user switched automatic passkey creation off") { world, _ in
             world.host.withProvider { $0.automaticCreationOff = true }
             world.host.record(.step, "provider.setting", "automatic passkey creation is off")

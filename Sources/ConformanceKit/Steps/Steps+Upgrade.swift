@@ -175,7 +175,7 @@ extension StepLibrary {
         },
         // The failure is named exactly: the exception (and DOM error) on Android, the code on Apple.
         StepDefinition("the app recorded the failure under its own class") { world, _ in
-            try await world.quiesce()
+            _ = try await world.registrationsSinceTrigger()
             guard let failed = world.operationsSinceTrigger.first(where: { $0.kind == .create && $0.outcome.error != nil }) else {
                 return .failed("no registration request failed after the trigger")
             }
@@ -183,7 +183,7 @@ extension StepLibrary {
         },
         // Whatever the platform answered: silent for the expected no-op, recorded for every other class.
         StepDefinition("the app treated the failure as its class requires") { world, _ in
-            try await world.quiesce()
+            _ = try await world.registrationsSinceTrigger()
             guard let failed = world.operationsSinceTrigger.first(where: { $0.kind == .create && $0.outcome.error != nil }), let error = failed.outcome.error
             else {
                 return .failed("no registration request failed after the trigger")
@@ -198,7 +198,7 @@ extension StepLibrary {
         // N2.6-AC05.V8: a failed or declined conditional request stays silent, so the app opens no
         // modal creation sheet on its own, at once or later; the user may still choose creation.
         StepDefinition("the app opened no passkey creation sheet on its own") { world, _ in
-            try await world.quiesce()
+            _ = try await world.registrationsSinceTrigger()
             let sheets = world.sheetsOpenedByTheApp()
             return StepSupport.expect(
                 sheets.isEmpty,
@@ -240,9 +240,9 @@ extension StepLibrary {
                 "the app's session is \(session.stage.rawValue)\(session.username.map { " as \($0)" } ?? ""), not a limited sign-in of \(account.username)")
         },
         StepDefinition("the last registration request carries none of the exclusions or the challenge of {string}", accounts: .uses(0)) { world, arguments in
-            try await world.quiesce()
+            _ = try await world.registrationsSinceTrigger()
             let registrations = world.registrations
-            guard let last = registrations.last, let view = last.registration else { return .failed("the app issued no readable registration request") }
+            guard let last = registrations.last, let view = last.registration else { return .failed(world.noRegistrationMessage(readable: true)) }
             let other = try await world.inspect(arguments[0])
             let otherIDs = Set(other.credentials.map(\.credentialID))
             let otherChallenges = Set(registrations.dropLast().compactMap { $0.registration }.filter { $0.userName == other.username }.map(\.challenge))
@@ -264,7 +264,7 @@ extension StepLibrary {
             return StepSupport.expect(problems.isEmpty, "\(StepSupport.cite(last)): " + problems.joined(separator: "; "))
         },
         StepDefinition("the user handle of every registration request is opaque") { world, _ in
-            try await world.quiesce()
+            _ = try await world.registrationsSinceTrigger()
             var values: [(label: String, value: String)] = []
             for alias in world.accounts.keys.sorted() {
                 let account = try await world.inspect(alias)
@@ -278,7 +278,7 @@ extension StepLibrary {
                 operation.registration.flatMap { OpaqueHandle.leak(in: $0.userHandle, values: values) }.map { "\(StepSupport.cite(operation)): \($0)" }
             }
             return StepSupport.expect(
-                !registrations.isEmpty && leaks.isEmpty, registrations.isEmpty ? "the app issued no registration request" : leaks.joined(separator: "; "))
+                !registrations.isEmpty && leaks.isEmpty, registrations.isEmpty ? world.noRegistrationMessage() : leaks.joined(separator: "; "))
         },
         StepDefinition("releasing the response stored a passkey for {string}") { world, arguments in
             guard let comparison = world.releaseComparison else { throw SystemIssue("no held response was released before this step") }

@@ -9,12 +9,9 @@ import WebAuthn
 /// virtual time run through every timer the RP scheduled, and counts only what followed the
 /// scenario's first `When` step.
 extension World {
-    /// How much virtual time the harness lets run while it waits for the app to have nothing left
-    /// scheduled: 24 hours. The harness's own choice: no criterion names one; it is longer than
-    /// any coalescing window, retry delay or rate window a conforming design has a reason to use.
-    public static let quiescenceHorizonMillis: Int64 = 24 * 3_600_000
-
-    /// The most timers one wait for quiescence fires before it stops as if at the horizon.
+    /// The most timers one wait for quiescence fires before it stops, the transcript naming the
+    /// timers still scheduled: a bound on a runaway, not a horizon (virtual time is free, so a wait
+    /// follows the app's own schedule however far out it reaches; see `quiesce`).
     public static let quiescenceTimerLimit = 10_000
 
     /// What one wait for quiescence found.
@@ -28,8 +25,13 @@ extension World {
     }
 
     /// Lets virtual time run through every timer the app has scheduled, in due order, until none is
-    /// left, only recurring timers are left, or the horizon (`quiescenceHorizonMillis` from now) is
-    /// reached.
+    /// left or only recurring timers are left.
+    ///
+    /// There is no horizon of the harness's own: the wait follows the RP's own scheduled work, so a
+    /// timer 48 hours out fires as one 48 seconds out does. Only a runaway stops it: the test case's
+    /// budget of virtual time (`VirtualClock.budgetMillis`; a timer due later never fires) or
+    /// `quiescenceTimerLimit` timers in one wait, whichever comes first; the transcript then says
+    /// which bound stopped the wait and names the timers still scheduled.
     ///
     /// A recurring timer (one that each firing re-arms under the same label with the same delay, at
     /// least twice in this wait) is the app's schedule, not pending work: once every timer left is
@@ -43,10 +45,9 @@ extension World {
     @discardableResult
     public func quiesce() async throws -> Quiescence {
         let start = host.now()
-        let horizon = start.addingReportingOverflow(Self.quiescenceHorizonMillis).overflow ? Int64.max : start + Self.quiescenceHorizonMillis
         try await settle()
         var recurrence = TimerRecurrence()
-        let fired = try await runTimers(until: horizon, recurrence: &recurrence, stopWhenOnlyRecurring: true)
+        let fired = try await runTimers(until: VirtualClock.budgetMillis, recurrence: &recurrence, stopWhenOnlyRecurring: true)
         let all = host.snapshot.pendingTimers.sorted { ($0.dueMillis, $0.id) < ($1.dueMillis, $1.id) }
         let pending = all.filter { !recurrence.isRecurring($0) }
         let recurring = all.filter(recurrence.isRecurring)
@@ -61,9 +62,13 @@ extension World {
                     "the app has nothing left scheduled (\(fired) timer(s) fired, \(result.elapsedMillis / 1000) s of virtual time)" + schedule)
             }
         } else {
+            let bound =
+                fired >= Self.quiescenceTimerLimit
+                ? "the limit of \(Self.quiescenceTimerLimit) timers in one wait is reached (an app that keeps scheduling new work runs away)"
+                : "the rest is due after the test case's budget of virtual time (\(VirtualClock.budgetMillis / 86_400_000) days)"
             lastQuiescenceSequence = host.record(
                 .step, "clock.horizon",
-                "stopped waiting after \(fired) timer(s) and \(result.elapsedMillis / 1000) s of virtual time with \(pending.count) timer(s) still scheduled: "
+                "stopped waiting after \(fired) timer(s) and \(result.elapsedMillis / 1000) s of virtual time, since \(bound), with \(pending.count) timer(s) still scheduled: "
                     + result.pendingTimers.prefix(5).joined(separator: "; "))
         }
         return result

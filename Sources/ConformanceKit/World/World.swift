@@ -21,6 +21,9 @@ public final class World {
     public internal(set) var lastOutcome: ActionOutcome?
     /// Transcript sequence and time of the last user action that completed a sign-in.
     public internal(set) var lastSignIn: (sequence: Int, atMillis: Int64)?
+    /// Transcript sequence and time of every sign-in after which the app owed a conditional
+    /// registration request (N2.6-AC05), in order; see `giveUpgradeItsMoment`.
+    public internal(set) var qualifyingSignIns: [(sequence: Int, atMillis: Int64)] = []
     /// Accounts' server credentials just before and just after the last release of a held response.
     public internal(set) var releaseComparison: (before: [String: [CredentialSnapshot]], after: [String: [CredentialSnapshot]])?
     /// Transcript sequence of the scenario's first `When` step: counts and "nothing happened"

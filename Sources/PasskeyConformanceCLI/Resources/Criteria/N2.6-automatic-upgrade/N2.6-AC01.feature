@@ -22,6 +22,15 @@ Feature: N2.6-AC01 No automatic upgrade before the whole sign-in policy has pass
     V5: lower-assurance recovery sign-in: no request
     V6: password-only policy completed: the request may proceed (control)
     V7: a sign-in that used no stored password (magic link, one-time code, federated): no request (derived: the seed's hard precondition)
+  Harness choices:
+    The app's moment after a qualifying sign-in is the credential manager's recent-autofill
+    window, not a number of the harness's: the user of the simulation does not act again before
+    the app has had that window (5 minutes unless a scenario sets another; its timers due in it
+    run until it asks), and every step that reads registration requests gives it the same window
+    first. Anchor: the source has the request issued "promptly after the complete configured
+    sign-in succeeds ... while the credential provider's recent autofill context can still apply"
+    (see N2.6-AC05). A request that never comes is reported as absent, one after a further user
+    action or past the window as late.
   Source: N2.6-AC01, "Passkey Creation: Automatic Upgrade (conditional create)", Core
   References:
     WebAuthn Level 3, create() with mediation "conditional" (the prior sign-in may be a password)

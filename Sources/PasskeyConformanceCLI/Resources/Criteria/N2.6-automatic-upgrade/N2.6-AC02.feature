@@ -17,6 +17,15 @@ Feature: N2.6-AC02 The automatic upgrade uses the platform's conditional mode
     V1: Apple: registration request with the conditional request style
     V2: Android: CreatePublicKeyCredentialRequest with isConditional = true
     V3: a non-conditional request fails the criterion even when the provider creates a passkey without UI
+  Harness choices:
+    The app's moment after a qualifying sign-in is the credential manager's recent-autofill
+    window, not a number of the harness's: the user of the simulation does not act again before
+    the app has had that window (5 minutes unless a scenario sets another; its timers due in it
+    run until it asks), and every step that reads registration requests gives it the same window
+    first. Anchor: the source has the request issued "promptly after the complete configured
+    sign-in succeeds ... while the credential provider's recent autofill context can still apply"
+    (see N2.6-AC05). A request that never comes is reported as absent, one after a further user
+    action or past the window as late.
   Source: N2.6-AC02, "Passkey Creation: Automatic Upgrade (conditional create)", Core
   References:
     Apple ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest.RequestStyle.conditional (iOS 18)

@@ -13,7 +13,8 @@ Feature: N2.6-AC06 A late registration response is not attached to a changed con
     compare every account's server-side credential list with the list before the release; then go
     on with every later event that could release a response the app held back (a relaunch, a
     refresh point, a sign-in of each account) and compare again after each. As a control, release
-    the same response a minute later without a context change: it is stored.
+    the same response without a context change, as soon as the app has issued the request: it is
+    stored.
   Items:
     V1: response held back past a sign-out: no account's credential list changes, until the app has nothing left scheduled and through every later event that could release it
     V2: past an account switch: neither account's list changes
@@ -25,9 +26,19 @@ Feature: N2.6-AC06 A late registration response is not attached to a changed con
     relaunch (where declared; last, since an app loses what it kept in memory) and a sign-out; the
     lists are compared after each. The responses these sign-ins ask for stay held, so only a
     response from before can change a list.
-    The control releases the held response 1 minute after the sign-in: later than an immediate
-    answer, well within any challenge lifetime WebAuthn suggests (its default timeouts are a few
-    minutes), so a response that is stored then proves the release reaches the server.
+    "Until the app has nothing left scheduled" has no horizon of the harness's own: every timer the
+    app scheduled fires, however far out (an upload queued for 48 hours later is seen), and only a
+    recurring schedule of the app's own is not waited out. Anchor: "No stale response changes any
+    account's credential list" holds whenever the response is sent. A runaway is stopped by the
+    test case's budget of 30 days of virtual time or 10,000 timers in one wait.
+    The control releases the held response at the earliest moment: 0 ms after the request, as soon
+    as the app has issued it (if the app asks a while after the sign-in, the user of the simulation
+    waits for that first, as N2.6-AC05's "promptly" allows). Anchor: the source says only that a
+    response made stale by "logout, account switching or a superseding login" is rejected and gives
+    no challenge lifetime; WebAuthn leaves the ceremony's timeout to the RP. Any later release
+    could fall past a lifetime a conforming RP chose (30 seconds, say) and blame it for a refusal
+    the source allows, so the control releases before any: a response stored then proves the
+    release reaches the server, and nothing stricter is asked.
   Source: N2.6-AC06, "Passkey Creation: Automatic Upgrade (conditional create)", Core
   References:
     WebAuthn Level 3, registration ceremony: the challenge binds the response to its options
@@ -62,8 +73,7 @@ Feature: N2.6-AC06 A late registration response is not attached to a changed con
     Then releasing the response changed no account's server credentials
 
   @verify:N2.6-AC06.V4
-  Scenario: The same response released a minute later without a context change is stored
+  Scenario: The same response released at once without a context change is stored
     When the user signs in as "alice" with the autofilled password
-    And 1 minute passes
     And the first held registration response is released
     Then releasing the response stored a passkey for "alice"

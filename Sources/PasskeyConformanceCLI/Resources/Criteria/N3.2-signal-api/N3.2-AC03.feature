@@ -35,8 +35,14 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     A trigger's reconciliation coalesced into equivalent work already pending from the RP's own
     schedule adds no signal; "exactly 1" then holds when a list still follows the trigger.
     The trigger comes 3 minutes after the signed-in start settles, past the Android window of 120
-    seconds, so that an app's own signal budget has room for it.
-    Pending work is forced on Android with one rate-limited signal (retryMillis 60 s).
+    seconds, so that an app's own signal budget has room for it. Anchor: "Android permits a
+    maximum of 10 calls in any 120-second window"; the gap only keeps that limit out of the way.
+    Pending work is forced on Android with one rate-limited signal (retryMillis 60 s). Anchor:
+    "SignalCredentialRateLimitExceededException carries a retryMillis value, so back off by that
+    amount"; any value would do.
+    Waiting for quiescence has no horizon of the harness's own: every timer the app scheduled
+    fires, however long its coalescing window or batch (work 48 hours out is seen). Anchor:
+    "Equivalent pending work is coalesced" names no window.
   Source: N3.2-AC03, "WebAuthn Signal API", Core
   References:
     WebAuthn Level 3, signalAllAcceptedCredentials

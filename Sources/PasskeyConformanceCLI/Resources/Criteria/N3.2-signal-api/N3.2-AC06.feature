@@ -19,6 +19,8 @@ Feature: N3.2-AC06 The supported signal interface for each platform version
   Harness choices:
     The triggers are five minutes apart, more than the Android window of 120 seconds, so that an
     app's own signal budget (which may drop what it holds back) has no reason to drop one of them.
+    Anchor: "Android permits a maximum of 10 calls in any 120-second window"; the gap only keeps
+    that limit out of the way and judges nothing.
   Source: N3.2-AC06, "WebAuthn Signal API", Core
   References:
     Apple ASCredentialDataManager (26.2) and ASCredentialUpdater (26.0, deprecated in 26.2)

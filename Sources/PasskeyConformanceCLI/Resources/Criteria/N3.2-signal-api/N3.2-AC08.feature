@@ -30,6 +30,8 @@ Feature: N3.2-AC08 An accepted signal proves nothing about the credential manage
     longer accepts it.
     The triggers are five minutes apart, more than the Android window of 120 seconds, so that an
     app's own signal budget (which may drop what it holds back) has no reason to drop one of them.
+    Anchor: "Android permits a maximum of 10 calls in any 120-second window"; the gap only keeps
+    that limit out of the way and judges nothing.
   Source: N3.2-AC08, "WebAuthn Signal API", Core
   References:
     WebAuthn Level 3, signal methods resolve without saying what any authenticator did
