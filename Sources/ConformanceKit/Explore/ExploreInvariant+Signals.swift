@@ -45,6 +45,20 @@ extension ExploreInvariant {
             return Breach(item: item, "\(StepSupport.cite(operation)) reports \(Base64URL.encode(id)) as unknown; the server holds it")
         })
 
+    static let signalsOnlyWhileSignedIn = ExploreInvariant(
+        "signals-only-while-signed-in", criterion: "N3.2-AC03", items: ["N3.2-AC03.V5", "N3.2-AC02.V2"],
+        statement:
+            "An accepted-credentials or user-details signal leaves only while its account is signed in, before or after the step that sent it (the safety monitor of the same name, at the step's grain).",
+        thenSteps: { _ in ["no signal left for an account that was not signed in"] },
+        check: .signal { operation, facts in
+            guard let signal = operation.signal, signal.kind == .allAcceptedCredentials || signal.kind == .currentUserDetails,
+                let handle = signal.userHandle, let account = facts.account(handle: handle) ?? facts.before.values.first(where: { $0.userHandle == handle })
+            else { return nil }
+            let signedIn = facts.sessions.contains { [.signedIn, .signedInLimited].contains($0.stage) && $0.username == account.username }
+            guard !signedIn, !facts.sessions.isEmpty else { return nil }
+            return Breach("\(StepSupport.cite(operation)) sends the \(signal.kind.rawValue) signal of \(account.username) while it is not signed in")
+        })
+
     static let acceptedListIsServerList = ExploreInvariant(
         "accepted-list-is-server-list", criterion: "N3.2-AC04", items: ["N3.2-AC04.V6"],
         statement:
@@ -101,13 +115,20 @@ extension ExploreInvariant {
 
     static let retryAfterRetryMillis = ExploreInvariant(
         "retry-after-retry-millis", criterion: "N3.2-AC05", items: ["N3.2-AC05.V2"],
-        statement: "After a rate-limited signal, no signal call before retryMillis has passed.",
+        statement: "After a rate-limited signal, the same signal is not sent again before retryMillis has passed; other signals may go on.",
         thenSteps: { _ in ["every rate-limited signal was retried no earlier than the platform asked"] },
         check: .signalCalls { facts, record in
             let calls = facts.snapshot.operations.filter { $0.kind == .signal }
             for (position, call) in calls.enumerated() {
                 guard let retry = call.outcome.error?.retryMillis else { continue }
-                if let early = calls[(position + 1)...].first(where: { $0.issuedAtMillis < call.issuedAtMillis + retry && record.sameRun(call, $0) }) {
+                // Only the refused request waits (freedoms.md F-sequence): the same kind, RP ID and subject.
+                func same(_ other: PlatformOperation) -> Bool {
+                    guard let refused = call.signal, let next = other.signal else { return false }
+                    return refused.kind == next.kind && refused.rpID == next.rpID && refused.userHandle == next.userHandle
+                        && refused.credentialID == next.credentialID
+                }
+                if let early = calls[(position + 1)...].first(where: { $0.issuedAtMillis < call.issuedAtMillis + retry && record.sameRun(call, $0) && same($0) }
+                ) {
                     return Breach(
                         "\(StepSupport.cite(call)) was rate limited for \(retry / 1000) s; \(StepSupport.cite(early)) came \((call.issuedAtMillis + retry - early.issuedAtMillis) / 1000) s too early"
                     )

@@ -82,7 +82,7 @@ public struct ExploreInvariant: Sendable, Hashable, Identifiable {
     public static let all: [ExploreInvariant] = [
         qualifyingSignInGetsARequest, requestIsConditional, upgradeOnlyAfterCompleteSignIn, oneRequestPerQualifyingSignIn,
         requestForSignedInAccount, requestExcludesKnownPasskeys, noErrorAfterExpectedNoOp, noCredentialFromChangedContext,
-        liveResponseIsStored, noUnavailableInterface, signalIDsExact, unknownOnlyForUnknownIDs, acceptedListIsServerList,
+        liveResponseIsStored, noUnavailableInterface, signalIDsExact, unknownOnlyForUnknownIDs, signalsOnlyWhileSignedIn, acceptedListIsServerList,
         signalNamesAccountRPID, androidRateWindow, retryAfterRetryMillis,
     ]
 

@@ -94,6 +94,8 @@ extension InvariantMonitor {
         var uiMarker: Int
         /// The values a signal may carry (`signal-ids-exact`), read once for a step that signalled.
         var exactValues: ExactValues?
+        /// The app's session before and after the step, read once for a step that signalled.
+        var sessions: [SessionSnapshot] = []
 
         init(
             index: Int, step: ExploreStep, target: Target, snapshot: SimulationHost.Snapshot, before: [String: AccountSnapshot],

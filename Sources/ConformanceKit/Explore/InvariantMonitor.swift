@@ -97,6 +97,7 @@ final class InvariantMonitor {
     func signalViolation(_ facts: StepFacts) -> ExploreViolation? {
         guard facts.new.contains(where: { $0.kind == .signal }) else { return nil }
         var facts = facts
+        facts.sessions = [sessionBefore, carried?.session].compactMap { $0 }
         facts.exactValues = ExactValues(
             accounts: Array(before.values) + Array(facts.after.values), providerIDs: facts.snapshot.provider.passkeys.map(\.credentialID))
         for operation in facts.new where operation.kind == .signal {
