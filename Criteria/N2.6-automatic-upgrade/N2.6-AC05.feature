@@ -53,6 +53,12 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     The later qualifying sign-in of V4 comes 1 minute after the sign-out. Anchor: "another
     automatic attempt waits for a later qualifying sign-in" names no gap, so any would do; the first
     sign-in's password is typed by hand, so no autofill of it reaches the second one's window.
+    The server storing the upgrade's passkey is a control: it proves the success path of V1, V4
+    and V5 was reached. A server that refuses the upgrade's UP=0 registration is N2.6-X01's fault:
+    when the same scenario without its When steps refuses X01's own case too (an autofilled
+    sign-in answered at once), the control leaves the item not verified, pointing at N2.6-X01, so
+    that one cause is counted once. The same holds for the explicit creation of V8's control, with
+    the creation answered UP=1 UV=1 BE=0 BS=0 as the probe.
   Source: N2.6-AC05, "Passkey Creation: Automatic Upgrade (conditional create)", Core
   References:
     androidx.credentials CreateCredentialNoCreateOptionException
@@ -68,7 +74,7 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     Then exactly 1 conditional registration request has been issued for "alice"
     And the registration request followed the sign-in promptly
     And the credential manager created a passkey for "alice"
-    And the server holds 1 passkey for "alice"
+    And the upgrade took the path: the server stored the passkey the credential manager created for "alice"
 
   @verify:N2.6-AC05.V2
   Scenario: A hand-typed password gets one request and a silent no-create
@@ -111,12 +117,13 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     And 1 minute passes
     And the user signs in as "alice" with the autofilled password
     Then exactly 2 conditional registration requests have been issued for "alice"
-    And the server holds 1 passkey for "alice"
+    And the upgrade took the path: the server stored the passkey the credential manager created for "alice"
 
   @verify:N2.6-AC05.V5 @requires:conditional-create
   Scenario: A successful upgrade adds no confirmation screen
     When the user signs in as "alice" with the autofilled password
     Then the credential manager created a passkey for "alice"
+    And the upgrade took the path: the server stored the passkey the credential manager created for "alice"
     And the app showed no confirmation of its own
 
   @verify:N2.6-AC05.V6 @requires:no-conditional-create
@@ -271,4 +278,4 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     And the app has nothing left scheduled
     When the user creates a passkey from the app's settings
     Then the app opened no passkey creation sheet on its own
-    And the server holds 1 passkey for "alice"
+    And the creation took the path: the server stored the passkey the platform made for "alice"

@@ -39,6 +39,11 @@ Feature: N2.6-AC06 A late registration response is not attached to a changed con
     could fall past a lifetime a conforming RP chose (30 seconds, say) and blame it for a refusal
     the source allows, so the control releases before any: a response stored then proves the
     release reaches the server, and nothing stricter is asked.
+    Controls guard, they do not blame: when the released response is not stored and the same
+    scenario without its When steps refuses N2.6-X01's own case too (an autofilled sign-in whose
+    UP=0 registration is answered at once), the server refuses the upgrade's UP=0 registration,
+    which N2.6-X01 judges; V4 is then not verified, pointing at N2.6-X01, never failed. A response
+    the app drops or the server refuses for its age, while X01's own case is stored, fails V4.
   Source: N2.6-AC06, "Passkey Creation: Automatic Upgrade (conditional create)", Core
   References:
     WebAuthn Level 3, registration ceremony: the challenge binds the response to its options

@@ -128,7 +128,13 @@ extension PlatformSimulator {
     /// Makes the credential, stores it in the provider and builds the family's success result.
     mutating func makeRegistration(_ view: RegistrationView, flags: ProviderState.Flags) -> PlatformOutcome {
         let family = self.family
-        let clientDataJSON = CollectedClientData(type: .create, challenge: view.challenge, origin: origin(rpID: view.rpID)).jsonBytes
+        var challenge = view.challenge
+        if provider.nextRegistrationAnswersOtherChallenge {
+            // Every byte inverted: a challenge of the same length that the server never issued.
+            provider.nextRegistrationAnswersOtherChallenge = false
+            challenge = Data(view.challenge.map { ~$0 })
+        }
+        let clientDataJSON = CollectedClientData(type: .create, challenge: challenge, origin: origin(rpID: view.rpID)).jsonBytes
         let registration: VirtualAuthenticator.Registration
         do {
             registration = try authenticator.makeCredential(

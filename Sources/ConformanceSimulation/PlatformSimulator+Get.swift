@@ -25,6 +25,7 @@ extension PlatformSimulator {
         provider.nextAssertion = nil
         let chosenID: Data
         var invalidSignature = false
+        var foreignOrigin = false
         switch plan {
         case .cancel:
             notes.append(Note(kind: .decision, text: "the user cancelled the sheet"))
@@ -34,6 +35,9 @@ extension PlatformSimulator {
         case .invalidSignature(let id):
             chosenID = id
             invalidSignature = true
+        case .foreignOrigin(let id):
+            chosenID = id
+            foreignOrigin = true
         case nil:
             guard
                 let first = provider.passkeys.first(where: {
@@ -51,7 +55,9 @@ extension PlatformSimulator {
         }
         let passkey = provider.passkeys[index]
         let flags = provider.flagsOverride ?? ProviderState.Flags(userPresent: true, userVerified: true, backupEligible: true, backedUp: true)
-        let clientDataJSON = CollectedClientData(type: .get, challenge: challenge, origin: origin(rpID: rpID)).jsonBytes
+        let clientDataJSON = CollectedClientData(
+            type: .get, challenge: challenge, origin: foreignOrigin ? Self.foreignOrigin(rpID: rpID) : origin(rpID: rpID)
+        ).jsonBytes
         guard let credential = authenticator.credential(id: chosenID) else {
             notes.append(Note(kind: .decision, text: "the provider lost the key of this passkey"))
             return (.failure(family.getError(.noCredential)), notes)
@@ -69,4 +75,10 @@ extension PlatformSimulator {
             authenticatorData: assertion.authenticatorData, signature: assertion.signature)
         return (family.assertionOutcome(made), notes)
     }
+}
+
+extension PlatformSimulator {
+    /// The origin of a relayed response (`AssertionPlan.foreignOrigin`): a site the app is not
+    /// associated with, whatever the RP ID.
+    public static func foreignOrigin(rpID: String) -> String { "https://relay.\(rpID).invalid" }
 }

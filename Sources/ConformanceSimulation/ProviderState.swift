@@ -88,6 +88,10 @@ public struct ProviderState: Sendable {
         case use(Data)
         /// The user picks this credential but the signature is invalid.
         case invalidSignature(Data)
+        /// The user picks this credential, but the response names an origin the app is not
+        /// associated with (as a response relayed from another app or site would): a response every
+        /// server refuses for its origin (WebAuthn Level 3, §7.2), whatever the credential.
+        case foreignOrigin(Data)
         /// The user cancels the sheet.
         case cancel
     }
@@ -108,6 +112,10 @@ public struct ProviderState: Sendable {
     public var createsWithoutUI = false
     /// The user cancels the next modal registration sheet.
     public var cancelNextModal = false
+    /// The next registration response answers another challenge than its request's, one the
+    /// server never issued (used once): a response every server refuses (WebAuthn Level 3, §7.1),
+    /// whatever its flags.
+    public var nextRegistrationAnswersOtherChallenge = false
     /// Flags to use in place of the platform's own for every registration and assertion while set.
     public var flagsOverride: Flags?
     /// How the next passkey sign-in goes (used once); `nil`: the first visible passkey the request allows.

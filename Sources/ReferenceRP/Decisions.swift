@@ -19,6 +19,8 @@ struct Decisions: Sendable {
     var encodingForms = EncodingForms()
     /// Points only second-form mutants of reconciliation, list assembly and the budget override (`Mutants+ListForms.swift`).
     var listForms = ListForms()
+    /// Points only the mutants of the path proofs override (`Mutants+PathForms.swift`).
+    var pathForms = PathForms()
 
     // MARK: Automatic upgrade (N2.6-AC01, AC05)
 

@@ -30,7 +30,7 @@ extension ReferenceSession {
 
     /// Arms the recurring reconciliation of the signed-in account, if the design has one and it is not armed.
     func armPeriodicReconciliation() async {
-        guard let period = design.reconcileEveryMillis, signalInterface != nil, state.app.signals.periodicTimer == nil else { return }
+        guard let period = periodicReconciliationMillis, signalInterface != nil, state.app.signals.periodicTimer == nil else { return }
         state.app.signals.periodicTimer = await host.scheduleTimer(afterMillis: period, label: "periodic reconciliation")
     }
 
@@ -55,7 +55,7 @@ extension ReferenceSession {
             state.app.signals.idleTimer = await host.scheduleTimer(afterMillis: period, label: "app heartbeat (does nothing)")
             return true
         }
-        if timer == state.app.signals.periodicTimer, let period = design.reconcileEveryMillis {
+        if timer == state.app.signals.periodicTimer, let period = periodicReconciliationMillis {
             state.app.signals.periodicTimer = nil
             guard state.app.stage == .signedIn, let username = state.app.username else { return true }
             state.app.signals.periodicTimer = await host.scheduleTimer(afterMillis: period, label: "periodic reconciliation")

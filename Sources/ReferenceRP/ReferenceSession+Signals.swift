@@ -335,6 +335,12 @@ extension ReferenceSession {
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))
             await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.verificationFailure) { await send(unknown) }
+        case .originRefused:
+            // An origin the server does not accept says nothing about the credential.
+            await host.show(UIEvent(.error, "Sign-in failed. Try again."))
+            await afterRefusedSignIn(credentialID: assertion.credentialID)
+            if decisions.signals.unknownCauses.contains(.verificationFailure) { await send(unknown) }
+            await originRefused(unknown)
         }
     }
 }

@@ -162,6 +162,7 @@ actor ReferenceSession: RelyingPartySession {
             guard let token = state.app.token, let username = state.app.username, state.app.stage == .signedIn else {
                 return ActionOutcome(.rejected, message: "sign in first")
             }
+            await creationStarted(username)
             await startRegistration(conditional: false, token: token, username: username)
             return ActionOutcome(.pending)
         case .passkeySignIn, .revokePasskey, .rename, .refresh, .managePasskeys:
@@ -357,6 +358,7 @@ actor ReferenceSession: RelyingPartySession {
             await host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason.message]))
             if !pending.conditional { await host.show(UIEvent(.error, "The passkey could not be saved.")) }
             if decisions.forms.reconcilesAfterRejectedCreation { await scheduleReconciliation(for: pending.username, reason: "creation rejected") }
+            await creationRejected(pending.username)
         case .success:
             if pending.conditional, let confirmation = decisions.upgrade.ownConfirmation { await host.show(confirmation) }
             if decisions.listForms.reconcilesCreationTwice { await send(.reconcile(username: pending.username)) }

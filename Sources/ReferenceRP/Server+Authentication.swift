@@ -24,6 +24,8 @@ extension Server {
         case lookupFailed
         case restricted
         case expiredChallenge
+        /// The response names an origin the server does not accept for the RP ID.
+        case originRefused(String)
         case invalid(String)
     }
 
@@ -62,6 +64,8 @@ extension Server {
             signature: signature, userHandle: userHandle, credential: record,
             expecting: .init(challenge: ceremony.challenge, userHandle: account.userHandle))
         {
+        case .rejected(.originNotAllowed(let origin)):
+            return .originRefused(origin)
         case .rejected(let reason):
             return .invalid(reason.message)
         case .verified(let authentication):

@@ -46,7 +46,7 @@ extension ExploreInvariant {
         })
 
     static let signalsOnlyWhileSignedIn = ExploreInvariant(
-        "signals-only-while-signed-in", criterion: "N3.2-AC03", items: ["N3.2-AC03.V5", "N3.2-AC02.V2"],
+        "signals-only-while-signed-in", criterion: "N3.2-AC03", items: ["N3.2-AC03.V5"],
         statement:
             "An accepted-credentials or user-details signal leaves only while its account is signed in, before or after the step that sent it (the safety monitor of the same name, at the step's grain).",
         thenSteps: { _ in ["no signal left for an account that was not signed in"] },

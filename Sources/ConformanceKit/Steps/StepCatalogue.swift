@@ -149,5 +149,6 @@ extension StepLibrary {
         "Steps+SignalFixtures.swift": "Signal scenarios: passkeys, passkey sign-ins, faults and profile changes",
         "Steps+Signals.swift": "Signal checks",
         "Steps+Observation.swift": "Observation: settling, proving the path, comparing without the trigger",
+        "Steps+PathProofs.swift": "Path proofs: the trigger happened, the failure had its reason",
     ]
 }

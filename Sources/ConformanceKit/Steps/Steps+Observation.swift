@@ -47,11 +47,13 @@ extension StepLibrary {
                 "the triggers added \(added.count) accepted-credentials signals the platform took for \(username), "
                     + "more than the \(limit) they call for: " + SignalDifference.describe(added.with, added.without))
         },
+        // The platform's half is the path (not verified when it was not reached); the app's half is
+        // the demand (an absent credential cannot sign in, a revoked one must be refused).
         StepDefinition("the platform returned the assertion and the app refused the sign-in") { world, _ in
             let signIn: PlatformOperation
             let session: SessionSnapshot
             switch try await deliveredAssertion(world) {
-            case .failure(let problem): return .failed(problem.message)
+            case .failure(let problem): return .notVerified(problem.message + ", so the scenario's path was not reached")
             case .success(let delivered): (signIn, session) = delivered
             }
             return StepSupport.expect(
@@ -60,12 +62,14 @@ extension StepLibrary {
         },
         // A negative item's path (a sign-in the app refuses for a reason other than an absent or
         // revoked credential): the criterion forbids a signal there, not the sign-in itself, so an
-        // app that signed in never reached the path and the item is not verified, never failed.
+        // app that signed in never reached the path and the item is not verified, never failed. The
+        // refusal must also have the item's reason (`SignInPath`): the assertion the scenario
+        // built, one cause of refusal in it, and a valid sign-in accepted where nothing else differs.
         StepDefinition("the sign-in took the path: the platform returned the assertion and the app refused it") { world, _ in
             let signIn: PlatformOperation
             let session: SessionSnapshot
             switch try await deliveredAssertion(world) {
-            case .failure(let problem): return .failed(problem.message)
+            case .failure(let problem): return .notVerified(problem.message + ", so the item's path was not reached")
             case .success(let delivered): (signIn, session) = delivered
             }
             guard session.stage != .signedIn else {
@@ -73,7 +77,7 @@ extension StepLibrary {
                     "the app accepted the sign-in of \(StepSupport.cite(signIn)) (signed in as \(session.username ?? "?")): "
                         + "this item needs a refused sign-in, which the criterion does not demand, so its path was not reached")
             }
-            return .passed
+            return try await SignInPath.notReached(world, signIn: signIn).map { .notVerified($0) } ?? .passed
         },
         StepDefinition("the platform reported the cancellation and the app is not signed in") { world, _ in
             try await world.quiesce()

@@ -31,11 +31,13 @@ extension World {
         let username = try alias.map { try account($0).username }
         var rpID = try alias.map { try account($0).rpID }
         switch plan {
-        case .use(let id), .invalidSignature(let id):
+        case .use(let id), .invalidSignature(let id), .foreignOrigin(let id):
             rpID = host.snapshot.provider.passkeys.first { $0.credentialID == id }?.rpID ?? rpID
+            notes[SignInPath.presentedNote] = Base64URL.encode(id)
         case .cancel:
-            break
+            notes[SignInPath.presentedNote] = nil
         }
+        notes[SignInPath.planNote] = SignInPath.Plan(plan).rawValue
         try await perform(.passkeySignIn(username: username, rpID: rpID))
     }
 
@@ -189,6 +191,20 @@ extension StepLibrary {
             try await world.passkeySignIn(.invalidSignature(id), hint: nil)
             return .passed
         },
+        StepDefinition(
+            "the user signs in with a passkey of {string} whose response names another origin", accounts: .uses(0), needs: [.passkeySignIn]
+        ) { world, arguments in
+            // A passkey the credential manager holds, answered as a response relayed from a site the app is not associated with.
+            let held = Set(world.host.snapshot.provider.passkeys.map(\.credentialID))
+            let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }.sorted {
+                held.contains($0.credentialID) && !held.contains($1.credentialID)
+            }
+            guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
+            world.host.record(
+                .step, "provider.setting", "the response names the origin \(PlatformSimulator.foreignOrigin(rpID: try world.account(arguments[0]).rpID))")
+            try await world.passkeySignIn(.foreignOrigin(id), hint: nil)
+            return .passed
+        },
         StepDefinition("the user cancels the passkey sign-in for {string}", needs: [.passkeySignIn]) { world, arguments in
             try await world.passkeySignIn(.cancel, hint: arguments[0])
             return .passed
@@ -207,11 +223,13 @@ extension StepLibrary {
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
             guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to revoke") }
             world.notes["passkey revoked by the user"] = Base64URL.encode(id)
+            world.noteRevoked(id)
             try await world.perform(.revokePasskey(credentialID: id))
             return .passed
         },
         StepDefinition("the user revokes every passkey of {string}", accounts: .uses(0), needs: [.revocation]) { world, arguments in
             for credential in try await world.inspect(arguments[0]).credentials where credential.state == .active {
+                world.noteRevoked(credential.credentialID)
                 try await world.perform(.revokePasskey(credentialID: credential.credentialID))
             }
             return .passed

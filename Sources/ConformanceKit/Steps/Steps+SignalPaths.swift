@@ -60,12 +60,14 @@ extension StepLibrary {
             try await world.perform(.createPasskey)
             return .passed
         },
-        StepDefinition("the server rejects the passkey created from the app's settings", needs: [.explicitCreation]) { world, _ in
-            // A modal registration without user presence: the server must refuse it (N2.6-X02's reading).
-            world.host.withProvider { $0.flagsOverride = ProviderState.Flags(userPresent: false, userVerified: false, backupEligible: true, backedUp: true) }
-            world.host.record(.step, "provider.setting", "the authenticator reports UP=0 UV=0 for the modal creation, which the server refuses")
+        // A creation every server refuses, whatever its flags: the response answers a challenge the
+        // server never issued (WebAuthn Level 3, §7.1). A UP=0 response to modal options would rest
+        // on N2.6-X02, a recommendation, which a Core item never enforces.
+        StepDefinition("the passkey created from the app's settings answers a challenge the server never issued", needs: [.explicitCreation]) { world, _ in
+            world.host.withProvider { $0.nextRegistrationAnswersOtherChallenge = true }
+            world.host.record(.step, "provider.setting", "the registration response answers a challenge the server never issued")
             try await world.perform(.createPasskey)
-            world.host.withProvider { $0.flagsOverride = nil }
+            world.host.withProvider { $0.nextRegistrationAnswersOtherChallenge = false }
             return .passed
         },
         StepDefinition("the user signs in with a passkey of {string} while the app expects {string}", needs: [.passkeySignIn]) { world, arguments in

@@ -8,21 +8,23 @@ Feature: N3.2-AC02 Unknown-credential signals only for ids the server has never 
     presented credential id. A credential the server knows but has revoked is refused and handled by
     reconciling the complete accepted list while the user is signed in, never by sending the
     account's list to a client that has not signed in. A restricted account, an invalid signature,
-    an expired challenge, a network failure, a cancelled sheet or a credential lookup that failed say
-    nothing about the credential and never lead to an unknown-credential signal.
+    a response naming an origin the server does not accept, an expired challenge, a network
+    failure, a cancelled sheet or a credential lookup that failed say nothing about the credential
+    and never lead to an unknown-credential signal.
   Verification:
     Present an absent credential id, a revoked one, a passkey of a restricted account, an invalid
-    signature and an expired challenge; break the network while the assertion is verified; cancel
-    the sheet; fail the server's credential lookup; present another account's passkey the server
-    knows. Each negative case first proves its path: the platform returned the intended assertion
-    (or the cancellation) and the app refused the sign-in. Then, once the app has nothing left
-    scheduled, count the signals the sign-in added: those sent after it minus those the same
-    scenario sends without it over the same span of time.
+    signature, a response naming another origin and an expired challenge; break the network while
+    the assertion is verified; cancel the sheet; fail the server's credential lookup; present
+    another account's passkey the server knows. Each negative case first proves its path: the
+    platform returned the intended assertion (or the cancellation) and the app refused the sign-in,
+    for the item's reason. Then, once the app has nothing left scheduled, count the signals the
+    sign-in added: those sent after it minus those the same scenario sends without it over the
+    same span of time.
   Items:
     V1: absent credential id: one unknown-credential signal
     V2: known but revoked credential: no unknown-credential signal, the sign-in refused, and no accepted list sent to the client that is not signed in
     V3: restricted account: no signal
-    V4: invalid signature: no signal
+    V4: invalid signature, or a response naming an origin the server does not accept (the source's "RP or origin mismatch"): no signal
     V5: expired challenge: no signal
     V6: network error while the assertion is verified: no signal
     V7: cancellation: no signal
@@ -37,13 +39,21 @@ Feature: N3.2-AC02 Unknown-credential signals only for ids the server has never 
     send it for ... expired challenges" needs a challenge past its lifetime, which the source
     leaves to the RP; a server whose challenge is still valid after 60 minutes signs the user in,
     and V5 is then not verified, never failed, so the number is no stricter than the source.
+    The protocol carries no reason with a refused passkey sign-in, so a negative item proves its
+    reason by construction: the platform delivered the assertion the step chose, with its request's
+    challenge and its platform's origin for the request's RP ID (another origin only where the step
+    builds one: https://relay.<RP ID>.invalid); exactly one cause of refusal is built into the
+    scenario (a network or lookup fault hides the causes the server would judge after it); and
+    where the cause is one the server judges, the same scenario without its When steps signs a
+    valid passkey in. Otherwise the refusal may have another reason (an origin the app does not
+    accept refuses every sign-in) and the item is not verified, with what was seen.
     The negative items V3 to V8 forbid a signal, not the sign-in: when the app signs in anyway
     (an expired challenge a server's own clock never reached, a restricted account the server
     admits), the path was not reached and the item is not verified, never failed. V1 and V2 keep
     the refusal as a demand: an absent credential cannot sign in, and a revoked one must be refused.
   Source: N3.2-AC02, "WebAuthn Signal API", Core
   References:
-    WebAuthn Level 3, signalUnknownCredential
+    WebAuthn Level 3, signalUnknownCredential; §7.2, verifying an authentication assertion (origin)
     Android SignalUnknownCredentialRequest; Apple reportUnknownPublicKeyCredential
 
   Background:
@@ -76,6 +86,12 @@ Feature: N3.2-AC02 Unknown-credential signals only for ids the server has never 
   @verify:N3.2-AC02.V4
   Scenario: An invalid signature is no reason to signal
     When the user signs in with a passkey of "alice" whose signature is invalid
+    Then the sign-in took the path: the platform returned the assertion and the app refused it
+    And no signal has been sent
+
+  @verify:N3.2-AC02.V4
+  Scenario: A response naming another origin is no reason to signal
+    When the user signs in with a passkey of "alice" whose response names another origin
     Then the sign-in took the path: the platform returned the assertion and the app refused it
     And no signal has been sent
 

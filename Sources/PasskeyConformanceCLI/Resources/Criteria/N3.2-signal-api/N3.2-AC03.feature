@@ -8,13 +8,15 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     each schedule a reconciliation of the account's complete accepted list. Triggers that arrive
     close together share one reconciliation, which carries the server's state at the time it is
     sent. A failed creation (cancelled, refused by the platform or rejected by the server), the
-    refresh point reached while signed out and a failed passkey sign-in schedule nothing.
+    refresh point reached while signed out and a failed passkey sign-in schedule nothing. A list the
+    app sends on its own schedule anyway never stands in for a trigger's reconciliation.
   Verification:
     After a signed-in start that has settled, create a passkey successfully and unsuccessfully
     (cancelled, refused by the platform, rejected by the server), revoke one, reach the refresh
     point signed in and signed out, fail a passkey sign-in while signed out, and fire several
-    triggers at once. Once the app has nothing left scheduled, count the accepted-list signals the
-    trigger added and compare the last one with the server's list. Every count is a difference:
+    triggers at once. Each scenario first proves its path (the creation succeeded or failed for its
+    reason, the revocation took effect, the refresh point was reached signed in or signed out).
+    Once the app has nothing left scheduled, count the accepted-list signals the trigger added and compare the last one with the server's list. Every count is a difference:
     the signals sent after the trigger minus those the same scenario, run in a fresh session
     without its When steps, sends over the same span of virtual time.
   Items:
@@ -32,8 +34,19 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     accepted-list signal follows the last trigger (an app that sends at once, with no coalescing
     window, has nothing pending). "At most 3" for three triggers is the count an app without any
     coalescing window sends; it is no stricter than the source.
-    A trigger's reconciliation coalesced into equivalent work already pending from the RP's own
-    schedule adds no signal; "exactly 1" then holds when a list still follows the trigger.
+    A trigger causes its reconciliation by difference: "exactly 1" counts the lists the run with
+    the trigger has beyond the same run without it, once the app has nothing left scheduled (the
+    wait follows the RP's own scheduled work, up to 24 hours), so any coalescing window passes. A
+    list that the RP's own schedule sends (a recurring timer) is sent without the trigger too and
+    never stands in for a trigger the RP ignored.
+    Each path proves itself first: the creation succeeded and the server stored the passkey, the
+    revocation took effect, the refresh point was reached signed in (or signed out); the failed
+    creations failed for their reason (the platform reported the cancellation, refused for an
+    excluded passkey, the server refused the response). A proof that fails leaves the item not
+    verified, saying what was seen and pointing at the criterion that explains it (a server that
+    refuses the passkey's flags: N2.6-X01; a revocation the app refuses: N3.2-AC01), never failed.
+    The creation the server rejects answers a challenge the server never issued, which every server
+    refuses (WebAuthn Level 3, §7.1); it does not rest on N2.6-X02's UP check, a recommendation.
     The trigger comes 3 minutes after the signed-in start settles, past the Android window of 120
     seconds, so that an app's own signal budget has room for it. Anchor: "Android permits a
     maximum of 10 calls in any 120-second window"; the gap only keeps that limit out of the way.
@@ -58,37 +71,43 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
   @verify:N3.2-AC03.V1 @needs:explicit-creation
   Scenario: A successful creation schedules one reconciliation
     When the user creates a passkey from the app's settings
-    Then exactly 1 accepted-credentials signal has been sent for "alice"
+    Then the creation took the path: the server stored the passkey the platform made for "alice"
+    And exactly 1 accepted-credentials signal has been sent for "alice"
     And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
 
   @verify:N3.2-AC03.V2 @needs:explicit-creation
   Scenario: A cancelled creation adds no work
     When the user cancels the passkey creation from the app's settings
-    Then the app sent the same signals as it does without the When steps
+    Then the creation took the path: the platform reported the cancellation
+    And the app sent the same signals as it does without the When steps
 
   @verify:N3.2-AC03.V2 @needs:explicit-creation
   Scenario: A creation the platform refuses adds no work
     Given "alice" has 1 passkey in the credential manager
     And the app has nothing left scheduled
     When the platform refuses the passkey creation from the app's settings
-    Then the app sent the same signals as it does without the When steps
+    Then the creation took the path: the platform refused it for a passkey the credential manager already holds
+    And the app sent the same signals as it does without the When steps
 
   @verify:N3.2-AC03.V2 @needs:explicit-creation
   Scenario: A creation the server rejects adds no work
-    When the server rejects the passkey created from the app's settings
-    Then the server holds 2 accepted passkeys for "alice"
+    When the passkey created from the app's settings answers a challenge the server never issued
+    Then the creation took the path: the platform made the passkey and the server refused it
+    And the server holds 2 accepted passkeys for "alice"
     And the app sent the same signals as it does without the When steps
 
   @verify:N3.2-AC03.V3 @needs:revocation
   Scenario: A revocation schedules one reconciliation
     When the user revokes a passkey of "alice"
-    Then exactly 1 accepted-credentials signal has been sent for "alice"
+    Then the revocation took the path: the server no longer accepts the passkeys the user revoked for "alice"
+    And exactly 1 accepted-credentials signal has been sent for "alice"
     And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
 
   @verify:N3.2-AC03.V4 @needs:refresh-point
   Scenario: The authenticated refresh point schedules one reconciliation
     When the app reaches its refresh point
-    Then exactly 1 accepted-credentials signal has been sent for "alice"
+    Then the refresh point took the path: the app reached it signed in as "alice"
+    And exactly 1 accepted-credentials signal has been sent for "alice"
     And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
 
   @verify:N3.2-AC03.V5 @needs:refresh-point
@@ -96,7 +115,8 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     Given the user signs out
     And the app has nothing left scheduled
     When the app reaches its refresh point
-    Then the app sent the same signals as it does without the When steps
+    Then the refresh point took the path: the app reached it signed out
+    And the app sent the same signals as it does without the When steps
 
   @verify:N3.2-AC03.V5 @needs:passkey-sign-in
   Scenario: A failed passkey sign-in while signed out adds no work
@@ -104,7 +124,7 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     And the user signs out
     And the app has nothing left scheduled
     When the user signs in with a passkey of "alice" whose signature is invalid
-    Then the platform returned the assertion and the app refused the sign-in
+    Then the sign-in took the path: the platform returned the assertion and the app refused it
     And the app sent the same signals as it does without the When steps
 
   # A sign-in that does not authenticate is the unauthenticated path too: a refused password, or a
@@ -150,7 +170,9 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     When the user revokes a passkey of "alice"
     And the user revokes a passkey of "alice"
     And the app reaches its refresh point
-    Then the platform took at most 3 accepted-credentials signals for "alice"
+    Then the revocation took the path: the server no longer accepts the passkeys the user revoked for "alice"
+    And the refresh point took the path: the app reached it signed in as "alice"
+    And the platform took at most 3 accepted-credentials signals for "alice"
     And the app sent at most 1 accepted-credentials signal for "alice" after the last trigger
     And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
 
@@ -163,5 +185,7 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     When the user revokes a passkey of "alice"
     And the user revokes a passkey of "alice"
     And the app reaches its refresh point
-    Then the platform took at most 1 accepted-credentials signal for "alice"
+    Then the revocation took the path: the server no longer accepts the passkeys the user revoked for "alice"
+    And the refresh point took the path: the app reached it signed in as "alice"
+    And the platform took at most 1 accepted-credentials signal for "alice"
     And every accepted-credentials signal for "alice" lists exactly the server's accepted passkeys

@@ -26,7 +26,11 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
     120 seconds, so that an app's own signal budget has room for it (anchor: "Android permits a
     maximum of 10 calls in any 120-second window"; the gap only keeps that limit out of the way).
     Counts are differences with
-    the same scenario without its When steps, over the same span of time.
+    the same scenario without its When steps, over the same span of time: a list the app sends on
+    its own schedule (a recurring timer) is sent without the trigger too and never counts as the
+    trigger's. Each trigger proves it happened first (the refresh point reached signed in, the
+    revocation taken effect); a proof that fails leaves the item not verified, pointing at the
+    criterion that explains it (a revocation the app refuses: N3.2-AC01), never failed.
   Source: N3.2-AC04, "WebAuthn Signal API", Core
   References:
     WebAuthn Level 3, signalAllAcceptedCredentials: omitting a valid id hides that passkey
@@ -41,7 +45,8 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
     And the app has nothing left scheduled
     And the server's credential store suffers "<fault>"
     When the app reaches its refresh point
-    Then every accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+    Then the refresh point took the path: the app reached it signed in as "alice"
+    And every accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
 
     @verify:N3.2-AC04.V1
     Examples: Partial data
@@ -111,7 +116,8 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
     And the app has nothing left scheduled
     And the server's credential store suffers "a stale cache"
     When the user revokes a passkey of "alice"
-    Then every accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
+    Then the revocation took the path: the server no longer accepts the passkeys the user revoked for "alice"
+    And every accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
 
   @verify:N3.2-AC04.V5 @needs:revocation
   Scenario: Deleting the last passkey sends a confirmed empty list
@@ -119,7 +125,8 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
     And "alice" signs in with the password
     And the app has nothing left scheduled
     When the user revokes every passkey of "alice"
-    Then an empty accepted-credentials signal has been sent for "alice"
+    Then the revocation took the path: the server no longer accepts the passkeys the user revoked for "alice"
+    And an empty accepted-credentials signal has been sent for "alice"
 
   # A list left pending when the user switches accounts is still one account's list: never its ids
   # under the next account's user handle (the monitor accepted-list-is-server-list watches every
@@ -141,7 +148,8 @@ Feature: N3.2-AC04 Never a partial or accidentally empty accepted list
     And the app has nothing left scheduled
     And 3 minutes pass
     When the app reaches its refresh point
-    Then exactly 1 accepted-credentials signal has been sent for "alice"
+    Then the refresh point took the path: the app reached it signed in as "alice"
+    And exactly 1 accepted-credentials signal has been sent for "alice"
     And the last accepted-credentials signal for "alice" lists exactly the server's accepted passkeys
 
     Examples:
