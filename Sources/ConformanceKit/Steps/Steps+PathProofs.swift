@@ -167,17 +167,11 @@ extension World {
 
     /// A control of the automatic upgrade that found no stored passkey: *not verified* with a pointer
     /// to N2.6-X01 when the server refuses X01's own case in the same scenario without its `When`
-    /// steps for its flags (the same upgrade answered with flags X01 does not judge is stored there,
-    /// or cannot be told), else failed with what was seen: an app or server that keeps no automatic
-    /// upgrade whatever its flags fails the control itself.
+    /// steps, else failed with what was seen. A server that refuses X01's own case fails X01 there,
+    /// whatever the reason (its flags, an origin it does not accept): the cause is counted once.
     func pointAtX01(alias: String, _ unstored: String) async throws -> StepOutcome {
         switch try await probeAutomaticUpgrade(alias) {
         case .refused(let seen):
-            if case .refused(let other) = try await probeAutomaticUpgrade(alias, flags: Self.flagsX01DoesNotJudge) {
-                return .failed(
-                    unstored + "; in the same scenario without its When steps the server refuses N2.6-X01's own case (\(seen)) and the same upgrade "
-                        + "answered with \(Self.text(Self.flagsX01DoesNotJudge)) as well (\(other)): it keeps no automatic upgrade, whatever its flags")
-            }
             return .notVerified(
                 unstored + "; in the same scenario without its When steps the server refuses N2.6-X01's own case as well (\(seen)): "
                     + "the server refused a UP=0 registration of an automatic upgrade, which N2.6-X01 demands it accept, so this control is not "

@@ -8,12 +8,14 @@
 /// (`ProviderState.autofillWindowMillis`), because the criteria document ties "promptly" to that
 /// context.
 public enum HarnessBounds {
-    /// How long after its request N2.6-AC06's control releases a held registration response: 0 ms,
-    /// the earliest moment (the response is released as soon as the app has issued the request).
+    /// How long after its request N2.6-AC06's control releases a held registration response: 1 second.
     ///
-    /// The control proves that a release reaches the server, so it must not depend on how long the
-    /// RP's challenges live: the criteria document gives no lifetime, and WebAuthn leaves the
-    /// ceremony's timeout to the RP, so any later release could fall past a lifetime a conforming RP
-    /// chose (30 seconds, say). Explore's `live-response-is-stored` holds responses to the same moment.
-    public static let controlReleaseMillis: Int64 = 0
+    /// The control proves that a release reaches the server, so it must come before any challenge
+    /// lifetime a conforming RP may choose: the criteria document gives none, and WebAuthn Level 3
+    /// recommends ceremony timeouts of 30 seconds to 10 minutes, so 1 second is far inside every one
+    /// of them (a 30-second challenge passes). It is not 0: a response released in the same instant
+    /// as N2.6-X01's own case could not fail the control except for X01's cause, while an app that
+    /// drops, or a server that refuses, a response a moment old breaks this control and nothing else.
+    /// Explore's `live-response-is-stored` holds responses to the same moment.
+    public static let controlReleaseMillis: Int64 = 1_000
 }
