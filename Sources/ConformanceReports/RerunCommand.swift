@@ -17,6 +17,12 @@ enum RerunCommand {
         if let root = metadata.criteriaRoot {
             words += ["--criteria", word(root)]
         }
+        // A monitor's test case is derived from breaches seen in test cases of any criterion: the
+        // whole suite on its target, with the run's seed, shows it again.
+        if result.isMonitorCase {
+            words += ["--target", word(result.target), "--seed", String(metadata.seed)]
+            return words.joined(separator: " ")
+        }
         words += ["--criterion", word(result.criterionID.rawValue), "--target", word(result.target), "--seed", String(metadata.seed)]
         if !result.scenario.isEmpty {
             words += ["--scenario", doubleQuoted(result.scenario)]

@@ -129,7 +129,7 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
 
   # A sign-in that does not authenticate is the unauthenticated path too: a refused password, or a
   # password accepted whose second factor then fails.
-  @verify:N3.2-AC03.V5
+  @verify:N3.2-AC03.V5 @needs:signals
   Scenario: A refused password adds no work
     Given the user signs out
     And the app has nothing left scheduled
@@ -137,7 +137,7 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     Then the app sent the same signals as it does without the When steps
     And no signal left for an account that was not signed in
 
-  @verify:N3.2-AC03.V5
+  @verify:N3.2-AC03.V5 @needs:signals
   Scenario: A failed second factor adds no work
     Given an account "carol" with the sign-in policy "password and second factor"
     And the server holds 2 passkeys for "carol" made with other credential managers
