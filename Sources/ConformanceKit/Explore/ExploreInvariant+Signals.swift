@@ -54,7 +54,7 @@ extension ExploreInvariant {
             guard let signal = operation.signal, signal.kind == .allAcceptedCredentials || signal.kind == .currentUserDetails,
                 let handle = signal.userHandle, let account = facts.account(handle: handle) ?? facts.before.values.first(where: { $0.userHandle == handle })
             else { return nil }
-            let signedIn = facts.sessions.contains { [.signedIn, .signedInLimited].contains($0.stage) && $0.username == account.username }
+            let signedIn = facts.sessions.contains { $0.hasSignedIn(account.username) }
             guard !signedIn, !facts.sessions.isEmpty else { return nil }
             return Breach("\(StepSupport.cite(operation)) sends the \(signal.kind.rawValue) signal of \(account.username) while it is not signed in")
         })

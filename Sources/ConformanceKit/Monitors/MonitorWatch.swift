@@ -1,6 +1,14 @@
 import Foundation
 import WebAuthn
 
+extension SessionSnapshot {
+    /// Whether `username` is signed in, completely or with lower assurance (a recovery sign-in):
+    /// the account its signals may be about (a pending second factor is not signed in).
+    func hasSignedIn(_ username: String) -> Bool {
+        [.signedIn, .signedInLimited].contains(stage) && self.username == username
+    }
+}
+
 /// The safety monitors of one test case at work: after each relying-party call it reads what the
 /// server and the app's session hold, then asks every monitor about each platform call the
 /// relying party made in that call, against the state just before and just after it.
@@ -29,9 +37,7 @@ public final class MonitorWatch {
         /// The account with this sign-in name.
         func account(username: String) -> AccountSnapshot? { accounts.first { $0.username == username } }
         /// Whether `username` is signed in (completely or with lower assurance).
-        func isSignedIn(_ username: String) -> Bool {
-            [.signedIn, .signedInLimited].contains(session.stage) && session.username == username
-        }
+        func isSignedIn(_ username: String) -> Bool { session.hasSignedIn(username) }
         /// The session in words.
         var sessionText: String {
             switch session.stage {
