@@ -33,7 +33,8 @@ extension ReferenceSession {
             switch state.server.revoke(token: token, credentialID: id) {
             case .failure(let refusal): return ActionOutcome(.rejected, message: refusal.message)
             case .success(let username):
-                if let notice = decisions.forms.noticeAtRevocation { await host.show(notice) }
+                // A mutant announces the provider's removal where it can signal, before any signal.
+                if let notice = decisions.forms.noticeAtRevocation, signalInterface != nil { await host.show(notice) }
                 if decisions.forms.revocationSendsOldList {
                     await send(.fixedList(username: username, ids: before))
                 } else if decisions.signals.reconcileTriggers.contains(.credentialRevoked), !(await reportedLastPasskeyAsUnknown(id, of: username)) {

@@ -34,9 +34,15 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     10 seconds still let an app close its sign-in screen first. After a qualifying sign-in the
     user of the simulation waits those 10 seconds (the app's timers due in them run) before acting
     again, so an app that asks a moment later is never overtaken.
-    What the app shows is judged by its claim, whatever kind of event it uses: an error event, or
-    any text that says something failed, is a user-facing error; a text that speaks of a passkey
-    as ready, created, saved, added or set up confirms it. The verdict quotes the text.
+    What the app shows is judged by cause, then by meaning, whatever kind of event it uses. An
+    event is a confirmation of the app's own when the same scenario replayed where the credential
+    manager declines every conditional request does not show it after the outcome reached the app,
+    and a user-facing error when the replay where it creates every passkey does not show it after
+    the no-create reached the app; the events are compared by kind and text, in order, so a home
+    screen or status line shown whatever happened is never judged, in any words. Such an event
+    fails in any language unless the harness's reader of English excuses it: after a success, a
+    text that reports a failure; after a no-create, an offer to make a passkey that is not an
+    error event (a nudge in another language is reported). The verdict quotes the text.
     A creation sheet counts as the app's own unless the user's last action before it chose
     passkey creation (a nudge or a setting); one sheet per such choice.
     The later qualifying sign-in of V4 comes 1 minute after the sign-out: any gap would do, and
