@@ -17,15 +17,20 @@ Feature: N3.2-AC08 An accepted signal proves nothing about the credential manage
     V1: the platform accepts, the provider does nothing: no product message or server state claims a provider-side result
     V2: the same before the first signal and for every signal kind (unknown credential, accepted list, user details): no claim at any moment
   Harness choices:
-    Whether a text claims a provider-side result is the harness's reading of English product text,
-    held to a corpus of sentences kept with the tests (at least 50 claims and 50 non-claims): a
-    sentence claims one when it states, without hedging, that something was done to a passkey at a
-    provider place (the device, a password or credential manager, a keychain, a named provider).
-    A provider named in quotation marks is a label, not a place ("Passkey "Google Password Manager"
-    was removed from your account" claims nothing); a result done to the account or on the server
-    is the server's own; a sentence that hedges, negates, asks or waits ("may still appear on this
-    device until your password manager updates it") claims nothing. A failure quotes the sentence
-    and says it is the harness's reading.
+    What the app shows is judged by cause, then by meaning. An event is the doing of the app's
+    signals when the same scenario, replayed on the same target where the platform offers no
+    signal interface (the OS version just below the signal APIs' floor), does not show it; the
+    events are compared by kind and text, in order, so a notice or status line shown whatever the
+    app signals is never judged, in any words. Such an event fails in any language unless the
+    harness's reader of English product text, held to a corpus of sentences kept with the tests
+    (at least 50 claims and 50 non-claims), reads every sentence of it as claiming nothing: one
+    that hedges, negates, asks or waits ("may still appear on this device until your password
+    manager updates it", "we asked your password manager"), or says that what was done was done
+    to the account or on the server; a provider named in quotation marks is a label, not a place
+    ("Passkey "Google Password Manager" was removed from your account" claims nothing). A sentence
+    claims a provider-side result when it states, without hedging, that something was done to a
+    passkey at a provider place (the device, a password or credential manager, a keychain, a named
+    provider). A failure quotes the text and says it is the harness's reading.
     The server may keep a revoked passkey as an inactive record or delete it; either way it no
     longer accepts it.
     The triggers are five minutes apart, more than the Android window of 120 seconds, so that an

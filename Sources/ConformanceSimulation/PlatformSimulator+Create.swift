@@ -62,6 +62,20 @@ extension PlatformSimulator {
             provider.passkeys.contains { $0.credentialID == id && $0.rpID == view.rpID && $0.visibility == .visible }
         }
         if view.conditional {
+            switch provider.conditionalAnswer {
+            case .decline?:
+                notes.append(Note(kind: .decision, text: "declined silently, as this counterfactual run has every conditional request declined"))
+                return (refused(.declined), notes)
+            case .create?:
+                let flags = provider.flagsOverride ?? ProviderState.Flags(userPresent: false, userVerified: false, backupEligible: true, backedUp: true)
+                notes.append(
+                    Note(
+                        kind: .decision,
+                        text: "created a passkey for \(view.userName) without UI, as this counterfactual run has every conditional request succeed"))
+                return (makeRegistration(view, flags: flags), notes)
+            case nil:
+                break
+            }
             if let failure = provider.nextConditionalCreateFailure {
                 provider.nextConditionalCreateFailure = nil
                 notes.append(Note(kind: .decision, text: "failed as the scenario asked: \(failure.id)"))

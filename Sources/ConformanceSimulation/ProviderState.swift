@@ -62,6 +62,13 @@ public struct ProviderState: Sendable {
         case hide, remove, ignore
     }
 
+    /// How the credential manager answers every conditional registration request, whatever its
+    /// state would decide: the one platform decision a counterfactual run of a scenario changes.
+    public enum ConditionalAnswer: String, Sendable, Hashable {
+        /// `create`: a passkey is created without UI; `decline`: the expected no-create, silently.
+        case create, decline
+    }
+
     /// Authenticator data flags for the credentials the provider makes (`nil`: the platform's own choice).
     public struct Flags: Sendable, Hashable {
         /// The UP flag: the user was present.
@@ -122,6 +129,9 @@ public struct ProviderState: Sendable {
     public var nextAssertion: AssertionPlan?
     /// What the provider does with the passkeys a signal rules out; hiding by default.
     public var signalPolicy: SignalPolicy = .hide
+    /// The answer to every conditional registration request, ahead of every other decision of the
+    /// provider (`nil`: the provider decides as its state says). Set only for a counterfactual run.
+    public var conditionalAnswer: ConditionalAnswer?
     /// The failure the credential manager answers the next conditional registration with (used once).
     public var nextConditionalCreateFailure: CreateFailureClass?
     /// Force a rate-limit exception with this `retryMillis` on the next Android signal.

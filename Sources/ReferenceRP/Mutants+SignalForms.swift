@@ -5,7 +5,7 @@ import Foundation
 /// Decision points of signalling that only second-form mutants override: each conforming value is
 /// the reference's behaviour.
 struct SignalForms: Sendable {
-    /// Shown at once when the server revokes a passkey, before any signal.
+    /// Shown at once when the server revokes a passkey, before any signal, where the app can signal.
     var noticeAtRevocation: UIEvent?
     /// Reconciles the account of the presented credential after a sign-in the server refused
     /// (restricted account, invalid signature, expired challenge, network failure).
@@ -31,10 +31,11 @@ struct SignalForms: Sendable {
 /// Second forms of the N3.2 obligations: each breaks a verify item the first mutants already break,
 /// in another form (another path, another moment, another kind of event).
 extension Mutation {
-    /// Tells the user at once that the passkey was removed from the device, before any signal.
+    /// Where it can signal, tells the user at once that the passkey was removed from the device, before any signal.
     public static let claimAtRevocation = Mutation(
         "claim-at-revocation", "N3.2-AC08", ["N3.2-AC08.V1", "N3.2-AC08.V2"],
-        "tells the user the passkey was removed from this device as soon as it is revoked, before any signal", form: "a message before the first signal"
+        "where it can signal, tells the user the passkey was removed from this device as soon as it is revoked, before any signal",
+        form: "a message before the first signal"
     ) { $0.forms.noticeAtRevocation = UIEvent(.message, "The passkey was removed from this device.") }
 
     /// Confirms that the password manager updated the name once a user-details signal is accepted.

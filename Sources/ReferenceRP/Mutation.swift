@@ -7,8 +7,9 @@ import ConformanceModel
 /// Every mutant is one value holding all its facts: its name, criterion, verify items, summary and
 /// the decision it overrides. The mutants themselves are in `Mutants.swift` (N2.6) and
 /// `Mutants+Signals.swift` (N3.2), with second forms of N3.2 in `Mutants+SignalForms.swift`,
-/// `Mutants+ListForms.swift` and `Mutants+EncodingForms.swift`, and the mutants the path proofs keep
-/// honest in `Mutants+PathForms.swift`.
+/// `Mutants+ListForms.swift` and `Mutants+EncodingForms.swift`, the mutants the path proofs keep
+/// honest in `Mutants+PathForms.swift`, and the forms of what the app shows that a reader of English
+/// words misses in `Mutants+Text.swift`.
 public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepresentable, CustomStringConvertible {
     /// The mutation's stable name, as `selftest` and the adapter name show it.
     public let id: MutantID
@@ -44,7 +45,7 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
     /// Every mutant, N2.6 first, in the order `selftest` reports them.
     public static let allCases: [Mutation] =
         registrationMutants + signalMutants + signalFormMutants + listFormMutants + encodingFormMutants
-        + monitorMutants + pathFormMutants
+        + monitorMutants + pathFormMutants + textMutants
 
     /// The mutation's name (its `id`), as text.
     public var rawValue: String { id.rawValue }

@@ -95,7 +95,7 @@ extension ReferenceDesign {
     }
 
     /// Every knob, in the order a design specification lists them.
-    public static let knobs: [Knob] = upgradeKnobs + signalKnobs
+    public static let knobs: [Knob] = upgradeKnobs + signalKnobs + textKnobs
 
     /// How far the longest upgrade delay a design draws stays inside the credential manager's
     /// default autofill window: 1 minute. The window counts from the autofill, which a second factor
@@ -153,6 +153,14 @@ extension ReferenceDesign {
         .flag("empty-list-at-sign-in", "F-empty", "sends an empty accepted list at every sign-in of an account with no passkey", \.emptyListAtSignIn),
         .optionalInteger(
             "idle-timer-ms", "F-time", "runs a recurring timer of this period that does nothing", 10_000...600_000, unit: " ms", \.idleTimerMillis),
+    ]
+
+    /// The knobs of what the app shows of its own, whatever criterion judges it.
+    static let textKnobs: [Knob] = [
+        .choice("ui-language", "F-words", "the language of the app's own texts (the nudge's offer stays English)", \.language),
+        .flag("status-line", "F-extra-ui", "shows a status line after every user action, whatever happened", \.statusLine),
+        .flag("passkey-count-screen", "F-extra-ui", "shows the home screen's \"Passkeys saved: N\" at every sign-in", \.passkeyCountScreen),
+        .flag("provider-labels", "F-words", "names a passkey by its provider, as a label, when the user signs in with it", \.providerLabels),
     ]
 
     /// The design with every knob set as `specification` says: `knobs:name=value;…`, every knob not

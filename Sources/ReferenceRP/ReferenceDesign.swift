@@ -92,6 +92,14 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     public var staleResponse = StaleResponseHandling.appDiscards
     /// When set, a no-op housekeeping timer this long after every sign-in (F-time).
     public var housekeepingMillis: Int64?
+    /// The language of the app's own texts (F-words).
+    public var language = Language.english
+    /// Shows a status line after every user action, whatever happened (F-extra-ui).
+    public var statusLine = false
+    /// Shows the home screen's count of the account's passkeys at every sign-in (F-extra-ui).
+    public var passkeyCountScreen = false
+    /// Names a passkey by its provider, as a label, when the user signs in with it (F-words).
+    public var providerLabels = false
 
     /// Creates a design; every choice not given is the reference's.
     public init(id: DesignID, summary: String, _ configure: (inout ReferenceDesign) -> Void = { _ in }) {

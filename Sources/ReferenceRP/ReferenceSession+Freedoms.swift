@@ -82,14 +82,9 @@ extension ReferenceSession {
     func showRevokeNotice() async {
         switch design.revokeNotice {
         case .none: return
-        case .providerLabel:
-            let label = device.platform == .apple ? "iCloud Keychain" : "Google Password Manager"
-            await host.show(UIEvent(.message, "Passkey \"\(label)\" was removed from your account."))
-        case .deviceDisclaimer:
-            await host.show(
-                UIEvent(.message, "The passkey was removed from your account. It may still appear on this device until your password manager updates it."))
-        case .accountSide:
-            await host.show(UIEvent(.confirmation, "Your account no longer accepts this passkey."))
+        case .providerLabel: await show(.message, .revokedWithLabel(provider: providerLabel))
+        case .deviceDisclaimer: await show(.message, .revokedWithDisclaimer)
+        case .accountSide: await show(.confirmation, .revokedAccountSide)
         }
     }
 }

@@ -33,7 +33,8 @@ extension ReferenceSession {
             switch state.server.revoke(token: token, credentialID: id) {
             case .failure(let refusal): return ActionOutcome(.rejected, message: refusal.message)
             case .success(let username):
-                if let notice = decisions.forms.noticeAtRevocation { await host.show(notice) }
+                // A mutant announces the provider's removal where it can signal, before any signal.
+                if let notice = decisions.forms.noticeAtRevocation, signalInterface != nil { await host.show(notice) }
                 if decisions.forms.revocationSendsOldList {
                     await send(.fixedList(username: username, ids: before))
                 } else if decisions.signals.reconcileTriggers.contains(.credentialRevoked), !(await reportedLastPasskeyAsUnknown(id, of: username)) {
@@ -56,7 +57,7 @@ extension ReferenceSession {
             let displayNameChanged = newDisplayName != nil
             switch state.server.rename(token: token, name: newName, displayName: newDisplayName, confirmed: confirmed) {
             case .failure(let refusal):
-                await host.show(UIEvent(.error, "Your profile could not be saved."))
+                await show(.error, .profileNotSaved)
                 if decisions.signals.announcesRefusedRename { await announceRefusedRename(name: newName, displayName: newDisplayName, username: username) }
                 return ActionOutcome(.rejected, message: refusal.message)
             case .success:
@@ -91,7 +92,7 @@ extension ReferenceSession {
             if state.app.declinedOnce, let token = state.app.token { await considerUpgrade(.managementAfterNoCreate, token: token, username: username) }
             if decisions.forms.managementNeedsNoSignals, signalInterface != nil { return ActionOutcome(.rejected, message: "unavailable") }
             let active = account.credentials.filter { $0.state == .active }.count
-            await host.show(UIEvent(.screen, "Passkeys: \(active)"))
+            await show(.screen, .passkeyList(count: active))
             return ActionOutcome(.done)
         default:
             throw SystemIssue("\(action.kind.rawValue) is not a signal action")
@@ -259,6 +260,7 @@ extension ReferenceSession {
     func signedIn(_ username: String, byPasskey: Bool = false) async {
         if design.reconcileAtEverySignIn { await scheduleReconciliation(for: username, reason: "signed in") }
         await freedomsAfterSignIn(username, byPasskey: byPasskey)
+        await extraUIAtSignIn(username, byPasskey: byPasskey)
     }
 
     private func signInCompleted(_ signIn: SignalScheduler.PendingSignIn, _ outcome: PlatformOutcome) async {
@@ -279,7 +281,7 @@ extension ReferenceSession {
             networkFailed = state.server.store.take(.networkFailure)
         }
         if networkFailed {
-            await host.show(UIEvent(.error, "No connection. Try again."))
+            await show(.error, .noConnection)
             await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.cancelOrNetworkError) { await send(.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)) }
             return
@@ -310,15 +312,15 @@ extension ReferenceSession {
             await signedIn(username, byPasskey: true)
             await considerUpgrade(.passkeySignIn, token: token, username: username)
         case .lookupFailed:
-            await host.show(UIEvent(.error, "Sign-in failed. Try again."))
+            await show(.error, .signInFailed)
             if decisions.signals.unknownCauses.contains(.lookupFailure) { await send(unknown) }
             // A second-form mutant looks the credential up once more and takes a second failure as proof that the id is unknown.
             if decisions.encodingForms.unknownWhenLookupFailsTwice, verify() == .lookupFailed { await send(unknown) }
         case .unknownCredential:
-            await host.show(UIEvent(.error, "This passkey is not valid for your account."))
+            await show(.error, .passkeyNotValid)
             if decisions.signals.unknownCauses.contains(.unknownCredential) { await send(unknown) }
         case .revoked(let username):
-            await host.show(UIEvent(.error, "This passkey has been removed from your account."))
+            await show(.error, .passkeyRevoked)
             // The revoked passkey is reconciled by a full list only while this account is signed in;
             // a client that is not signed in never receives the account's list.
             let authenticated = state.app.stage == .signedIn && state.app.username == username
@@ -328,11 +330,11 @@ extension ReferenceSession {
                 await scheduleReconciliation(for: username, reason: "revoked credential presented")
             }
         case .restricted:
-            await host.show(UIEvent(.error, "Your account is restricted."))
+            await show(.error, .accountRestricted)
             await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.restricted) { await send(unknown) }
         case .expiredChallenge, .invalid:
-            await host.show(UIEvent(.error, "Sign-in failed. Try again."))
+            await show(.error, .signInFailed)
             await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.verificationFailure) { await send(unknown) }
         case .originRefused:

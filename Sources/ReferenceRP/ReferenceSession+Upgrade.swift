@@ -12,9 +12,9 @@ extension ReferenceSession {
         let name = state.server.accounts[username]?.displayName ?? username
         switch design.afterSignIn {
         case .nothing: break
-        case .welcomeMessage: await host.show(UIEvent(.message, "Welcome back, \(name)."))
-        case .signedInConfirmation: await host.show(UIEvent(.confirmation, "You are signed in."))
-        case .homeScreen: await host.show(UIEvent(.screen, "Home"))
+        case .welcomeMessage: await show(.message, .welcome(name: name))
+        case .signedInConfirmation: await show(.confirmation, .signedIn)
+        case .homeScreen: await show(.screen, .home)
         }
         if let millis = design.housekeepingMillis {
             state.app.housekeepingTimers.insert(await host.scheduleTimer(afterMillis: millis, label: "housekeeping"))
@@ -86,7 +86,7 @@ extension ReferenceSession {
     }
 
     /// The manual creation nudge of the design, after the credential manager created nothing: it
-    /// only offers; the user chooses it or not (F-nudge).
+    /// only offers; the user chooses it or not (F-nudge). Always in English: see `ReferenceDesign.Language`.
     func offerNudge() async {
         switch design.nudge {
         case .none: break

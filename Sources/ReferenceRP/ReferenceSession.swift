@@ -117,7 +117,9 @@ actor ReferenceSession: RelyingPartySession {
     }
 
     func perform(_ action: UserAction) async throws -> ActionOutcome {
-        try await act(action)
+        let outcome = try await act(action)
+        await afterAction()
+        return outcome
     }
 
     func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {
@@ -317,7 +319,7 @@ actor ReferenceSession: RelyingPartySession {
                 await scheduleReconciliation(for: pending.username, reason: "creation attempted")
             }
             guard pending.conditional else {
-                if !RequestBuilder.isCancellation(error) { await host.show(UIEvent(.error, "The passkey could not be created.")) }
+                if !RequestBuilder.isCancellation(error) { await show(.error, .passkeyNotCreated) }
                 return
             }
             if decisions.upgrade.isExpectedNoCreate(error) {
@@ -356,7 +358,7 @@ actor ReferenceSession: RelyingPartySession {
         {
         case .failure(let reason):
             await host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason.message]))
-            if !pending.conditional { await host.show(UIEvent(.error, "The passkey could not be saved.")) }
+            if !pending.conditional { await show(.error, .passkeyNotSaved) }
             if decisions.forms.reconcilesAfterRejectedCreation { await scheduleReconciliation(for: pending.username, reason: "creation rejected") }
             await creationRejected(pending.username)
         case .success:

@@ -212,6 +212,9 @@ public struct Runner: Sendable {
         world.counterfactual = { [self] in
             try await replayContext(testCase, description: description, seed: caseSeed, bound: bound)
         }
+        world.replayChanging = { [self] change in
+            try await replay(testCase, description: description, seed: caseSeed, bound: bound, changing: change)
+        }
         var verdict = Verdict.passed
         var message: String?
         for (index, (definition, arguments)) in bound.enumerated() {

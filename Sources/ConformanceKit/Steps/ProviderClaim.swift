@@ -9,6 +9,12 @@ import Foundation
 /// manager, a keychain). A provider named inside quotation marks is a label, not a place; a result
 /// done to the account or on the server is the server's own; a sentence that hedges, negates, asks
 /// or waits ("may still appear", "until", "we asked") claims nothing.
+///
+/// The step of N3.2-AC08 judges only what the app showed *because of* its signals
+/// (`World+Attribution`: not shown where the platform offers no signal interface), in any language:
+/// such an event fails unless this reader positively reads every sentence of it as claiming nothing
+/// (`claimsNothing`). A word list only ever excuses an attributed event; what the app shows whatever
+/// it signals is never judged, whatever it says.
 public enum ProviderClaim {
     /// Names of provider places, longest first, each replaced by one token before the sentence is read.
     static let placePhrases = [
@@ -57,14 +63,41 @@ public enum ProviderClaim {
         text.split(whereSeparator: { ".!?;\n".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    static func claims(sentence: String) -> Bool {
+    /// Whether the reader positively reads the text as claiming nothing about a provider: every
+    /// sentence hedges, negates, asks or waits, or says that what was done was done to the account or
+    /// on the server (a provider named in quotation marks being a label). A sentence it cannot read
+    /// so (one in another language, one that names no result, "Your passkeys are now up to date")
+    /// is not excused.
+    public static func claimsNothing(_ text: String) -> Bool {
+        let sentences = sentences(of: text)
+        return !sentences.isEmpty && sentences.allSatisfy(excused(sentence:))
+    }
+
+    /// Whether a sentence claims nothing by the reader's positive reading: it claims no result, and
+    /// it hedges, or every result it names was done to the account or on the server.
+    static func excused(sentence: String) -> Bool {
+        let words = words(of: sentence)
+        if claims(words) { return false }
+        if words.contains(where: hedgeWords.contains) { return true }
+        let results = words.indices.filter { resultWords.contains(words[$0]) }
+        return !results.isEmpty && results.allSatisfy { leadsToAccount(Array(words[($0 + 1)...])) }
+    }
+
+    /// A sentence's words, lower case, with quoted names removed and result and place phrases each
+    /// replaced by one token.
+    static func words(of sentence: String) -> [String] {
         var lower = sentence.lowercased().replacingOccurrences(of: "\u{2019}", with: "'")
         // A name in quotation marks is a label (a passkey called "Google Password Manager"), never a place.
         for (open, close) in [("\"", "\""), ("\u{201C}", "\u{201D}"), ("\u{00AB}", "\u{00BB}")] { lower = strip(lower, open, close) }
         lower = lower.replacingOccurrences(of: "'s", with: "")
         for phrase in resultPhrases { lower = lower.replacingOccurrences(of: phrase, with: " resulttoken ") }
         for phrase in placePhrases { lower = lower.replacingOccurrences(of: phrase, with: " placetoken ") }
-        let words = lower.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "-") }).map { String($0) }
+        return lower.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "-") }).map { String($0) }
+    }
+
+    static func claims(sentence: String) -> Bool { claims(words(of: sentence)) }
+
+    static func claims(_ words: [String]) -> Bool {
         if words.contains(where: hedgeWords.contains) { return false }
         for (index, word) in words.enumerated() where resultWords.contains(word) {
             let after = words[(index + 1)...]

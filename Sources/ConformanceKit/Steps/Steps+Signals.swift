@@ -255,20 +255,26 @@ extension StepLibrary {
             }
             return StepSupport.expect(!calls.isEmpty && problems.isEmpty, calls.isEmpty ? "the app sent no signal" : problems.joined(separator: "; "))
         },
-        // Everything the app shows in the whole scenario, of any kind, before the first signal and
-        // after every signal kind, judged by what it claims (the harness's reading, `ProviderClaim`).
+        // By cause, then by meaning: everything the app showed in the whole scenario, of any kind,
+        // before the first signal and after every signal kind, that it did not show where the platform
+        // offers no signal interface is the doing of its signals, and fails in any language unless the
+        // reader excuses every sentence of it (the harness's reading, `ProviderClaim.claimsNothing`).
         StepDefinition("the app claimed nothing about the credential manager's passkeys") { world, _ in
             try await world.quiesce()
-            let snapshot = world.host.snapshot
-            let first = snapshot.operations.first(where: { $0.kind == .signal })
-            let claims = snapshot.uiEvents.compactMap { event in ProviderClaim.claim(in: event.value.text).map { (event, $0) } }
+            guard world.target.has(.signals) else { return .passed }
+            let attribution = try await world.shownOnlyBecause(after: 0, unless: .noSignalInterface) { ProviderClaim.claimsNothing($0.text) }
+            let first = world.host.snapshot.operations.first(where: { $0.kind == .signal })
+            let claims = attribution.events
             return StepSupport.expect(
                 claims.isEmpty,
-                claims.map { event, sentence in
+                claims.map { event in
                     let moment =
                         first.map { event.sequence < $0.sequence ? "before the first signal" : "after \(StepSupport.cite($0))" } ?? "with no signal sent"
-                    return "#\(event.sequence) \(event.value.kind.rawValue) \"\(event.value.text)\" (\(moment)): the harness reads \"\(sentence)\" "
-                        + "as claiming that a credential manager acted; this is the harness's reading of the text, see N3.2-AC08's harness choices"
+                    let reading =
+                        ProviderClaim.claim(in: event.value.text).map { "the harness reads \"\($0)\" as claiming that a credential manager acted" }
+                        ?? "the harness cannot read it as claiming nothing"
+                    return "#\(event.sequence) \(event.value.kind.rawValue) \"\(event.value.text)\" (\(moment)), shown only because the app signals (not shown "
+                        + "\(World.Counterfactual.noSignalInterface.phrase)): \(reading); this is the harness's reading of the text, see N3.2-AC08's harness choices"
                 }.joined(separator: "; "))
         },
         StepDefinition("every signal carries the user handle and passkey ids of {string} exactly", accounts: .uses(0)) { world, arguments in

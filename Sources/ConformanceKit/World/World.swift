@@ -34,6 +34,9 @@ public final class World {
     /// Replays the scenario's `Given` steps in a fresh session, without its `When` steps, to
     /// quiescence; set by the runner.
     public var counterfactual: (() async throws -> World)?
+    /// Replays the whole scenario (its `Given` and `When` steps) in a fresh session with one
+    /// platform decision changed, to quiescence; set by the runner (see `World+Attribution.swift`).
+    public var replayChanging: ((Counterfactual) async throws -> World)?
     /// Named values steps leave for later steps.
     public var notes: [String: String] = [:]
     /// The safety monitors watching this test case, after every relying-party call; `nil` where

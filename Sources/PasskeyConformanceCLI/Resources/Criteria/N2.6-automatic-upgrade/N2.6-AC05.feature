@@ -39,9 +39,15 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     step that reads registration requests gives it the same window first; an app that asks at once
     sees no time pass. A request that comes after the window or after a further user action is
     reported as late, none at all (even once the app has nothing left scheduled) as absent.
-    What the app shows is judged by its claim, whatever kind of event it uses: an error event, or
-    any text that says something failed, is a user-facing error; a text that speaks of a passkey
-    as ready, created, saved, added or set up confirms it. The verdict quotes the text.
+    What the app shows is judged by cause, then by meaning, whatever kind of event it uses. An
+    event is a confirmation of the app's own when the same scenario replayed where the credential
+    manager declines every conditional request does not show it after the outcome reached the app,
+    and a user-facing error when the replay where it creates every passkey does not show it after
+    the no-create reached the app; the events are compared by kind and text, in order, so a home
+    screen or status line shown whatever happened is never judged, in any words. Such an event
+    fails in any language unless the harness's reader of English excuses it: after a success, a
+    text that reports a failure; after a no-create, an offer to make a passkey that is not an
+    error event (a nudge in another language is reported). The verdict quotes the text.
     A creation sheet counts as the app's own unless the user's last action before it chose
     passkey creation (a nudge or a setting); one sheet per such choice.
     "Once the app has nothing left scheduled" has no horizon of the harness's own: every timer the
