@@ -43,7 +43,8 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     event is a confirmation of the app's own when the same scenario replayed where the credential
     manager declines every conditional request does not show it after the outcome reached the app,
     and a user-facing error when the replay where it creates every passkey does not show it after
-    the no-create reached the app; the events are compared by kind and text, in order, so a home
+    the no-create reached the app, in both cases before the user's next action (what the app shows
+    in answer to a later action, such as a passkey list, is not its reaction); the events are compared by kind and text, in order, so a home
     screen or status line shown whatever happened is never judged, in any words. Such an event
     fails in any language unless the harness's reader of English excuses it: after a success, a
     text that reports a failure; after a no-create, an offer to make a passkey that is not an

@@ -64,6 +64,7 @@ struct SafetyMonitorTests {
         Case(monitor: "signal-names-account-rp-id", mutant: .signalOriginAsRPID, criterion: "N2.6-AC01", target: "android-15-gpm"),
         Case(monitor: "signal-ids-exact", mutant: .appleBase64TextData, criterion: "N3.2-AC03", target: "apple-26.2"),
         Case(monitor: "user-details-are-server-details", mutant: .renameBlankUnchangedField, criterion: "N3.2-AC01", target: "android-15-gpm"),
+        Case(monitor: "no-provider-claim", mutant: .claimProviderRemoval, criterion: "N3.2-AC01", target: "android-15-gpm"),
     ]
 
     /// The criteria and the filter of a case: the suite's criterion, or the test's own beside the suite.

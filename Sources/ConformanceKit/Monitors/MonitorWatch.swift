@@ -257,6 +257,24 @@ public final class MonitorWatch {
         }
     }
 
+    /// The test case's steps are over: the monitors of what the app showed judge it by cause, each
+    /// replaying the test case once when its reader picks an event. A replay that cannot run leaves
+    /// the monitor silent, with the reason in the transcript.
+    func finish(_ world: World) async {
+        guard stopped == nil else { return }
+        for monitor in monitors {
+            guard case .shown(let judge) = monitor.judge, judge.applies(target),
+                world.host.snapshot.uiEvents.contains(where: { judge.picks($0.value) })
+            else { continue }
+            do {
+                let attribution = try await world.shownOnlyBecause(after: 0, unless: judge.change) { !judge.picks($0) }
+                for event in attribution.events { report(monitor, judge.breach(event), sequence: event.sequence, key: "\(event.sequence)") }
+            } catch {
+                world.host.record(.step, "monitor.skipped", "\(monitor.id) could not replay the test case \(judge.change.phrase): \(error)")
+            }
+        }
+    }
+
     /// Asks every monitor about one call.
     func judge(_ operation: PlatformOperation, in context: inout Context) {
         switch operation.kind {

@@ -134,4 +134,18 @@ extension SafetyMonitor {
                 "\(StepSupport.cite(operation)) carries the name \"\(signal.name ?? "-")\"\(signal.displayName.map { " and the display name \"\($0)\"" } ?? ""); the server holds \"\(account.name)\" and \"\(account.displayName)\" for \(account.username)"
             )
         })
+
+    static let noProviderClaim = SafetyMonitor(
+        "no-provider-claim", items: ["N3.2-AC08.V2", "N3.2-AC08.V1"],
+        statement:
+            "Nothing the app shows because of its signals claims that a credential manager updated, hid, removed or restored a passkey, at any moment: a text the harness's reader of English reads as such a claim fails when the same test case, replayed where the platform offers no signal interface, does not show it.",
+        judge: .shown(
+            Attributed(
+                change: .noSignalInterface, applies: { $0.has(.signals) }, picks: { ProviderClaim.claims($0.text) },
+                breach: { event in
+                    Breach(
+                        "#\(event.sequence) \(event.value.kind.rawValue) \"\(event.value.text)\" claims a provider-side result (the harness reads \""
+                            + (ProviderClaim.claim(in: event.value.text) ?? event.value.text)
+                            + "\" so), and it is shown only because the app signals: not shown \(World.Counterfactual.noSignalInterface.phrase)")
+                })))
 }

@@ -48,6 +48,24 @@ public struct SafetyMonitor: Sendable, Identifiable {
         /// What the test case did so far, each time the app has nothing left scheduled (but its
         /// recurring schedule): an obligation is judged once the app had every chance to meet it.
         case settled(@Sendable (MonitorWatch.Context) -> Breach?)
+        /// What the app showed in the whole test case, once its steps are over: each event the
+        /// monitor's reader picks is judged by cause (`Attributed`).
+        case shown(Attributed)
+    }
+
+    /// A monitor of what the app shows: an event fails when the monitor's reader picks it and the
+    /// same test case, replayed with one platform decision changed so that the cause does not
+    /// happen, does not show it (`World.shownOnlyBecause`). The reader only narrows which events
+    /// are worth a replay; the replay decides, so a text the app shows whatever happened never fails.
+    struct Attributed: Sendable {
+        /// The decision the replay changes.
+        var change: World.Counterfactual
+        /// Whether the monitor applies to a test case on this target.
+        var applies: @Sendable (Target) -> Bool
+        /// The events worth a replay.
+        var picks: @Sendable (UIEvent) -> Bool
+        /// The finding for an event shown only because of the cause.
+        var breach: @Sendable (Timed<UIEvent>) -> Breach
     }
 
     /// Every monitor, in the order they judge a call.
@@ -55,6 +73,6 @@ public struct SafetyMonitor: Sendable, Identifiable {
         requestOnlyAfterCompleteSignIn, requestForSignedInAccount, requestExcludesKnownPasskeys, oneRequestPerQualifyingSignIn,
         failureRecordedUnderItsClass, noModalSheetAfterDeclinedUpgrade, noStaleCredentialStored, noUnavailableSignalInterface, unknownOnlyForUnknownIDs,
         signalsOnlyWhileSignedIn, acceptedListIsServerList, androidRateWindow, retryNotBeforeRetryMillis, signalNamesAccountRPID,
-        signalIDsExact, userDetailsAreServerDetails,
+        signalIDsExact, userDetailsAreServerDetails, noProviderClaim,
     ]
 }

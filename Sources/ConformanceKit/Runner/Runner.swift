@@ -253,6 +253,8 @@ public struct Runner: Sendable {
             host.record(.step, "step.\(steps[index].status.rawValue)", steps[index].message ?? "")
             break
         }
+        // The monitors of what the app showed judge the whole test case by cause, once its steps are over.
+        if verdict != .error { await watch.finish(world) }
         // The in-process budget of interactions, as the JSON-RPC transport has its flood limit: a
         // relying party that floods the transcript ends the test case as `error`, not the harness.
         let interactions = host.snapshot.transcript.count

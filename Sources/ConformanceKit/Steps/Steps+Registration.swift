@@ -236,7 +236,7 @@ extension StepLibrary {
                 return .passed
             }
             let attribution = try await world.shownOnlyBecause(
-                after: delivered, unless: .conditionalAnswer(.decline), excusing: UpgradeClaims.excusedAsNoConfirmation)
+                after: delivered, untilUserActs: true, unless: .conditionalAnswer(.decline), excusing: UpgradeClaims.excusedAsNoConfirmation)
             let confirmations = attribution.events
             return StepSupport.expect(
                 confirmations.isEmpty,

@@ -53,7 +53,8 @@ extension World {
     /// was shown only because it came back without a passkey, or the reader excuses it as no error
     /// (N2.6-AC05.V2, V6: the expected no-create stays silent).
     func noErrorShown(after failed: PlatformOperation, delivered: Int) async throws -> StepOutcome {
-        let attribution = try await shownOnlyBecause(after: delivered, unless: .conditionalAnswer(.create), excusing: UpgradeClaims.excusedAsNoError)
+        let attribution = try await shownOnlyBecause(
+            after: delivered, untilUserActs: true, unless: .conditionalAnswer(.create), excusing: UpgradeClaims.excusedAsNoError)
         let errors = attribution.events
         return StepSupport.expect(
             errors.isEmpty,

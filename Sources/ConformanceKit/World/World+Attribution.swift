@@ -43,17 +43,28 @@ extension World {
     /// with `change` did not show, less those `excused` excuses. Replays only when an event after
     /// the cause is not excused: an excused event passes whatever caused it. The replay's
     /// transcript is copied into this one as evidence.
-    func shownOnlyBecause(after cause: Int, unless change: Counterfactual, excusing excused: (UIEvent) -> Bool) async throws -> Attribution {
+    /// With `untilUserActs`, only what the app showed before the user's next action counts: its own
+    /// reaction to the cause, not the answer to something the user asked for later (a passkey list
+    /// the user opens shows what the account holds, whatever led there).
+    func shownOnlyBecause(
+        after cause: Int, untilUserActs: Bool = false, unless change: Counterfactual, excusing excused: (UIEvent) -> Bool
+    ) async throws -> Attribution {
         try await quiesce()
-        let shown = host.snapshot.uiEvents
-        guard shown.contains(where: { $0.sequence > cause && !excused($0.value) }) else { return Attribution(events: [], change: nil) }
+        let snapshot = host.snapshot
+        let end =
+            untilUserActs
+            ? snapshot.transcript.first { $0.sequence > cause && $0.channel == .harnessToRP && $0.name.hasPrefix("user.") && !$0.name.hasSuffix(".result") }?
+                .sequence ?? Int.max : Int.max
+        let shown = snapshot.uiEvents
+        func judged(_ event: Timed<UIEvent>) -> Bool { event.sequence > cause && event.sequence < end && !excused(event.value) }
+        guard shown.contains(where: judged) else { return Attribution(events: [], change: nil) }
         guard let replayChanging else { throw SystemIssue("this runner cannot replay a scenario \(change.phrase)") }
         let now = host.now()
         let replay = try await replayChanging(change)
         try await replay.catchUp(to: now)
         let other = replay.host.snapshot.uiEvents
         let matched = Self.matchedInOrder(shown.map(\.value), other.map(\.value))
-        let attributed = shown.indices.filter { shown[$0].sequence > cause && !matched.contains($0) && !excused(shown[$0].value) }.map { shown[$0] }
+        let attributed = shown.indices.filter { judged(shown[$0]) && !matched.contains($0) }.map { shown[$0] }
         host.record(.step, "replay.begin", "the same scenario in a fresh session \(change.phrase), to the same moment (\(now) ms):")
         // The replay's timers are left out (a heartbeat's firings could fill the test case's budget of interactions).
         for entry in replay.host.snapshot.transcript where !Self.timerBookkeeping.contains(entry.name) {
