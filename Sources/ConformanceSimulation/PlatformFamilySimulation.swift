@@ -55,6 +55,8 @@ public protocol PlatformFamilySimulation: Sendable {
     func readSignal(_ request: SignalRequest) -> Result<SignalView, PlatformError>
     /// The error the family's platform answers a signal whose RP ID is not a domain with.
     func signalSecurityError(_ message: String) -> PlatformError
+    /// The error the family's platform answers a signal with when it fails to pass it on.
+    func signalFailure() -> PlatformError
     /// What a signal of the family says as written, read leniently: for checks that look at every
     /// call, the refused ones too.
     func signalSummary(_ request: SignalRequest) -> SignalSummary

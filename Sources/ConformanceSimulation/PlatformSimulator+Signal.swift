@@ -63,6 +63,10 @@ extension PlatformSimulator {
             return (.failure(refusal.error), notes)
         }
         notes += admitted
+        if provider.failSignals {
+            notes.append(Note(kind: .decision, text: "the platform failed to pass the signal on (the scenario makes every signal fail)"))
+            return (.failure(family.signalFailure()), notes)
+        }
         let view: SignalView
         switch read ?? family.readSignal(request) {
         case .failure(let error):

@@ -115,6 +115,12 @@ public struct ProviderState: Sendable {
     public var holdRegistrations = false
     /// Hold every assertion response until the scenario releases it.
     public var holdAssertions = false
+    /// Hold the platform's answer to every signal until the scenario releases it: the signal is
+    /// passed on, and the app learns nothing of it until then (N3.2: "never block a UI flow on the result").
+    public var holdSignals = false
+    /// The platform fails every signal it would otherwise pass on, with the family's generic signal
+    /// failure (Apple `ASAuthorizationError.failed`, Android `SignalCredentialUnknownException`).
+    public var failSignals = false
     /// The provider fulfils modal registration requests without showing its sheet.
     public var createsWithoutUI = false
     /// The user cancels the next modal registration sheet.

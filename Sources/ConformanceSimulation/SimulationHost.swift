@@ -69,7 +69,8 @@ public final class SimulationHost: PlatformHost, Sendable {
         }
     }
 
-    /// Sends a signal: the simulator decides and applies it now; the outcome is delivered later.
+    /// Sends a signal: the simulator decides and applies it now; the outcome is delivered later
+    /// unless held.
     public func signal(_ request: SignalRequest) -> OperationID {
         state.withLock { state in
             let now = state.clock.nowMillis
@@ -79,7 +80,7 @@ public final class SimulationHost: PlatformHost, Sendable {
             let summary = view.map { "\($0.kind.rawValue) signal via \($0.interface) (rp \($0.rpID))" } ?? "unreadable signal"
             return Self.start(
                 &state, .signal(request, signal: view), summary: summary, payload: keepsPayloads ? Wire.jsonValue(request) : nil, outcome: outcome,
-                notes: notes, hold: false)
+                notes: notes, hold: state.simulator.provider.holdSignals)
         }
     }
 

@@ -21,6 +21,8 @@ struct Decisions: Sendable {
     var listForms = ListForms()
     /// Points only the mutants of the path proofs override (`Mutants+PathForms.swift`).
     var pathForms = PathForms()
+    /// Points only the mutants that wait for a signal's answer override (`Mutants+Waits.swift`).
+    var waits = SignalWaits()
 
     // MARK: Automatic upgrade (N2.6-AC01, AC05)
 

@@ -9,7 +9,8 @@ import ConformanceModel
 /// `Mutants+Signals.swift` (N3.2), with second forms of N3.2 in `Mutants+SignalForms.swift`,
 /// `Mutants+ListForms.swift` and `Mutants+EncodingForms.swift`, the mutants the path proofs keep
 /// honest in `Mutants+PathForms.swift`, and the forms of what the app shows that a reader of English
-/// words misses in `Mutants+Text.swift`.
+/// words misses in `Mutants+Text.swift`, and the flows that wait for a signal's answer in
+/// `Mutants+Waits.swift`.
 public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepresentable, CustomStringConvertible {
     /// The mutation's stable name, as `selftest` and the adapter name show it.
     public let id: MutantID
@@ -45,7 +46,7 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
     /// Every mutant, N2.6 first, in the order `selftest` reports them.
     public static let allCases: [Mutation] =
         registrationMutants + signalMutants + signalFormMutants + listFormMutants + encodingFormMutants
-        + monitorMutants + pathFormMutants + textMutants
+        + monitorMutants + pathFormMutants + textMutants + waitMutants
 
     /// The mutation's name (its `id`), as text.
     public var rawValue: String { id.rawValue }

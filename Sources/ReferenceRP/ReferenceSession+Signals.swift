@@ -29,6 +29,7 @@ extension ReferenceSession {
         case .revokePasskey(let id):
             guard let token = state.app.token else { return ActionOutcome(.rejected, message: "sign in first") }
             if decisions.signals.revokesBySignalOnly, await revokeBySignalOnly(id) { return ActionOutcome(.done) }
+            if let outcome = await revokeAfterSignal(id, token: token) { return outcome }
             let before = state.app.username.map { state.server.acceptedIDs($0) } ?? []
             switch state.server.revoke(token: token, credentialID: id) {
             case .failure(let refusal): return ActionOutcome(.rejected, message: refusal.message)
@@ -52,6 +53,9 @@ extension ReferenceSession {
             }
             if decisions.forms.detailsBeforeRename, confirmed {
                 await send(.userDetails(username: username, nameChanged: newName != nil, displayNameChanged: newDisplayName != nil))
+            }
+            if let outcome = await renameAfterSignal(name: newName, displayName: newDisplayName, confirmed: confirmed, token: token, username: username) {
+                return outcome
             }
             let nameChanged = newName != nil
             let displayNameChanged = newDisplayName != nil
@@ -154,8 +158,10 @@ extension ReferenceSession {
 
     /// Builds the signal for an intent from current server state and hands it to the platform,
     /// keeping the Android budget and any retryMillis the platform asked for.
-    func send(_ intent: SignalScheduler.Intent) async {
-        guard let interface = signalInterface else { return }
+    /// Sends a signal now, or holds it for the rate limit; returns the platform operation when it went out.
+    @discardableResult
+    func send(_ intent: SignalScheduler.Intent) async -> OperationID? {
+        guard let interface = signalInterface else { return nil }
         if interface == .android, decisions.signals.rateBudget != .ignored, decisions.listForms.keepsBudget(intent) {
             let now = await host.now()
             state.app.signals.androidCalls.removeAll { $0.at <= now - decisions.listForms.androidWindowMillis }
@@ -163,18 +169,19 @@ extension ReferenceSession {
             let counted = decisions.signals.rateBudget == .perType ? state.app.signals.androidCalls.filter { $0.kind == kind } : state.app.signals.androidCalls
             if now < state.app.signals.androidBlockedUntil {
                 await hold(intent, until: state.app.signals.androidBlockedUntil)
-                return
+                return nil
             }
             if counted.count >= SignalScheduler.androidBudget {
                 await hold(intent, until: counted[0].at + decisions.listForms.androidWindowMillis + 1)
-                return
+                return nil
             }
         }
-        guard let request = await buildSignal(intent, interface: interface) else { return }
-        if interface == .android, await ownBudgetDrops() { return }
+        guard let request = await buildSignal(intent, interface: interface) else { return nil }
+        if interface == .android, await ownBudgetDrops() { return nil }
         if interface == .android { state.app.signals.androidCalls.append((await host.now(), SignalEncoding.androidType(of: intent))) }
         let operation = await host.signal(request)
         state.app.signals.inFlight[operation] = (intent, request)
+        return operation
     }
 
     /// Keeps a signal until the rate limit allows it; equivalent pending work is kept once.
@@ -241,6 +248,7 @@ extension ReferenceSession {
             return
         }
         guard let (intent, request) = state.app.signals.inFlight.removeValue(forKey: operation) else { return }
+        if let waiting = state.app.signals.waiting.removeValue(forKey: operation) { await finish(waiting, accepted: outcome.error == nil) }
         if let error = outcome.error {
             if let retryMillis = error.retryMillis {
                 let delay = decisions.signals.retryDelay(retryMillis) * design.retryBackoffFactor

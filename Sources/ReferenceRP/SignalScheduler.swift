@@ -57,6 +57,8 @@ enum SignalScheduler {
         /// Signals in flight.
         var inFlight: [OperationID: (intent: Intent, request: SignalRequest)] = [:]
         var pendingSignIns: [OperationID: PendingSignIn] = [:]
+        /// Work a mutant holds back until a signal's answer (`Mutants+Waits.swift`).
+        var waiting: [OperationID: SignalWaits.Work] = [:]
         /// The last account signed in (read only by a mutant that reconciles while signed out).
         var lastUsername: String?
         /// The recurring reconciliation of a design that has one (F-schedule).

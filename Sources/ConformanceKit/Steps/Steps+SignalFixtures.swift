@@ -92,6 +92,17 @@ extension StepLibrary {
             world.host.record(.step, "provider.setting", "sign-in responses are held until released")
             return .passed
         },
+        // N3.2: signals are "fire-and-forget hygiene"; "never block a UI flow on the result".
+        StepDefinition("the credential manager holds every signal's answer until it is released") { world, _ in
+            world.host.withProvider { $0.holdSignals = true }
+            world.host.record(.step, "provider.setting", "the platform's answers to signals are held until released")
+            return .passed
+        },
+        StepDefinition("the platform fails every signal") { world, _ in
+            world.host.withProvider { $0.failSignals = true }
+            world.host.record(.step, "provider.setting", "the platform fails every signal it would pass on")
+            return .passed
+        },
         StepDefinition("the credential manager ignores signals") { world, _ in
             world.host.withProvider { $0.signalPolicy = .ignore }
             world.host.record(.step, "provider.setting", "the provider accepts signals and does nothing")

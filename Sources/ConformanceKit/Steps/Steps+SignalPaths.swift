@@ -6,6 +6,34 @@ extension StepLibrary {
     /// a signed-in start without the upgrade capability, faults that persist until the check,
     /// failed creations of every kind, and outcomes judged by what the server now does.
     static let signalPathSteps: [StepDefinition] = [
+        StepDefinition("the held signal answers are released") { world, _ in
+            let released = try await world.releaseHeld(.signal, onlyFirst: false)
+            world.host.record(.step, "check.scope", "\(released) held signal answer(s) released")
+            return .passed
+        },
+        // N3.2: "Revocation never waits for the signal"; "never block a UI flow on the result". An
+        // answer `pending` (the flow waits for the platform) to a revocation, a rename, the refresh
+        // point or passkey management whose only platform calls were signals is a flow that waits for
+        // a signal's result; one that also started something else (a passkey sign-in to confirm the
+        // user) may wait for that.
+        StepDefinition("the app answered every user action without waiting for a signal") { world, _ in
+            let kinds: Set<String> = Set([UserAction.Kind.revokePasskey, .rename, .refresh, .managePasskeys].map { "user.\($0.rawValue)" })
+            let snapshot = world.host.snapshot
+            let actions = snapshot.transcript.filter { kinds.contains($0.name) }
+            guard !actions.isEmpty else { return .failed("the scenario made no revocation, rename, refresh or passkey-management action") }
+            var waiting: [String] = []
+            for action in actions {
+                guard let answer = snapshot.transcript.first(where: { $0.sequence > action.sequence && $0.name == action.name + ".result" }),
+                    answer.summary.hasPrefix(ActionOutcome.Status.pending.rawValue)
+                else { continue }
+                let started = snapshot.operations.filter { $0.sequence > action.sequence && $0.sequence < answer.sequence }
+                guard !started.isEmpty, started.allSatisfy({ $0.kind == .signal }) else { continue }
+                waiting.append(
+                    "#\(answer.sequence) \(action.name) answered \"\(answer.summary)\" after starting only signals ("
+                        + started.map(StepSupport.cite).joined(separator: ", ") + "): the flow waits for a signal's result")
+            }
+            return StepSupport.expect(waiting.isEmpty, waiting.joined(separator: "; "))
+        },
         // The signed-in start of the Signal API criteria: a password sign-in needs no upgrade
         // capability. An app that does not sign in with a password cannot start this way, which
         // leaves the scenario not verified rather than failed.

@@ -168,6 +168,14 @@ public struct AndroidSimulation: PlatformFamilySimulation {
         return (nil, [])
     }
 
+    /// `SignalCredentialUnknownException`: the platform could not pass the signal on.
+    public func signalFailure() -> PlatformError {
+        .android(
+            AndroidCredentialException(
+                name: "SignalCredentialUnknownException", type: "androidx.credentials.SignalCredentialStateException.TYPE_UNKNOWN",
+                message: "the signal could not be passed to a provider"))
+    }
+
     /// `SignalCredentialSecurityException` with the SecurityError's message.
     public func signalSecurityError(_ message: String) -> PlatformError {
         .android(

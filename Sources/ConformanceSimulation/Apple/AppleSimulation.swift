@@ -143,4 +143,11 @@ public struct AppleSimulation: PlatformFamilySimulation {
     public func signalSecurityError(_ message: String) -> PlatformError {
         .apple(AppleAuthorizationError(name: "ASAuthorizationError.failed", domain: Self.errorDomain, code: 1004, message: "SecurityError: " + message))
     }
+
+    /// `ASAuthorizationError.failed`: the system failed to accept the update.
+    public func signalFailure() -> PlatformError {
+        .apple(
+            AppleAuthorizationError(
+                name: "ASAuthorizationError.failed", domain: Self.errorDomain, code: 1004, message: "the system failed to accept the update"))
+    }
 }

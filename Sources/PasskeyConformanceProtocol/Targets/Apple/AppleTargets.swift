@@ -1,7 +1,7 @@
 extension TargetCatalog {
     /// The Apple targets: iOS from 17.4 (no conditional request style) to 26.2 (`ASCredentialDataManager`),
     /// third-party credential managers with and without conditional registration, macOS below and
-    /// at its floor, and visionOS 2.
+    /// at its floor, visionOS 2, and macOS and visionOS 26.2 with `ASCredentialDataManager`.
     public static let apple: [Target] = [
         Target(
             id: "apple-17.4", title: "Apple 17.4 (no conditional request style)", platform: .apple, osVersion: "17.4",
@@ -33,5 +33,12 @@ extension TargetCatalog {
         Target(
             id: "visionos-2", title: "visionOS 2 (conditional request style, no exclusion list, no signals)", platform: .apple,
             osFamily: .visionos, osVersion: "2.0", provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate]),
+        // N3.2: "use ... ASCredentialDataManager on iOS, iPadOS, macOS and visionOS 26.2+".
+        Target(
+            id: "macos-26.2", title: "macOS 26.2+ (ASCredentialDataManager)", platform: .apple, osFamily: .macos, osVersion: "26.2",
+            provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .exclusionList, .signals, .credentialDataManager]),
+        Target(
+            id: "visionos-26.2", title: "visionOS 26.2+ (ASCredentialDataManager; no exclusion list)", platform: .apple, osFamily: .visionos,
+            osVersion: "26.2", provider: .iCloudKeychain, features: [.conditionalCreateAPI, .conditionalCreate, .signals, .credentialDataManager]),
     ]
 }
