@@ -95,7 +95,14 @@ extension ReferenceDesign {
     }
 
     /// Every knob, in the order a design specification lists them.
-    public static let knobs: [Knob] = upgradeKnobs + signalKnobs + textKnobs
+    public static let knobs: [Knob] = upgradeKnobs + signalKnobs + textKnobs + formatKnobs
+
+    /// The knobs of how the app writes its requests to the platform.
+    static let formatKnobs: [Knob] = [
+        .choice("list-order", "F-format", "the order of every list of credential ids the app gives the platform", \.wireFormat.listOrder),
+        .choice("json-format", "F-format", "how the app writes Android request JSON: member order, spacing, members the platform ignores", \.wireFormat.json),
+        .flag("allow-list", "F-allow", "a passkey sign-in for a named account lists that account's passkeys in allowCredentials", \.allowList),
+    ]
 
     /// How far the longest upgrade delay a design draws stays inside the credential manager's
     /// default autofill window: 1 minute. The window counts from the autofill, which a second factor

@@ -100,6 +100,11 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     public var passkeyCountScreen = false
     /// Names a passkey by its provider, as a label, when the user signs in with it (F-words).
     public var providerLabels = false
+    /// How the app writes lists and JSON for the platform (F-format).
+    public var wireFormat = WireFormat()
+    /// A passkey sign-in for a named account lists that account's passkeys in `allowCredentials`
+    /// instead of leaving the choice to the credential manager (F-allow).
+    public var allowList = false
 
     /// Creates a design; every choice not given is the reference's.
     public init(id: DesignID, summary: String, _ configure: (inout ReferenceDesign) -> Void = { _ in }) {

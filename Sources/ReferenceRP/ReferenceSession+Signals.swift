@@ -12,16 +12,22 @@ extension ReferenceSession {
             let rpID = requestedRPID ?? username.flatMap { state.server.accounts[$0]?.rpID } ?? ReferenceRP.relyingPartyIDs[0]
             let now = await host.now()
             let challenge = withState { $0.server.authenticationOptions(rpID: rpID, now: now, rng: &$0.rng) }
+            // F-allow: a design may name the account's passkeys when the user named the account.
+            let allowed = design.allowList ? design.wireFormat.order(username.map { state.server.acceptedIDs($0) } ?? []) : []
             let request: GetCredentialRequest
             switch device.platform {
             case .apple:
-                request = GetCredentialRequest.apple(AppleAssertionRequest(relyingPartyIdentifier: rpID, challenge: challenge))
+                request = GetCredentialRequest.apple(AppleAssertionRequest(relyingPartyIdentifier: rpID, challenge: challenge, allowedCredentials: allowed))
             case .android:
-                let json: JSONValue = .object([
+                var json: [String: JSONValue] = [
                     "challenge": .string(Base64URL.encode(challenge)), "rpId": .string(rpID),
                     "userVerification": .string("preferred"), "timeout": .number(60_000),
-                ])
-                request = GetCredentialRequest.android(AndroidGetPublicKeyCredentialOption(requestJson: Wire.jsonString(json)))
+                ]
+                if !allowed.isEmpty {
+                    json["allowCredentials"] = .array(allowed.map { .object(["type": .string("public-key"), "id": .string(Base64URL.encode($0))]) })
+                }
+                request = GetCredentialRequest.android(
+                    AndroidGetPublicKeyCredentialOption(requestJson: design.wireFormat.options(json, extras: WireFormat.ignoredOptionMembers)))
             }
             let operation = await host.getCredential(request)
             state.app.signals.pendingSignIns[operation] = .init(rpID: rpID, username: username)
@@ -203,7 +209,8 @@ extension ReferenceSession {
             return nil
         }
         let encoding = SignalEncoding(
-            interface: decisions.encodingForms.interface(intent, interface), decisions: decisions.encoding, forms: decisions.encodingForms)
+            interface: decisions.encodingForms.interface(intent, interface), decisions: decisions.encoding, forms: decisions.encodingForms,
+            format: design.wireFormat)
         switch intent {
         case .resend(let request):
             return request
@@ -234,7 +241,8 @@ extension ReferenceSession {
             guard let account = state.server.accounts[username] else { return nil }
             let reReport = design.appleDisplayNameOnly == .reReportName
             let detailsEncoding = SignalEncoding(
-                interface: decisions.signals.userDetailsInterface(interface), decisions: decisions.encoding, forms: decisions.encodingForms)
+                interface: decisions.signals.userDetailsInterface(interface), decisions: decisions.encoding, forms: decisions.encodingForms,
+                format: design.wireFormat)
             return detailsEncoding.userDetails(
                 account: account, nameChanged: nameChanged || (reReport && displayNameChanged), displayNameChanged: displayNameChanged)
         }

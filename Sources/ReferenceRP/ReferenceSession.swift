@@ -298,7 +298,7 @@ actor ReferenceSession: RelyingPartySession {
         }
         // The conforming app hands on the server's options unchanged.
         tamper(with: &options)
-        let request = RequestBuilder(device: device, decisions: decisions.options).registration(options, conditional: conditional)
+        let request = RequestBuilder(device: device, decisions: decisions.options, format: design.wireFormat).registration(options, conditional: conditional)
         let operation = await host.createCredential(request)
         state.app.pendingRegistrations[operation] = PendingRegistration(
             conditional: conditional, token: token, username: username, retried: retried,

@@ -7,9 +7,11 @@ import WebAuthn
 struct RequestBuilder: Sendable {
     let device: DeviceInfo
     let decisions: Decisions.Options
+    /// How lists and JSON are written (F-format).
+    var format = WireFormat()
 
-    /// The exclusion list: every credential of the account.
-    func excluded(_ ids: [Data]) -> [Data]? { decisions.excluded(ids, device.platform) }
+    /// The exclusion list: every credential of the account, in the design's order.
+    func excluded(_ ids: [Data]) -> [Data]? { decisions.excluded(format.order(ids), device.platform) }
 
     func registration(_ options: Server.RegistrationOptions, conditional: Bool) -> CreateCredentialRequest {
         switch device.platform {
@@ -47,7 +49,7 @@ struct RequestBuilder: Sendable {
             let notConditional = decisions.androidModal
             return CreateCredentialRequest.android(
                 AndroidCreatePublicKeyCredentialRequest(
-                    requestJson: Wire.jsonString(JSONValue.object(json)), isConditional: conditional && !notConditional,
+                    requestJson: format.options(json, extras: WireFormat.ignoredOptionMembers), isConditional: conditional && !notConditional,
                     preferImmediatelyAvailableCredentials: conditional && notConditional))
         }
     }

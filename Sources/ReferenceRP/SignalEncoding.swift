@@ -10,6 +10,8 @@ struct SignalEncoding: Sendable {
     let decisions: Decisions.Encoding
     /// Second-form mutants' representations (`Mutants+EncodingForms.swift`); the default is the conforming one.
     var forms = EncodingForms()
+    /// How lists and JSON are written (F-format).
+    var format = WireFormat()
 
     func rpID(_ rpID: String) -> String { decisions.rpID(rpID) }
 
@@ -32,7 +34,7 @@ struct SignalEncoding: Sendable {
     }
 
     func android(_ type: String, _ members: [String: JSONValue]) -> SignalRequest {
-        SignalRequest.android(AndroidSignalRequest(type: decisions.androidType(type), requestJson: Wire.jsonString(JSONValue.object(members))))
+        SignalRequest.android(AndroidSignalRequest(type: decisions.androidType(type), requestJson: format.options(members)))
     }
 
     /// The Android request type an intent is sent as, for the rate budget's bookkeeping.
@@ -55,7 +57,8 @@ struct SignalEncoding: Sendable {
                 relyingPartyIdentifier: self.rpID(rpID), credentialID: bytes(credentialID)))
     }
 
-    func allAccepted(account: Server.Account, ids: [Data]) -> SignalRequest {
+    func allAccepted(account: Server.Account, ids serverOrder: [Data]) -> SignalRequest {
+        let ids = format.order(serverOrder)
         if interface == .android {
             return android(
                 AndroidSignalRequest.allAcceptedCredentialsType,
