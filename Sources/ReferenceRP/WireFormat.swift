@@ -24,7 +24,9 @@ public struct WireFormat: Sendable, Hashable {
         case extraMembers = "extra-members"
     }
 
+    /// The order of every list of credential ids.
     public var listOrder = ListOrder.server
+    /// How Android request JSON is written.
     public var json = JSONStyle.compact
 
     /// The ids in the design's order.
