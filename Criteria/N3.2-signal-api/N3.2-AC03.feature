@@ -81,7 +81,7 @@ Feature: N3.2-AC03 Reconciliation follows the right triggers, once, with the lat
     Then the creation took the path: the platform reported the cancellation
     And the app sent the same signals as it does without the When steps
 
-  @verify:N3.2-AC03.V2 @needs:explicit-creation
+  @verify:N3.2-AC03.V2 @needs:explicit-creation @requires:exclusion-list
   Scenario: A creation the platform refuses adds no work
     Given "alice" has 1 passkey in the credential manager
     And the app has nothing left scheduled

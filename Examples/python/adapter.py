@@ -40,7 +40,7 @@ RELYING_PARTY_IDS = ["login.example.com", "accounts.example.org"]
 # Every target of the harness's TargetCatalog: the app checks the device's versions at run time.
 TARGETS = [
     "apple-17.4", "apple-18", "apple-18-third-party", "apple-18-third-party-no-conditional", "apple-26.0", "apple-26.1", "apple-26.2",
-    "macos-14", "macos-15", "visionos-2",
+    "macos-14", "macos-15", "visionos-2", "macos-26.2", "visionos-26.2",
     "android-15-gpm", "android-15-gpm-play-25.12", "android-15-third-party", "android-15-third-party-no-events", "android-14-gpm",
     "android-15-androidx-1.5",
 ]
