@@ -6,12 +6,16 @@ endpoint of its own), a profile rename, and the test-only fault hook. The paths 
 `hooks` is the project's knowledge of its package, an object with:
 
     authenticate(request) -> user or None        how a request is signed in (session, token)
+    token_authenticated                          True when a token header signs requests in: no cookie,
+                                                 so no CSRF check (as the package's own API views)
     key(user) -> str                             the account's sign-in identity, which a rename leaves alone
     user_handle(user) -> bytes                   the WebAuthn user handle the package gives the user
     account_name(user), display_name(user)       the names the package puts into its options
     credentials(user) -> [(credential id bytes, package id)]   the accepted (usable) credentials
     revoke(user, credential id bytes) -> bool    optional: only where the package has no endpoint
     rename(user, name or None, display name or None)
+    second_factor_due(request, user) -> bool     optional: the session still owes a second factor
+    verify_second_factor(request, user, code) -> bool   optional: checks the code, completes the sign-in
 """
 
 import base64
@@ -54,13 +58,26 @@ def urlpatterns(hooks):
                 return JsonResponse({"detail": "sign in first"}, status=401)
             return view(request, user)
         wrapped.__name__ = view.__name__
-        return wrapped
+        return csrf_exempt(wrapped) if getattr(hooks, "token_authenticated", False) else wrapped
 
     @signed_in
     def me(request, user):
-        return JsonResponse({"username": hooks.key(user), "userHandle": b64url(hooks.user_handle(user)),
-                             "name": hooks.account_name(user), "displayName": hooks.display_name(user),
-                             "rpID": RP_ID})
+        answer = {"username": hooks.key(user), "userHandle": b64url(hooks.user_handle(user)),
+                  "name": hooks.account_name(user), "displayName": hooks.display_name(user), "rpID": RP_ID}
+        if getattr(hooks, "second_factor_due", None):
+            answer["secondFactorDue"] = hooks.second_factor_due(request, user)
+        return JsonResponse(answer)
+
+    @signed_in
+    def second_factor(request, user):
+        body = _body(request)
+        if body is None or not isinstance(body.get("code"), str):
+            return JsonResponse({"detail": "code is missing"}, status=400)
+        if not getattr(hooks, "verify_second_factor", None):
+            return JsonResponse({"detail": "this project has no second factor"}, status=404)
+        if not hooks.verify_second_factor(request, user, body["code"]):
+            return JsonResponse({"detail": "the code is wrong or has expired"}, status=400)
+        return JsonResponse({"username": hooks.key(user)})
 
     @signed_in
     def credentials(request, user):
@@ -111,17 +128,39 @@ def urlpatterns(hooks):
         path("project/credentials", credentials),
         path("project/credentials/revoke", revoke),
         path("project/profile", profile),
+        path("project/second-factor", second_factor),
         path("project/test/fault", fault),
         path("project/test/reset", reset),
     ]
 
 
-def lookup_guard(view):
+def presented_credential_id(request):
+    """The raw id of the credential a passkey sign-in request presents (`credential.rawId`), or None."""
+    body = _body(request) or {}
+    credential = body.get("credential")
+    if isinstance(credential, str):
+        try:
+            credential = json.loads(credential)
+        except ValueError:
+            return None
+    try:
+        return unb64url(credential["rawId"])
+    except (TypeError, KeyError, ValueError):
+        return None
+
+
+def lookup_guard(view, is_revoked=None):
     """Wraps the package's passkey sign-in endpoint: an armed `credential-lookup-failure` answers 503
-    before the package looks the credential up (the store could not be asked)."""
+    before the package looks the credential up (the store could not be asked). With `is_revoked`
+    (a project that keeps an audit record of removed passkeys), a removed passkey is refused as
+    such (403) before the package, which no longer has it, calls it unknown."""
     def wrapped(request, *args, **kwargs):
         if request.method == "POST" and project_faults.take("credential-lookup-failure"):
             return JsonResponse({"detail": "the credential store did not answer"}, status=503)
+        if request.method == "POST" and is_revoked is not None:
+            credential_id = presented_credential_id(request)
+            if credential_id is not None and is_revoked(credential_id):
+                return JsonResponse({"detail": "This passkey has been removed from its account."}, status=403)
         return view(request, *args, **kwargs)
     for attribute in ("csrf_exempt", "__name__"):
         if hasattr(view, attribute):

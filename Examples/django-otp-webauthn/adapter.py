@@ -24,11 +24,12 @@ from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authe
                        registration_flags, registration_json, run_adapter)
 from server import LookupFailed, Refused, RegistrationOptions, SignInResult  # noqa: E402
 
-# What the app, the package and the project's account API support together. Not declared:
-# second-factor, recovery-sign-in and alternative-sign-in (the project has no other django-otp
-# device and no other sign-in path).
-CAPABILITIES = ["conditional-create", "passkey-sign-in", "explicit-creation", "account-switch", "relaunch", "signals",
-                "revocation", "rename", "refresh-point", "fault-injection"]
+# What the app, the package and the project's account API support together: the second factor is
+# django_otp's TOTP device, for the accounts whose policy asks for one. Not declared:
+# recovery-sign-in and alternative-sign-in (the project has no other sign-in path).
+CAPABILITIES = ["conditional-create", "second-factor", "passkey-sign-in", "explicit-creation", "account-switch",
+                "relaunch", "signals", "revocation", "rename", "refresh-point", "fault-injection"]
+TOTP_STEP_SECONDS = 30  # django_otp's TOTPDevice default
 
 
 class OTPWebAuthnServer(PackageServer):
@@ -52,7 +53,19 @@ class OTPWebAuthnServer(PackageServer):
                                    headers=self.headers())
         if answer.status != 302:
             raise Refused("wrong username or password, or an inactive account")
-        return self.new_token(), "full"
+        self.username = username
+        return self.new_token(), "password-only" if self._me().get("secondFactorDue") else "full"
+
+    def second_factor(self, token, outcome):
+        """The user types the code their authenticator app shows: now (correct), another one (wrong),
+        or one from ten steps ago (expired); the project checks it with django_otp's OTPTokenForm."""
+        offset = {"correct": 0, "wrong": 0, "expired": -10 * TOTP_STEP_SECONDS}[outcome]
+        code = totp_code(self.username, offset)
+        if outcome == "wrong":
+            code = f"{(int(code) + 500_000) % 1_000_000:06d}"
+        answer = self._post("/project/second-factor", {"code": code})
+        if answer.status != 200:
+            raise Refused(answer.detail())
 
     def end_sign_in(self):
         self.http.request("POST", "/accounts/logout/", form={}, headers=self.headers())
@@ -105,6 +118,20 @@ class OTPWebAuthnServer(PackageServer):
         return SignInResult("invalid", message=answer.detail())
 
 
+def totp_key(username):
+    """The secret of the account's TOTP device (the fixture's; the user's authenticator app holds it too)."""
+    import hashlib
+    return hashlib.sha1(f"totp:{username}".encode("utf-8")).digest()
+
+
+def totp_code(username, offset_seconds):
+    import time
+    from django_otp.oath import TOTP
+    generator = TOTP(totp_key(username), step=TOTP_STEP_SECONDS)
+    generator.time = time.time() + offset_seconds
+    return f"{generator.token():06d}"
+
+
 def credential_owner(device_id):
     """The username of the account a credential (the package's device id) belongs to."""
     from django_otp_webauthn.models import WebAuthnCredential
@@ -117,6 +144,16 @@ class Package(DjangoPackage):
     settings_module = "otp_rp.settings"
     capabilities = CAPABILITIES
     server_class = OTPWebAuthnServer
+    policies = ("password-only", "password-and-second-factor")
+
+    @staticmethod
+    def create_account(username, display_name, password, policy, restricted):
+        """A Django user; an account whose policy asks for a second factor gets a TOTP device."""
+        DjangoPackage.create_account(username, display_name, password, policy, restricted)
+        if policy == "password-and-second-factor":
+            from django_otp.plugins.otp_totp.models import TOTPDevice
+            TOTPDevice.objects.create(user=Package.user(username), name="authenticator app",
+                                      key=totp_key(username).hex(), step=TOTP_STEP_SECONDS, confirmed=True)
 
     # Fixtures and inspections, through Django's and the package's models.
 

@@ -68,6 +68,26 @@ class Hooks:
         return deleted > 0
 
     @staticmethod
+    def second_factor_due(request, user):
+        """django_otp's own test: an account with another device must verify it (OTPMiddleware)."""
+        return enrolled_in_other_factor(user) and not request.user.is_verified()
+
+    @staticmethod
+    def verify_second_factor(request, user, code):
+        """django_otp's documented form for an authenticated user (OTPTokenForm), then its login."""
+        from django_otp import login as otp_login
+        from django_otp.forms import OTPTokenForm
+        from django_otp.plugins.otp_totp.models import TOTPDevice
+        device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+        if device is None:
+            return False
+        form = OTPTokenForm(user, request, data={"otp_device": device.persistent_id, "otp_token": code})
+        if not form.is_valid():
+            return False
+        otp_login(request, user.otp_device)
+        return True
+
+    @staticmethod
     def rename(user, name, display_name):
         if name is not None:
             user.username = name
