@@ -182,6 +182,16 @@ class Package(DjangoPackage):
     server_class = AllauthServer
 
     @staticmethod
+    def user(username):
+        """The account the harness calls `username`: the username it signs in with (a rename
+        changes its email address, the name allauth shows)."""
+        from django.contrib.auth import get_user_model
+        try:
+            return get_user_model().objects.get(username=username)
+        except get_user_model().DoesNotExist:
+            raise Refused(f"no account {username}") from None
+
+    @staticmethod
     def add_credential(username, credential_id, public_key, sign_count, state):
         """An allauth WebAuthn authenticator; allauth deletes a removed passkey, so a revoked one is
         the project's audit record of it (allauth_rp/models.py)."""

@@ -92,22 +92,29 @@ class LoopbackServer:
 
 
 class Servers:
-    """The project's server processes: one per session open at once (usually one for the whole run),
-    each on its own SQLite file, which is replaced by a fresh copy of the migrated template whenever
-    a new session takes the process."""
+    """The project's server processes: one per session open at once, each on its own SQLite file,
+    which is replaced by a fresh copy of the migrated template whenever a new session takes the
+    process."""
+
+    # Started at once: a test case's session, and the differential session the harness opens beside
+    # it (the same scenario without its trigger). Starting a server imports its framework, which on
+    # a busy machine can outlast the harness's time-out for session.open; more are started on demand
+    # (--jobs N).
+    STARTED_AHEAD = 2
 
     def __init__(self, package, verbose=False):
-        """Starts the first server process at once; it imports its framework while this process
-        prepares the template database (the server opens the file only when a request comes)."""
+        """Starts the first server processes at once; they import their framework while this process
+        prepares the template database (a server opens the file only when a request comes)."""
         self.package, self.verbose = package, verbose
         self.directory = tempfile.mkdtemp(prefix="loopback-rp-")
         self.template = os.path.join(self.directory, "migrated.sqlite3")
         self.idle, self.all = [], []
-        first = self._start()
+        started = [self._start() for _ in range(self.STARTED_AHEAD)]
         package.prepare_template(self.template)
-        shutil.copyfile(self.template, first.database)
-        first.wait_until_listening()
-        self.idle.append(first)
+        for server in started:
+            shutil.copyfile(self.template, server.database)
+            server.wait_until_listening()
+        self.idle.extend(reversed(started))
 
     def _start(self):
         database = os.path.join(self.directory, f"rp-{len(self.all) + 1}.sqlite3")

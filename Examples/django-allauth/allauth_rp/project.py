@@ -25,9 +25,10 @@ class Hooks:
     token_authenticated = True  # a token header, no session cookie: no CSRF check
     @staticmethod
     def key(user):
-        """The account's key as the app and the harness know it (the adapter's fixtures keep it in
-        the email field, which a rename leaves alone)."""
-        return user.email
+        """The account's key as the app and the harness know it: the username it signs in with. The
+        name allauth puts into its options is the email address (`_get_user_identifier`), which a
+        rename changes."""
+        return user.username
 
     @staticmethod
     def authenticate(request):
@@ -63,7 +64,7 @@ class Hooks:
     @staticmethod
     def rename(user, name, display_name):
         if name is not None:
-            user.username = name
+            user.email = name  # what allauth shows as the account's name
         if display_name is not None:
             user.first_name, _, user.last_name = display_name.partition(" ")
         user.save()
