@@ -75,7 +75,7 @@ FINDINGS = {
                 "`mfa/webauthn/internal/auth.py`, `complete_registration`: python-fido2's "
                 "`Fido2Server.register_complete` (user presence required; a passkey, `passwordless`, also needs UV)",
                 "every automatic upgrade is refused, with `Incorrect code.`, and no setting changes it", X01_ROW),
-        finding(["N2.6-AC03"], r"product account id",
+        finding(["N2.6-AC03", "N3.2-AC09"], r"product account id",
                 "`mfa/adapter.py`, `DefaultMFAAdapter.get_public_key_credential_user_entity`: the user handle is "
                 "the user's primary key (`\"1\"`); `mfa/webauthn/internal/auth.py`, `extract_user_from_response` "
                 "reads the user back from it at passkey sign-in",
@@ -113,14 +113,14 @@ NOT_THE_PACKAGES = [
 
 # How the not-verified test cases are told apart: (pattern on the detail, what the capability or cause is)
 NOT_VERIFIED_REASONS = [
+    (r"also refuses a valid one", "a refused sign-in whose cause cannot be told: the package refuses even a valid "
+     "one there (the Android app's origin)"),
     (r"N2\.6-X01|UP=0 UV=0", "guarded by N2.6-X01: the control needs the automatic upgrade the package refuses"),
     (r"second RP", "a second RP ID (the project is configured with one)"),
     (r"passkey-second-factor", "a password-only account holding passkeys (a passkey is a second factor here)"),
     (r"refused sign-in, which the criterion does not demand|path was not reached",
      "a refused sign-in the package accepted (a challenge the harness's virtual time cannot expire; an inactive "
      "account's sign-in)"),
-    (r"also refuses a valid one|origin", "a refused sign-in whose cause cannot be told: the package refuses even "
-     "a valid one there (the Android app's origin)"),
     (r"creation this scenario needs did not succeed", "a creation the package refused (the Android app's origin)"),
 ]
 
@@ -132,6 +132,9 @@ def not_verified_reason(case):
     if reason.get("kind") == "missingTarget":
         return f"target {reason.get('detail')}"
     detail = reason.get("detail", "")
+    capability = re.search(r"does not declare the capability ([\w-]+)", detail)
+    if capability:
+        return f"capability `{capability.group(1)}`"
     for pattern, label in NOT_VERIFIED_REASONS:
         if re.search(pattern, detail):
             return label

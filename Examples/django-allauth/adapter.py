@@ -27,12 +27,13 @@ from encoding import b64url_decode, b64url_encode  # noqa: E402
 from loopback_rp import HttpClient  # noqa: E402
 from server import Refused, RegistrationOptions, SignInResult  # noqa: E402
 
-# What the app, the headless API and the project's account API support together, and the
-# declaration that a passkey is a second factor in allauth (mfa/adapter.py, is_mfa_enabled: any
-# authenticator enables MFA). Not declared: second-factor (the harness's second factor is a code),
-# recovery-sign-in and alternative-sign-in.
+# What the app, the headless API and the project's account API support together. Not declared:
+# second-factor (the harness's second factor is a code), recovery-sign-in and alternative-sign-in.
 CAPABILITIES = ["conditional-create", "passkey-sign-in", "explicit-creation", "account-switch", "relaunch", "signals",
-                "revocation", "rename", "refresh-point", "fault-injection", "passkey-second-factor"]
+                "revocation", "rename", "refresh-point", "fault-injection"]
+# A passkey is a second factor in allauth (mfa/adapter.py, is_mfa_enabled: any authenticator enables
+# MFA), so a password-only account cannot hold one.
+DECLARATIONS = ["passkey-second-factor"]
 
 RP_ID = "login.example.com"
 API = "/_allauth/app/v1"
@@ -179,6 +180,7 @@ class Package(DjangoPackage):
     project = HERE
     settings_module = "allauth_rp.settings"
     capabilities = CAPABILITIES
+    declarations = DECLARATIONS
     server_class = AllauthServer
 
     @staticmethod

@@ -104,17 +104,31 @@ class Servers:
 
     def __init__(self, package, verbose=False):
         """Starts the first server processes at once; they import their framework while this process
-        prepares the template database (a server opens the file only when a request comes)."""
+        prepares the template database (a server opens the file only when a request comes). Returns
+        once the first answers; the others join the idle ones when they answer (`acquire` waits
+        for them rather than start more)."""
         self.package, self.verbose = package, verbose
         self.directory = tempfile.mkdtemp(prefix="loopback-rp-")
         self.template = os.path.join(self.directory, "migrated.sqlite3")
         self.idle, self.all = [], []
-        started = [self._start() for _ in range(self.STARTED_AHEAD)]
+        self.lock = threading.Lock()
+        first, *spares = [self._start() for _ in range(self.STARTED_AHEAD)]
         package.prepare_template(self.template)
-        for server in started:
+        for server in [first, *spares]:
             shutil.copyfile(self.template, server.database)
-            server.wait_until_listening()
-        self.idle.extend(reversed(started))
+        first.wait_until_listening()
+        self.idle.append(first)
+        self.spares = threading.Thread(target=self._wait_for, args=(spares,), name="spare-servers", daemon=True)
+        self.spares.start()
+
+    def _wait_for(self, servers):
+        for server in servers:
+            try:
+                server.wait_until_listening()
+            except RuntimeError:
+                continue  # acquire starts another when it needs one
+            with self.lock:
+                self.idle.append(server)
 
     def _start(self):
         database = os.path.join(self.directory, f"rp-{len(self.all) + 1}.sqlite3")
@@ -125,8 +139,13 @@ class Servers:
     def acquire(self):
         """A server for a new session, on a fresh database (the server keeps no connection open
         between requests, and the adapter closes its own before the file is replaced)."""
-        if self.idle:
-            server = self.idle.pop()
+        with self.lock:
+            server = self.idle.pop() if self.idle else None
+        if server is None and self.spares.is_alive():
+            self.spares.join()
+            with self.lock:
+                server = self.idle.pop() if self.idle else None
+        if server is not None:
             self.package.use_database(None)
             shutil.copyfile(self.template, server.database)
             server.reset()
@@ -138,7 +157,8 @@ class Servers:
         return server
 
     def release(self, server):
-        self.idle.append(server)
+        with self.lock:
+            self.idle.append(server)
 
     def shut_down(self):
         for server in self.all:
@@ -408,6 +428,7 @@ class BasePackage:
     relying_party_ids = ["login.example.com"]
     targets = ALL_TARGETS
     policies = ("password-only",)  # the sign-in policies the project can represent
+    declarations = []  # what the package's account model cannot represent (AdapterDescription.declarations)
 
     @staticmethod
     def use_database(path):
@@ -496,8 +517,14 @@ def run_adapter(package, arguments):
         "session.inspectAccount": inspect_account, "session.injectFault": inject_fault}.items()}
 
     def describe():
-        return {"name": package.name, "version": package_version(package.name), "targets": package.targets,
-                "capabilities": package.capabilities, "relyingPartyIDs": package.relying_party_ids}
+        # The project starts while the harness waits for this answer (the launch time-out), not
+        # during the first session.open (a per-call time-out).
+        ready.wait()
+        description = {"name": package.name, "version": package_version(package.name), "targets": package.targets,
+                       "capabilities": package.capabilities, "relyingPartyIDs": package.relying_party_ids}
+        if package.declarations:
+            description["declarations"] = package.declarations
+        return description
 
     def shut_down():
         ready.wait()
