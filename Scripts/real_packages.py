@@ -42,8 +42,9 @@ FINDINGS = {
                 "`helpers.py`, `WebAuthnHelper.register_complete`: py_webauthn's `verify_registration_response` "
                 "without `require_user_presence=False`",
                 "every automatic upgrade is thrown away (the API answers `422 Invalid registration response "
-                "provided.`); a project must set `OTP_WEBAUTHN_HELPER_CLASS` to a helper that waives user presence "
-                "for the options it issued as conditional", X01_ROW),
+                "provided.`); a project fixes it with its own helper class (`OTP_WEBAUTHN_HELPER_CLASS`) that waives "
+                "user presence for the options it issued as conditional: `Examples/django-otp-webauthn/otp_rp/"
+                "upgrade_helper.py`, with which every N2.6 criterion passes (`adapter.py --upgrade-helper`)", X01_ROW),
     ],
     "django-passkeys": [
         finding(["N2.6-X01"], r"registration-rejected flags=UP=0",

@@ -8,7 +8,11 @@ only through Django's sign-in views, the package's four WebAuthn endpoints and t
 account API (Examples/django-common/project_api.py); fixtures and inspections go through the
 package's models.
 
-    python3 Examples/django-otp-webauthn/adapter.py [--verbose]
+    python3 Examples/django-otp-webauthn/adapter.py [--verbose] [--upgrade-helper]
+
+--upgrade-helper serves the project with its own helper class (otp_rp/upgrade_helper.py, the
+documented OTP_WEBAUTHN_HELPER_CLASS), which waives user presence for the options the server issued
+as conditional: what a project adds so that automatic upgrades are stored.
 
 Install the package with `python3 -m pip install django-otp-webauthn==0.10.3`.
 """
@@ -73,7 +77,9 @@ class OTPWebAuthnServer(PackageServer):
     # The package's registration endpoints (django_otp_webauthn/views.py).
 
     def registration_options(self, token, conditional, now):
-        answer = self._post("/webauthn/registration/begin/")
+        # The project's own helper (--upgrade-helper) records whether the options are conditional;
+        # the package's helper ignores the query.
+        answer = self._post("/webauthn/registration/begin/" + ("?conditional=1" if conditional else ""))
         if answer.status != 200:
             raise Refused(answer.detail())
         options = answer.json()
@@ -183,4 +189,6 @@ class Package(DjangoPackage):
 
 
 if __name__ == "__main__":
+    if "--upgrade-helper" in sys.argv[1:]:
+        Package.settings_module = "otp_rp.settings_upgrade"
     run_adapter(Package, sys.argv[1:])

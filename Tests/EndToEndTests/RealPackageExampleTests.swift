@@ -72,21 +72,26 @@ enum RealPackageExample {
         var metadata: Wrapper
     }
 
-    /// Runs the selected criteria against one example; returns the report and the package version it ran.
-    static func run(_ example: Example) async throws -> (report: PythonWebAuthnExample.Report, version: String) {
+    /// Runs the selected criteria against one example (with the adapter's `arguments`); returns the
+    /// report and the package version it ran. A run with failures exits 1; one without exits 0 when
+    /// every selected verify item has a test case that passed.
+    static func run(
+        _ example: Example, arguments: String = "", criteria: String = criteria, expectedStatus: Int32 = 1
+    ) async throws -> (report: PythonWebAuthnExample.Report, version: String) {
         let directory = try PackagePaths.temporaryDirectory(example.directory)
         defer { try? FileManager.default.removeItem(at: directory) }
         let adapter = packageRoot.appendingPathComponent("Examples/\(example.directory)/adapter.py")
         let result = try await ProcessRunner.run(
             harness,
             Binary.patient([
-                "run", "--adapter-command", "python3 '\(adapter.path)'", "--criteria", packageRoot.appendingPathComponent("Criteria").path,
+                "run", "--adapter-command", "python3 '\(adapter.path)' \(arguments)", "--criteria",
+                packageRoot.appendingPathComponent("Criteria").path,
                 "--criterion", criteria, "--target", targets, "--out", directory.appendingPathComponent("report").path,
                 "--format", "json",
                 "--quiet",
             ]), in: packageRoot, timeout: timeout)
         #expect(!result.timedOut, "the run did not finish within \(timeout) and was stopped")
-        #expect(result.status == 1, "a run with failures exits 1; it exited \(result.status): \(result.stderr.suffix(2000))")
+        #expect(result.status == expectedStatus, "expected exit status \(expectedStatus); it exited \(result.status): \(result.stderr.suffix(2000))")
         let data = try Data(contentsOf: directory.appendingPathComponent("report/report.json"))
         let version = try JSONDecoder().decode(Metadata.self, from: data).metadata.adapter.version
         return (try JSONDecoder().decode(PythonWebAuthnExample.Report.self, from: data), version)
@@ -138,6 +143,24 @@ struct RealPackageExampleTests {
                 "N3.2-AC10": "failed",
             ])
         RealPackageExample.expectUpgradeRejected(outcome.report)
+    }
+
+    /// The same package with the project's own helper class (the documented `OTP_WEBAUTHN_HELPER_CLASS`,
+    /// otp_rp/upgrade_helper.py), which waives user presence only for the options it issued as
+    /// conditional: N2.6-X01's finding is what a user of the package can fix, and X02 still holds.
+    @Test(.enabled(if: RealPackageExample.otpWebAuthnAvailable, RealPackageExample.skipNote))
+    func djangoOTPWebAuthnWithUpgradeHelper() async throws {
+        let outcome = try await RealPackageExample.run(
+            RealPackageExample.otpWebAuthn, arguments: "--upgrade-helper", criteria: "N2.6-AC05,N2.6-AC06,N2.6-X01,N2.6-X02",
+            expectedStatus: 0)
+        RealPackageExample.expect(
+            RealPackageExample.otpWebAuthn, outcome,
+            verdicts: [
+                // AC05: only its recovery and alternative sign-in scenarios stay not verified.
+                "N2.6-AC05": "notVerified", "N2.6-AC06": "passed", "N2.6-X01": "passed", "N2.6-X02": "passed",
+            ])
+        let failed = outcome.report.testCases.filter { $0.verdict == "failed" }
+        #expect(failed.isEmpty, "\(PythonWebAuthnExample.list(failed))")
     }
 
     /// django-passkeys 2.1: python-fido2 with its defaults (user presence required, web origins only:
