@@ -26,22 +26,25 @@ from loopback_rp import (BasePackage, HttpClient, PackageServer, RegistrationRej
 from encoding import b64url_decode  # noqa: E402
 from server import Refused, RegistrationOptions, SignInResult  # noqa: E402
 
-# What the app, the package's API and the project's account API support together. Not declared:
-# second-factor, recovery-sign-in and alternative-sign-in (the project enables none of the
-# package's other sign-in paths).
-CAPABILITIES = ["conditional-create", "passkey-sign-in", "explicit-creation", "account-switch", "relaunch", "signals",
-                "revocation", "rename", "refresh-point", "fault-injection"]
+# What the app, the package's API and the project's account API support together: the second factor
+# is the package's two-factor sign-in with an authenticator app (TOTP). Not declared:
+# recovery-sign-in and alternative-sign-in (the project enables neither the package's recovery nor
+# its unified sign-in).
+CAPABILITIES = ["conditional-create", "second-factor", "passkey-sign-in", "explicit-creation", "account-switch",
+                "relaunch", "signals", "revocation", "rename", "refresh-point", "fault-injection"]
 
 RP_ID = "login.example.com"
 
 
 class ProxiedClient(HttpClient):
     """The app's requests as they reach the Flask server through the TLS proxy in front of it
-    (ProxyFix in fs_rp/app.py): the public scheme and host. A token client keeps no cookies."""
+    (ProxyFix in fs_rp/app.py): the public scheme and host. A token client keeps no cookies, except
+    (keep_cookies) for the package's two-factor step, whose state lives in the session."""
 
-    def __init__(self, base_url):
+    def __init__(self, base_url, keep_cookies=False):
         super().__init__(base_url)
-        self.cookies.set_policy(__import__("http.cookiejar").cookiejar.DefaultCookiePolicy(allowed_domains=[]))
+        if not keep_cookies:
+            self.cookies.set_policy(__import__("http.cookiejar").cookiejar.DefaultCookiePolicy(allowed_domains=[]))
 
     def request(self, method, path, json_body=None, form=None, headers=None):
         headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": RP_ID, **(headers or {})}
@@ -63,6 +66,8 @@ class FlaskSecurityServer(PackageServer):
         self.auth_token = None
         self.states = {}  # challenge -> the package's wan_state token for that ceremony
         self.next_name = 1
+        self.two_factor = None  # the cookie client of a sign-in waiting for its second factor
+        self.username = None
 
     def headers(self):
         return {"Authentication-Token": self.auth_token} if self.auth_token else {}
@@ -73,16 +78,36 @@ class FlaskSecurityServer(PackageServer):
     # The package's sign-in (views.py, login and logout).
 
     def password_sign_in(self, username, password):
-        answer = self._post("/login?include_auth_token", {"email": username, "password": password},
-                            authenticated=False)
+        # The package keeps a pending second factor in the session: this one exchange keeps cookies.
+        client = ProxiedClient(self.http.base_url, keep_cookies=True)
+        answer = client.request("POST", "/login?include_auth_token", json_body={"email": username, "password": password})
+        if answer.status != 200:
+            raise Refused(errors_of(answer))
+        body = answer.json()["response"]
+        self.username = username
+        if body.get("tf_required"):
+            self.two_factor, self.auth_token = client, None
+            return self.new_token(), "password-only"
+        self.two_factor, self.auth_token = None, body["user"]["authentication_token"]
+        return self.new_token(), "full"
+
+    def second_factor(self, token, outcome):
+        """The user types the code their authenticator app shows: now (correct), another one (wrong),
+        or one from ten minutes ago (expired); the package's /tf-validate checks it."""
+        if self.two_factor is None or token != self.current:
+            raise Refused("no second factor is due")
+        code = totp_code(self.username, -600 if outcome == "expired" else 0)
+        if outcome == "wrong":
+            code = f"{(int(code) + 500_000) % 1_000_000:06d}"
+        answer = self.two_factor.request("POST", "/tf-validate?include_auth_token", json_body={"code": code})
         if answer.status != 200:
             raise Refused(errors_of(answer))
         self.auth_token = answer.json()["response"]["user"]["authentication_token"]
-        return self.new_token(), "full"
+        self.two_factor = None  # signed in: the token from here on, no session cookie
 
     def end_sign_in(self):
         self._post("/logout", {})
-        self.auth_token = None  # a token client signs out by forgetting its token
+        self.auth_token = self.two_factor = None  # a token client signs out by forgetting its token
 
     # Registration (webauthn.py, webauthn_register and webauthn_register_response).
 
@@ -150,10 +175,20 @@ class FlaskSecurityServer(PackageServer):
 
 
 
+def totp_code(username, offset_seconds):
+    """The code the account's authenticator app shows (the fixture's secret, which the app holds too)."""
+    import time
+    with Package._context():
+        user = Package._user(username)
+        totp = Package.current.security._totp_factory._totp.from_source(user.tf_totp_secret)
+        return totp.generate(time=time.time() + offset_seconds).token
+
+
 class Package(BasePackage):
     name = "Flask-Security"
     capabilities = CAPABILITIES
     server_class = FlaskSecurityServer
+    policies = ("password-only", "password-and-second-factor")
     apps = {}  # SQLite file -> the Flask app the adapter reads it through
     current = None
 
@@ -199,9 +234,13 @@ class Package(BasePackage):
         from flask_security import hash_password
         from fs_rp.app import db
         with cls._context():
-            cls.current.security.datastore.create_user(
+            user = cls.current.security.datastore.create_user(
                 email=username, username=username, password=hash_password(password),
                 active=not restricted, display_name=display_name)
+            if policy == "password-and-second-factor":
+                # The package's two-factor set-up, done: an authenticator app holds the secret.
+                user.tf_primary_method = "authenticator"
+                user.tf_totp_secret = cls.current.security._totp_factory.generate_totp_secret()
             db.session.commit()
 
     @classmethod

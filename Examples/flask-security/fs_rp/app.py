@@ -92,6 +92,13 @@ def create_app(database):
         SECURITY_CSRF_PROTECT_MECHANISMS=["session", "basic"],
         SECURITY_CSRF_IGNORE_UNAUTH_ENDPOINTS=True,
         SECURITY_RETURN_GENERIC_RESPONSES=False,
+        # The second factor of the accounts whose policy asks for one: the package's two-factor
+        # support with an authenticator app (TOTP). A user without a primary method signs in with
+        # the password alone (SECURITY_TWO_FACTOR_REQUIRED keeps its default, False).
+        SECURITY_TWO_FACTOR=True,
+        SECURITY_TWO_FACTOR_ENABLED_METHODS=["authenticator"],
+        SECURITY_TOTP_SECRETS={"1": "passkey-conformance-example-only-totp"},
+        SECURITY_TOTP_ISSUER="Example",
     )
     # Behind a TLS proxy, as a deployment is: the proxy's scheme and host become the request's, so
     # the RP ID (request.host) and the web origin are login.example.com's.
