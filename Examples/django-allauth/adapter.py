@@ -27,10 +27,10 @@ from encoding import b64url_decode, b64url_encode  # noqa: E402
 from loopback_rp import HttpClient  # noqa: E402
 from server import Refused, RegistrationOptions, SignInResult  # noqa: E402
 
-# What the app, the headless API and the project's account API support together. Not declared:
-# second-factor (the harness's second factor is a code), recovery-sign-in and alternative-sign-in.
-CAPABILITIES = ["conditional-create", "passkey-sign-in", "explicit-creation", "account-switch", "relaunch", "signals",
-                "revocation", "rename", "refresh-point", "fault-injection"]
+# What the app, the headless API and the project's account API support together: the second factor
+# is allauth.mfa's TOTP. Not declared: recovery-sign-in and alternative-sign-in.
+CAPABILITIES = ["conditional-create", "second-factor", "passkey-sign-in", "explicit-creation", "account-switch",
+                "relaunch", "signals", "revocation", "rename", "refresh-point", "fault-injection"]
 # A passkey is a second factor in allauth (mfa/adapter.py, is_mfa_enabled: any authenticator enables
 # MFA), so a password-only account cannot hold one.
 DECLARATIONS = ["passkey-second-factor"]
@@ -66,6 +66,7 @@ class AllauthServer(PackageServer):
         self.session_token = None
         self.ceremony_tokens = {}  # challenge -> the session token of the sign-in ceremony that issued it
         self.next_name = 1
+        self.pending = None  # (username, password) of a sign-in waiting for its second factor
 
     def headers(self):
         return {"X-Session-Token": self.session_token} if self.session_token else {}
@@ -81,24 +82,45 @@ class AllauthServer(PackageServer):
 
     def password_sign_in(self, username, password):
         answer = self._call("POST", "/auth/login", {"username": username, "password": password}, token="")
+        self.pending = None
         if answer.status == 401 and "mfa_authenticate" in flows_of(answer):
-            # allauth counts a passkey as a second factor: the sign-in waits for it (the MFA stage).
+            # The account has an authenticator: the sign-in waits for it (allauth's MFA stage).
             self.session_token = answer.json().get("meta", {}).get("session_token")
+            self.pending = (username, password)
             return self.new_token(), "password-only"
         if answer.status != 200:
             raise Refused(answer.detail())
         self.session_token = answer.json()["meta"]["session_token"]
-        # allauth.mfa asks for a recent reauthentication before a passkey is added or removed
-        # (MFA_REAUTHENTICATION_REQUIRED, default True); the app gives the password the user just
-        # entered, once, right after the sign-in.
+        self._reauthenticate(password)
+        return self.new_token(), "full"
+
+    def _reauthenticate(self, password):
+        """allauth.mfa asks for a recent reauthentication before a passkey is added or removed
+        (MFA_REAUTHENTICATION_REQUIRED, default True); the app gives the password the user just
+        entered, once, right after the sign-in."""
         answer = self._call("POST", "/auth/reauthenticate", {"password": password})
         if answer.status != 200:
             raise Refused(f"reauthentication: {answer.detail()}")
-        return self.new_token(), "full"
+
+    def second_factor(self, token, outcome):
+        """The code the user's authenticator app shows: now (correct), another one (wrong), or one
+        from ten minutes ago (expired), sent to allauth's MFA stage (POST …/auth/2fa/authenticate)."""
+        if self.pending is None or token != self.current:
+            raise Refused("no second factor is due")
+        username, password = self.pending
+        code = totp_code(username, -600 if outcome == "expired" else 0)
+        if outcome == "wrong":
+            code = f"{(int(code) + 500_000) % 1_000_000:06d}"
+        answer = self._call("POST", "/auth/2fa/authenticate", {"code": code})
+        if answer.status != 200:
+            raise Refused(answer.detail())
+        self.session_token = answer.json().get("meta", {}).get("session_token") or self.session_token
+        self.pending = None
+        self._reauthenticate(password)
 
     def end_sign_in(self):
         self._call("DELETE", "/auth/session")
-        self.session_token = None
+        self.session_token = self.pending = None
 
     # Registration (headless/mfa/views.py ManageWebAuthnView; mfa/webauthn/internal/auth.py).
 
@@ -175,6 +197,16 @@ def fixture_registration(credential_id, public_key, sign_count):
     return response
 
 
+def totp_code(username, offset_seconds):
+    """The code the account's authenticator app shows (the fixture's secret, which the app holds too)."""
+    import time
+    from allauth.mfa.models import Authenticator
+    from allauth.mfa.totp.internal.auth import format_hotp_value, hotp_value
+    from allauth.mfa.utils import decrypt
+    authenticator = Authenticator.objects.get(user=Package.user(username), type=Authenticator.Type.TOTP)
+    return format_hotp_value(hotp_value(decrypt(authenticator.data["secret"]), int(time.time() + offset_seconds) // 30))
+
+
 class Package(DjangoPackage):
     name = "django-allauth"
     project = HERE
@@ -182,6 +214,15 @@ class Package(DjangoPackage):
     capabilities = CAPABILITIES
     declarations = DECLARATIONS
     server_class = AllauthServer
+    policies = ("password-only", "password-and-second-factor")
+
+    @staticmethod
+    def create_account(username, display_name, password, policy, restricted):
+        """A Django user; an account whose policy asks for a second factor gets allauth's TOTP."""
+        DjangoPackage.create_account(username, display_name, password, policy, restricted)
+        if policy == "password-and-second-factor":
+            from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
+            TOTP.activate(Package.user(username), generate_totp_secret())
 
     @staticmethod
     def user(username):

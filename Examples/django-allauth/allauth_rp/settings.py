@@ -72,9 +72,14 @@ ACCOUNT_EMAIL_VERIFICATION = "none"
 # limits off.
 ACCOUNT_RATE_LIMITS = False
 
-# allauth.mfa: WebAuthn, and passkeys as a way to sign in (MFA_PASSKEY_LOGIN_ENABLED). Recovery
-# codes are left out: allauth would generate them with the first passkey, a second authenticator the
+# allauth.mfa: WebAuthn, and passkeys as a way to sign in (MFA_PASSKEY_LOGIN_ENABLED); TOTP, the
+# second factor of the accounts whose policy asks for one. Recovery codes are left out: allauth would generate them with the first passkey, a second authenticator the
 # app never uses. No MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN: it accepts every origin (its documentation
 # calls it a development setting), so the Android app's origin is refused (see the README).
-MFA_SUPPORTED_TYPES = ["webauthn"]
+MFA_SUPPORTED_TYPES = ["webauthn", "totp"]
 MFA_PASSKEY_LOGIN_ENABLED = True
+# allauth refuses a TOTP code used once already within its period (a cache entry, totp/internal/auth.py
+# _mark_code_used). The harness's virtual minutes do not move the server's clock, so a scenario
+# that signs in twice with a second factor would present the same code within one real period:
+# the test runs without a cache.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
