@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
 
 from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json,  # noqa: E402
                        challenge_in, registration_flags, registration_json, run_adapter)
-from encoding import b64url_decode, b64url_encode  # noqa: E402
+from encoding import b64url_decode  # noqa: E402
 from loopback_rp import HttpClient  # noqa: E402
 from server import Refused, RegistrationOptions, SignInResult  # noqa: E402
 
