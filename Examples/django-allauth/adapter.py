@@ -217,9 +217,9 @@ class Package(DjangoPackage):
     policies = ("password-only", "password-and-second-factor")
 
     @staticmethod
-    def create_account(username, display_name, password, policy, restricted):
+    def create_account(username, display_name, password, policy, restricted, rp_id):
         """A Django user; an account whose policy asks for a second factor gets allauth's TOTP."""
-        DjangoPackage.create_account(username, display_name, password, policy, restricted)
+        DjangoPackage.create_account(username, display_name, password, policy, restricted, rp_id)
         if policy == "password-and-second-factor":
             from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
             TOTP.activate(Package.user(username), generate_totp_secret())

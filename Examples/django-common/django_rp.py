@@ -56,7 +56,7 @@ class DjangoPackage(BasePackage):
     use_database = staticmethod(use_database)
 
     @staticmethod
-    def create_account(username, display_name, password, policy, restricted):
+    def create_account(username, display_name, password, policy, restricted, rp_id):
         """A Django user; a restricted account is an inactive one, which Django refuses at sign-in.
         The harness's account names are email addresses: the email field keeps it as the account's
         key, since a rename (the project's profile view) changes the username."""

@@ -153,9 +153,9 @@ class Package(DjangoPackage):
     policies = ("password-only", "password-and-second-factor")
 
     @staticmethod
-    def create_account(username, display_name, password, policy, restricted):
+    def create_account(username, display_name, password, policy, restricted, rp_id):
         """A Django user; an account whose policy asks for a second factor gets a TOTP device."""
-        DjangoPackage.create_account(username, display_name, password, policy, restricted)
+        DjangoPackage.create_account(username, display_name, password, policy, restricted, rp_id)
         if policy == "password-and-second-factor":
             from django_otp.plugins.otp_totp.models import TOTPDevice
             TOTPDevice.objects.create(user=Package.user(username), name="authenticator app",

@@ -34,6 +34,7 @@ CAPABILITIES = ["conditional-create", "second-factor", "passkey-sign-in", "expli
                 "relaunch", "signals", "revocation", "rename", "refresh-point", "fault-injection"]
 
 RP_ID = "login.example.com"
+RELYING_PARTY_IDS = [RP_ID, "accounts.example.org"]  # the project serves both hosts (fs_rp/app.py, User.rp_id)
 
 
 class ProxiedClient(HttpClient):
@@ -41,13 +42,14 @@ class ProxiedClient(HttpClient):
     (ProxyFix in fs_rp/app.py): the public scheme and host. A token client keeps no cookies, except
     (keep_cookies) for the package's two-factor step, whose state lives in the session."""
 
-    def __init__(self, base_url, keep_cookies=False):
+    def __init__(self, base_url, keep_cookies=False, host=RP_ID):
         super().__init__(base_url)
+        self.host = host  # the public host the request is for: the RP ID of the account or ceremony
         if not keep_cookies:
             self.cookies.set_policy(__import__("http.cookiejar").cookiejar.DefaultCookiePolicy(allowed_domains=[]))
 
     def request(self, method, path, json_body=None, form=None, headers=None):
-        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": RP_ID, **(headers or {})}
+        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": self.host, **(headers or {})}
         return super().request(method, path, json_body=json_body, form=form, headers=headers)
 
 
@@ -64,7 +66,7 @@ class FlaskSecurityServer(PackageServer):
         super().__init__(base_url)
         self.http = ProxiedClient(base_url)
         self.auth_token = None
-        self.states = {}  # challenge -> the package's wan_state token for that ceremony
+        self.states = {}  # challenge -> (the package's wan_state token, the RP ID) of that ceremony
         self.next_name = 1
         self.two_factor = None  # the cookie client of a sign-in waiting for its second factor
         self.username = None
@@ -89,7 +91,12 @@ class FlaskSecurityServer(PackageServer):
             self.two_factor, self.auth_token = client, None
             return self.new_token(), "password-only"
         self.two_factor, self.auth_token = None, body["user"]["authentication_token"]
+        self._follow_account()
         return self.new_token(), "full"
+
+    def _follow_account(self):
+        """The app reaches the signed-in account's RP at its own host from now on."""
+        self.http.host = self._me()["rpID"]
 
     def second_factor(self, token, outcome):
         """The user types the code their authenticator app shows: now (correct), another one (wrong),
@@ -104,6 +111,7 @@ class FlaskSecurityServer(PackageServer):
             raise Refused(errors_of(answer))
         self.auth_token = answer.json()["response"]["user"]["authentication_token"]
         self.two_factor = None  # signed in: the token from here on, no session cookie
+        self._follow_account()
 
     def end_sign_in(self):
         self._post("/logout", {})
@@ -119,7 +127,7 @@ class FlaskSecurityServer(PackageServer):
             raise Refused(errors_of(answer))
         body = answer.json()["response"]
         options = body["credential_options"]
-        self.states[options["challenge"]] = body["wan_state"]
+        self.states[options["challenge"]] = (body["wan_state"], self.http.host)
         return RegistrationOptions(
             challenge=b64url_decode(options["challenge"]), rp_id=options["rp"]["id"],
             user_handle=b64url_decode(options["user"]["id"]), user_name=options["user"]["name"],
@@ -127,7 +135,7 @@ class FlaskSecurityServer(PackageServer):
             excluded=[b64url_decode(item["id"]) for item in options.get("excludeCredentials", [])])
 
     def finish_registration(self, token, credential_id, client_data_json, attestation_object, now):
-        state = self.states.pop(challenge_in(client_data_json), "-")
+        state, _ = self.states.pop(challenge_in(client_data_json), ("-", None))
         credential = registration_json(credential_id, client_data_json, attestation_object, transports=["internal"])
         answer = self._post(f"/wan-register/{state}", {"credential": json.dumps(credential)})
         if answer.status != 200:
@@ -137,16 +145,19 @@ class FlaskSecurityServer(PackageServer):
     # Passkey sign-in (webauthn.py, webauthn_signin and webauthn_signin_response).
 
     def authentication_options(self, rp_id, now):
+        self.http.host = rp_id  # the sign-in screen of that RP
         answer = self._post("/wan-signin", {}, authenticated=False)
         if answer.status != 200:
             raise Refused(errors_of(answer))
         body = answer.json()["response"]
         challenge = body["credential_options"]["challenge"]
-        self.states[challenge] = body["wan_state"]
+        self.states[challenge] = (body["wan_state"], rp_id)
         return b64url_decode(challenge)
 
     def finish_authentication(self, credential_id, client_data_json, authenticator_data, signature, user_handle, now):
-        state = self.states.pop(challenge_in(client_data_json), "-")
+        state, rp_id = self.states.pop(challenge_in(client_data_json), ("-", None))
+        if rp_id is not None:
+            self.http.host = rp_id
         credential = authentication_json(credential_id, client_data_json, authenticator_data, signature, user_handle)
         answer = self._post(f"/wan-signin/{state}?include_auth_token", {"credential": json.dumps(credential)},
                             authenticated=False)
@@ -155,6 +166,7 @@ class FlaskSecurityServer(PackageServer):
             return SignInResult("revoked", message=answer.detail())
         if answer.status == 200:
             self.auth_token = answer.json()["response"]["user"]["authentication_token"]
+            self._follow_account()
             return SignInResult("signed-in", username=self._current_username(), token=self.new_token())
         message = errors_of(answer)
         if "Unregistered passkey." in message:  # WEBAUTHN_UNKNOWN_CREDENTIAL_ID: no record of the id
@@ -186,6 +198,7 @@ def totp_code(username, offset_seconds):
 
 class Package(BasePackage):
     name = "Flask-Security"
+    relying_party_ids = RELYING_PARTY_IDS
     capabilities = CAPABILITIES
     server_class = FlaskSecurityServer
     policies = ("password-only", "password-and-second-factor")
@@ -230,13 +243,13 @@ class Package(BasePackage):
         return user
 
     @classmethod
-    def create_account(cls, username, display_name, password, policy, restricted):
+    def create_account(cls, username, display_name, password, policy, restricted, rp_id):
         from flask_security import hash_password
         from fs_rp.app import db
         with cls._context():
             user = cls.current.security.datastore.create_user(
                 email=username, username=username, password=hash_password(password),
-                active=not restricted, display_name=display_name)
+                active=not restricted, display_name=display_name, rp_id=rp_id)
             if policy == "password-and-second-factor":
                 # The package's two-factor set-up, done: an authenticator app holds the secret.
                 user.tf_primary_method = "authenticator"
@@ -268,10 +281,11 @@ class Package(BasePackage):
             revoked = RevokedPasskey.query.filter_by(user_id=user.id).order_by(RevokedPasskey.id).all()
             return {
                 "username": username, "accountID": str(user.id), "userHandle": user.fs_webauthn_user_handle.encode(),
-                "rpID": RP_ID, "name": user.calc_username(), "displayName": user.display_name or user.calc_username(),
-                "credentials": [{"credentialID": bytes(credential.credential_id), "rpID": RP_ID, "state": "active"}
+                "rpID": user.rp_id, "name": user.calc_username(), "displayName": user.display_name or user.calc_username(),
+                "credentials": [{"credentialID": bytes(credential.credential_id), "rpID": user.rp_id, "state": "active"}
                                 for credential in sorted(user.webauthn, key=lambda item: item.id)]
-                + [{"credentialID": bytes(record.credential_id), "rpID": RP_ID, "state": "revoked"} for record in revoked],
+                + [{"credentialID": bytes(record.credential_id), "rpID": user.rp_id, "state": "revoked"}
+                   for record in revoked],
             }
 
 

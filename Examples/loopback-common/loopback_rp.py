@@ -488,7 +488,7 @@ def run_adapter(package, arguments):
             if policy not in package.policies:
                 raise RpcError(INVALID_PARAMS, f"{account.path}.policy {policy} cannot be represented by this project")
             package.create_account(username=account.string("username"), display_name=account.string("displayName"),
-                                   password=account.string("password"), policy=policy,
+                                   password=account.string("password"), policy=policy, rp_id=rp_id,
                                    restricted=account.boolean("restricted", optional=True) or False)
         return {}
 

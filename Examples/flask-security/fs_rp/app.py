@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 
 import project_faults  # noqa: E402
 
-RP_ID = "login.example.com"
+RP_ID = "login.example.com"  # the primary RP; an account may belong to another (User.rp_id)
 ANDROID_APP_ORIGIN = "android:apk-key-hash:pGqTtS2CkmrhUe9yVdUlq3vl8JgWbaJ7wT4KiOOl1b4"
 
 db = SQLAlchemy()
@@ -40,6 +40,9 @@ class User(db.Model, fsqla.FsUserMixin):
     # (SECURITY_USERNAME_ENABLE is off); the adapter keeps the account's key in it, which a rename
     # (a new email address) leaves alone.
     display_name = db.Column(db.String(255), nullable=True)
+    # The project's own column: the RP ID the account's passkeys belong to. The package takes the RP ID
+    # from the request's host, so the app reaches the account's RP at its own host.
+    rp_id = db.Column(db.String(255), nullable=False, default=RP_ID)
 
 
 class WebAuthn(db.Model, fsqla.FsWebAuthnMixin):
@@ -139,7 +142,7 @@ def register_project_api(app, datastore):
     def me_payload(user):
         return {"username": user.username, "userHandle": b64url(user.fs_webauthn_user_handle.encode()),
                 "name": user.calc_username(), "displayName": user.display_name or user.calc_username(),
-                "rpID": RP_ID}
+                "rpID": user.rp_id}
 
     @app.get("/project/me")
     @auth_token_required
