@@ -114,6 +114,7 @@ NOT_THE_PACKAGES = [
 
 # How the not-verified test cases are told apart: (pattern on the detail, what the capability or cause is)
 NOT_VERIFIED_REASONS = [
+    (r"creation this scenario needs did not succeed", "a creation the package refused (the Android app's origin)"),
     (r"also refuses a valid one", "a refused sign-in whose cause cannot be told: the package refuses even a valid "
      "one there (the Android app's origin)"),
     (r"N2\.6-X01|UP=0 UV=0", "guarded by N2.6-X01: the control needs the automatic upgrade the package refuses"),
@@ -122,7 +123,6 @@ NOT_VERIFIED_REASONS = [
     (r"refused sign-in, which the criterion does not demand|path was not reached",
      "a refused sign-in the package accepted (a challenge the harness's virtual time cannot expire; an inactive "
      "account's sign-in)"),
-    (r"creation this scenario needs did not succeed", "a creation the package refused (the Android app's origin)"),
 ]
 
 
