@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Regenerates the README section "What it finds in real libraries".
+"""Regenerates the README sections "What it finds in real libraries" and, with --packages, the
+table of findings in real relying-party packages.
 
-Runs the whole suite against Examples/python-webauthn in its three configurations (py_webauthn
-careful, py_webauthn defaults, python-fido2), reads each report.json, and rewrites the part of
-README.md between the markers below. Needs the built harness (swift build) and the libraries
-(python3 -m pip install webauthn fido2).
+Libraries: runs the whole suite against Examples/python-webauthn in its three configurations
+(py_webauthn careful, py_webauthn defaults, python-fido2), reads each report.json, and rewrites the
+part of README.md between the markers below. Needs the built harness (swift build) and the
+libraries (python3 -m pip install webauthn fido2).
 
     Scripts/real-library-verdicts.py           rewrite README.md
     Scripts/real-library-verdicts.py --check   exit 1 when README.md's verdicts are not what the runs give
@@ -12,6 +13,15 @@ README.md between the markers below. Needs the built harness (swift build) and t
     --from DIR   read the three runs' reports from DIR/careful.json, DIR/library-defaults.json and
                  DIR/fido2.json instead of running the suite (the Swift tests pass the reports of
                  the runs they already made)
+
+Packages (--packages): runs the whole suite against each example in front of a real package
+(PACKAGES below; or reads DIR/<example>.json with --from DIR) and rewrites the table between the
+real-packages markers. Every failed test case must be explained by one finding of FINDINGS (traced
+to the package's file and function by reading its source) or by one entry of NOT_THE_PACKAGES
+(a failure whose cause is not the package's, reported to the harness's maintainers); a failure
+neither explains stops the script, so the table never claims a cause nobody traced.
+
+    Scripts/real-library-verdicts.py --packages [--check] [--from DIR]
 """
 
 import json
@@ -106,12 +116,39 @@ def without_versions(text):
     return re.sub(r"\| (webauthn|fido2) [^ |]+ \|", r"| \1 |", text)
 
 
+def packages_main(check, reports):
+    """--packages: the table of findings in real relying-party packages (Scripts/real_packages.py)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import real_packages
+    with open(README, encoding="utf-8") as file:
+        readme = file.read()
+    start, end = readme.find(real_packages.BEGIN), readme.find(real_packages.END)
+    if start < 0 or end < start:
+        sys.exit(f"README.md lacks the markers {real_packages.BEGIN!r} … {real_packages.END!r}")
+    current, fresh = readme[start:end + len(real_packages.END)], real_packages.section(HARNESS, ROOT, reports)
+    if check:
+        def stable(text):  # wall times vary from run to run
+            return re.sub(r"\| \d+ s \|", "| … |", text)
+        if stable(current) != stable(fresh):
+            print("README.md's table of findings in real packages is out of date; run "
+                  "Scripts/real-library-verdicts.py --packages", file=sys.stderr)
+            print(fresh, file=sys.stderr)
+            sys.exit(1)
+        return
+    with open(README, "w", encoding="utf-8") as file:
+        file.write(readme[:start] + fresh + readme[end + len(real_packages.END):])
+    print(fresh)
+
+
 def main():
     arguments = sys.argv[1:]
     check = "--check" in arguments
     reports = arguments[arguments.index("--from") + 1] if "--from" in arguments[:-1] else None
     if not reports and not os.access(HARNESS, os.X_OK):
         sys.exit(f"{HARNESS} is missing: run swift build first")
+    if "--packages" in arguments:
+        packages_main(check, reports)
+        return
     with open(README, encoding="utf-8") as file:
         readme = file.read()
     start, end = readme.find(BEGIN), readme.find(END)

@@ -2,12 +2,17 @@
 """A passkey-conformance adapter in front of django-otp-webauthn, served by a real Django server.
 
 The app half is python-webauthn's app (Examples/python-webauthn/app.py); the server half is the
-Django project in otp_rp/ with django-otp-webauthn installed as its documentation says, running as
-an HTTP server process on 127.0.0.1 (Examples/django-common/). The app reaches it only through
-Django's sign-in views and the package's four WebAuthn endpoints; fixtures and inspections go
-through the package's models.
+Django project in otp_rp/ with django-otp-webauthn installed and configured as its documentation
+says, running as an HTTP server process on 127.0.0.1 (Examples/loopback-common/). The app reaches it
+only through Django's sign-in views, the package's four WebAuthn endpoints and the project's small
+account API (Examples/django-common/project_api.py); fixtures and inspections go through the
+package's models.
 
-    python3 Examples/django-otp-webauthn/adapter.py [--verbose]
+    python3 Examples/django-otp-webauthn/adapter.py [--verbose] [--upgrade-helper]
+
+--upgrade-helper serves the project with its own helper class (otp_rp/upgrade_helper.py, the
+documented OTP_WEBAUTHN_HELPER_CLASS), which waives user presence for the options the server issued
+as conditional: what a project adds so that automatic upgrades are stored.
 
 Install the package with `python3 -m pip install django-otp-webauthn==0.10.3`.
 """
@@ -19,46 +24,62 @@ sys.dont_write_bytecode = True  # keep the examples directory free of __pycache_
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
 
-from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json, registration_json,  # noqa: E402
-                       run_adapter)
+from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json,  # noqa: E402
+                       registration_flags, registration_json, run_adapter)
 from server import LookupFailed, Refused, RegistrationOptions, SignInResult  # noqa: E402
 
-# What the app and the package support together. Not declared: second-factor, recovery-sign-in and
-# alternative-sign-in (other django-otp devices and sign-in paths), revocation, rename, the refresh
-# point and fault-injection: the package has no endpoint that lists, revokes or renames an
-# account's passkeys, so an app built on it has no accepted list to reconcile.
-CAPABILITIES = ["conditional-create", "passkey-sign-in", "explicit-creation", "account-switch", "relaunch", "signals"]
+# What the app, the package and the project's account API support together: the second factor is
+# django_otp's TOTP device, for the accounts whose policy asks for one. Not declared:
+# recovery-sign-in and alternative-sign-in (the project has no other sign-in path).
+CAPABILITIES = ["conditional-create", "second-factor", "passkey-sign-in", "explicit-creation", "account-switch",
+                "relaunch", "signals", "revocation", "rename", "refresh-point", "fault-injection"]
+TOTP_STEP_SECONDS = 30  # django_otp's TOTPDevice default
 
 
 class OTPWebAuthnServer(PackageServer):
     package = "django-otp-webauthn"
 
-    def _csrf_headers(self):
-        """Django's CSRF protection covers the package's views: the app sends the cookie's token back,
-        as the package's own JavaScript does. A client without the cookie fetches the sign-in form."""
+    def headers(self):
+        """Django's CSRF protection covers the package's and the project's views: the app sends the
+        cookie's token back, as the package's own JavaScript does. A client without the cookie
+        fetches the sign-in form."""
         if self.http.cookie("csrftoken") is None:
             self.http.request("GET", "/accounts/login/")
         return {"X-CSRFToken": self.http.cookie("csrftoken") or ""}
 
     def _post(self, path, body=None):
-        return self.http.request("POST", path, json_body=body or {}, headers=self._csrf_headers())
+        return self.http.request("POST", path, json_body=body or {}, headers=self.headers())
 
     # Django's own password sign-in (django.contrib.auth.views.LoginView / LogoutView).
 
     def password_sign_in(self, username, password):
         answer = self.http.request("POST", "/accounts/login/", form={"username": username, "password": password},
-                                   headers=self._csrf_headers())
+                                   headers=self.headers())
         if answer.status != 302:
             raise Refused("wrong username or password, or an inactive account")
-        return self.new_token(), "full"
+        self.username = username
+        return self.new_token(), "password-only" if self._me().get("secondFactorDue") else "full"
+
+    def second_factor(self, token, outcome):
+        """The user types the code their authenticator app shows: now (correct), another one (wrong),
+        or one from ten steps ago (expired); the project checks it with django_otp's OTPTokenForm."""
+        offset = {"correct": 0, "wrong": 0, "expired": -10 * TOTP_STEP_SECONDS}[outcome]
+        code = totp_code(self.username, offset)
+        if outcome == "wrong":
+            code = f"{(int(code) + 500_000) % 1_000_000:06d}"
+        answer = self._post("/project/second-factor", {"code": code})
+        if answer.status != 200:
+            raise Refused(answer.detail())
 
     def end_sign_in(self):
-        self.http.request("POST", "/accounts/logout/", form={}, headers=self._csrf_headers())
+        self.http.request("POST", "/accounts/logout/", form={}, headers=self.headers())
 
     # The package's registration endpoints (django_otp_webauthn/views.py).
 
     def registration_options(self, token, conditional, now):
-        answer = self._post("/webauthn/registration/begin/")
+        # The project's own helper (--upgrade-helper) records whether the options are conditional;
+        # the package's helper ignores the query.
+        answer = self._post("/webauthn/registration/begin/" + ("?conditional=1" if conditional else ""))
         if answer.status != 200:
             raise Refused(answer.detail())
         options = answer.json()
@@ -88,6 +109,7 @@ class OTPWebAuthnServer(PackageServer):
     def finish_authentication(self, credential_id, client_data_json, authenticator_data, signature, user_handle, now):
         answer = self._post("/webauthn/authentication/complete/", authentication_json(
             credential_id, client_data_json, authenticator_data, signature, user_handle))
+        self.lookup_failed(answer)  # the project's test hook: the store could not be asked
         if answer.status == 200:
             return SignInResult("signed-in", username=credential_owner(answer.json().get("id")), token=self.new_token())
         code = answer.json().get("code")
@@ -102,17 +124,24 @@ class OTPWebAuthnServer(PackageServer):
         return SignInResult("invalid", message=answer.detail())
 
 
-def registration_flags(attestation_object):
-    """The authenticator data's flags byte, read with py_webauthn's parser (for the app's telemetry)."""
-    from webauthn.helpers import parse_attestation_object
-    flags = parse_attestation_object(attestation_object).auth_data.flags
-    return (1 if flags.up else 0) | (4 if flags.uv else 0) | (8 if flags.be else 0) | (16 if flags.bs else 0)
+def totp_key(username):
+    """The secret of the account's TOTP device (the fixture's; the user's authenticator app holds it too)."""
+    import hashlib
+    return hashlib.sha1(f"totp:{username}".encode("utf-8")).digest()
+
+
+def totp_code(username, offset_seconds):
+    import time
+    from django_otp.oath import TOTP
+    generator = TOTP(totp_key(username), step=TOTP_STEP_SECONDS)
+    generator.time = time.time() + offset_seconds
+    return f"{generator.token():06d}"
 
 
 def credential_owner(device_id):
     """The username of the account a credential (the package's device id) belongs to."""
     from django_otp_webauthn.models import WebAuthnCredential
-    return WebAuthnCredential.objects.select_related("user").get(pk=device_id).user.get_username()
+    return WebAuthnCredential.objects.select_related("user").get(pk=device_id).user.email  # the account's key
 
 
 class Package(DjangoPackage):
@@ -121,6 +150,16 @@ class Package(DjangoPackage):
     settings_module = "otp_rp.settings"
     capabilities = CAPABILITIES
     server_class = OTPWebAuthnServer
+    policies = ("password-only", "password-and-second-factor")
+
+    @staticmethod
+    def create_account(username, display_name, password, policy, restricted, rp_id):
+        """A Django user; an account whose policy asks for a second factor gets a TOTP device."""
+        DjangoPackage.create_account(username, display_name, password, policy, restricted, rp_id)
+        if policy == "password-and-second-factor":
+            from django_otp.plugins.otp_totp.models import TOTPDevice
+            TOTPDevice.objects.create(user=Package.user(username), name="authenticator app",
+                                      key=totp_key(username).hex(), step=TOTP_STEP_SECONDS, confirmed=True)
 
     # Fixtures and inspections, through Django's and the package's models.
 
@@ -150,4 +189,6 @@ class Package(DjangoPackage):
 
 
 if __name__ == "__main__":
+    if "--upgrade-helper" in sys.argv[1:]:
+        Package.settings_module = "otp_rp.settings_upgrade"
     run_adapter(Package, sys.argv[1:])

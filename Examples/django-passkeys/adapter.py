@@ -4,15 +4,15 @@
 The app half is python-webauthn's app (Examples/python-webauthn/app.py); the server half is the
 Django project in passkeys_rp/ with django-passkeys and its REST API (the integration its
 documentation recommends for mobile apps), running as an HTTP server process on 127.0.0.1
-(Examples/django-common/). The app reaches it only through Django REST framework's token sign-in
-and the package's API endpoints; fixtures and inspections go through the package's models.
+(Examples/loopback-common/). The app reaches it only through Django REST framework's token sign-in,
+the package's API endpoints and the project's small account API (Examples/django-common/
+project_api.py); fixtures and inspections go through the package's models.
 
     python3 Examples/django-passkeys/adapter.py [--verbose]
 
 Install the package with `python3 -m pip install "django-passkeys[drf]==2.1"`.
 """
 
-import json
 import os
 import sys
 
@@ -20,20 +20,15 @@ sys.dont_write_bytecode = True  # keep the examples directory free of __pycache_
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
 
-from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json, registration_json,  # noqa: E402
-                       run_adapter)
+from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json,  # noqa: E402
+                       challenge_in, registration_json, run_adapter)
 from encoding import b64url_decode, b64url_encode  # noqa: E402
 from server import Refused, RegistrationOptions, SignInResult  # noqa: E402
 
-# What the app and the package support together. Not declared: second-factor, recovery-sign-in,
-# alternative-sign-in, revocation (the API deletes or disables a passkey, but the app would then
-# need an accepted list to reconcile), rename, the refresh point and fault-injection: the package
-# has no endpoint that gives the app an account's accepted credentials with its user handle.
-CAPABILITIES = ["conditional-create", "passkey-sign-in", "explicit-creation", "account-switch", "relaunch", "signals"]
-
-
-def challenge_in(client_data_json):
-    return json.loads(client_data_json.decode("utf-8"))["challenge"]
+# What the app, the package's REST API and the project's account API support together. Not
+# declared: second-factor, recovery-sign-in and alternative-sign-in (no other sign-in path).
+CAPABILITIES = ["conditional-create", "passkey-sign-in", "explicit-creation", "account-switch", "relaunch", "signals",
+                "revocation", "rename", "refresh-point", "fault-injection"]
 
 
 class PasskeysServer(PackageServer):
@@ -45,9 +40,11 @@ class PasskeysServer(PackageServer):
         self.username = None  # the account the API token belongs to
         self.state_tokens = {}  # challenge -> the package's signed state token for that ceremony
 
+    def headers(self):
+        return {"Authorization": f"Token {self.api_token}"} if self.api_token else {}
+
     def _post(self, path, body):
-        headers = {"Authorization": f"Token {self.api_token}"} if self.api_token else {}
-        return self.http.request("POST", path, json_body=body, headers=headers)
+        return self.http.request("POST", path, json_body=body, headers=self.headers())
 
     # Django REST framework's token sign-in (rest_framework.authtoken.views.obtain_auth_token).
 
@@ -100,12 +97,30 @@ class PasskeysServer(PackageServer):
         answer = self.http.request("POST", "/passkeys/api/authenticate/verify", json_body={
             "state_token": state_token,
             "credential": authentication_json(credential_id, client_data_json, authenticator_data, signature, user_handle)})
+        self.lookup_failed(answer)  # the project's test hook: the store could not be asked
         if answer.status == 200:
             body = answer.json()
-            self.api_token, self.username = body.get("token"), body.get("username")
+            self.api_token = body.get("token")
+            try:
+                self.username = self._current_username()
+            except Refused:
+                # The package issued a token that Django REST framework then refuses (an inactive
+                # account: webauthn.py complete_authentication never checks is_active): the answer's
+                # username is all the app has.
+                self.username = body.get("username")
             return SignInResult("signed-in", username=self.username, token=self.new_token())
         # 404 "Passkey not found or disabled" does not say which: no proof that the id is unknown.
         return SignInResult("invalid", message=answer.detail())
+
+    def revoke(self, token, credential_id):
+        """The package's own endpoint: PATCH /passkeys/api/<id> {"enabled": false} disables the
+        passkey, which the package then refuses at sign-in (an inactive record kept for audit)."""
+        username, package_id = self.package_id_of(token, credential_id)
+        answer = self.http.request("PATCH", f"/passkeys/api/{package_id}", json_body={"enabled": False},
+                                   headers=self.headers())
+        if answer.status != 200:
+            raise Refused(answer.detail())
+        return username
 
 
 def registration_flags(attestation_object):

@@ -4,7 +4,7 @@ platform as the app sees it, the session methods that reach only the app, and th
 An adapter supplies what depends on its server: `open_session` (a fresh app and server for one
 test case), the methods that reach the server directly (fixtures, inspections, faults) and its
 description for `adapter.hello`. Examples/python-webauthn/adapter.py (an in-memory server) and the
-Django examples (Examples/django-common/) are built on it.
+examples in front of real packages (Examples/loopback-common/) are built on it.
 """
 
 import os

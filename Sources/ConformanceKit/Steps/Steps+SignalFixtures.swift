@@ -72,7 +72,9 @@ extension StepLibrary {
             return .passed
         },
         StepDefinition("{string} has {int} passkey(s) in the credential manager", accounts: .uses(0)) { world, arguments in
-            _ = try await world.makeSharedPasskeys(arguments[0], count: try StepSupport.int(arguments[1]))
+            let count = try StepSupport.int(arguments[1])
+            if count > 0, let gap = try world.passkeyPolicyGap(arguments[0]) { return gap }
+            _ = try await world.makeSharedPasskeys(arguments[0], count: count)
             return .passed
         },
         StepDefinition("{string} has a revoked passkey in the credential manager", accounts: .uses(0)) { world, arguments in

@@ -25,6 +25,9 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
     public var capabilities: [Capability]
     /// The RP IDs the relying party is configured with; the first is the primary one.
     public var relyingPartyIDs: [String]
+    /// What the adapter declares about its relying party's account model (see `Declaration`);
+    /// absent on the wire means none. Unknown values are ignored.
+    public var declarations: [Declaration] = []
     /// The declared capabilities this harness does not know, ignored, in declaration order (not sent
     /// on the wire; the reports list them).
     public var ignoredCapabilities: [String] = []
@@ -43,7 +46,7 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case protocolVersion, name, version, targets, capabilities, relyingPartyIDs
+        case protocolVersion, name, version, targets, capabilities, relyingPartyIDs, declarations
     }
 
     /// Decodes a description: no `protocolVersion` means `1.0`; unknown capabilities are ignored.
@@ -62,6 +65,9 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
                 ignoredCapabilities.append(word)
             }
         }
+        for word in try container.decodeIfPresent([String].self, forKey: .declarations) ?? [] {
+            if let declaration = Declaration(rawValue: word), !declarations.contains(declaration) { declarations.append(declaration) }
+        }
     }
 
     /// Encodes the wire members (`ignoredCapabilities` is not one).
@@ -73,6 +79,7 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
         try container.encode(targets, forKey: .targets)
         try container.encode(capabilities, forKey: .capabilities)
         try container.encode(relyingPartyIDs, forKey: .relyingPartyIDs)
+        if !declarations.isEmpty { try container.encode(declarations, forKey: .declarations) }
     }
 
     /// The minor number of `protocolVersion` (`1` for `1.1`); `0` when it is not `major.minor`.

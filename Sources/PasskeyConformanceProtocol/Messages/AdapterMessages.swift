@@ -34,6 +34,16 @@ public enum Capability: String, Sendable, Hashable, ProtocolEnum {
     case faultInjection = "fault-injection"
 }
 
+/// Something an adapter declares about its relying party's account model (not something it
+/// supports, as a `Capability` is): a fixture the model cannot represent is *not verified*.
+public enum Declaration: String, Sendable, Hashable, ProtocolEnum {
+    /// A passkey counts as a second factor: an account that holds one must give it after its
+    /// password (an MFA-style package, such as django-allauth's `allauth.mfa`). A password-only
+    /// account cannot hold server-side passkeys there, so a scenario that gives it some is *not
+    /// verified* rather than failed.
+    case passkeySecondFactor = "passkey-second-factor"
+}
+
 /// The device the relying party's app runs on in one test case, as the app could read it at run time.
 public struct DeviceInfo: Sendable, Codable, Hashable {
     /// Apple or Android.
