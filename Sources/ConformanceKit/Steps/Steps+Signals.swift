@@ -303,14 +303,17 @@ extension StepLibrary {
             }
             return StepSupport.expect(offending.isEmpty, "product account id as user handle in " + offending.map(\.cite).joined(separator: ", "))
         },
-        StepDefinition("the last user-details signal carries the name {string} and the display name {string}") { world, arguments in
+        // "The metadata signal contains the current fields": the server's, whatever a product makes
+        // of the names the user typed (a display name it derives, "Full Name (username)", is current).
+        StepDefinition("the last user-details signal carries the current name and display name of {string}", accounts: .uses(0)) { world, arguments in
             try await world.quiesce()
             guard let last = world.signalCalls.last(where: { $0.kind == .currentUserDetails }) else { return .failed("the app sent no user-details signal") }
+            let account = try await world.inspect(arguments[0])
             let name = last.summary.name ?? last.operation.signal?.name
             let displayName = last.summary.displayName ?? last.operation.signal?.displayName
             return StepSupport.expect(
-                name == arguments[0] && displayName == arguments[1],
-                "\(last.cite) carries name \"\(name ?? "-")\" and display name \"\(displayName ?? "-")\"")
+                name == account.name && displayName == account.displayName,
+                "\(last.cite) carries name \"\(name ?? "-")\" and display name \"\(displayName ?? "-")\"; the server holds \"\(account.name)\" and \"\(account.displayName)\" for \(account.username)")
         },
         StepDefinition("the last user-details signal carries the new name {string}") { world, arguments in
             try await world.quiesce()
