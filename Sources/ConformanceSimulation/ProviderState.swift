@@ -92,6 +92,13 @@ public struct ProviderState: Sendable {
         /// associated with (as a response relayed from another app or site would): a response every
         /// server refuses for its origin (WebAuthn Level 3, §7.2), whatever the credential.
         case foreignOrigin(Data)
+        /// The user picks this credential, but its authenticator data names another RP ID (its
+        /// hash), correctly signed: a response every server refuses for its RP ID (WebAuthn Level 3,
+        /// §7.2 step 15), whatever the credential.
+        case foreignRPID(Data)
+        /// The user picks this credential, but the response's authenticator data is cut short: a
+        /// malformed response every server refuses before it can judge the signature.
+        case malformedAuthenticatorData(Data)
         /// The user cancels the sheet.
         case cancel
     }

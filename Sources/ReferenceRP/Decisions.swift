@@ -21,6 +21,10 @@ struct Decisions: Sendable {
     var listForms = ListForms()
     /// Points only the mutants of the path proofs override (`Mutants+PathForms.swift`).
     var pathForms = PathForms()
+    /// Points only the mutants of a lost answer override (`Mutants+LostAnswers.swift`).
+    var lostAnswers = LostAnswerForms()
+    /// Points only the mutants of the seed paths override (`Mutants+SeedPaths.swift`).
+    var seedPaths = SeedPathForms()
 
     // MARK: Automatic upgrade (N2.6-AC01, AC05)
 

@@ -8,7 +8,9 @@ import ConformanceModel
 /// the decision it overrides. The mutants themselves are in `Mutants.swift` (N2.6) and
 /// `Mutants+Signals.swift` (N3.2), with second forms of N3.2 in `Mutants+SignalForms.swift`,
 /// `Mutants+ListForms.swift` and `Mutants+EncodingForms.swift`, and the mutants the path proofs keep
-/// honest in `Mutants+PathForms.swift`.
+/// honest in `Mutants+PathForms.swift`, and those of an answer lost after the server committed in
+/// `Mutants+LostAnswers.swift`, and those of the seed paths (another RP ID, a malformed response,
+/// a credential id registered twice, the rate budget across RPs) in `Mutants+SeedPaths.swift`.
 public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepresentable, CustomStringConvertible {
     /// The mutation's stable name, as `selftest` and the adapter name show it.
     public let id: MutantID
@@ -44,7 +46,7 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
     /// Every mutant, N2.6 first, in the order `selftest` reports them.
     public static let allCases: [Mutation] =
         registrationMutants + signalMutants + signalFormMutants + listFormMutants + encodingFormMutants
-        + monitorMutants + pathFormMutants
+        + monitorMutants + pathFormMutants + lostAnswerMutants + seedPathMutants
 
     /// The mutation's name (its `id`), as text.
     public var rawValue: String { id.rawValue }

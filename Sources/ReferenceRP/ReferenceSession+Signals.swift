@@ -206,11 +206,15 @@ extension ReferenceSession {
             if let captured = state.app.signals.capturedLists.removeValue(forKey: username) {
                 return encoding.allAccepted(account: account, ids: captured)
             }
-            switch state.server.assembleAcceptedList(username) {
+            switch assembleReceivedList(username) {
             case .failure(let refusal):
+                if let fallback = refusal == Self.lostListAnswer ? listAfterLostAnswer(username) : nil {
+                    return encoding.allAccepted(account: account, ids: fallback)
+                }
                 await host.telemetry(TelemetryEvent("reconciliation-skipped", ["account": username, "reason": refusal.message]))
                 return nil
             case .success(let ids):
+                state.app.signals.lastReceivedLists[username] = ids
                 // A mutant's pending job sends its account's ids under whoever is signed in now.
                 if decisions.signals.pendingListUnderCurrentHandle, let current = state.app.username, current != username,
                     let signedIn = state.server.accounts[current]
@@ -300,6 +304,27 @@ extension ReferenceSession {
             result = verify()
         }
         let unknown = SignalScheduler.Intent.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)
+        // The server committed what it decided; an answer lost on the way back leaves the app with a
+        // network error. A design may submit the same response again (F-retry): the server judges the
+        // replay, and the app takes the path of the answer it finally gets.
+        if answerLost() {
+            var lost = true
+            var resubmissions = resubmissionsAfterLostAnswer
+            while lost, resubmissions > 0 {
+                resubmissions -= 1
+                result = verify()
+                lost = answerLost()
+                if lost { continue }
+                if case .signedIn = result { break }
+                await refusedAssertionRetry(unknown)
+            }
+            if lost {
+                await host.show(UIEvent(.error, "No connection. Try again."))
+                await afterRefusedSignIn(credentialID: assertion.credentialID)
+                if decisions.signals.unknownCauses.contains(.cancelOrNetworkError) { await send(unknown) }
+                return
+            }
+        }
         switch result {
         case .signedIn(let username, let token):
             if decisions.forms.unknownForOtherAccount, let expected = signIn.username, expected != username { await send(unknown) }
@@ -335,6 +360,12 @@ extension ReferenceSession {
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))
             await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.verificationFailure) { await send(unknown) }
+        case .rpIDRefused, .malformed:
+            // Another RP ID, or a response that cannot be read, says nothing about the credential.
+            await host.show(UIEvent(.error, "Sign-in failed. Try again."))
+            await afterRefusedSignIn(credentialID: assertion.credentialID)
+            if decisions.signals.unknownCauses.contains(.verificationFailure) { await send(unknown) }
+            await responseRefused(result, unknown)
         case .originRefused:
             // An origin the server does not accept says nothing about the credential.
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))

@@ -26,6 +26,10 @@ extension Server {
         case expiredChallenge
         /// The response names an origin the server does not accept for the RP ID.
         case originRefused(String)
+        /// The authenticator data names another RP ID than the ceremony's.
+        case rpIDRefused
+        /// The response cannot be read (its authenticator data is malformed).
+        case malformed(String)
         case invalid(String)
     }
 
@@ -66,6 +70,10 @@ extension Server {
         {
         case .rejected(.originNotAllowed(let origin)):
             return .originRefused(origin)
+        case .rejected(.rpIdHashMismatch):
+            return .rpIDRefused
+        case .rejected(.authenticatorDataMalformed(let error)):
+            return .malformed("\(error)")
         case .rejected(let reason):
             return .invalid(reason.message)
         case .verified(let authentication):

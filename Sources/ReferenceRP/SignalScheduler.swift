@@ -65,6 +65,9 @@ enum SignalScheduler {
         var idleTimer: TimerID?
         /// Times of the Android calls the app's own budget counted (F-drop).
         var ownCalls: [Int64] = []
+        /// The accepted list of each account the app last received from its server (read only by a
+        /// mutant that falls back to it when an answer is lost).
+        var lastReceivedLists: [String: [Data]] = [:]
     }
 
     /// Whether two pending signals do the same work, so one of them is enough: a reconciliation or
