@@ -123,6 +123,9 @@ public struct ProviderState: Sendable {
     /// server never issued (used once): a response every server refuses (WebAuthn Level 3, §7.1),
     /// whatever its flags.
     public var nextRegistrationAnswersOtherChallenge = false
+    /// Gives the next registration this credential id instead of a new one (used once): a faulty or
+    /// hostile credential manager reusing an id the server may already hold.
+    public var nextRegistrationReusesCredentialID: Data?
     /// Flags to use in place of the platform's own for every registration and assertion while set.
     public var flagsOverride: Flags?
     /// How the next passkey sign-in goes (used once); `nil`: the first visible passkey the request allows.

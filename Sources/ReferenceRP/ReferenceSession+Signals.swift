@@ -155,11 +155,13 @@ extension ReferenceSession {
     /// keeping the Android budget and any retryMillis the platform asked for.
     func send(_ intent: SignalScheduler.Intent) async {
         guard let interface = signalInterface else { return }
-        if interface == .android, decisions.signals.rateBudget != .ignored, decisions.listForms.keepsBudget(intent) {
+        let rpID = budgetRPID(of: intent)
+        if interface == .android, decisions.signals.rateBudget != .ignored, decisions.listForms.keepsBudget(intent), countsInBudget(rpID) {
             let now = await host.now()
             state.app.signals.androidCalls.removeAll { $0.at <= now - decisions.listForms.androidWindowMillis }
             let kind = SignalEncoding.androidType(of: intent)
-            let counted = decisions.signals.rateBudget == .perType ? state.app.signals.androidCalls.filter { $0.kind == kind } : state.app.signals.androidCalls
+            let byType = decisions.signals.rateBudget == .perType ? state.app.signals.androidCalls.filter { $0.kind == kind } : state.app.signals.androidCalls
+            let counted = budgetCalls(byType, rpID: rpID)
             if now < state.app.signals.androidBlockedUntil {
                 await hold(intent, until: state.app.signals.androidBlockedUntil)
                 return
@@ -171,7 +173,9 @@ extension ReferenceSession {
         }
         guard let request = await buildSignal(intent, interface: interface) else { return }
         if interface == .android, await ownBudgetDrops() { return }
-        if interface == .android { state.app.signals.androidCalls.append((await host.now(), SignalEncoding.androidType(of: intent))) }
+        if interface == .android, countsInBudget(rpID) {
+            state.app.signals.androidCalls.append((await host.now(), SignalEncoding.androidType(of: intent), rpID))
+        }
         let operation = await host.signal(request)
         state.app.signals.inFlight[operation] = (intent, request)
     }

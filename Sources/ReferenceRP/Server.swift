@@ -250,8 +250,19 @@ struct Server: Sendable {
         case .verified(let registration):
             let record = registration.credential
             if !decisions.response.acceptsBackupEligible, record.backupEligible { return .failure("backup-eligible credentials are not accepted") }
-            guard !accounts.values.contains(where: { $0.credentials.contains { $0.id == record.id } }) else {
-                return .failure("this credential id is already registered")
+            // Credential ids stay unique across every account (N2.6: "retain server-side credential uniqueness").
+            if let holder = accountOrder.first(where: { accounts[$0]?.credentials.contains { $0.id == record.id } == true }) {
+                switch decisions.seedPaths.duplicateCredentialID {
+                case nil: return .failure("this credential id is already registered")
+                case .storeAgain: break
+                case .takeOver:
+                    if holder == username {
+                        account.credentials.removeAll { $0.id == record.id }
+                    } else {
+                        accounts[holder]?.credentials.removeAll { $0.id == record.id }
+                        store.changed(holder)
+                    }
+                }
             }
             ceremonies[ceremony.challenge] = nil
             store.changed(username)

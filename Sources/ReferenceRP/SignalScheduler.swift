@@ -50,8 +50,8 @@ enum SignalScheduler {
         var flushTimer: TimerID?
         /// Lists captured at the first trigger (only a mutant coalesces to the first state).
         var capturedLists: [String: [Data]] = [:]
-        /// Times and kinds of this app's Android signal calls.
-        var androidCalls: [(at: Int64, kind: String)] = []
+        /// Times, kinds and RP IDs of this app's Android signal calls.
+        var androidCalls: [(at: Int64, kind: String, rpID: String)] = []
         /// After a rate-limit exception: no Android signal before this time (the platform's retryMillis).
         var androidBlockedUntil: Int64 = 0
         /// Signals in flight.

@@ -5,7 +5,7 @@ extension StepLibrary {
     /// Steps that drive paths the seeds name and no other step reaches: an answer lost after the
     /// server committed (a sign-in, a registration, a list read), a response whose authenticator
     /// data names another RP ID or cannot be read, and a registration that reuses a credential id
-    /// the server already holds.
+    /// the server already holds for another account.
     static let seedPathSteps: [StepDefinition] = [
         // One strike: the next request of the kinds the fault applies to (a submitted assertion or
         // registration, a read of the accepted list); a retry of it gets its answer.
@@ -76,10 +76,62 @@ extension StepLibrary {
             try await world.passkeySignIn(.malformedAuthenticatorData(id), hint: nil)
             return .passed
         },
+        // Server-side credential uniqueness (N2.6: "retain server-side credential uniqueness"): a
+        // credential manager that gives a new passkey an id the server already holds for another
+        // account, as a faulty or hostile one could.
+        StepDefinition("the credential manager gives the next passkey it creates the id of a passkey the server holds for {string}", accounts: .uses(0)) {
+            world, arguments in
+            let account = try await world.inspect(arguments[0])
+            guard let id = account.credentials.first(where: { $0.state == .active })?.credentialID else {
+                throw SystemIssue("the server holds no active passkey of \(arguments[0]) whose id the credential manager could reuse; add one first")
+            }
+            world.notes[World.reusedIDNote] = Base64URL.encode(id)
+            world.notes[World.reusedOwnerNote] = World.credentialText(account)
+            world.host.withProvider { $0.nextRegistrationReusesCredentialID = id }
+            world.host.record(.step, "provider.setting", "the next passkey created gets the id \(Base64URL.encode(id)) of \(account.username)")
+            return .passed
+        },
+        StepDefinition("the registration took the path: the credential manager answered with the id the server holds for {string}", accounts: .uses(0)) {
+            world, arguments in
+            let id = try world.storedID(World.reusedIDNote)
+            let registrations = try await world.registrationsAfterUpgradeWindow()
+            if registrations.contains(where: { $0.outcome.error == nil && $0.createdCredentialID == id }) { return .passed }
+            return .notVerified(
+                registrations.isEmpty
+                    ? world.noRegistrationMessage() + ", so no registration reused the id of \(arguments[0])'s passkey and the item's path was not reached"
+                    : "no registration the credential manager answered carries the id \(Base64URL.encode(id)) of \(arguments[0])'s passkey ("
+                        + registrations.map { "\(StepSupport.cite($0)) \($0.outcome.error.map { "\($0.name)" } ?? "ok")" }.joined(separator: ", ")
+                        + "), so the item's path was not reached")
+        },
+        StepDefinition("the server holds every credential id once, and the passkeys of {string} as they were", accounts: .uses(0)) { world, arguments in
+            try await world.quiesce()
+            var holders: [Data: [String]] = [:]
+            for alias in world.accounts.keys.sorted() {
+                let account = try await world.inspect(alias)
+                for credential in account.credentials { holders[credential.credentialID, default: []].append(account.username) }
+            }
+            var problems = holders.filter { $0.value.count > 1 }.sorted { Base64URL.encode($0.key) < Base64URL.encode($1.key) }.map {
+                "the server holds \(Base64URL.encode($0.key)) \($0.value.count) times (\($0.value.joined(separator: ", ")))"
+            }
+            let before = world.notes[World.reusedOwnerNote] ?? ""
+            let after = World.credentialText(try await world.inspect(arguments[0]))
+            if after != before { problems.append("the passkeys of \(try world.account(arguments[0]).username) were [\(before)] and are now [\(after)]") }
+            return StepSupport.expect(problems.isEmpty, problems.joined(separator: "; "))
+        },
     ]
 }
 
 extension World {
+    /// The note of the credential id a registration reuses.
+    static let reusedIDNote = "credential id the credential manager reuses"
+    /// The note of the passkeys of the account whose id is reused, before the registration.
+    static let reusedOwnerNote = "passkeys of the account whose id is reused"
+
+    /// An account's passkeys as text: id and state, in the server's order.
+    static func credentialText(_ account: AccountSnapshot) -> String {
+        account.credentials.map { "\(Base64URL.encode($0.credentialID)) \($0.state.rawValue)" }.joined(separator: ", ")
+    }
+
     /// An active passkey of the account that the credential manager holds, so that the platform
     /// can answer with it (else any active one).
     func heldActivePasskey(_ alias: String) async throws -> Data? {
