@@ -23,6 +23,9 @@ struct LostAnswerForms: Sendable {
     /// What the app sends when the answer to its read of the accepted list was lost: nothing (`nil`),
     /// an empty list, or the list it received last.
     var afterLostList: LostList?
+    /// After an automatic upgrade whose registration answer was lost, asks the credential manager
+    /// for another conditional registration after this delay (0: at once).
+    var reasksUpgradeAfterLostAnswerMillis: Int64?
 
     enum LostList: Sendable, Hashable {
         case empty
@@ -30,9 +33,10 @@ struct LostAnswerForms: Sendable {
     }
 }
 
-/// The mutants of a lost answer (issue 29, "an answer lost after the server committed"): the
-/// retry's refusal read as an unknown credential, a list built from what the app believes rather
-/// than what the server holds, and a lost list read filled in. Each in two forms.
+/// The mutants of a lost answer (issue 29, "an answer lost after the server committed"): a lost
+/// answer taken as a reason to ask for the upgrade again, the retry's refusal read as an unknown
+/// credential, a list built from what the app believes rather than what the server holds, and a
+/// lost list read filled in. Each in two forms.
 extension Mutation {
     // MARK: N3.2-AC02: the retry's refusal read as an unknown credential
 
@@ -110,11 +114,27 @@ extension Mutation {
         form: "the previous list in place of a lost answer"
     ) { $0.lostAnswers.afterLostList = .lastReceived }
 
+    // MARK: N2.6-AC05: a lost answer taken as a reason to ask again
+
+    /// Asks for another conditional registration at once when the upgrade's answer was lost.
+    public static let reaskUpgradeAfterLostAnswer = Mutation(
+        "reask-upgrade-after-lost-answer", "N2.6-AC05", ["N2.6-AC05.V7"],
+        "asks the credential manager for another conditional registration at once when the answer to the upgrade's registration was lost after the server stored the passkey",
+        form: "a new conditional request at once after a lost answer"
+    ) { $0.lostAnswers.reasksUpgradeAfterLostAnswerMillis = 0 }
+
+    /// The same, from a timer 30 seconds later.
+    public static let reaskUpgradeLaterAfterLostAnswer = Mutation(
+        "reask-upgrade-later-after-lost-answer", "N2.6-AC05", ["N2.6-AC05.V7"],
+        "asks the credential manager for another conditional registration 30 seconds after the answer to the upgrade's registration was lost, from a timer",
+        form: "a timer-driven conditional request after a lost answer"
+    ) { $0.lostAnswers.reasksUpgradeAfterLostAnswerMillis = 30_000 }
+
     /// The mutants of a lost answer, in report order.
     static let lostAnswerMutants: [Mutation] = [
-        .unknownAfterRefusedAssertionRetry, .unknownLaterAfterRefusedAssertionRetry, .unknownAfterRefusedRegistrationRetry,
-        .unknownLaterAfterRefusedRegistrationRetry, .listWithoutUnconfirmedPasskey, .listLaterWithoutUnconfirmedPasskey, .emptyListWhenAnswerLost,
-        .lastListWhenAnswerLost,
+        .reaskUpgradeAfterLostAnswer, .reaskUpgradeLaterAfterLostAnswer, .unknownAfterRefusedAssertionRetry, .unknownLaterAfterRefusedAssertionRetry,
+        .unknownAfterRefusedRegistrationRetry, .unknownLaterAfterRefusedRegistrationRetry, .listWithoutUnconfirmedPasskey,
+        .listLaterWithoutUnconfirmedPasskey, .emptyListWhenAnswerLost, .lastListWhenAnswerLost,
     ]
 }
 
@@ -158,6 +178,17 @@ extension ReferenceSession {
         guard let delay = decisions.lostAnswers.listWithoutUnconfirmedPasskeyMillis, let credentialID else { return }
         let believed = state.server.acceptedIDs(username).filter { $0 != credentialID }
         await send(.fixedList(username: username, ids: believed), afterMillis: delay, label: "reconcile the passkeys the app knows of")
+    }
+
+    /// An automatic upgrade's registration answer was lost: a mutant asks for another one.
+    func upgradeAnswerLost(token: String, username: String) async {
+        guard let delay = decisions.lostAnswers.reasksUpgradeAfterLostAnswerMillis else { return }
+        guard delay > 0 else {
+            await startRegistration(conditional: true, token: token, username: username)
+            return
+        }
+        let timer = await host.scheduleTimer(afterMillis: delay, label: "ask for the automatic upgrade again")
+        state.app.delayedUpgrades[timer] = (token, username)
     }
 
     /// The credential id of a registration the platform made, whichever platform.

@@ -373,6 +373,7 @@ actor ReferenceSession: RelyingPartySession {
             if lost {
                 await host.telemetry(TelemetryEvent("registration-unconfirmed", ["reason": "network error"]))
                 if !pending.conditional { await host.show(UIEvent(.error, "The passkey could not be saved. Check your connection.")) }
+                if pending.conditional { await upgradeAnswerLost(token: pending.token, username: pending.username) }
                 return
             }
         }
