@@ -45,7 +45,8 @@ extension Mutation {
     public static let unknownAfterRefusedAssertionRetry = Mutation(
         "unknown-after-refused-assertion-retry", "N3.2-AC02", ["N3.2-AC02.V6"],
         "resubmits a passkey sign-in whose answer was lost after the server signed the user in, and sends the unknown-credential signal when the server refuses the replay",
-        form: "an unknown-credential signal at once after the refused retry of a sign-in"
+        form: "an unknown-credential signal at once after the refused retry of a sign-in",
+        appliesTo: Self.replayRefused
     ) { decisions in
         decisions.lostAnswers.resubmitsOnce = true
         decisions.lostAnswers.unknownAfterRefusedAssertionRetryMillis = 0
@@ -55,7 +56,8 @@ extension Mutation {
     public static let unknownLaterAfterRefusedAssertionRetry = Mutation(
         "unknown-later-after-refused-assertion-retry", "N3.2-AC02", ["N3.2-AC02.V6"],
         "resubmits a passkey sign-in whose answer was lost after the server signed the user in, and a minute after the server refuses the replay reports the credential as unknown from a timer",
-        form: "a timer-driven unknown-credential signal after the refused retry of a sign-in"
+        form: "a timer-driven unknown-credential signal after the refused retry of a sign-in",
+        appliesTo: Self.replayRefused
     ) { decisions in
         decisions.lostAnswers.resubmitsOnce = true
         decisions.lostAnswers.unknownAfterRefusedAssertionRetryMillis = 60_000
@@ -66,7 +68,8 @@ extension Mutation {
     public static let unknownAfterRefusedRegistrationRetry = Mutation(
         "unknown-after-refused-registration-retry", "N3.2-AC02", ["N3.2-AC02.V6"],
         "resubmits a registration whose answer was lost after the server stored the passkey, and reports the new passkey as unknown when the server refuses the replay",
-        form: "an unknown-credential signal at once for the passkey whose registration retry was refused"
+        form: "an unknown-credential signal at once for the passkey whose registration retry was refused",
+        appliesTo: Self.replayRefused
     ) { decisions in
         decisions.lostAnswers.resubmitsOnce = true
         decisions.lostAnswers.unknownAfterRefusedRegistrationRetryMillis = 0
@@ -76,7 +79,8 @@ extension Mutation {
     public static let unknownLaterAfterRefusedRegistrationRetry = Mutation(
         "unknown-later-after-refused-registration-retry", "N3.2-AC02", ["N3.2-AC02.V6"],
         "resubmits a registration whose answer was lost after the server stored the passkey, and a minute after the server refuses the replay reports the new passkey as unknown from a timer",
-        form: "a timer-driven unknown-credential signal for the passkey whose registration retry was refused"
+        form: "a timer-driven unknown-credential signal for the passkey whose registration retry was refused",
+        appliesTo: Self.replayRefused
     ) { decisions in
         decisions.lostAnswers.resubmitsOnce = true
         decisions.lostAnswers.unknownAfterRefusedRegistrationRetryMillis = 60_000
@@ -88,14 +92,16 @@ extension Mutation {
     public static let listWithoutUnconfirmedPasskey = Mutation(
         "list-without-unconfirmed-passkey", "N3.2-AC04", ["N3.2-AC04.V4"],
         "after a registration whose answer was lost, sends at once the accepted list without the passkey the server stored but the app could not confirm",
-        form: "a list at once without the passkey whose answer was lost"
+        form: "a list at once without the passkey whose answer was lost",
+        appliesTo: Self.replayNotAnswered
     ) { $0.lostAnswers.listWithoutUnconfirmedPasskeyMillis = 0 }
 
     /// The same, from a timer a minute later.
     public static let listLaterWithoutUnconfirmedPasskey = Mutation(
         "list-later-without-unconfirmed-passkey", "N3.2-AC04", ["N3.2-AC04.V4"],
         "after a registration whose answer was lost, sends a minute later, from a timer, the accepted list without the passkey the server stored but the app could not confirm",
-        form: "a timer-driven list without the passkey whose answer was lost"
+        form: "a timer-driven list without the passkey whose answer was lost",
+        appliesTo: Self.replayNotAnswered
     ) { $0.lostAnswers.listWithoutUnconfirmedPasskeyMillis = 60_000 }
 
     // MARK: N3.2-AC04: a lost list read filled in
@@ -120,15 +126,25 @@ extension Mutation {
     public static let reaskUpgradeAfterLostAnswer = Mutation(
         "reask-upgrade-after-lost-answer", "N2.6-AC05", ["N2.6-AC05.V7"],
         "asks the credential manager for another conditional registration at once when the answer to the upgrade's registration was lost after the server stored the passkey",
-        form: "a new conditional request at once after a lost answer"
+        form: "a new conditional request at once after a lost answer",
+        appliesTo: Self.replayNotAnswered
     ) { $0.lostAnswers.reasksUpgradeAfterLostAnswerMillis = 0 }
 
     /// The same, from a timer 30 seconds later.
     public static let reaskUpgradeLaterAfterLostAnswer = Mutation(
         "reask-upgrade-later-after-lost-answer", "N2.6-AC05", ["N2.6-AC05.V7"],
         "asks the credential manager for another conditional registration 30 seconds after the answer to the upgrade's registration was lost, from a timer",
-        form: "a timer-driven conditional request after a lost answer"
+        form: "a timer-driven conditional request after a lost answer",
+        appliesTo: Self.replayNotAnswered
     ) { $0.lostAnswers.reasksUpgradeAfterLostAnswerMillis = 30_000 }
+
+    /// Whether the server of a design refuses a replayed response (a mutant that resubmits meets the
+    /// refusal it misreads): not one that answers it with the same success.
+    static let replayRefused: @Sendable (ReferenceDesign) -> Bool = { $0.replayAnswer == .refuse }
+
+    /// Whether a design leaves a registration unconfirmed after its answer was lost: it does not
+    /// resubmit, or its server refuses the replay.
+    static let replayNotAnswered: @Sendable (ReferenceDesign) -> Bool = { $0.replayAnswer == .refuse || $0.submissionRetries == 0 }
 
     /// The mutants of a lost answer, in report order.
     static let lostAnswerMutants: [Mutation] = [

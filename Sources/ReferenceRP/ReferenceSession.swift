@@ -369,11 +369,13 @@ actor ReferenceSession: RelyingPartySession {
                 lost = answerLost()
                 if !lost, case .failure = result { await refusedRegistrationRetry(rpID: pendingRPID(pending), credentialID: createdID) }
             }
-            if lost || (try? result.get()) == nil { await registrationUnconfirmed(username: pending.username, credentialID: createdID) }
+            if lost || (try? result.get()) == nil {
+                await registrationUnconfirmed(username: pending.username, credentialID: createdID)
+                if pending.conditional { await upgradeAnswerLost(token: pending.token, username: pending.username) }
+            }
             if lost {
                 await host.telemetry(TelemetryEvent("registration-unconfirmed", ["reason": "network error"]))
                 if !pending.conditional { await host.show(UIEvent(.error, "The passkey could not be saved. Check your connection.")) }
-                if pending.conditional { await upgradeAnswerLost(token: pending.token, username: pending.username) }
                 return
             }
         }

@@ -40,6 +40,9 @@ extension Server {
     ) -> AuthenticationResult {
         guard let clientData = try? CollectedClientData(jsonBytes: clientDataJSON) else { return .invalid("clientDataJSON cannot be parsed") }
         guard let ceremony = ceremonies[clientData.challenge], ceremony.kind == .authentication else {
+            if design.replayAnswer == .sameSuccess, let done = committed[clientData.challenge], done.credentialID == credentialID {
+                return .signedIn(username: done.username, token: openSession(done.username, .full))
+            }
             return .invalid("no sign-in ceremony for this challenge")
         }
         if store.take(.credentialLookupFailure) { return .lookupFailed }
@@ -78,6 +81,7 @@ extension Server {
             return .invalid(reason.message)
         case .verified(let authentication):
             ceremonies[ceremony.challenge] = nil
+            committed[ceremony.challenge] = (credentialID, username)
             account.credentials[index].signCount = authentication.credential.signCount
             accounts[username] = account
             return .signedIn(username: username, token: openSession(username, .full))

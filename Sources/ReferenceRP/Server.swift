@@ -79,6 +79,9 @@ struct Server: Sendable {
     var accountOrder: [String] = []
     var sessions: [String: Session] = [:]
     var ceremonies: [Data: Ceremony] = [:]
+    /// The sign-ins and registrations the server committed, by challenge: what a design that answers
+    /// a replay with the same success answers (`ReferenceDesign.replayAnswer`).
+    var committed: [Data: (credentialID: Data, username: String)] = [:]
     var nextAccount = 1
     var nextSession = 1
     /// The credential store's view for full-list assembly: pages, versions, cache and injected faults.
@@ -222,6 +225,7 @@ struct Server: Sendable {
             return .failure("clientDataJSON cannot be parsed")
         }
         guard let ceremony = ceremonies[clientData.challenge], ceremony.kind == .registration else {
+            if design.replayAnswer == .sameSuccess, let done = committed[clientData.challenge] { return .success(done.credentialID) }
             return .failure("no registration ceremony for this challenge")
         }
         if decisions.response.stale == .discard {
@@ -265,6 +269,7 @@ struct Server: Sendable {
                 }
             }
             ceremonies[ceremony.challenge] = nil
+            committed[ceremony.challenge] = (record.id, username)
             store.changed(username)
             account.credentials.append(
                 StoredCredential(
