@@ -98,7 +98,8 @@ extension StepLibrary {
             if registrations.contains(where: { $0.outcome.error == nil && $0.createdCredentialID == id }) { return .passed }
             return .notVerified(
                 registrations.isEmpty
-                    ? world.noRegistrationMessage() + ", so no registration reused the id of \(arguments[0])'s passkey and the item's path was not reached"
+                    ? world.noRegistrationMessage() + ", so no registration reused the id of \(arguments[0])'s passkey and the item's path was not reached "
+                        + "(an upgrade after a qualifying autofilled sign-in is N2.6-AC05's — see N2.6-AC05.V1)"
                     : "no registration the credential manager answered carries the id \(Base64URL.encode(id)) of \(arguments[0])'s passkey ("
                         + registrations.map { "\(StepSupport.cite($0)) \($0.outcome.error.map { "\($0.name)" } ?? "ok")" }.joined(separator: ", ")
                         + "), so the item's path was not reached")
