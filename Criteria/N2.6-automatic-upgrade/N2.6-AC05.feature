@@ -17,7 +17,8 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     their timing (from the sign-in to each request), everything the app shows (of any kind: error,
     confirmation, message or screen, judged by what it claims), every registration request (modal or
     conditional) and every sheet the platform shows, and the requests after a later qualifying
-    sign-in. Counts start at the scenario's first When step.
+    sign-in; lose the server's answer to the upgrade's registration after the server stored the
+    passkey and count the requests that follow. Counts start at the scenario's first When step.
   Items:
     V1: matching password autofill: exactly one request, promptly (before any further user action)
     V2: manual password entry: one request; the provider answers no-create; no user-facing error, the session continues, no retry
@@ -25,7 +26,7 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
     V4: a later qualifying sign-in issues exactly one new request
     V5: on success the app adds no confirmation of its own, in whatever form it shows it (derived)
     V6: failures are told apart: the expected no-op (Android CreateCredentialNoCreateOptionException; Apple's documented eligibility and cancellation outcomes) stays silent; unsupported, provider-configuration, CreatePublicKeyCredentialDomException and unexpected failures are recorded in telemetry under their own class, never as ineligibility (derived)
-    V7: no automatic retry through any later event that is not a qualifying sign-in: refresh, relaunch, a passkey, recovery or non-password sign-in, or time passing
+    V7: no automatic retry through any later event that is not a qualifying sign-in: refresh, relaunch, a passkey, recovery or non-password sign-in, time passing, or the answer to the upgrade's registration lost after the server stored it
     V8: after a conditional request that failed or was declined, the app opens no modal creation sheet on its own; a manual creation nudge the user chooses stays allowed (derived)
   Harness choices:
     "Promptly" is checked as: before any further user action, and within the credential manager's
@@ -194,6 +195,17 @@ Feature: N2.6-AC05 One prompt request, a silent no-create and no retry
       | ASAuthorizationError.invalidResponse |
       | ASAuthorizationError.notHandled      |
       | ASAuthorizationError.unknown         |
+
+  # The server stored the upgrade's passkey, but its answer was lost on the way back: the app may
+  # upload the same response again, but a lost answer is no qualifying sign-in, and no reason to
+  # ask the credential manager for another automatic registration.
+  @verify:N2.6-AC05.V7 @requires:conditional-create @needs:fault-injection
+  Scenario: An upgrade whose answer was lost after the server stored the passkey is not asked for again
+    Given the server's answer to the app's next request is lost after the server committed it
+    When the user signs in as "alice" with the autofilled password
+    And the app has nothing left scheduled
+    Then the upgrade took the path: the server stored the passkey the credential manager created for "alice"
+    And exactly 1 conditional registration request has been issued for "alice"
 
   Scenario Outline: No automatic retry after a no-create through <event>
     Given the user signs in as "alice" typing the password by hand

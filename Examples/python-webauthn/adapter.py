@@ -116,10 +116,12 @@ def inspect_account(session, params):
 
 def inject_fault(session, params):
     fault = params.object("fault")
-    kind = fault.choice("kind", FAULT_KINDS + ("network-failure",))
+    kind = fault.choice("kind", FAULT_KINDS + ("network-failure", "answer-lost-after-commit"))
     count = fault.integer("count", optional=True)
     if kind == "network-failure":
         session.app.network_failures = float("inf") if count is None else count
+    elif kind == "answer-lost-after-commit":
+        session.app.lost_answers = float("inf") if count is None else count
     else:
         session.server.inject(kind, count)
     return {}

@@ -122,6 +122,9 @@ class App:
         # Injected: how many of the app's next submissions of a platform response (a registration or
         # a sign-in assertion) fail on the network (float("inf"): all of them).
         self.network_failures = 0
+        # Injected: how many of the app's next requests the server commits (a submitted registration
+        # or assertion, a read of the accepted list) lose their answer on the way back (float("inf"): all).
+        self.lost_answers = 0
         self.signals = Signals(self)
 
     def server(self):
@@ -135,6 +138,16 @@ class App:
             self.network_failures -= 1
             raise NetworkError("the server cannot be reached")
         return self._server
+
+    def committed(self, request, server=None):
+        """Sends a request the server commits (`request(server)`); its answer may be lost on the way
+        back (the fault answer-lost-after-commit): the server's effect stays (a passkey stored, a
+        session opened, the list read), and the app sees a network error."""
+        answer = request(server or self._server)
+        if self.lost_answers > 0:
+            self.lost_answers -= 1
+            raise NetworkError("the server's answer was lost")
+        return answer
 
     # User actions.
 
@@ -384,7 +397,8 @@ class App:
             self.platform.telemetry("malformed-registration-response", {})
             return
         try:
-            username = self.submission().finish_registration(self.token, *response, self.platform.now())
+            submission = self.submission()
+            username = self.committed(lambda server: server.finish_registration(self.token, *response, self.platform.now()), submission)
         except Refused as refusal:
             attributes = {"reason": str(refusal)}
             if refusal.flags:
@@ -407,7 +421,8 @@ class App:
             return
         credential_id = assertion[0]
         try:
-            result = self.submission().finish_authentication(*assertion, self.platform.now())
+            submission = self.submission()
+            result = self.committed(lambda server: server.finish_authentication(*assertion, self.platform.now()), submission)
         except NetworkError:
             self.platform.show("error", "No connection. Try again.")
             return
@@ -629,7 +644,8 @@ class Signals:
                                 credentialID=intent.credential_id)
         account = server.account(intent.username)
         if isinstance(intent, Reconcile):
-            ids = server.accepted_list(intent.username)  # refuses rather than send a partial list
+            # Refuses rather than send a partial list; a lost answer is a network error, and nothing is sent.
+            ids = self.app.committed(lambda server: server.accepted_list(intent.username))
             if interface == ANDROID:
                 return android_signal("accepted", rpId=account.rp_id, userId=b64url_encode(account.user_handle),
                                       allAcceptedCredentialIds=[b64url_encode(credential_id) for credential_id in ids])

@@ -16,7 +16,7 @@ from jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, PLATFORM_C
                      UNSUPPORTED_VERSION, Connection, HarnessGone, Params, RpcError)
 from server import Refused
 
-PROTOCOL_VERSION = "1.1"
+PROTOCOL_VERSION = "1.2"
 
 # Every target of the harness's TargetCatalog: the app checks the device's versions at run time.
 ALL_TARGETS = [

@@ -31,7 +31,7 @@ from jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, PLATFORM_C
                      UNKNOWN_SESSION, UNSUPPORTED_VERSION, Connection, HarnessGone, Params, RpcError)
 from server import FAULT_KINDS, AccountFixture, Refused, Server  # noqa: E402
 
-PROTOCOL_VERSION = "1.1"
+PROTOCOL_VERSION = "1.2"
 NAME, VERSION = "python-example-rp", "1.0.0"
 
 # The RP IDs the relying party is configured with; the first is the primary one.
@@ -217,10 +217,12 @@ def inspect_session(session, params):
 
 def inject_fault(session, params):
     fault = params.object("fault")
-    kind = fault.choice("kind", FAULT_KINDS + ("network-failure",))
+    kind = fault.choice("kind", FAULT_KINDS + ("network-failure", "answer-lost-after-commit"))
     count = fault.integer("count", optional=True)
     if kind == "network-failure":
         session.app.network_failures = float("inf") if count is None else count
+    elif kind == "answer-lost-after-commit":
+        session.app.lost_answers = float("inf") if count is None else count
     else:
         session.server.inject(kind, count)
     return {}

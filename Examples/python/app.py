@@ -108,6 +108,7 @@ class App:
         self.stage = "signed-out"
         self.pending_registrations: dict[str, PendingRegistration] = {}
         self.network_failures = 0  # injected: how many server requests fail next (float("inf"): all)
+        self.lost_answers = 0  # injected: how many committed requests lose their answer next (float("inf"): all)
         self.signals = Signals(self)
 
     def server(self):
@@ -116,6 +117,16 @@ class App:
             self.network_failures -= 1
             raise NetworkError("the server cannot be reached")
         return self._server
+
+    def committed(self, request):
+        """Sends a request the server commits (a registration, a read of the accepted list); its
+        answer may be lost on the way back (the fault answer-lost-after-commit): the server's effect
+        stays, and the app sees a network error."""
+        answer = request(self.server())
+        if self.lost_answers > 0:
+            self.lost_answers -= 1
+            raise NetworkError("the server's answer was lost")
+        return answer
 
     # User actions.
 
@@ -342,7 +353,7 @@ class App:
             self.platform.telemetry("malformed-registration-response", {})
             return
         try:
-            username = self.server().finish_registration(self.token, *response, self.platform.now())
+            username = self.committed(lambda server: server.finish_registration(self.token, *response, self.platform.now()))
         except Refused as refusal:
             self.platform.telemetry("registration-rejected", {"reason": str(refusal)})
             if not pending.conditional:
@@ -511,7 +522,8 @@ class Signals:
         server = self.app.server()
         account = server.account(intent.username)
         if isinstance(intent, Reconcile):
-            ids = server.accepted_list(intent.username)  # refuses rather than send a partial list
+            # Refuses rather than send a partial list; a lost answer is a network error, and nothing is sent.
+            ids = self.app.committed(lambda server: server.accepted_list(intent.username))
             if interface == ANDROID:
                 return android_signal("accepted", rpId=account.rp_id, userId=b64url_encode(account.user_handle),
                                       allAcceptedCredentialIds=[b64url_encode(credential_id) for credential_id in ids])

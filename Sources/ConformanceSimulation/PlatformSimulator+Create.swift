@@ -148,12 +148,14 @@ extension PlatformSimulator {
             provider.nextRegistrationAnswersOtherChallenge = false
             challenge = Data(view.challenge.map { ~$0 })
         }
+        let reusedID = provider.nextRegistrationReusesCredentialID
+        provider.nextRegistrationReusesCredentialID = nil
         let clientDataJSON = CollectedClientData(type: .create, challenge: challenge, origin: origin(rpID: view.rpID)).jsonBytes
         let registration: VirtualAuthenticator.Registration
         do {
             registration = try authenticator.makeCredential(
                 rpId: view.rpID, userHandle: view.userHandle,
-                clientDataHash: SHA256.hash(clientDataJSON), flags: flags.authenticatorFlags)
+                clientDataHash: SHA256.hash(clientDataJSON), flags: flags.authenticatorFlags, reusedId: reusedID)
         } catch {
             return .failure(family.createError(.unknown("\(error)"), on: target))
         }

@@ -26,6 +26,8 @@ extension PlatformSimulator {
         let chosenID: Data
         var invalidSignature = false
         var foreignOrigin = false
+        var foreignRPID = false
+        var malformed = false
         switch plan {
         case .cancel:
             notes.append(Note(kind: .decision, text: "the user cancelled the sheet"))
@@ -38,6 +40,12 @@ extension PlatformSimulator {
         case .foreignOrigin(let id):
             chosenID = id
             foreignOrigin = true
+        case .foreignRPID(let id):
+            chosenID = id
+            foreignRPID = true
+        case .malformedAuthenticatorData(let id):
+            chosenID = id
+            malformed = true
         case nil:
             guard
                 let first = provider.passkeys.first(where: {
@@ -66,13 +74,16 @@ extension PlatformSimulator {
         do {
             assertion = try authenticator.getAssertion(
                 credential: credential, clientDataHash: SHA256.hash(clientDataJSON),
-                flags: flags.authenticatorFlags, fault: invalidSignature ? .signatureOverOtherData : nil)
+                flags: flags.authenticatorFlags,
+                fault: invalidSignature ? .signatureOverOtherData : foreignRPID ? .rpId(Self.foreignRPID(rpID: rpID)) : nil)
         } catch {
             return (.failure(family.getError(.unknown("\(error)"))), notes)
         }
+        // A malformed response: the authenticator data stops inside its RP ID hash.
+        let authenticatorData = malformed ? Data(assertion.authenticatorData.prefix(Self.malformedAuthenticatorDataLength)) : assertion.authenticatorData
         let made = MadeAssertion(
             credentialID: chosenID, userHandle: passkey.userHandle, clientDataJSON: clientDataJSON,
-            authenticatorData: assertion.authenticatorData, signature: assertion.signature)
+            authenticatorData: authenticatorData, signature: assertion.signature)
         return (family.assertionOutcome(made), notes)
     }
 }
@@ -81,4 +92,12 @@ extension PlatformSimulator {
     /// The origin of a relayed response (`AssertionPlan.foreignOrigin`): a site the app is not
     /// associated with, whatever the RP ID.
     public static func foreignOrigin(rpID: String) -> String { "https://relay.\(rpID).invalid" }
+
+    /// The RP ID a response of `AssertionPlan.foreignRPID` names in its authenticator data: another
+    /// RP's, never one of the app's.
+    public static func foreignRPID(rpID: String) -> String { "other.\(rpID).invalid" }
+
+    /// How many bytes of authenticator data a malformed response (`AssertionPlan.malformedAuthenticatorData`)
+    /// keeps: fewer than the 37 bytes every authenticator data has (RP ID hash, flags, counter).
+    public static let malformedAuthenticatorDataLength = 20
 }

@@ -99,6 +99,13 @@ public struct ProviderState: Sendable {
         /// associated with (as a response relayed from another app or site would): a response every
         /// server refuses for its origin (WebAuthn Level 3, §7.2), whatever the credential.
         case foreignOrigin(Data)
+        /// The user picks this credential, but its authenticator data names another RP ID (its
+        /// hash), correctly signed: a response every server refuses for its RP ID (WebAuthn Level 3,
+        /// §7.2 step 15), whatever the credential.
+        case foreignRPID(Data)
+        /// The user picks this credential, but the response's authenticator data is cut short: a
+        /// malformed response every server refuses before it can judge the signature.
+        case malformedAuthenticatorData(Data)
         /// The user cancels the sheet.
         case cancel
     }
@@ -129,6 +136,9 @@ public struct ProviderState: Sendable {
     /// server never issued (used once): a response every server refuses (WebAuthn Level 3, §7.1),
     /// whatever its flags.
     public var nextRegistrationAnswersOtherChallenge = false
+    /// Gives the next registration this credential id instead of a new one (used once): a faulty or
+    /// hostile credential manager reusing an id the server may already hold.
+    public var nextRegistrationReusesCredentialID: Data?
     /// Flags to use in place of the platform's own for every registration and assertion while set.
     public var flagsOverride: Flags?
     /// How the next passkey sign-in goes (used once); `nil`: the first visible passkey the request allows.

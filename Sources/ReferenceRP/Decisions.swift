@@ -23,6 +23,10 @@ struct Decisions: Sendable {
     var pathForms = PathForms()
     /// Points only the mutants that wait for a signal's answer override (`Mutants+Waits.swift`).
     var waits = SignalWaits()
+    /// Points only the mutants of a lost answer override (`Mutants+LostAnswers.swift`).
+    var lostAnswers = LostAnswerForms()
+    /// Points only the mutants of the seed paths override (`Mutants+SeedPaths.swift`).
+    var seedPaths = SeedPathForms()
 
     // MARK: Automatic upgrade (N2.6-AC01, AC05)
 

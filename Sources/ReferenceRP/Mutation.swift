@@ -8,9 +8,11 @@ import ConformanceModel
 /// the decision it overrides. The mutants themselves are in `Mutants.swift` (N2.6) and
 /// `Mutants+Signals.swift` (N3.2), with second forms of N3.2 in `Mutants+SignalForms.swift`,
 /// `Mutants+ListForms.swift` and `Mutants+EncodingForms.swift`, the mutants the path proofs keep
-/// honest in `Mutants+PathForms.swift`, and the forms of what the app shows that a reader of English
-/// words misses in `Mutants+Text.swift`, and the flows that wait for a signal's answer in
-/// `Mutants+Waits.swift`.
+/// honest in `Mutants+PathForms.swift`, the forms of what the app shows that a reader of English
+/// words misses in `Mutants+Text.swift`, the flows that wait for a signal's answer in
+/// `Mutants+Waits.swift`, those of an answer lost after the server committed in
+/// `Mutants+LostAnswers.swift`, and those of the seed paths (another RP ID, a malformed response,
+/// a credential id registered twice, the rate budget across RPs) in `Mutants+SeedPaths.swift`.
 public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepresentable, CustomStringConvertible {
     /// The mutation's stable name, as `selftest` and the adapter name show it.
     public let id: MutantID
@@ -46,7 +48,7 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
     /// Every mutant, N2.6 first, in the order `selftest` reports them.
     public static let allCases: [Mutation] =
         registrationMutants + signalMutants + signalFormMutants + listFormMutants + encodingFormMutants
-        + monitorMutants + pathFormMutants + textMutants + waitMutants
+        + monitorMutants + pathFormMutants + textMutants + waitMutants + lostAnswerMutants + seedPathMutants
 
     /// The mutation's name (its `id`), as text.
     public var rawValue: String { id.rawValue }

@@ -153,13 +153,18 @@ extension ReferenceDesign {
             "own-signal-budget", "F-drop", "allows itself this many Android signal calls per 120 s and drops the excess", 3...10, unit: " calls",
             \.ownSignalBudget),
         .integer("lookup-retries", "F-retry", "retries a failed credential lookup this many times", 0...3, \.lookupRetries),
-        .integer("submission-retries", "F-retry", "resubmits an assertion whose submission failed this many times", 0...3, \.submissionRetries),
+        .integer(
+            "submission-retries", "F-retry", "resubmits an assertion whose submission failed, or a response whose answer was lost, this many times", 0...3,
+            \.submissionRetries),
         .choice("revocation", "F-store", "keeps a revoked passkey as an inactive record or deletes it", \.revocation),
         .choice("revoke-notice", "F-words", "what the app shows once a passkey is revoked", \.revokeNotice),
         .flag("report-unused-password", "F-unused-password", "on Apple, reports the password as unused after a passkey sign-in", \.reportsUnusedPassword),
         .flag("empty-list-at-sign-in", "F-empty", "sends an empty accepted list at every sign-in of an account with no passkey", \.emptyListAtSignIn),
         .optionalInteger(
             "idle-timer-ms", "F-time", "runs a recurring timer of this period that does nothing", 10_000...600_000, unit: " ms", \.idleTimerMillis),
+        .choice(
+            "replay-answer", "F-retry", "what the server answers to a response submitted again after its answer was lost: a refusal or the same success",
+            \.replayAnswer),
     ]
 
     /// The knobs of what the app shows of its own, whatever criterion judges it.

@@ -37,6 +37,15 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
         case delete
     }
 
+    /// What the server answers when the app submits again a response whose first answer was lost
+    /// after the server committed it (F-retry).
+    public enum ReplayAnswer: String, Sendable, Hashable, CaseIterable {
+        /// Refuses it: the challenge is spent (the reference's choice).
+        case refuse
+        /// Answers with the same success: the same sign-in (a new session), the same stored passkey.
+        case sameSuccess = "same-success"
+    }
+
     /// What the app shows once a passkey is revoked (F-words): each claims only what the server did.
     public enum RevokeNotice: String, Sendable, Hashable, CaseIterable {
         /// Nothing.
@@ -125,8 +134,11 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     public var ownSignalBudget: Int64?
     /// How many times the server retries a failed credential lookup before answering (F-retry).
     public var lookupRetries: Int64 = 0
-    /// How many times the app resubmits an assertion whose submission failed (F-retry).
+    /// How many times the app resubmits a response whose submission failed or whose answer was lost
+    /// (F-retry): an assertion on a network failure, an assertion or a registration on a lost answer.
     public var submissionRetries: Int64 = 0
+    /// What the server answers to a response submitted again after its answer was lost (F-retry).
+    public var replayAnswer = ReplayAnswer.refuse
     /// What the server does with a revoked passkey (F-store).
     public var revocation = Revocation.keepInactive
     /// What the app shows after a revocation (F-words).
@@ -162,6 +174,13 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
         ReferenceDesign(id: "skip-unusable-list", summary: "sends nothing when the store answers a stale or partial list") { $0.unusableList = .skip },
         ReferenceDesign(id: "apple-re-report-name", summary: "on Apple, re-reports the current name after a display-name change alone") {
             $0.appleDisplayNameOnly = .reReportName
+        },
+        ReferenceDesign(
+            id: "resubmit-same-success",
+            summary: "submits a response once more when its answer was lost, and the server answers the replay with the same success"
+        ) {
+            $0.submissionRetries = 1
+            $0.replayAnswer = .sameSuccess
         },
         ReferenceDesign(id: "challenge-30s", summary: "challenges expire after 30 seconds") { $0.challengeLifetimeMillis = 30_000 },
         ReferenceDesign(id: "challenge-2min", summary: "challenges expire after 2 minutes") { $0.challengeLifetimeMillis = 2 * 60_000 },

@@ -168,11 +168,13 @@ extension ReferenceSession {
     @discardableResult
     func send(_ intent: SignalScheduler.Intent) async -> OperationID? {
         guard let interface = signalInterface else { return nil }
-        if interface == .android, decisions.signals.rateBudget != .ignored, decisions.listForms.keepsBudget(intent) {
+        let rpID = budgetRPID(of: intent)
+        if interface == .android, decisions.signals.rateBudget != .ignored, decisions.listForms.keepsBudget(intent), countsInBudget(rpID) {
             let now = await host.now()
             state.app.signals.androidCalls.removeAll { $0.at <= now - decisions.listForms.androidWindowMillis }
             let kind = SignalEncoding.androidType(of: intent)
-            let counted = decisions.signals.rateBudget == .perType ? state.app.signals.androidCalls.filter { $0.kind == kind } : state.app.signals.androidCalls
+            let byType = decisions.signals.rateBudget == .perType ? state.app.signals.androidCalls.filter { $0.kind == kind } : state.app.signals.androidCalls
+            let counted = budgetCalls(byType, rpID: rpID)
             if now < state.app.signals.androidBlockedUntil {
                 await hold(intent, until: state.app.signals.androidBlockedUntil)
                 return nil
@@ -184,7 +186,9 @@ extension ReferenceSession {
         }
         guard let request = await buildSignal(intent, interface: interface) else { return nil }
         if interface == .android, await ownBudgetDrops() { return nil }
-        if interface == .android { state.app.signals.androidCalls.append((await host.now(), SignalEncoding.androidType(of: intent))) }
+        if interface == .android, countsInBudget(rpID) {
+            state.app.signals.androidCalls.append((await host.now(), SignalEncoding.androidType(of: intent), rpID))
+        }
         let operation = await host.signal(request)
         state.app.signals.inFlight[operation] = (intent, request)
         return operation
@@ -221,11 +225,15 @@ extension ReferenceSession {
             if let captured = state.app.signals.capturedLists.removeValue(forKey: username) {
                 return encoding.allAccepted(account: account, ids: captured)
             }
-            switch state.server.assembleAcceptedList(username) {
+            switch assembleReceivedList(username) {
             case .failure(let refusal):
+                if let fallback = refusal == Self.lostListAnswer ? listAfterLostAnswer(username) : nil {
+                    return encoding.allAccepted(account: account, ids: fallback)
+                }
                 await host.telemetry(TelemetryEvent("reconciliation-skipped", ["account": username, "reason": refusal.message]))
                 return nil
             case .success(let ids):
+                state.app.signals.lastReceivedLists[username] = ids
                 // A mutant's pending job sends its account's ids under whoever is signed in now.
                 if decisions.signals.pendingListUnderCurrentHandle, let current = state.app.username, current != username,
                     let signedIn = state.server.accounts[current]
@@ -318,6 +326,27 @@ extension ReferenceSession {
             result = verify()
         }
         let unknown = SignalScheduler.Intent.unknown(rpID: signIn.rpID, credentialID: assertion.credentialID)
+        // The server committed what it decided; an answer lost on the way back leaves the app with a
+        // network error. A design may submit the same response again (F-retry): the server judges the
+        // replay, and the app takes the path of the answer it finally gets.
+        if answerLost() {
+            var lost = true
+            var resubmissions = resubmissionsAfterLostAnswer
+            while lost, resubmissions > 0 {
+                resubmissions -= 1
+                result = verify()
+                lost = answerLost()
+                if lost { continue }
+                if case .signedIn = result { break }
+                await refusedAssertionRetry(unknown)
+            }
+            if lost {
+                await host.show(UIEvent(.error, "No connection. Try again."))
+                await afterRefusedSignIn(credentialID: assertion.credentialID)
+                if decisions.signals.unknownCauses.contains(.cancelOrNetworkError) { await send(unknown) }
+                return
+            }
+        }
         switch result {
         case .signedIn(let username, let token):
             if decisions.forms.unknownForOtherAccount, let expected = signIn.username, expected != username { await send(unknown) }
@@ -353,6 +382,12 @@ extension ReferenceSession {
             await show(.error, .signInFailed)
             await afterRefusedSignIn(credentialID: assertion.credentialID)
             if decisions.signals.unknownCauses.contains(.verificationFailure) { await send(unknown) }
+        case .rpIDRefused, .malformed:
+            // Another RP ID, or a response that cannot be read, says nothing about the credential.
+            await host.show(UIEvent(.error, "Sign-in failed. Try again."))
+            await afterRefusedSignIn(credentialID: assertion.credentialID)
+            if decisions.signals.unknownCauses.contains(.verificationFailure) { await send(unknown) }
+            await responseRefused(result, unknown)
         case .originRefused:
             // An origin the server does not accept says nothing about the credential.
             await host.show(UIEvent(.error, "Sign-in failed. Try again."))

@@ -353,9 +353,35 @@ actor ReferenceSession: RelyingPartySession {
             await host.telemetry(TelemetryEvent("malformed-registration-response", [:]))
             return
         }
-        switch state.server.finishRegistration(
-            token: token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: await host.now())
-        {
+        let now = await host.now()
+        /// The app's upload of the response; the server verifies and, if it accepts it, stores the passkey.
+        func submit() -> Result<Data, Server.Refusal> {
+            state.server.finishRegistration(token: token, clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, now: now)
+        }
+        var result = submit()
+        // The server committed; an answer lost on the way back leaves the app with a network error. A
+        // design may upload the same response again (F-retry) and takes the path of the answer it gets.
+        if answerLost() {
+            var lost = true
+            var resubmissions = resubmissionsAfterLostAnswer
+            let createdID = Self.registeredCredentialID(outcome)
+            while lost, resubmissions > 0 {
+                resubmissions -= 1
+                result = submit()
+                lost = answerLost()
+                if !lost, case .failure = result { await refusedRegistrationRetry(rpID: pendingRPID(pending), credentialID: createdID) }
+            }
+            if lost || (try? result.get()) == nil {
+                await registrationUnconfirmed(username: pending.username, credentialID: createdID)
+                if pending.conditional { await upgradeAnswerLost(token: pending.token, username: pending.username) }
+            }
+            if lost {
+                await host.telemetry(TelemetryEvent("registration-unconfirmed", ["reason": "network error"]))
+                if !pending.conditional { await host.show(UIEvent(.error, "The passkey could not be saved. Check your connection.")) }
+                return
+            }
+        }
+        switch result {
         case .failure(let reason):
             await host.telemetry(TelemetryEvent("registration-rejected", ["reason": reason.message]))
             if !pending.conditional { await show(.error, .passkeyNotSaved) }

@@ -26,6 +26,10 @@ extension Server {
         case expiredChallenge
         /// The response names an origin the server does not accept for the RP ID.
         case originRefused(String)
+        /// The authenticator data names another RP ID than the ceremony's.
+        case rpIDRefused
+        /// The response cannot be read (its authenticator data is malformed).
+        case malformed(String)
         case invalid(String)
     }
 
@@ -36,6 +40,9 @@ extension Server {
     ) -> AuthenticationResult {
         guard let clientData = try? CollectedClientData(jsonBytes: clientDataJSON) else { return .invalid("clientDataJSON cannot be parsed") }
         guard let ceremony = ceremonies[clientData.challenge], ceremony.kind == .authentication else {
+            if design.replayAnswer == .sameSuccess, let done = committed[clientData.challenge], done.credentialID == credentialID {
+                return .signedIn(username: done.username, token: openSession(done.username, .full))
+            }
             return .invalid("no sign-in ceremony for this challenge")
         }
         if store.take(.credentialLookupFailure) { return .lookupFailed }
@@ -66,10 +73,15 @@ extension Server {
         {
         case .rejected(.originNotAllowed(let origin)):
             return .originRefused(origin)
+        case .rejected(.rpIdHashMismatch):
+            return .rpIDRefused
+        case .rejected(.authenticatorDataMalformed(let error)):
+            return .malformed("\(error)")
         case .rejected(let reason):
             return .invalid(reason.message)
         case .verified(let authentication):
             ceremonies[ceremony.challenge] = nil
+            committed[ceremony.challenge] = (credentialID, username)
             account.credentials[index].signCount = authentication.credential.signCount
             accounts[username] = account
             return .signedIn(username: username, token: openSession(username, .full))

@@ -79,6 +79,9 @@ struct Server: Sendable {
     var accountOrder: [String] = []
     var sessions: [String: Session] = [:]
     var ceremonies: [Data: Ceremony] = [:]
+    /// The sign-ins and registrations the server committed, by challenge: what a design that answers
+    /// a replay with the same success answers (`ReferenceDesign.replayAnswer`).
+    var committed: [Data: (credentialID: Data, username: String)] = [:]
     var nextAccount = 1
     var nextSession = 1
     /// The credential store's view for full-list assembly: pages, versions, cache and injected faults.
@@ -222,6 +225,7 @@ struct Server: Sendable {
             return .failure("clientDataJSON cannot be parsed")
         }
         guard let ceremony = ceremonies[clientData.challenge], ceremony.kind == .registration else {
+            if design.replayAnswer == .sameSuccess, let done = committed[clientData.challenge] { return .success(done.credentialID) }
             return .failure("no registration ceremony for this challenge")
         }
         if decisions.response.stale == .discard {
@@ -250,10 +254,22 @@ struct Server: Sendable {
         case .verified(let registration):
             let record = registration.credential
             if !decisions.response.acceptsBackupEligible, record.backupEligible { return .failure("backup-eligible credentials are not accepted") }
-            guard !accounts.values.contains(where: { $0.credentials.contains { $0.id == record.id } }) else {
-                return .failure("this credential id is already registered")
+            // Credential ids stay unique across every account (N2.6: "retain server-side credential uniqueness").
+            if let holder = accountOrder.first(where: { accounts[$0]?.credentials.contains { $0.id == record.id } == true }) {
+                switch decisions.seedPaths.duplicateCredentialID {
+                case nil: return .failure("this credential id is already registered")
+                case .storeAgain: break
+                case .takeOver:
+                    if holder == username {
+                        account.credentials.removeAll { $0.id == record.id }
+                    } else {
+                        accounts[holder]?.credentials.removeAll { $0.id == record.id }
+                        store.changed(holder)
+                    }
+                }
             }
             ceremonies[ceremony.challenge] = nil
+            committed[ceremony.challenge] = (record.id, username)
             store.changed(username)
             account.credentials.append(
                 StoredCredential(

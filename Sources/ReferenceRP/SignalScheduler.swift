@@ -50,8 +50,8 @@ enum SignalScheduler {
         var flushTimer: TimerID?
         /// Lists captured at the first trigger (only a mutant coalesces to the first state).
         var capturedLists: [String: [Data]] = [:]
-        /// Times and kinds of this app's Android signal calls.
-        var androidCalls: [(at: Int64, kind: String)] = []
+        /// Times, kinds and RP IDs of this app's Android signal calls.
+        var androidCalls: [(at: Int64, kind: String, rpID: String)] = []
         /// After a rate-limit exception: no Android signal before this time (the platform's retryMillis).
         var androidBlockedUntil: Int64 = 0
         /// Signals in flight.
@@ -67,6 +67,9 @@ enum SignalScheduler {
         var idleTimer: TimerID?
         /// Times of the Android calls the app's own budget counted (F-drop).
         var ownCalls: [Int64] = []
+        /// The accepted list of each account the app last received from its server (read only by a
+        /// mutant that falls back to it when an answer is lost).
+        var lastReceivedLists: [String: [Data]] = [:]
     }
 
     /// Whether two pending signals do the same work, so one of them is enough: a reconciliation or

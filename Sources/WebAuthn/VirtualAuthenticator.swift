@@ -180,13 +180,21 @@ public final class VirtualAuthenticator: Sendable {
     ///   - flags: The UP, UV, BE and BS bits to report; AT (and ED with extensions) is added.
     ///     BE fixes the credential's backup eligibility.
     ///   - extensions: Authenticator extension outputs to include (a CBOR map), if any.
+    ///   - reusedId: An id to give the new credential instead of its own (a faulty or hostile
+    ///     authenticator reusing an id another credential has); the new key pair is still its own.
+    ///     A credential this authenticator already holds under that id keeps it.
     public func makeCredential(
         rpId: String, userHandle: Data, clientDataHash: Data,
         flags: AuthenticatorData.Flags = [.userPresent, .userVerified],
-        extensions: CBOR? = nil
+        extensions: CBOR? = nil, reusedId: Data? = nil
     ) throws(Error) -> Registration {
         guard clientDataHash.count == 32 else { throw .invalidClientDataHash(length: clientDataHash.count) }
-        let credential = try newCredential(rpId: rpId, userHandle: userHandle, flags: flags)
+        var credential = try newCredential(rpId: rpId, userHandle: userHandle, flags: flags)
+        if let reusedId {
+            credential = Credential(
+                id: reusedId, rpId: credential.rpId, userHandle: credential.userHandle, signingKey: credential.signingKey,
+                signCount: credential.signCount, backupEligible: credential.backupEligible, backupState: credential.backupState)
+        }
         let id = credential.id
         let signingKey = credential.signingKey
         let attested = AuthenticatorData.AttestedCredentialData(
@@ -211,7 +219,7 @@ public final class VirtualAuthenticator: Sendable {
                 format: "packed", statement: ["alg": -7, "sig": .bytes(signature)],
                 authenticatorData: authenticatorData)
         }
-        keep(credential)
+        if reusedId == nil || state.withLock({ $0.credentials[credential.id] == nil }) { keep(credential) }
         return Registration(
             credential: credential, authenticatorData: authenticatorData,
             attestationObject: attestation.bytes)

@@ -3,7 +3,7 @@ import ConformanceKit
 import Foundation
 import Testing
 
-/// `adapter.hello` over a real process: the harness says 1.1, and reads answers of other minors as
+/// `adapter.hello` over a real process: the harness says its version (1.2), and reads answers of other minors as
 /// the protocol's versioning rules say.
 @Suite("Version negotiation over JSON-RPC")
 struct NegotiationTests {
@@ -20,7 +20,7 @@ struct NegotiationTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("hello-\(UUID().uuidString)").path
     }
 
-    @Test("an unknown capability is ignored, not a protocol violation; hello carries 1.1")
+    @Test("an unknown capability is ignored, not a protocol violation; hello carries the harness's version")
     func unknownCapability() async throws {
         let echo = Self.temporaryFile()
         defer { try? FileManager.default.removeItem(atPath: echo) }
@@ -35,7 +35,7 @@ struct NegotiationTests {
         #expect(description.protocolVersion == "1.4")
         #expect(Suite.unknownTargets(of: description) == ["apple-99"])
         let hello = try String(contentsOfFile: echo, encoding: .utf8)
-        #expect(hello.contains(#""protocolVersion":"1.1""#), "\(hello)")
+        #expect(hello.contains(#""protocolVersion":"\#(adapterProtocolVersion)""#), "\(hello)")
     }
 
     @Test("an answer without protocolVersion is read as an adapter of 1.0")

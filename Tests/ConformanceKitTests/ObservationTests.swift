@@ -1,4 +1,4 @@
-import ConformanceKit
+@testable import ConformanceKit
 import ConformanceTestSupport
 import Foundation
 import Synchronization
@@ -16,6 +16,10 @@ struct ObservationTests {
         var stragglerMillis: Int64?
         var runaway = false
         var backOff = false
+        /// A recurring timer of this period, armed at the first refresh, whose firings only re-arm it.
+        var heartbeatMillis: Int64?
+        /// The straggler only from the second refresh on (the trigger's), not the Given steps'.
+        var stragglerOnlyAfterFirstRefresh = false
         let log = FakeAdapter.CallLog()
 
         func describe() async throws -> AdapterDescription {
@@ -33,6 +37,8 @@ struct ObservationTests {
             let host: any PlatformHost
             let timers = Mutex<Set<TimerID>>([])
             let backOffs = Mutex<[TimerID: Int64]>([:])
+            let heartbeat = Mutex<TimerID?>(nil)
+            let refreshes = Mutex(0)
             init(app: TimerApp, host: any PlatformHost) {
                 self.app = app
                 self.host = host
@@ -42,7 +48,17 @@ struct ObservationTests {
             func perform(_ action: UserAction) async throws -> ActionOutcome {
                 let timer = await host.scheduleTimer(afterMillis: app.delayMillis, label: "send a signal")
                 timers.withLock { _ = $0.insert(timer) }
-                if let straggler = app.stragglerMillis { _ = await host.scheduleTimer(afterMillis: straggler, label: "straggler") }
+                let refresh = refreshes.withLock { count in
+                    count += 1
+                    return count
+                }
+                if let period = app.heartbeatMillis, heartbeat.withLock({ $0 == nil }) {
+                    let timer = await host.scheduleTimer(afterMillis: period, label: "heartbeat")
+                    heartbeat.withLock { $0 = timer }
+                }
+                if let straggler = app.stragglerMillis, !app.stragglerOnlyAfterFirstRefresh || refresh > 1 {
+                    _ = await host.scheduleTimer(afterMillis: straggler, label: "straggler")
+                }
                 if app.backOff {
                     let next = await host.scheduleTimer(afterMillis: 1_000, label: "back-off")
                     backOffs.withLock { $0[next] = 1_000 }
@@ -58,6 +74,11 @@ struct ObservationTests {
             func injectFault(_ fault: Fault) async throws {}
             func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {}
             func timerFired(_ timer: TimerID) async throws {
+                if let period = app.heartbeatMillis, heartbeat.withLock({ $0 == timer }) {
+                    let next = await host.scheduleTimer(afterMillis: period, label: "heartbeat")
+                    heartbeat.withLock { $0 = next }
+                    return
+                }
                 if let delay = backOffs.withLock({ $0.removeValue(forKey: timer) }) {
                     let next = await host.scheduleTimer(afterMillis: 2 * delay, label: "back-off")
                     backOffs.withLock { $0[next] = 2 * delay }
@@ -88,6 +109,15 @@ struct ObservationTests {
         StepDefinition("{int} signal(s) followed the trigger") { world, arguments in
             let count = world.operationsSinceTrigger.filter { $0.kind == .signal }.count
             return count == Int(arguments[0]) ? .passed : .failed("\(count) signal(s) followed the trigger")
+        },
+        StepDefinition("without the When steps, caught up to this run's time, the replay fired at most {int} heartbeat(s)") { world, arguments in
+            let replay = try await world.withoutTrigger()
+            try await replay.catchUp(to: world.host.now())
+            let fired = replay.host.snapshot.transcript.filter { $0.name == "session.timerFired" && $0.summary.hasSuffix("heartbeat") }.count
+            let reached = replay.host.now()
+            await replay.session.close()
+            guard reached == world.host.now() else { return .failed("the replay reached \(reached) ms, not \(world.host.now()) ms") }
+            return fired <= Int(arguments[0]) ?? 0 ? .passed : .failed("the replay fired its heartbeat \(fired) times")
         },
         StepDefinition("without the When steps {int} signal(s) follow(s)") { world, arguments in
             let replay = try await world.withoutTrigger()
@@ -152,6 +182,17 @@ struct ObservationTests {
         let stop = try #require(result.evidence.first { $0.name == "clock.horizon" })
         #expect(stop.summary.contains("back-off") && stop.summary.contains("budget of virtual time"), "\(stop.summary)")
         #expect(result.evidence.filter { $0.name == "session.timerFired" && $0.summary.contains("back-off") }.count < 40)
+    }
+
+    @Test("a replay that catches up with a long run beside a lone heartbeat lets it fire late, not once per period")
+    func replayLetsHeartbeatFireLate() async throws {
+        let result = try await Self.run(
+            [
+                "Given the app refreshes", "When the app refreshes", "And the app has nothing left scheduled",
+                "Then without the When steps, caught up to this run's time, the replay fired at most 10 heartbeats",
+            ], app: TimerApp(delayMillis: 1_000, stragglerMillis: 48 * 3_600_000, heartbeatMillis: 10_000, stragglerOnlyAfterFirstRefresh: true))
+        #expect(result.verdict == .passed, "\(result.message ?? "")")
+        #expect(result.virtualMillis >= 48 * 3_600_000)
     }
 
     @Test("the differential replay runs only the Given steps, in a fresh session, to quiescence")

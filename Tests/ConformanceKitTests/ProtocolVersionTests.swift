@@ -3,17 +3,27 @@ import ConformanceTestSupport
 import Foundation
 import Testing
 
-/// Protocol 1.1 against adapters of 1.0 and of later minors: what an adapter answers about its
-/// version, what the harness ignores, and which test cases an adapter of 1.0 cannot be judged on.
+/// Protocol 1.2 against adapters of 1.0, 1.1 and of later minors: what an adapter answers about its
+/// version, what the harness ignores, and which test cases an older adapter cannot be judged on.
 @Suite("Adapter protocol versions")
 struct ProtocolVersionTests {
     static func description(_ json: String) throws -> AdapterDescription {
         try Wire.decoder().decode(AdapterDescription.self, from: Data(json.utf8))
     }
 
-    @Test("the harness speaks 1.1")
+    @Test("the harness speaks 1.2")
     func harnessVersion() {
-        #expect(adapterProtocolVersion == "1.1")
+        #expect(adapterProtocolVersion == "1.2")
+    }
+
+    @Test("each protocol feature names the minor that added it")
+    func featureMinors() throws {
+        #expect(ProtocolFeature.osFamily.since == "1.1")
+        #expect(ProtocolFeature.credentialLookupFailure.since == "1.1")
+        #expect(ProtocolFeature.answerLostAfterCommit.since == "1.2")
+        let oneOne = try Self.description(
+            #"{"protocolVersion":"1.1","name":"mid","version":"1","targets":["apple-18"],"capabilities":["signals"],"relyingPartyIDs":["example.com"]}"#)
+        #expect(oneOne.implements(.credentialLookupFailure) && !oneOne.implements(.answerLostAfterCommit))
     }
 
     @Test("an answer without protocolVersion is an adapter of 1.0")
@@ -33,6 +43,7 @@ struct ProtocolVersionTests {
         #expect(description.capabilities == [.signals])
         #expect(description.ignoredCapabilities == ["teleport"])
         #expect(description.implements(.osFamily), "a later minor has everything 1.1 added")
+        #expect(description.implements(.answerLostAfterCommit), "and everything 1.2 added")
         let encoded = String(decoding: try Wire.encoder().encode(description), as: UTF8.self)
         #expect(!encoded.contains("teleport") && !encoded.contains("ignoredCapabilities"), "\(encoded)")
     }
@@ -85,9 +96,32 @@ struct ProtocolVersionTests {
         #expect(await Runner(adapter: current, library: library).run(plan, description: current.description).first?.verdict == .passed)
     }
 
-    @Test("the standard step injecting credential-lookup-failure declares it as a 1.1 feature")
+    @Test("with an adapter of 1.1, a step that injects answer-lost-after-commit makes its test case not verified, naming it and 1.2")
+    func lostAnswerNeedsOneTwo() async throws {
+        let lost = StepDefinition("the step passes", protocolFeatures: [.answerLostAfterCommit]) { _, _ in .passed }
+        let library = StepLibrary(TestSteps.definitions.filter { $0.pattern.source != "the step passes" } + [lost])
+        let plan = try Self.plan(targets: ["apple-18"], library: library)
+        let old = FakeAdapter(protocolVersion: "1.1")
+        let result = try #require(await Runner(adapter: old, library: library).run(plan, description: old.description).first)
+        #expect(result.verdict == .notVerified)
+        #expect(result.notVerifiedReason == NotVerifiedReason(kind: .protocolVersion, detail: "the fault kind answer-lost-after-commit"))
+        #expect(result.message?.contains("added in adapter protocol 1.2; the adapter implements 1.1") == true, "\(result.message ?? "")")
+        #expect(old.log.all.isEmpty, "decided before a session opens")
+        let current = FakeAdapter()
+        #expect(await Runner(adapter: current, library: library).run(plan, description: current.description).first?.verdict == .passed)
+    }
+
+    @Test("every standard step injecting credential-lookup-failure declares it as a 1.1 feature")
     func standardStepDeclaresFeature() throws {
-        let definition = try #require(StepLibrary.standard.definitions.first { $0.pattern.source.contains("lookup of the presented credential fails") })
-        #expect(definition.protocolFeatures == [.credentialLookupFailure])
+        let definitions = StepLibrary.standard.definitions.filter { $0.pattern.source.contains("lookup of the presented credential fails") }
+        #expect(definitions.count == 2)
+        #expect(definitions.allSatisfy { $0.protocolFeatures == [.credentialLookupFailure] })
+    }
+
+    @Test("every standard step injecting answer-lost-after-commit declares it as a 1.2 feature")
+    func lostAnswerStepsDeclareFeature() throws {
+        let definitions = StepLibrary.standard.definitions.filter { $0.pattern.source.contains("lost after the server committed") }
+        #expect(definitions.count == 2)
+        #expect(definitions.allSatisfy { $0.protocolFeatures == [.answerLostAfterCommit] && $0.needs == [.faultInjection] })
     }
 }

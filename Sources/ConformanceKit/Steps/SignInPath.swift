@@ -19,6 +19,8 @@ struct SignInPath {
         case valid
         case invalidSignature = "an invalid signature"
         case foreignOrigin = "a response naming another origin"
+        case foreignRPID = "authenticator data naming another RP ID"
+        case malformed = "malformed authenticator data"
         case cancel = "a cancellation"
 
         init(_ plan: ProviderState.AssertionPlan) {
@@ -26,6 +28,8 @@ struct SignInPath {
             case .use: self = .valid
             case .invalidSignature: self = .invalidSignature
             case .foreignOrigin: self = .foreignOrigin
+            case .foreignRPID: self = .foreignRPID
+            case .malformedAuthenticatorData: self = .malformed
             case .cancel: self = .cancel
             }
         }
@@ -40,6 +44,8 @@ struct SignInPath {
         case restricted = "the account is restricted"
         case invalidSignature = "the signature is invalid"
         case foreignOrigin = "the response names another origin"
+        case foreignRPID = "the authenticator data names another RP ID"
+        case malformed = "the authenticator data is malformed"
         case heldResponse = "the response was held until its challenge expired"
 
         /// Whether the cause stops the server before it can judge the assertion (a probe of a valid
@@ -89,6 +95,18 @@ struct SignInPath {
                 }
             } else {
                 problems.append("the assertion's client data cannot be read")
+            }
+            // The RP ID the authenticator data names: the request's, or (where the step builds it) another RP's.
+            if let data = response.authenticatorData {
+                if data.rpIdHash == SHA256.hash(Data(PlatformSimulator.foreignRPID(rpID: view.rpID).utf8)) {
+                    if plan == .foreignRPID { causes.append(.foreignRPID) } else { problems.append("the authenticator data names another RP ID") }
+                } else if data.rpIdHash != SHA256.hash(Data(view.rpID.utf8)) {
+                    problems.append("the authenticator data names another RP ID than the request's \(view.rpID)")
+                }
+            } else if plan == .malformed {
+                causes.append(.malformed)
+            } else {
+                problems.append("the assertion's authenticator data cannot be read")
             }
             // The credential's record: the request must ask for the RP ID of the account that holds it.
             var record: (account: AccountSnapshot, state: CredentialState)?

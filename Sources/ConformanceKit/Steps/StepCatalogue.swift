@@ -150,5 +150,6 @@ extension StepLibrary {
         "Steps+Signals.swift": "Signal checks",
         "Steps+Observation.swift": "Observation: settling, proving the path, comparing without the trigger",
         "Steps+PathProofs.swift": "Path proofs: the trigger happened, the failure had its reason",
+        "Steps+SeedPaths.swift": "Seed paths: answers lost after the server committed, another RP ID, malformed responses",
     ]
 }

@@ -11,7 +11,7 @@ public struct StepLibrary: Sendable {
     /// Every step the harness defines.
     public static let standard = StepLibrary(
         StepLibrary.fixtureSteps + StepLibrary.signInSteps + StepLibrary.registrationSteps + StepLibrary.signalSteps
-            + StepLibrary.observationSteps + StepLibrary.upgradeSteps + StepLibrary.pathProofSteps
+            + StepLibrary.observationSteps + StepLibrary.upgradeSteps + StepLibrary.pathProofSteps + StepLibrary.seedPathSteps
     )
 
     /// The result of looking up a step's text.

@@ -31,7 +31,7 @@ extension World {
         let username = try alias.map { try account($0).username }
         var rpID = try alias.map { try account($0).rpID }
         switch plan {
-        case .use(let id), .invalidSignature(let id), .foreignOrigin(let id):
+        case .use(let id), .invalidSignature(let id), .foreignOrigin(let id), .foreignRPID(let id), .malformedAuthenticatorData(let id):
             rpID = host.snapshot.provider.passkeys.first { $0.credentialID == id }?.rpID ?? rpID
             notes[SignInPath.presentedNote] = Base64URL.encode(id)
         case .cancel:

@@ -73,7 +73,9 @@ extension StepLibrary {
             try await world.session.injectFault(Fault(.networkFailure, count: nil))
             return .passed
         },
-        StepDefinition("every lookup of the presented credential fails on the server", needs: [.faultInjection]) { world, _ in
+        StepDefinition(
+            "every lookup of the presented credential fails on the server", needs: [.faultInjection], protocolFeatures: [.credentialLookupFailure]
+        ) { world, _ in
             world.host.record(.harnessToRP, "session.injectFault", Fault.Kind.credentialLookupFailure.rawValue + " (until the session ends)")
             try await world.session.injectFault(Fault(.credentialLookupFailure, count: nil))
             return .passed

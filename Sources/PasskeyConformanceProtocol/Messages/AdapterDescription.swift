@@ -5,7 +5,7 @@
 #endif
 
 /// The version of the adapter protocol this harness speaks.
-public let adapterProtocolVersion = "1.1"
+public let adapterProtocolVersion = "1.2"
 
 /// What an adapter says about itself and the relying party it drives.
 ///
@@ -101,11 +101,19 @@ public enum ProtocolFeature: String, Sendable, Hashable, CaseIterable {
     case osFamily = "DeviceInfo.osFamily"
     /// The fault kind `credential-lookup-failure` (1.1).
     case credentialLookupFailure = "the fault kind credential-lookup-failure"
+    /// The fault kind `answer-lost-after-commit` (1.2): an adapter of 1.1 would refuse it as an
+    /// unknown kind, or worse, ignore it.
+    case answerLostAfterCommit = "the fault kind answer-lost-after-commit"
 
     /// The minor version of protocol 1 that added it.
-    public var sinceMinor: Int { 1 }
+    public var sinceMinor: Int {
+        switch self {
+        case .osFamily, .credentialLookupFailure: 1
+        case .answerLostAfterCommit: 2
+        }
+    }
 
-    /// `1.1`.
+    /// The version that added it: `1.1`, `1.2`.
     public var since: String { "1.\(sinceMinor)" }
 
     /// Why a test case that needs the feature is not verified with an adapter of `version`.

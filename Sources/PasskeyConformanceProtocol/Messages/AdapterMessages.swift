@@ -352,6 +352,12 @@ public struct Fault: Sendable, Codable, Hashable {
         /// The server's lookup of the credential id presented in a sign-in fails (a database
         /// error or time-out), so the server cannot tell whether it holds that id.
         case credentialLookupFailure = "credential-lookup-failure"
+        /// The server processes the app's next request of the kinds it applies to (a submitted
+        /// sign-in assertion or registration, or a read of an account's accepted list for a
+        /// reconciliation signal) and commits its effect (a session opened and its challenge spent,
+        /// a passkey stored, the list read), but its answer never reaches the app: on the way back
+        /// the network drops it, and the app sees a network error (1.2).
+        case answerLostAfterCommit = "answer-lost-after-commit"
     }
     /// What goes wrong.
     public var kind: Kind

@@ -9,8 +9,9 @@ Feature: N3.2-AC05 Android signals keep within ten calls per 120 seconds
     the signal or retries it no earlier than the exception's retryMillis, and a retry is built from
     the server's state at that time rather than replaying the payload that was refused.
   Verification:
-    Fire more than ten eligible triggers within 120 seconds, of one signal type and of several
-    types together, and count the calls in every window once the app has nothing left scheduled;
+    Fire more than ten eligible triggers within 120 seconds, of one signal type, of several types
+    together and for two configured RPs together, and count the calls in every window once the app
+    has nothing left scheduled;
     force a rate-limit exception, change the server's state after the refusal, and check the time
     and the content of any retry.
   Items:
@@ -23,7 +24,11 @@ Feature: N3.2-AC05 Android signals keep within ten calls per 120 seconds
     own signal; triggers of one account's list may be coalesced and would not reach the limit.
     Fourteen renames 5 seconds apart (and eight renames with four unknown-credential sign-ins) put
     more than ten eligible triggers inside one 120-second window (anchor: "Generate more than ten
-    eligible triggers in 120 seconds"). The forced rate limit asks for a retryMillis of 60
+    eligible triggers in 120 seconds"). The window is the app's, whatever RP a signal names: seven
+    renames of an account on the primary RP with five unknown-credential sign-ins on the second RP
+    put twelve triggers of two RPs in one window (anchor: "Android permits a maximum of 10 calls in
+    any 120-second window"); the second RP stands for any further one, since a budget kept per RP
+    is broken by any two. An adapter that declares one RP ID leaves that scenario not verified. The forced rate limit asks for a retryMillis of 60
     seconds; any value would do (anchor: "back off by that amount rather than retrying blind"). An app may drop what its own budget or a rate
     limit holds back, so the renames are not required to reach the platform; what does reach it is
     never older than what reached it before. A call made in the same breath as a refused one (a
@@ -65,4 +70,13 @@ Feature: N3.2-AC05 Android signals keep within ten calls per 120 seconds
   Scenario: Signals of every type share one budget
     When the user changes the account's name 8 times, 5 seconds apart
     And the user signs in with 4 passkeys of "alice" the server does not know, 5 seconds apart
+    Then the app never made more than 10 signal calls in any 120-second window
+
+  # The budget is the app's, across every RP it serves: signals for the second RP count with the
+  # primary RP's in the same window.
+  @verify:N3.2-AC05.V1 @needs:rename @needs:passkey-sign-in
+  Scenario: Signals for every configured RP share one budget
+    Given an account "bob" on the second RP with the sign-in policy "password only"
+    When the user changes the account's name 7 times, 5 seconds apart
+    And the user signs in with 5 passkeys of "bob" the server does not know, 5 seconds apart
     Then the app never made more than 10 signal calls in any 120-second window
