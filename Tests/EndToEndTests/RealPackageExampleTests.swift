@@ -97,6 +97,9 @@ enum RealPackageExample {
         return (try JSONDecoder().decode(PythonWebAuthnExample.Report.self, from: data), version)
     }
 
+    /// The examples speak protocol 1.1 (their fault hook lacks 1.2's answer-lost-after-commit), so
+    /// N3.2-AC04's lost-list scenario leaves that criterion not verified for every package.
+    ///
     /// Checks the package version, every criterion's verdict, and that no test case ended in `error` or `undefined`.
     static func expect(_ example: Example, _ outcome: (report: PythonWebAuthnExample.Report, version: String), verdicts: [String: String]) {
         #expect(
@@ -137,10 +140,9 @@ struct RealPackageExampleTests {
                 "N2.6-AC01": "notVerified", "N2.6-AC03": "passed", "N2.6-AC04": "passed", "N2.6-AC06": "notVerified",
                 "N2.6-X01": "failed", "N2.6-X02": "passed",
                 // AC02: the server keeps its own clock, so the expired-challenge path is not reached.
-                "N3.2-AC02": "notVerified", "N3.2-AC03": "passed", "N3.2-AC04": "passed", "N3.2-AC09": "passed",
-                // AC10 on Android: the harness compares the display name with the scenario's literal, not
-                // the package's "Full Name (username)" (reported as the harness's, not the package's).
-                "N3.2-AC10": "failed",
+                "N3.2-AC02": "notVerified", "N3.2-AC03": "passed", "N3.2-AC04": "notVerified", "N3.2-AC09": "passed",
+                // AC10: the signal carries the package's own current display name, "Full Name (username)".
+                "N3.2-AC10": "passed",
             ])
         RealPackageExample.expectUpgradeRejected(outcome.report)
     }
@@ -175,7 +177,7 @@ struct RealPackageExampleTests {
                 "N2.6-AC01": "notVerified", "N2.6-AC03": "failed", "N2.6-AC04": "passed", "N2.6-AC06": "notVerified",
                 "N2.6-X01": "failed", "N2.6-X02": "failed",
                 // On Android the package refuses the app's origin: N3.2-AC03's creation is not verified there.
-                "N3.2-AC02": "failed", "N3.2-AC03": "notVerified", "N3.2-AC04": "passed", "N3.2-AC09": "passed",
+                "N3.2-AC02": "failed", "N3.2-AC03": "notVerified", "N3.2-AC04": "notVerified", "N3.2-AC09": "passed",
                 // A username change changes the handle the package derives: the inventory is lost.
                 "N3.2-AC10": "failed",
             ])
@@ -196,7 +198,7 @@ struct RealPackageExampleTests {
                 "N2.6-AC01": "notVerified", "N2.6-AC03": "passed", "N2.6-AC04": "passed", "N2.6-AC06": "notVerified",
                 "N2.6-X01": "failed", "N2.6-X02": "passed",
                 // AC02: the state token's one-minute lifetime runs on the server's clock, not the harness's.
-                "N3.2-AC02": "notVerified", "N3.2-AC03": "passed", "N3.2-AC04": "passed", "N3.2-AC09": "passed",
+                "N3.2-AC02": "notVerified", "N3.2-AC03": "passed", "N3.2-AC04": "notVerified", "N3.2-AC09": "passed",
                 "N3.2-AC10": "passed",
             ])
         RealPackageExample.expectUpgradeRejected(outcome.report)
