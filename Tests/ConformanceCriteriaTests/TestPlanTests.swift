@@ -184,7 +184,10 @@ struct TestPlanTests {
         let loaded = CriterionText.load([("c/N9.9-AC01.feature", text)])
         try #require(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
         let plan = TestPlan.make(loaded.criteria)
-        #expect(plan.cases.filter { $0.scenario.name == "Apple with signals" }.map(\.target.id) == ["apple-26.0", "apple-26.1", "apple-26.2", "macos-26.2", "visionos-26.2"])
+        #expect(
+            plan.cases.filter { $0.scenario.name == "Apple with signals" }.map(\.target.id) == [
+                "apple-26.0", "apple-26.1", "apple-26.2", "macos-26.2", "visionos-26.2",
+            ])
         #expect(plan.cases.filter { $0.scenario.name == "No conditional API" }.map(\.target.id) == ["apple-17.4", "macos-14", "android-15-androidx-1.5"])
     }
 }

@@ -313,7 +313,8 @@ extension StepLibrary {
             let displayName = last.summary.displayName ?? last.operation.signal?.displayName
             return StepSupport.expect(
                 name == account.name && displayName == account.displayName,
-                "\(last.cite) carries name \"\(name ?? "-")\" and display name \"\(displayName ?? "-")\"; the server holds \"\(account.name)\" and \"\(account.displayName)\" for \(account.username)")
+                "\(last.cite) carries name \"\(name ?? "-")\" and display name \"\(displayName ?? "-")\"; the server holds \"\(account.name)\" and \"\(account.displayName)\" for \(account.username)"
+            )
         },
         StepDefinition("the last user-details signal carries the new name {string}") { world, arguments in
             try await world.quiesce()
