@@ -6,11 +6,6 @@ extension StepLibrary {
     /// a signed-in start without the upgrade capability, faults that persist until the check,
     /// failed creations of every kind, and outcomes judged by what the server now does.
     static let signalPathSteps: [StepDefinition] = [
-        StepDefinition("the held signal answers are released") { world, _ in
-            let released = try await world.releaseHeld(.signal, onlyFirst: false)
-            world.host.record(.step, "check.scope", "\(released) held signal answer(s) released")
-            return .passed
-        },
         // N3.2: "Revocation never waits for the signal"; "never block a UI flow on the result". An
         // answer `pending` (the flow waits for the platform) to a revocation, a rename, the refresh
         // point or passkey management whose only platform calls were signals is a flow that waits for
