@@ -48,6 +48,15 @@ struct SafetyMonitorTests {
                 "And the first held registration response is released",
                 "Then the app has nothing left scheduled",
             ]),
+        Case(
+            monitor: "up-waived-only-for-conditional", mutant: .neverCheckUserPresence, criterion: "N9.9-AC01", target: "apple-18",
+            steps: [
+                "Given an account \"alice\" with the sign-in policy \"password only\"",
+                "And the authenticator reports the flags \"UP=0 UV=0 BE=1 BS=1\"",
+                "When the user signs in as \"alice\" typing the password by hand",
+                "And the user creates a passkey from the app's settings",
+                "Then the app has nothing left scheduled",
+            ]),
         Case(monitor: "no-unavailable-signal-interface", mutant: .noRuntimeCheck, criterion: "N2.6-AC01", target: "apple-18"),
         Case(monitor: "unknown-only-for-unknown-ids", mutant: .unknownForLastPasskey, criterion: "N3.2-AC04", target: "android-15-gpm"),
         Case(monitor: "signals-only-while-signed-in", mutant: .pendingWorkAfterSignOut, criterion: "N2.6-AC03", target: "android-15-gpm"),

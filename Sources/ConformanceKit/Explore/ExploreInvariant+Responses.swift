@@ -12,7 +12,9 @@ extension ExploreInvariant {
             let operations = facts.snapshot.operations
             for position in operations.indices where operations[position].kind == .create && record.deliveryStep[operations[position].id] == facts.index {
                 let operation = operations[position]
-                guard let error = operation.outcome.error, World.failureClass(of: error)?.handling == .silent else { continue }
+                // The upgrade's no-op: a creation the user asked for may fail with a message.
+                guard operation.registration?.conditional == true, let error = operation.outcome.error, World.failureClass(of: error)?.handling == .silent
+                else { continue }
                 if let shown = errors.first(where: { $0.sequence > operation.sequence }) {
                     return Breach(
                         "\(StepSupport.cite(operation)) ended in the expected no-op \(error.name); the app showed #\(shown.sequence) \"\(shown.value.text)\"")
@@ -73,5 +75,28 @@ extension ExploreInvariant {
                 "\(StepSupport.cite(live.operation)) for \(live.username) was answered at step \(live.delivered + 1), "
                     + "\(live.afterMillis / 1000) s after the request, with no context change or relaunch in between; "
                     + "the app has nothing left scheduled and the server holds no passkey of it for \(live.username)")
+        })
+
+    static let upWaivedOnlyForConditional = ExploreInvariant(
+        "up-waived-only-for-conditional", criterion: "N2.6-X02", items: ["N2.6-X02.X02"],
+        statement:
+            "A registration answered without user presence is stored only when it answered a conditional registration request, never a modal one.",
+        thenSteps: { aliases in aliases.flatMap { alias in (0...4).map { serverHolds($0, alias) } } },
+        check: .step { facts, _ in
+            for (_, account) in facts.after.sorted(by: { $0.key < $1.key }) {
+                let known = facts.before.values.flatMap(\.credentials).map(\.credentialID)
+                for credential in account.credentials where !known.contains(credential.credentialID) {
+                    guard
+                        let operation = facts.snapshot.operations.first(where: {
+                            $0.kind == .create && $0.registration?.conditional == false && $0.createdCredentialID == credential.credentialID
+                        }),
+                        let flags = operation.response?.authenticatorData?.flags, !flags.contains(.userPresent)
+                    else { continue }
+                    return Breach(
+                        "\(StepSupport.cite(operation)) was a modal registration request answered with \(operation.response?.flagsText ?? "?"); "
+                            + "the server stored its passkey for \(account.username) at step \(facts.index + 1)")
+                }
+            }
+            return nil
         })
 }

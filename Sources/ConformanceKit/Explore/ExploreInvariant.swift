@@ -82,7 +82,8 @@ public struct ExploreInvariant: Sendable, Hashable, Identifiable {
     public static let all: [ExploreInvariant] = [
         qualifyingSignInGetsARequest, requestIsConditional, upgradeOnlyAfterCompleteSignIn, oneRequestPerQualifyingSignIn,
         requestForSignedInAccount, requestExcludesKnownPasskeys, noErrorAfterExpectedNoOp, noCredentialFromChangedContext,
-        liveResponseIsStored, noUnavailableInterface, signalIDsExact, unknownOnlyForUnknownIDs, signalsOnlyWhileSignedIn, acceptedListIsServerList,
+        liveResponseIsStored, upWaivedOnlyForConditional, noUnavailableInterface, signalIDsExact, unknownOnlyForUnknownIDs, signalsOnlyWhileSignedIn,
+        acceptedListIsServerList,
         signalNamesAccountRPID, androidRateWindow, retryAfterRetryMillis,
     ]
 

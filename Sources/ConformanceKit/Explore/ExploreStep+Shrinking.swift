@@ -39,7 +39,8 @@ extension ExploreStep {
         case .signIn(let alias, .savedFor(let other)): [alias, other]
         case .signIn(let alias, _), .switchAccount(let alias, _): [alias]
         case .secondFactor, .signOut, .relaunch, .refreshPoint, .passkeySignIn, .rename, .holdRegistrationResponses, .releaseFirstHeldResponse,
-            .failNextRegistration, .rateLimitNextSignal, .timePasses, .quiescence:
+            .failNextRegistration, .rateLimitNextSignal, .timePasses, .quiescence, .createPasskeyFromSettings, .authenticatorFlags, .holdSignals,
+            .failSignals, .loseNextAnswer:
             []
         }
     }
@@ -63,7 +64,8 @@ extension ExploreStep {
         case .passkeySignIn(.invalidSignature(let name)): .passkeySignIn(.invalidSignature(swap(name)))
         case .cancelPasskeySignIn(let name): .cancelPasskeySignIn(swap(name))
         case .secondFactor, .signOut, .relaunch, .refreshPoint, .passkeySignIn, .rename, .holdRegistrationResponses, .releaseFirstHeldResponse,
-            .failNextRegistration, .rateLimitNextSignal, .timePasses, .quiescence:
+            .failNextRegistration, .rateLimitNextSignal, .timePasses, .quiescence, .createPasskeyFromSettings, .authenticatorFlags, .holdSignals,
+            .failSignals, .loseNextAnswer:
             self
         }
     }

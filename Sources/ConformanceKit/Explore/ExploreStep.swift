@@ -46,6 +46,8 @@ public enum ExploreStep: Sendable, Hashable {
     case cancelPasskeySignIn(String)
     /// `the user changes the account's name to "…" and its display name to "…"`.
     case rename(name: String, displayName: String)
+    /// `the user creates a passkey from the app's settings`: an explicit (modal) creation.
+    case createPasskeyFromSettings
 
     // MARK: The platform and time
 
@@ -57,6 +59,14 @@ public enum ExploreStep: Sendable, Hashable {
     case failNextRegistration(String)
     /// `the platform rejects the next signal with a rate limit of 60 seconds`.
     case rateLimitNextSignal(seconds: Int)
+    /// `the authenticator reports the flags "UP=0 UV=0 BE=1 BS=1"`: every later creation answers with them.
+    case authenticatorFlags(String)
+    /// `the credential manager holds every signal's answer until it is released`.
+    case holdSignals
+    /// `the platform fails every signal`.
+    case failSignals
+    /// `the server's answer to the app's next request is lost after the server committed it`.
+    case loseNextAnswer
     /// `30 seconds pass`, `1 second passes`, `2 minutes pass`.
     case timePasses(TimeSpan)
     /// `the app has nothing left scheduled`.
@@ -144,10 +154,15 @@ extension ExploreStep {
         case .passkeySignIn(.invalidSignature(let alias)): "the user signs in with a passkey of \"\(alias)\" whose signature is invalid"
         case .cancelPasskeySignIn(let alias): "the user cancels the passkey sign-in for \"\(alias)\""
         case .rename(let name, let displayName): "the user changes the account's name to \"\(name)\" and its display name to \"\(displayName)\""
+        case .createPasskeyFromSettings: "the user creates a passkey from the app's settings"
         case .holdRegistrationResponses: "the credential manager holds every registration response until it is released"
         case .releaseFirstHeldResponse: "the first held registration response is released"
         case .failNextRegistration(let failure): "the credential manager fails the next conditional registration with \"\(failure)\""
         case .rateLimitNextSignal(let seconds): "the platform rejects the next signal with a rate limit of \(seconds) seconds"
+        case .authenticatorFlags(let flags): "the authenticator reports the flags \"\(flags)\""
+        case .holdSignals: "the credential manager holds every signal's answer until it is released"
+        case .failSignals: "the platform fails every signal"
+        case .loseNextAnswer: "the server's answer to the app's next request is lost after the server committed it"
         case .timePasses(let span):
             switch (span.unit, span.singular) {
             case (.second, false): "\(span.amount) seconds pass"
@@ -186,10 +201,15 @@ extension ExploreStep {
         case .passkeySignIn(.invalidSignature(let alias)): ("the user signs in with a passkey of {string} whose signature is invalid", [alias])
         case .cancelPasskeySignIn(let alias): ("the user cancels the passkey sign-in for {string}", [alias])
         case .rename(let name, let displayName): ("the user changes the account's name to {string} and its display name to {string}", [name, displayName])
+        case .createPasskeyFromSettings: ("the user creates a passkey from the app's settings", [])
         case .holdRegistrationResponses: ("the credential manager holds every registration response until it is released", [])
         case .releaseFirstHeldResponse: ("the first held registration response is released", [])
         case .failNextRegistration(let failure): ("the credential manager fails the next conditional registration with {string}", [failure])
         case .rateLimitNextSignal(let seconds): ("the platform rejects the next signal with a rate limit of {int} seconds", [String(seconds)])
+        case .authenticatorFlags(let flags): ("the authenticator reports the flags {string}", [flags])
+        case .holdSignals: ("the credential manager holds every signal's answer until it is released", [])
+        case .failSignals: ("the platform fails every signal", [])
+        case .loseNextAnswer: ("the server's answer to the app's next request is lost after the server committed it", [])
         case .timePasses(let span):
             switch (span.unit, span.singular) {
             case (.second, false): ("{int} second(s) pass", [String(span.amount)])

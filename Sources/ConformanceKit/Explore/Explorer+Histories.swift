@@ -172,7 +172,9 @@ extension Explorer {
 
     /// Generates and runs one history.
     func generate(target: Target, description: AdapterDescription, worldSeed: UInt64) async throws -> Outcome {
-        var generator = HistoryGenerator(capabilities: Set(description.capabilities), target: target, random: SplitMix64(seed: worldSeed))
+        var generator = HistoryGenerator(
+            capabilities: Set(description.capabilities), target: target, random: SplitMix64(seed: worldSeed),
+            lostAnswers: description.implements(.answerLostAfterCommit))
         let length = 1 + generator.random.below(maxSteps)
         return try await run(target: target, description: description, worldSeed: worldSeed, background: generator.background(), count: length) { world in
             generator.next(held: world.host.count(.create, in: .held))
@@ -217,7 +219,9 @@ extension Explorer {
         let capabilities = Set(description.capabilities)
         var history = ExploreHistory(target: world.target.id.rawValue, background: background, steps: [])
         for step in background {
-            guard try await runStep(step, world: world, capabilities: capabilities) else { return Outcome(history: history, violation: nil) }
+            guard try await runStep(step, world: world, capabilities: capabilities, description: description) else {
+                return Outcome(history: history, violation: nil)
+            }
         }
         let monitor = InvariantMonitor(world: world)
         for index in 0..<count {
@@ -228,7 +232,7 @@ extension Explorer {
             history.steps.append(step)
             let ran: Bool
             do {
-                ran = try await runStep(step, world: world, capabilities: capabilities)
+                ran = try await runStep(step, world: world, capabilities: capabilities, description: description)
             } catch is RelyingPartyFailure {
                 ran = false
             }
@@ -245,10 +249,12 @@ extension Explorer {
 
     /// Runs one step through the library definition its binding names; `false` when it does not
     /// apply (no such definition, a missing capability, a step whose precondition the world does
-    /// not meet).
-    func runStep(_ step: ExploreStep, world: World, capabilities: Set<Capability>) async throws -> Bool {
+    /// not meet, a protocol feature the adapter does not implement).
+    func runStep(_ step: ExploreStep, world: World, capabilities: Set<Capability>, description: AdapterDescription) async throws -> Bool {
         let binding = step.binding
-        guard let definition = definitions[binding.pattern], definition.needs.isSubset(of: capabilities) else { return false }
+        guard let definition = definitions[binding.pattern], definition.needs.isSubset(of: capabilities),
+            definition.protocolFeatures.allSatisfy(description.implements)
+        else { return false }
         do {
             return try await definition.body(world, binding.arguments) == .passed
         } catch is SystemIssue {

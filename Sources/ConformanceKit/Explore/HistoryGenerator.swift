@@ -23,8 +23,12 @@ struct HistoryGenerator {
     struct Abilities {
         var conditionalCreate, secondFactor, recoverySignIn, alternativeSignIn, accountSwitch: Bool
         var relaunch, refreshPoint, revocation, passkeySignIn, rename, targetSignals: Bool
+        /// An explicit creation from the app's settings.
+        var explicitCreation: Bool
+        /// Answers lost after the server committed: fault injection, in a protocol that has the fault.
+        var lostAnswers: Bool
 
-        init(_ capabilities: Set<Capability>, target: Target) {
+        init(_ capabilities: Set<Capability>, target: Target, lostAnswers: Bool) {
             conditionalCreate = capabilities.contains(.conditionalCreate)
             secondFactor = capabilities.contains(.secondFactor)
             recoverySignIn = capabilities.contains(.recoverySignIn)
@@ -36,6 +40,8 @@ struct HistoryGenerator {
             passkeySignIn = capabilities.contains(.passkeySignIn)
             rename = capabilities.contains(.rename)
             targetSignals = target.has(.signals)
+            explicitCreation = capabilities.contains(.explicitCreation)
+            self.lostAnswers = lostAnswers && capabilities.contains(.faultInjection)
         }
     }
 
@@ -43,13 +49,14 @@ struct HistoryGenerator {
     /// rather than filtered from the catalogue for every history.
     static let failureIDs = Dictionary(grouping: CreateFailureClass.all, by: \.platform).mapValues { $0.map(\.id) }
 
-    /// A generator for a target and the adapter's capabilities, drawing from `random`.
-    init(capabilities: Set<Capability>, target: Target, random: SplitMix64) {
+    /// A generator for a target and the adapter's capabilities, drawing from `random`; `lostAnswers`
+    /// when the adapter's protocol has the fault of an answer lost after the server committed.
+    init(capabilities: Set<Capability>, target: Target, random: SplitMix64, lostAnswers: Bool = true) {
         self.random = random
         aliases = capabilities.contains(.secondFactor) ? ["alice", "bob", "carol"] : ["alice", "bob"]
         failures = Self.failureIDs[target.platform] ?? []
         signals = capabilities.contains(.signals) || capabilities.contains(.passkeySignIn) || capabilities.contains(.revocation)
-        able = Abilities(capabilities, target: target)
+        able = Abilities(capabilities, target: target, lostAnswers: lostAnswers)
     }
 
     /// The Background of every history on the target.
@@ -131,6 +138,15 @@ struct HistoryGenerator {
             1,
             pending ? 8 : 0,
             1,
+            // An explicit creation, and the authenticator answering without user presence: a
+            // modal registration whose UP=0 answer the server must refuse (N2.6-X02).
+            can.explicitCreation ? 2 : 0,
+            can.explicitCreation ? 1 : 0,
+            // Signals held or failing: no action waits on them, no list falls back on them.
+            can.targetSignals && signals ? 1 : 0,
+            can.targetSignals && signals ? 1 : 0,
+            // An answer lost after the server committed: a retry's refusal is no unknown credential.
+            can.lostAnswers ? 1 : 0,
         ]
     }
 
@@ -164,6 +180,11 @@ struct HistoryGenerator {
         case 23: return .timePasses(.seconds(draws.seconds))
         case 24: return .timePasses(.minutes(draws.minutes))
         case 25: return .timePasses(.seconds(45))
+        case 27: return .createPasskeyFromSettings
+        case 28: return .authenticatorFlags("UP=0 UV=0 BE=1 BS=1")
+        case 29: return .holdSignals
+        case 30: return .failSignals
+        case 31: return .loseNextAnswer
         default: return .quiescence
         }
     }

@@ -92,7 +92,7 @@ extension InvariantMonitor {
         return request
     }
 
-    /// Successful registration responses the step delivered without a context change or relaunch
+    /// Successful conditional registration responses the step delivered without a context change or relaunch
     /// since their request, at the control's moment (`liveReleaseMillis`); and those now stored,
     /// which are done.
     func noteLiveResponses(_ facts: StepFacts) {
@@ -101,7 +101,8 @@ extension InvariantMonitor {
         let operations = facts.snapshot.operations
         for position in operations.indices where operations[position].kind == .create && record.deliveryStep[operations[position].id] == index {
             let operation = operations[position]
-            guard let issued = record.issueStep[operation.id], let view = operation.registration, let id = operation.createdCredentialID,
+            // N2.6-AC06 is about the upgrade's responses: a creation the user asked for is not one.
+            guard let issued = record.issueStep[operation.id], let view = operation.registration, view.conditional, let id = operation.createdCredentialID,
                 now - operation.issuedAtMillis <= Self.liveReleaseMillis,
                 !record.contextChanges.contains(where: { $0.step > issued && $0.step <= index }),
                 !record.relaunchSteps.contains(where: { $0 > issued && $0 <= index })

@@ -67,9 +67,10 @@ extension InvariantMonitor {
             case .alternativeSignIn: self = .alternative
             case .passkeySignIn: self = .passkeySignIn
             case .signOut: self = .signOut
-            case .relaunch, .refreshPoint, .revokePasskey, .cancelPasskeySignIn, .rename: self = .otherUserAction
+            case .relaunch, .refreshPoint, .revokePasskey, .cancelPasskeySignIn, .rename, .createPasskeyFromSettings: self = .otherUserAction
             case .account, .savedPassword, .providerPasskeys, .revokedProviderPasskey, .passkeyUnknownToServer, .holdRegistrationResponses,
-                .releaseFirstHeldResponse, .failNextRegistration, .rateLimitNextSignal, .timePasses, .quiescence:
+                .releaseFirstHeldResponse, .failNextRegistration, .rateLimitNextSignal, .timePasses, .quiescence, .authenticatorFlags, .holdSignals,
+                .failSignals, .loseNextAnswer:
                 self = .platformOrTime
             }
         }

@@ -69,6 +69,8 @@ final class InvariantMonitor {
         noteContextChange(facts, sessionAfter: sessionAfter)
         noteOperations(facts)
         for operation in facts.new where operation.kind == .create {
+            // The modal creation the user asked for from the settings is no request of the upgrade's.
+            if step == .createPasskeyFromSettings, operation.registration?.conditional == false { continue }
             let request = noteRequest(operation)
             if let found = first(
                 in: ExploreInvariant.all, facts: facts,

@@ -77,6 +77,8 @@ public final class MonitorWatch {
         var declinedConditional: PlatformOperation?
         /// Registration responses delivered after a context change, by credential id: none may be stored.
         var staleResponses: [Data: (operation: PlatformOperation, item: VerifyItemID)] = [:]
+        /// Answers without user presence to modal registration requests, by credential id: none may be stored.
+        var unpresentModalResponses: [Data: PlatformOperation] = [:]
         /// The user action whose call (and the deliveries it caused) is running; `nil` for timers.
         var acting: UserAction?
 
@@ -215,7 +217,7 @@ public final class MonitorWatch {
         let snapshot = world.host.snapshot
         let operations = snapshot.operations
         let new = operations[min(judged, operations.count)...]
-        guard read || !history.staleResponses.isEmpty || new.contains(where: { $0.kind != .get }) else {
+        guard read || !history.staleResponses.isEmpty || !history.unpresentModalResponses.isEmpty || new.contains(where: { $0.kind != .get }) else {
             judged = operations.count
             return
         }
@@ -315,6 +317,11 @@ public final class MonitorWatch {
 
     /// A registration response given to the app after a context change that followed its request.
     func noteDelivery(_ operation: PlatformOperation) {
+        if operation.kind == .create, operation.registration?.conditional == false, let reading = operation.response,
+            let flags = reading.authenticatorData?.flags, !flags.contains(.userPresent)
+        {
+            history.unpresentModalResponses[reading.credentialID] = operation
+        }
         guard operation.kind == .create, let id = operation.createdCredentialID,
             let change = history.contextChanges.first(where: { $0.sequence > operation.sequence })
         else { return }

@@ -90,6 +90,20 @@ extension SafetyMonitor {
             return Breach("\(StepSupport.cite(operation)) is a modal registration request \(cause), after \(StepSupport.cite(declined)) failed or was declined")
         })
 
+    static let upWaivedOnlyForConditional = SafetyMonitor(
+        "up-waived-only-for-conditional", items: ["N2.6-X02.X02"],
+        statement:
+            "A registration answered without user presence is stored only when it answered a conditional registration request: never one the app asked for with modal (explicit) creation options.",
+        judge: .state { context in
+            for (id, operation) in context.history.unpresentModalResponses.sorted(by: { $0.value.sequence < $1.value.sequence }) {
+                guard let holder = context.after.accounts.first(where: { $0.credentials.contains { $0.credentialID == id } }) else { continue }
+                return Breach(
+                    "the server stores \(Base64URL.encode(id)) for \(holder.username): the answer (\(operation.response?.flagsText ?? "?")) to "
+                        + "\(StepSupport.cite(operation)), a modal registration request, whose options demand user presence")
+            }
+            return nil
+        })
+
     static let noStaleCredentialStored = SafetyMonitor(
         "no-stale-credential-stored", items: ["N2.6-AC06.V1", "N2.6-AC06.V2", "N2.6-AC06.V3"],
         statement:

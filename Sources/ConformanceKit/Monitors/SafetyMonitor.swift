@@ -71,7 +71,8 @@ public struct SafetyMonitor: Sendable, Identifiable {
     /// Every monitor, in the order they judge a call.
     public static let all: [SafetyMonitor] = [
         requestOnlyAfterCompleteSignIn, requestForSignedInAccount, requestExcludesKnownPasskeys, oneRequestPerQualifyingSignIn,
-        failureRecordedUnderItsClass, noModalSheetAfterDeclinedUpgrade, noStaleCredentialStored, noUnavailableSignalInterface, unknownOnlyForUnknownIDs,
+        failureRecordedUnderItsClass, noModalSheetAfterDeclinedUpgrade, noStaleCredentialStored, upWaivedOnlyForConditional, noUnavailableSignalInterface,
+        unknownOnlyForUnknownIDs,
         signalsOnlyWhileSignedIn, acceptedListIsServerList, androidRateWindow, retryNotBeforeRetryMillis, signalNamesAccountRPID,
         signalIDsExact, userDetailsAreServerDetails, noProviderClaim,
     ]
