@@ -58,13 +58,13 @@ FINDINGS = {
                 "the passkey carries the username in base64, not an opaque value; after a username change the "
                 "account's handle no longer matches its passkeys (N3.2-AC10: the credential manager's inventory "
                 "for the account is lost)", "the user handle is the username in base64"),
-        finding(["N3.2-AC02", "N3.2-AC06", "N3.2-AC07", "N3.2-AC08"],
+        finding(["N3.2-AC02"],
                 r"unknown-credential signal|no unknown-credential",
                 "`webauthn.py`, `complete_authentication` returns `None` for an absent and a disabled passkey "
                 "alike, and `api/service.py`, `auth_complete_service`, answers one `404 Passkey not found or disabled`",
                 "an app cannot prove an id unknown, so it never sends the unknown-credential signal: a deleted "
-                "passkey stays offered to the user (N3.2-AC06, AC07 and AC08 fail their 'every signal type' step "
-                "for the same cause)", "one answer for an absent and a disabled passkey"),
+                "passkey stays offered to the user (N3.2-AC06, AC07 and AC08's 'every signal type' step is not "
+                "verified for the same cause, pointing here)", "one answer for an absent and a disabled passkey"),
         finding(["N3.2-AC01", "N2.6-X02"], r"signed-out, not signed in|flags=UP=1 ",
                 "`webauthn.py`, `getServer`: `Fido2Server(rp)` with python-fido2's default origin check, and no "
                 "setting for other origins",
@@ -82,7 +82,7 @@ FINDINGS = {
                 "reads the user back from it at passkey sign-in",
                 "the passkey carries the account id; overriding the adapter method breaks allauth's own passkey "
                 "sign-in", "the user handle is the account's primary key"),
-        finding(["N3.2-AC02", "N3.2-AC06", "N3.2-AC07", "N3.2-AC08"],
+        finding(["N3.2-AC02"],
                 r"unknown-credential signal|no unknown-credential",
                 "`mfa/webauthn/internal/auth.py`, `complete_authentication` and `extract_user_from_response`: every "
                 "refusal is `incorrect_code` (`Incorrect code.`)",
@@ -114,6 +114,10 @@ NOT_VERIFIED_REASONS = [
     (r"also refuses a valid one", "a refused sign-in whose cause cannot be told: the package refuses even a valid "
      "one there (the Android app's origin)"),
     (r"N2\.6-X01|UP=0 UV=0", "guarded by N2.6-X01: the control needs the automatic upgrade the package refuses"),
+    (r"see N3\.2-AC02", "guarded by N3.2-AC02: the step 'a signal of every type' needs the unknown-credential "
+     "signal the package leaves the app no way to send"),
+    (r"a valid passkey sign-in is refused as well", "a refused sign-in whose cause cannot be told: the package "
+     "refuses even a valid one there (the Android app's origin)"),
     (r"second RP", "a second RP ID (the project is configured with one)"),
     (r"passkey-second-factor", "a password-only account holding passkeys (a passkey is a second factor here)"),
     (r"refused sign-in, which the criterion does not demand|path was not reached",

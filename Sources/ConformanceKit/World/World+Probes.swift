@@ -86,6 +86,29 @@ extension World {
         }
     }
 
+    /// N3.2-AC02's own case in a fresh replay of the scenario's `Given` steps: the user signs in
+    /// with the passkey the server does not know, the platform answers at once and passes signals
+    /// on. `accepted` when the app signals that credential as unknown once it has nothing left scheduled.
+    func probeUnknownCredentialSignal() async throws -> ProbeOutcome {
+        try await probe("a sign-in with the passkey the server does not know, answered at once") { replay in
+            replay.host.withProvider {
+                $0.holdAssertions = false
+                $0.holdSignals = false
+                $0.failSignals = false
+                $0.flagsOverride = nil
+            }
+            guard let id = try? replay.storedID("unknown passkey") else {
+                return .inconclusive("the scenario's Given steps make no passkey the server does not know")
+            }
+            try await replay.passkeySignIn(.use(id), hint: nil)
+            let calls = try await replay.signalsSinceTrigger()
+            guard calls.contains(where: { $0.kind == .unknownCredential && $0.operation.signal?.credentialID == id }) else {
+                return .refused("the app sent no unknown-credential signal for \(Base64URL.encode(id))")
+            }
+            return .accepted
+        }
+    }
+
     /// Runs `body` on a fresh replay of the `Given` steps, closes it, and notes what it saw.
     private func probe(_ what: String, _ body: (World) async throws -> ProbeOutcome) async throws -> ProbeOutcome {
         let replay = try await withoutTrigger()
