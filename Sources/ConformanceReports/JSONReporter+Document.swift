@@ -74,6 +74,8 @@ extension JSONReporter {
             var protocolVersion: String?
             /// Only when the adapter declared capabilities the harness does not know.
             var ignoredCapabilities: [String]?
+            /// Since 1.7.0, only when the adapter declared something about the relying party's model.
+            var declarations: [String]?
         }
         struct Fault: Encodable {
             var kind: String
@@ -275,7 +277,8 @@ extension JSONReporter.Document {
                 command: .init(metadata.adapter.command), declaredTargets: .init(metadata.adapter.declaredTargets),
                 capabilities: .init(metadata.adapter.capabilities), unknownTargets: metadata.adapter.unknownTargets,
                 protocolVersion: metadata.adapter.protocolVersion.flatMap { $0 == adapterProtocolVersion ? nil : $0 },
-                ignoredCapabilities: metadata.adapter.ignoredCapabilities.isEmpty ? nil : metadata.adapter.ignoredCapabilities),
+                ignoredCapabilities: metadata.adapter.ignoredCapabilities.isEmpty ? nil : metadata.adapter.ignoredCapabilities,
+                declarations: metadata.adapter.declarations.isEmpty ? nil : metadata.adapter.declarations),
             targets: metadata.targets, seed: String(metadata.seed), startedAt: metadata.startedAt, filters: metadata.filters,
             allowNotVerified: metadata.allowNotVerified, criteria: .init(metadata.criteriaRoot), interruption: .init(metadata.interruption),
             fault: .init(metadata.fault.map(R.Metadata.Fault.init)), gate: model.gate,

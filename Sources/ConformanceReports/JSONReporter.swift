@@ -28,7 +28,7 @@ public enum JSONReporter {
     /// `fidelity`, `metadata.gate`, `metadata.evidence`, `summary.warnings`, each criterion's
     /// `gated`, and each test case's `observed` and `warning`. 1.6.0 added `metadata.subject` and
     /// the gap kind `nothingGated`. 1.7.0 added each test case's `violations` (the safety monitors'
-    /// findings) and the monitors' own test cases (tag `@monitor`).
+    /// findings), the monitors' own test cases (tag `@monitor`) and `metadata.adapter.declarations`.
     public static let schemaVersion = "1.7.0"
 
     /// The `$id` of the JSON Schema of major version 1, written as the report's `$schema` member.

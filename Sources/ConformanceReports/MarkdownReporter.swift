@@ -110,6 +110,11 @@ extension MarkdownReporter {
                 lines.append(
                     "- **Unknown capabilities declared (ignored):** " + adapter.ignoredCapabilities.map(TextEscaping.markdownInline).joined(separator: ", "))
             }
+            if !adapter.declarations.isEmpty {
+                lines.append(
+                    "- **Adapter declares about the relying party:** " + adapter.declarations.map(TextEscaping.markdownInline).joined(separator: ", ")
+                        + " (fixtures its model cannot hold are not verified)")
+            }
             if let capabilities = adapter.capabilities {
                 lines.append(
                     "- **Adapter declares capabilities:** "

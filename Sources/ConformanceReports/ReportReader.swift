@@ -150,13 +150,15 @@ public enum ReportReader {
             var unknownTargets: [String]
             var protocolVersion: String?
             var ignoredCapabilities: [String]?
+            var declarations: [String]?
 
             var info: RunMetadata.AdapterInfo {
                 .init(
                     name: name, version: version, transport: transport, command: command, declaredTargets: declaredTargets, capabilities: capabilities,
                     unknownTargets: unknownTargets,
                     // Left out when it is the harness's own (for an adapter that described itself).
-                    protocolVersion: protocolVersion ?? (declaredTargets == nil ? nil : adapterProtocolVersion), ignoredCapabilities: ignoredCapabilities ?? [])
+                    protocolVersion: protocolVersion ?? (declaredTargets == nil ? nil : adapterProtocolVersion), ignoredCapabilities: ignoredCapabilities ?? [],
+                    declarations: declarations ?? [])
             }
         }
         struct Summary: Decodable {

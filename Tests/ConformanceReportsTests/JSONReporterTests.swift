@@ -46,6 +46,18 @@ struct JSONReporterTests {
         #expect(metadata["startedAt"] == .string("2026-01-15T09:30:00Z"))
     }
 
+    @Test("metadata: the adapter's declarations are written when it made some, and read back")
+    func declarations() throws {
+        var run = Fixtures.run
+        run.metadata.adapter.declarations = ["passkey-second-factor"]
+        let bytes = try JSONReporter.render(run, waivers: Fixtures.waivers)
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        #expect(value["metadata"]?["adapter"]?["declarations"] == .array([.string("passkey-second-factor")]))
+        #expect(try ReportReader.run(from: Data(bytes)).metadata.adapter.declarations == ["passkey-second-factor"])
+        // None declared: the member is left out, as in every report before it existed.
+        #expect(try render().value["metadata"]?["adapter"]?["declarations"] == nil)
+    }
+
     @Test("summary: raw verdict, outcome after waivers, exit status and counts")
     func summary() throws {
         let summary = try #require(try render().value["summary"])

@@ -48,5 +48,7 @@ struct PasskeySecondFactorTests {
         #expect(byVerdict[.failed] == nil, "\(byVerdict[.failed]?.map(\.id) ?? [])")
         #expect(!notVerified.isEmpty && notVerified.allSatisfy { ($0.message ?? "").contains("passkey-second-factor") })
         #expect(byVerdict[.passed]?.map(\.id) == ["N2.6-AC04/Apple excludes all 0 known passkeys@apple-26.2"])
+        // The report tells an auditor why: the declaration is in the run's metadata.
+        #expect(run.metadata.adapter.declarations == ["passkey-second-factor"])
     }
 }

@@ -64,7 +64,7 @@ public enum Suite {
                 name: description.name, version: description.version, transport: transport, command: command,
                 declaredTargets: description.targets.map(\.rawValue), capabilities: description.capabilities.map(\.rawValue),
                 unknownTargets: unknownTargets(of: description), protocolVersion: description.protocolVersion,
-                ignoredCapabilities: description.ignoredCapabilities)
+                ignoredCapabilities: description.ignoredCapabilities, declarations: description.declarations.map(\.rawValue))
         } else {
             adapter = .init(name: adapterName, version: "unknown", transport: transport, command: command)
         }

@@ -288,12 +288,16 @@ public struct RunMetadata: Sendable, Codable, Hashable {
         public var protocolVersion: String?
         /// The declared capabilities that the harness does not know (ignored, as the protocol says).
         public var ignoredCapabilities: [String]
+        /// What the adapter declared about the relying party's model (e.g. `passkey-second-factor`),
+        /// as the harness understood it; empty when it declared nothing.
+        public var declarations: [String]
         /// Creates the adapter's description for the metadata.
         public init(
             name: String, version: String, transport: String, command: String? = nil, declaredTargets: [String]? = nil,
             capabilities: [String]? = nil, unknownTargets: [String] = [], protocolVersion: String? = nil,
-            ignoredCapabilities: [String] = []
+            ignoredCapabilities: [String] = [], declarations: [String] = []
         ) {
+            self.declarations = declarations
             self.protocolVersion = protocolVersion
             self.ignoredCapabilities = ignoredCapabilities
             self.name = name
