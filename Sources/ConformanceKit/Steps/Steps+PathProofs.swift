@@ -65,13 +65,12 @@ extension StepLibrary {
                 if let id = Base64URL.decodeIfValid(String(text)), !revoked.contains(id) { revoked.append(id) }
             }
             guard !revoked.isEmpty else { throw SystemIssue("no step revoked a passkey of \(arguments[0]) before this one") }
-            let refusals = world.host.snapshot.transcript.filter {
-                $0.name == "user.\(UserAction.Kind.revokePasskey.rawValue).result" && $0.summary.hasPrefix(ActionOutcome.Status.rejected.rawValue)
-                    && $0.sequence > (world.triggerSequence ?? 0)
+            let refusals = world.answers.filter {
+                $0.action.kind == .revokePasskey && $0.outcome.status == .rejected && $0.answered > (world.triggerSequence ?? 0)
             }
             if let refusal = refusals.last {
                 return .notVerified(
-                    "the app refused the revocation this scenario needs (#\(refusal.sequence) \(refusal.summary)), so its path was not reached; "
+                    "the app refused the revocation this scenario needs (#\(refusal.answered) \(refusal.text)), so its path was not reached; "
                         + "revoking a passkey from the app is N3.2-AC01's passkey management — see N3.2-AC01.V1")
             }
             let account = try await world.inspect(arguments[0])
@@ -138,12 +137,10 @@ extension World {
     func refreshPointReached() async throws -> String {
         try await quiesce()
         let from = triggerSequence ?? 0
-        guard
-            let answer = host.snapshot.transcript.last(where: {
-                $0.sequence > from && $0.name == "user.\(UserAction.Kind.refresh.rawValue).result"
-            })
-        else { throw SystemIssue("no When step reached the app's refresh point before this one") }
-        if answer.summary.hasPrefix(ActionOutcome.Status.rejected.rawValue) { return "with \(answer.summary)" }
+        guard let answer = answers.last(where: { $0.answered > from && $0.action.kind == .refresh }) else {
+            throw SystemIssue("no When step reached the app's refresh point before this one")
+        }
+        if answer.outcome.status == .rejected { return "with \(answer.text)" }
         let session = try await inspectSession()
         return session.stage == .signedIn ? "signed in as \(session.username ?? "?")" : session.stage == .signedOut ? "signed out" : session.stage.rawValue
     }

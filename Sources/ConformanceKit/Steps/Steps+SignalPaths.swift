@@ -12,19 +12,16 @@ extension StepLibrary {
         // a signal's result; one that also started something else (a passkey sign-in to confirm the
         // user) may wait for that.
         StepDefinition("the app answered every user action without waiting for a signal") { world, _ in
-            let kinds: Set<String> = Set([UserAction.Kind.revokePasskey, .rename, .refresh, .managePasskeys].map { "user.\($0.rawValue)" })
-            let snapshot = world.host.snapshot
-            let actions = snapshot.transcript.filter { kinds.contains($0.name) }
+            let kinds: Set<UserAction.Kind> = [.revokePasskey, .rename, .refresh, .managePasskeys]
+            let operations = world.host.snapshot.operations
+            let actions = world.answers.filter { kinds.contains($0.action.kind) }
             guard !actions.isEmpty else { return .failed("the scenario made no revocation, rename, refresh or passkey-management action") }
             var waiting: [String] = []
-            for action in actions {
-                guard let answer = snapshot.transcript.first(where: { $0.sequence > action.sequence && $0.name == action.name + ".result" }),
-                    answer.summary.hasPrefix(ActionOutcome.Status.pending.rawValue)
-                else { continue }
-                let started = snapshot.operations.filter { $0.sequence > action.sequence && $0.sequence < answer.sequence }
+            for answer in actions where answer.outcome.status == .pending {
+                let started = operations.filter { $0.sequence > answer.requested && $0.sequence < answer.answered }
                 guard !started.isEmpty, started.allSatisfy({ $0.kind == .signal }) else { continue }
                 waiting.append(
-                    "#\(answer.sequence) \(action.name) answered \"\(answer.summary)\" after starting only signals ("
+                    "#\(answer.answered) user.\(answer.action.kind.rawValue) answered \"\(answer.text)\" after starting only signals ("
                         + started.map(StepSupport.cite).joined(separator: ", ") + "): the flow waits for a signal's result")
             }
             return StepSupport.expect(waiting.isEmpty, waiting.joined(separator: "; "))
@@ -114,9 +111,10 @@ extension StepLibrary {
                 "the server still holds \(Base64URL.encode(id)) of \(account.username) as \(record?.state.rawValue ?? "?")")
         },
         StepDefinition("the app opened passkey management") { world, _ in
-            let answers = world.host.snapshot.transcript.filter { $0.name == "user.\(UserAction.Kind.managePasskeys.rawValue).result" }
-            guard let last = answers.last else { return .failed("the scenario never opened passkey management") }
-            return StepSupport.expect(!last.summary.hasPrefix("rejected"), "the app answered opening passkey management with \(last.summary)")
+            guard let last = world.answers.last(where: { $0.action.kind == .managePasskeys }) else {
+                return .failed("the scenario never opened passkey management")
+            }
+            return StepSupport.expect(last.outcome.status != .rejected, "the app answered opening passkey management with \(last.text)")
         },
         StepDefinition("the server holds {int} accepted passkey(s) for {string}") { world, arguments in
             let expected = try StepSupport.int(arguments[0])

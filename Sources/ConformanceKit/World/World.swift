@@ -19,6 +19,10 @@ public final class World {
     public internal(set) var accounts: [String: AccountFixture] = [:]
     /// The app's answer to the last user action.
     public internal(set) var lastOutcome: ActionOutcome?
+    /// Every user action the app answered in this test case, in order: what the action was, the
+    /// app's answer, and the transcript entries of the request and the answer. Steps read answers
+    /// here, never from the transcript's wording.
+    public internal(set) var answers: [AnsweredAction] = []
     /// Transcript sequence and time of the last user action that completed a sign-in.
     public internal(set) var lastSignIn: (sequence: Int, atMillis: Int64)?
     /// Transcript sequence and time of every sign-in after which the app owed a conditional
@@ -108,7 +112,8 @@ public final class World {
         defer { watch?.end() }
         let outcome = try await session.perform(action)
         lastOutcome = outcome
-        host.record(.harnessToRP, "user.\(action.kind.rawValue).result", outcome.status.rawValue + (outcome.message.map { ": \($0)" } ?? ""))
+        let answered = host.record(.harnessToRP, "user.\(action.kind.rawValue).result", outcome.status.rawValue + (outcome.message.map { ": \($0)" } ?? ""))
+        answers.append(AnsweredAction(action: action, outcome: outcome, requested: sequence, answered: answered))
         if outcome.status == .signedIn {
             lastSignIn = (sequence, host.now())
         }
@@ -268,4 +273,19 @@ public final class World {
         try await session.addCredential(fixture)
         await watch?.look(self, read: true)
     }
+}
+
+/// A user action the app answered: the action, the answer, and where both are in the transcript.
+public struct AnsweredAction: Sendable {
+    /// The action the user took.
+    public var action: UserAction
+    /// The app's answer.
+    public var outcome: ActionOutcome
+    /// The transcript entry of the action.
+    public var requested: Int
+    /// The transcript entry of the answer.
+    public var answered: Int
+
+    /// The answer as the transcript writes it: the status, then the app's message.
+    var text: String { outcome.status.rawValue + (outcome.message.map { ": \($0)" } ?? "") }
 }
