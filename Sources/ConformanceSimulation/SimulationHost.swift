@@ -13,9 +13,12 @@ public struct Timed<Value: Sendable & Hashable>: Sendable, Hashable {
     public var value: Value
 }
 
-/// The harness side of one test case: the platform, clock, screen and telemetry the relying party
-/// calls, and the transcript of everything. Thread-safe; the relying party may call it from any task.
-public final class SimulationHost: PlatformHost, Sendable {
+/// The harness side of one test case on a simulated family: the platform, clock, screen and
+/// telemetry the relying party calls, and the transcript of everything. It is the simulated
+/// families' `PlatformBackend`: it decides with the provider model and fulfils with the family's
+/// simulation and the virtual authenticator (`PlatformSimulator`). Thread-safe; the relying party
+/// may call it from any task.
+public final class SimulationHost: PlatformHost, PlatformBackend, Sendable {
     struct State: Sendable {
         var clock = VirtualClock()
         var transcript = Transcript()
@@ -37,6 +40,14 @@ public final class SimulationHost: PlatformHost, Sendable {
         state = Mutex(State(simulator: simulator))
         self.keepsPayloads = keepsPayloads
     }
+
+    // MARK: PlatformBackend
+
+    /// The simulated target.
+    public var target: Target { state.withLock { $0.simulator.target } }
+
+    /// The host itself: the relying party calls the simulated platform directly.
+    public var platformHost: any PlatformHost { self }
 
     // MARK: PlatformHost
 
@@ -154,7 +165,7 @@ public final class SimulationHost: PlatformHost, Sendable {
 
     /// Records an entry in the transcript at the current virtual time.
     @discardableResult
-    public func record(_ channel: TranscriptEntry.Channel, _ name: String, _ summary: String, payload: @autoclosure () -> JSONValue? = nil) -> Int {
+    public func record(_ channel: TranscriptEntry.Channel, _ name: String, _ summary: String, payload: @autoclosure () -> JSONValue?) -> Int {
         let payload = keepsPayloads ? payload() : nil
         return state.withLock { $0.transcript.record(at: $0.clock.nowMillis, channel, name, summary, payload: payload) }
     }
@@ -213,16 +224,6 @@ public final class SimulationHost: PlatformHost, Sendable {
         state.withLock { body(&$0.simulator.provider) }
     }
 
-    /// A passkey made in the provider: its id, and its COSE public key, computed when first read
-    /// (a passkey the server is never told of never needs it).
-    public struct ProviderPasskey: Sendable {
-        /// The credential id.
-        public let id: Data
-        let credential: VirtualAuthenticator.Credential
-        /// The COSE public key.
-        public var publicKey: Data { credential.publicKey.bytes }
-    }
-
     /// Makes a passkey in the provider (as if created earlier) and returns its id and COSE public key.
     public func makeProviderPasskey(rpID: String, userHandle: Data, userName: String, displayName: String) throws -> ProviderPasskey {
         try state.withLock { state in
@@ -242,35 +243,17 @@ public final class SimulationHost: PlatformHost, Sendable {
             state.transcript.record(
                 at: state.clock.nowMillis, .platform, "provider.passkey",
                 "the credential manager holds passkey \(Base64URL.encode(id)) of \(userName) for \(rpID)")
-            return ProviderPasskey(id: id, credential: credential)
+            return ProviderPasskey(id: id, publicKey: { credential.publicKey.bytes })
         }
     }
 
     /// A snapshot of everything recorded so far.
-    public var snapshot: Snapshot {
+    public var snapshot: PlatformSnapshot {
         state.withLock {
-            Snapshot(
+            PlatformSnapshot(
                 nowMillis: $0.clock.nowMillis, transcript: $0.transcript.entries, operations: $0.operations,
                 uiEvents: $0.uiEvents, telemetry: $0.telemetry, provider: $0.simulator.provider,
                 pendingTimers: $0.clock.timers)
         }
-    }
-
-    /// What the host has recorded, at one moment.
-    public struct Snapshot: Sendable {
-        /// The virtual time of the snapshot, in milliseconds since the test case started.
-        public var nowMillis: Int64
-        /// Every transcript entry so far.
-        public var transcript: [TranscriptEntry]
-        /// Every platform operation so far, in call order.
-        public var operations: [PlatformOperation]
-        /// Everything the app showed the user, with its time.
-        public var uiEvents: [Timed<UIEvent>]
-        /// Every telemetry event of the app, with its time.
-        public var telemetry: [Timed<TelemetryEvent>]
-        /// The credential manager's state.
-        public var provider: ProviderState
-        /// The timers scheduled and not yet fired or cancelled.
-        public var pendingTimers: [VirtualClock.Timer]
     }
 }

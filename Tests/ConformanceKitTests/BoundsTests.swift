@@ -35,11 +35,11 @@ struct BoundsTests {
                 return .passed
             },
             StepDefinition("the relying party schedules a timer after {word} ms") { world, arguments in
-                _ = world.host.scheduleTimer(afterMillis: Int64(arguments[0]) ?? 0, label: "adapter's timer")
+                _ = await world.host.platformHost.scheduleTimer(afterMillis: Int64(arguments[0]) ?? 0, label: "adapter's timer")
                 return .passed
             },
             StepDefinition("the relying party shows {word} messages") { world, arguments in
-                for index in 0..<(Int(arguments[0]) ?? 0) { world.host.show(UIEvent(.message, "message \(index)")) }
+                for index in 0..<(Int(arguments[0]) ?? 0) { await world.host.platformHost.show(UIEvent(.message, "message \(index)")) }
                 return .passed
             },
         ])

@@ -22,6 +22,8 @@ public struct Explorer: Sendable {
     /// Histories run at once, each in its own session and world (1: one after the other). The
     /// findings, histories and counts are those of a sequential run whatever the value.
     public var jobs = 1
+    /// Makes each history's platform backend (the simulated families unless given).
+    public var platforms: any PlatformBackendFactory = SimulatedPlatforms()
     /// The library's definitions by the source of their pattern: a step runs the definition its
     /// `binding` names, with no sentence to match.
     let definitions: [String: StepDefinition]

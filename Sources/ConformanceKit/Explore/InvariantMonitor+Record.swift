@@ -85,7 +85,7 @@ extension InvariantMonitor {
         var step: ExploreStep
         var kind: StepKind
         var target: Target
-        var snapshot: SimulationHost.Snapshot
+        var snapshot: PlatformSnapshot
         /// The server's accounts before and after the step, by alias.
         var before: [String: AccountSnapshot]
         var after: [String: AccountSnapshot]
@@ -99,7 +99,7 @@ extension InvariantMonitor {
         var sessions: [SessionSnapshot] = []
 
         init(
-            index: Int, step: ExploreStep, target: Target, snapshot: SimulationHost.Snapshot, before: [String: AccountSnapshot],
+            index: Int, step: ExploreStep, target: Target, snapshot: PlatformSnapshot, before: [String: AccountSnapshot],
             after: [String: AccountSnapshot], new: ArraySlice<PlatformOperation>, uiMarker: Int
         ) {
             self.index = index

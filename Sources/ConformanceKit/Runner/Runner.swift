@@ -20,6 +20,8 @@ public struct Runner: Sendable {
     /// Whether passes keep their whole transcript as evidence (`run --evidence all`); otherwise only
     /// test cases that did not pass do, and passes keep their observed record.
     public let keepsTranscriptsOfPasses: Bool
+    /// Makes each test case's platform backend (the simulated families unless given).
+    public var platforms: any PlatformBackendFactory = SimulatedPlatforms()
 
     /// Creates a runner for an adapter, with the standard steps and seed 1 unless given.
     public init(adapter: any RelyingPartyAdapter, library: StepLibrary = .standard, seed: UInt64 = 1, keepsTranscriptsOfPasses: Bool = false) {
@@ -288,11 +290,11 @@ public struct Runner: Sendable {
         var fault: RunFault
     }
 
-    /// Starts the simulated platform and opens a fresh relying-party session for a test case.
+    /// Starts the target's platform backend and opens a fresh relying-party session for a test case.
     func openWorld(_ testCase: TestPlan.Case, description: AdapterDescription, seed caseSeed: UInt64) async -> Result<World, OpenFailure> {
-        let host: SimulationHost
+        let host: any PlatformBackend
         do {
-            host = SimulationHost(simulator: try PlatformSimulator(target: testCase.target, associatedRPIDs: description.relyingPartyIDs, seed: caseSeed))
+            host = try platforms.makeBackend(for: testCase.target, associatedRPIDs: description.relyingPartyIDs, seed: caseSeed, keepsPayloads: true)
         } catch {
             let message = "the simulated platform could not start: \(error)"
             return .failure(OpenFailure(message: message, transcript: [], fault: RunFault(kind: .harness, message: message)))
@@ -300,7 +302,7 @@ public struct Runner: Sendable {
         let context = SessionContext(testCase: testCase.id, target: testCase.target.id, device: testCase.target.device, seed: caseSeed)
         host.record(.harnessToRP, "session.open", "\(testCase.target.id): \(testCase.target.title)", payload: Wire.jsonValue(context))
         do {
-            let session = try await adapter.openSession(context, host: host)
+            let session = try await adapter.openSession(context, host: host.platformHost)
             return .success(World(target: testCase.target, adapter: description, host: host, session: session, seed: caseSeed))
         } catch {
             return .failure(

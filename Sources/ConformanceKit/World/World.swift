@@ -8,8 +8,9 @@ public final class World {
     public let target: Target
     /// What the adapter declared about itself.
     public let adapter: AdapterDescription
-    /// The simulated platform, clock and transcript the relying party calls.
-    public let host: SimulationHost
+    /// The test case's platform backend: the credential manager's model, the clock and the
+    /// transcript, and what the relying party calls (`PlatformBackend.platformHost`).
+    public let host: any PlatformBackend
     /// The relying party's fresh session for this test case.
     public let session: any RelyingPartySession
     /// The test case's seed, derived from the run seed and the case id.
@@ -69,7 +70,7 @@ public final class World {
     public static let deliveryLimit = 500
 
     /// Creates the world of one test case.
-    public init(target: Target, adapter: AdapterDescription, host: SimulationHost, session: any RelyingPartySession, seed: UInt64) {
+    public init(target: Target, adapter: AdapterDescription, host: any PlatformBackend, session: any RelyingPartySession, seed: UInt64) {
         self.target = target
         self.adapter = adapter
         self.host = host
