@@ -139,3 +139,27 @@ public struct SimulatedPlatforms: PlatformBackendFactory {
         SimulationHost(simulator: try PlatformSimulator(target: target, associatedRPIDs: associatedRPIDs, seed: seed), keepsPayloads: keepsPayloads)
     }
 }
+
+/// Several factories as one: a target's backend comes from the first factory that serves it.
+public struct PlatformBackendFactories: PlatformBackendFactory {
+    /// The factories, in the order they are asked.
+    public let factories: [any PlatformBackendFactory]
+
+    /// The factories, asked in this order.
+    public init(_ factories: [any PlatformBackendFactory]) {
+        self.factories = factories
+    }
+
+    /// Whether one of the factories serves `target`.
+    public func serves(_ target: Target) -> Bool {
+        factories.contains { $0.serves(target) }
+    }
+
+    /// The backend of the first factory that serves `target`.
+    public func makeBackend(for target: Target, associatedRPIDs: [String], seed: UInt64, keepsPayloads: Bool) throws -> any PlatformBackend {
+        guard let factory = factories.first(where: { $0.serves(target) }) else {
+            throw SystemIssue("no platform backend serves the target \(target.id) (\(target.platform.rawValue))")
+        }
+        return try factory.makeBackend(for: target, associatedRPIDs: associatedRPIDs, seed: seed, keepsPayloads: keepsPayloads)
+    }
+}

@@ -54,89 +54,12 @@ extension PlatformSimulator {
         case .success(let read):
             view = read
         }
-        guard associatedRPIDs.contains(view.rpID) else {
-            notes.append(Note(kind: .decision, text: "RP ID \(view.rpID) is not associated with the app"))
-            return (refused(.notAssociated), notes)
+        // Deciding (the provider model), then fulfilling (the virtual authenticator's bytes).
+        switch provider.decideRegistration(view, target: target, associatedRPIDs: associatedRPIDs, now: now, notes: &notes) {
+        case .refuse(let refusal): return (refused(refusal), notes)
+        case .fail(let error): return (.failure(error), notes)
+        case .make(let flags): return (makeRegistration(view, flags: flags), notes)
         }
-        let holdsExcluded = (view.excludedCredentials ?? []).contains { id in
-            provider.passkeys.contains { $0.credentialID == id && $0.rpID == view.rpID && $0.visibility == .visible }
-        }
-        if view.conditional {
-            switch provider.conditionalAnswer {
-            case .decline?:
-                notes.append(Note(kind: .decision, text: "declined silently, as this counterfactual run has every conditional request declined"))
-                return (refused(.declined), notes)
-            case .create?:
-                let flags = provider.flagsOverride ?? ProviderState.Flags(userPresent: false, userVerified: false, backupEligible: true, backedUp: true)
-                notes.append(
-                    Note(
-                        kind: .decision,
-                        text: "created a passkey for \(view.userName) without UI, as this counterfactual run has every conditional request succeed"))
-                return (makeRegistration(view, flags: flags), notes)
-            case nil:
-                break
-            }
-            if let failure = provider.nextConditionalCreateFailure {
-                provider.nextConditionalCreateFailure = nil
-                notes.append(Note(kind: .decision, text: "failed as the scenario asked: \(failure.id)"))
-                return (.failure(failure.error), notes)
-            }
-            if !target.has(.conditionalCreate) {
-                notes.append(
-                    Note(
-                        kind: .decision,
-                        text:
-                            "the provider (\(target.provider.rawValue), Play services \(target.playServicesVersion ?? "-")) does not support conditional creation"
-                    ))
-                return (refused(.conditionalUnsupported(target.provider)), notes)
-            }
-            if view.userVerification == "required" {
-                // WebAuthn L3: a conditional create that requires user verification the client cannot
-                // collect fails with ConstraintError; no provider collects it without UI
-                // (Documentation/platform-fidelity.md, F3).
-                notes.append(Note(kind: .decision, text: "refused without UI: a conditional request cannot require user verification"))
-                return (refused(.userVerificationRequired), notes)
-            }
-            if provider.automaticCreationOff {
-                notes.append(Note(kind: .decision, text: "declined silently: the user switched automatic passkey creation off"))
-                return (refused(.declined), notes)
-            }
-            guard let autofill = provider.lastAutofill, autofill.username == view.userName, autofill.rpID == view.rpID,
-                now - autofill.atMillis <= provider.autofillWindowMillis
-            else {
-                let what = provider.lastAutofill.map { "the last autofill was \($0.username) at \($0.atMillis) ms" } ?? "no password was autofilled"
-                notes.append(Note(kind: .decision, text: "declined silently: no recent autofill of \(view.userName)'s saved password (\(what))"))
-                return (refused(.declined), notes)
-            }
-            if holdsExcluded {
-                notes.append(Note(kind: .decision, text: "declined: the provider holds an excluded credential"))
-                return (refused(.excluded), notes)
-            }
-            if !provider.visiblePasskeys(rpID: view.rpID, userHandle: view.userHandle).isEmpty {
-                notes.append(Note(kind: .decision, text: "declined silently: the provider already holds a passkey for this account"))
-                return (refused(.declined), notes)
-            }
-            let flags = provider.flagsOverride ?? ProviderState.Flags(userPresent: false, userVerified: false, backupEligible: true, backedUp: true)
-            notes.append(Note(kind: .decision, text: "created a passkey for \(view.userName) without UI"))
-            return (makeRegistration(view, flags: flags), notes)
-        }
-        if provider.createsWithoutUI {
-            notes.append(Note(kind: .decision, text: "the provider fulfils the modal request without showing UI"))
-        } else {
-            notes.append(Note(kind: .uiShown, text: "the registration sheet is shown for \(view.userName)"))
-        }
-        if holdsExcluded {
-            notes.append(Note(kind: .decision, text: "the user confirmed; the provider holds an excluded credential"))
-            return (refused(.excluded), notes)
-        }
-        if provider.cancelNextModal {
-            provider.cancelNextModal = false
-            notes.append(Note(kind: .decision, text: "the user cancelled the sheet"))
-            return (refused(.cancelled), notes)
-        }
-        let flags = provider.flagsOverride ?? ProviderState.Flags(userPresent: true, userVerified: true, backupEligible: true, backedUp: true)
-        notes.append(Note(kind: .decision, text: "the user confirmed; created a passkey for \(view.userName)"))
-        return (makeRegistration(view, flags: flags), notes)
     }
 
     /// Makes the credential, stores it in the provider and builds the family's success result.

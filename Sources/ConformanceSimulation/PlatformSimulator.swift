@@ -47,18 +47,21 @@ public struct PlatformSimulator: Sendable {
     public init(target: Target, associatedRPIDs: [String], seed: UInt64) throws {
         self.target = target
         self.associatedRPIDs = associatedRPIDs
-        authenticator = try VirtualAuthenticator(seed: Self.seedBytes(seed, label: "provider"))
-    }
-
-    /// 32 bytes derived from a run seed and a label.
-    public static func seedBytes(_ seed: UInt64, label: String) -> Data {
-        var input = Data(label.utf8)
-        withUnsafeBytes(of: seed.bigEndian) { input.append(contentsOf: $0) }
-        return SHA256.hash(input)
+        authenticator = try VirtualAuthenticator(seed: VirtualAuthenticator.seedBytes(seed, label: "provider"))
     }
 
     /// The origin the platform writes into clientDataJSON for an RP ID.
     public func origin(rpID: String) -> String {
         family.origin(rpID: rpID)
+    }
+}
+
+extension VirtualAuthenticator {
+    /// 32 bytes derived from a run seed and a label: the seed of an authenticator whose keys and
+    /// credential ids a test case reproduces.
+    public static func seedBytes(_ seed: UInt64, label: String) -> Data {
+        var input = Data(label.utf8)
+        withUnsafeBytes(of: seed.bigEndian) { input.append(contentsOf: $0) }
+        return SHA256.hash(input)
     }
 }

@@ -26,6 +26,10 @@ public enum CLI {
         public static let usage: Int32 = 64
     }
 
+    /// The platforms `run` and `explore` run test cases on, asked in order for each target's
+    /// backend: a new platform family joins the list here (Documentation/platform-seam.md).
+    static let platforms = PlatformBackendFactories([SimulatedPlatforms()])
+
     /// Every command, in the order the overview lists them; the command line's first word picks one by name.
     static let commands: [any CLICommand.Type] = [
         RunCommand.self, ListCommand.self, ValidateCommand.self, SelfTestCommand.self, GherkinCommand.self,

@@ -113,6 +113,7 @@ struct ExploreCommand: CLICommand {
         let showProgress = !quiet && Output.errorIsTerminal
         let adapter = self.adapter.make()
         var explorer = Explorer(adapter: adapter, seed: seed)
+        explorer.platforms = CLI.platforms
         explorer.criteria = CriterionSelection(invariantCriteria.map { CriterionSelector($0) })
         explorer.jobs = jobs
         let filters = targets.map { "--target \($0)" } + invariantCriteria.map { "--criterion \($0)" }

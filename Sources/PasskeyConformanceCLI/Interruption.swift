@@ -51,9 +51,9 @@ final class Execution: Sendable {
             return .unstarted(RunFault(kind: .protocolViolation, message: "\(error)", method: "adapter.hello"))
         }
         progress.withLock { $0.description = description }
-        let results = await Runner(adapter: adapter, seed: seed, keepsTranscriptsOfPasses: keepsTranscriptsOfPasses).run(
-            plan, description: description, jobs: jobs
-        ) { event in
+        var runner = Runner(adapter: adapter, seed: seed, keepsTranscriptsOfPasses: keepsTranscriptsOfPasses)
+        runner.platforms = CLI.platforms
+        let results = await runner.run(plan, description: description, jobs: jobs) { event in
             if case .finished(let result, _, _) = event { progress.withLock { $0.results.append(result) } }
             onEvent(event)
         }

@@ -45,7 +45,7 @@ struct RefusedResponseTests {
         simulator.provider.nextAssertion = .foreignOrigin(id)
         let (relayed, _) = simulator.get(request, now: 2_000)
         let foreign = try Self.clientData(relayed.authenticationJSON)
-        #expect(foreign.origin == PlatformSimulator.foreignOrigin(rpID: Self.rpID) && foreign.origin != simulator.origin(rpID: Self.rpID))
+        #expect(foreign.origin == ProviderState.foreignOrigin(rpID: Self.rpID) && foreign.origin != simulator.origin(rpID: Self.rpID))
         simulator.provider.nextAssertion = .use(id)
         let (own, _) = simulator.get(request, now: 3_000)
         #expect(try Self.clientData(own.authenticationJSON).origin == simulator.origin(rpID: Self.rpID))

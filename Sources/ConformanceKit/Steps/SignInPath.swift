@@ -88,7 +88,7 @@ struct SignInPath {
             let platformOrigin = PlatformFamilies.simulation(of: request.platform).origin(rpID: view.rpID)
             if let clientData = response.clientData {
                 if clientData.challenge != view.challenge { problems.append("the assertion answers another challenge than its request's") }
-                if clientData.origin == PlatformSimulator.foreignOrigin(rpID: view.rpID) {
+                if clientData.origin == ProviderState.foreignOrigin(rpID: view.rpID) {
                     if plan == .foreignOrigin { causes.append(.foreignOrigin) }
                 } else if clientData.origin != platformOrigin {
                     problems.append("the assertion names the origin \(clientData.origin), not the platform's \(platformOrigin)")
@@ -98,7 +98,7 @@ struct SignInPath {
             }
             // The RP ID the authenticator data names: the request's, or (where the step builds it) another RP's.
             if let data = response.authenticatorData {
-                if data.rpIdHash == SHA256.hash(Data(PlatformSimulator.foreignRPID(rpID: view.rpID).utf8)) {
+                if data.rpIdHash == SHA256.hash(Data(ProviderState.foreignRPID(rpID: view.rpID).utf8)) {
                     if plan == .foreignRPID { causes.append(.foreignRPID) } else { problems.append("the authenticator data names another RP ID") }
                 } else if data.rpIdHash != SHA256.hash(Data(view.rpID.utf8)) {
                     problems.append("the authenticator data names another RP ID than the request's \(view.rpID)")

@@ -61,7 +61,7 @@ extension StepLibrary {
             let id = try await world.heldActivePasskey(arguments[0])
             guard let id else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
             world.host.record(
-                .step, "provider.setting", "the authenticator data names the RP ID \(PlatformSimulator.foreignRPID(rpID: try world.account(arguments[0]).rpID))"
+                .step, "provider.setting", "the authenticator data names the RP ID \(ProviderState.foreignRPID(rpID: try world.account(arguments[0]).rpID))"
             )
             try await world.passkeySignIn(.foreignRPID(id), hint: nil)
             return .passed
@@ -72,7 +72,7 @@ extension StepLibrary {
             guard let id else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
             world.host.record(
                 .step, "provider.setting",
-                "the authenticator data is cut to \(PlatformSimulator.malformedAuthenticatorDataLength) bytes, shorter than any authenticator data")
+                "the authenticator data is cut to \(ProviderState.malformedAuthenticatorDataLength) bytes, shorter than any authenticator data")
             try await world.passkeySignIn(.malformedAuthenticatorData(id), hint: nil)
             return .passed
         },

@@ -214,7 +214,7 @@ extension StepLibrary {
             }
             guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
             world.host.record(
-                .step, "provider.setting", "the response names the origin \(PlatformSimulator.foreignOrigin(rpID: try world.account(arguments[0]).rpID))")
+                .step, "provider.setting", "the response names the origin \(ProviderState.foreignOrigin(rpID: try world.account(arguments[0]).rpID))")
             try await world.passkeySignIn(.foreignOrigin(id), hint: nil)
             return .passed
         },

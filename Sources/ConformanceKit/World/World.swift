@@ -244,7 +244,7 @@ public final class World {
     }
 
     /// The authenticator of "other credential managers": passkeys the server knows but this provider does not hold.
-    lazy var otherManagers: VirtualAuthenticator? = try? VirtualAuthenticator(seed: PlatformSimulator.seedBytes(seed, label: "other-credential-managers"))
+    lazy var otherManagers: VirtualAuthenticator? = try? VirtualAuthenticator(seed: VirtualAuthenticator.seedBytes(seed, label: "other-credential-managers"))
 
     /// A passkey made by another credential manager and stored on the server only.
     public func makeServerCredential(for alias: String, state: CredentialState = .active) async throws -> CredentialFixture {
