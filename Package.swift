@@ -64,6 +64,9 @@ let package = Package(
             dependencies: ["ConformanceModel", "ConformanceCriteria", "ConformanceSimulation", "Gherkin", "WebAuthn", "HarnessBuild"]),
         // The conforming reference relying party, its design variants and its mutants.
         .target(name: "ReferenceRP", dependencies: ["ConformanceModel", "ConformanceSimulation", "WebAuthn"]),
+        // A real platform: Chromium over its DevTools pipe (WebAuthn, the signal methods, a virtual
+        // authenticator), the web family's backend behind the platform seam.
+        .target(name: "ConformanceBrowser", dependencies: ["ConformanceModel", "ConformanceSimulation", "WebAuthn"]),
         // The self-test: the reference RP's designs and mutants run through the kit.
         .target(name: "ConformanceSelfTest", dependencies: ["ReferenceRP", "ConformanceKit"]),
         // JSON, Markdown and JUnit reporters; waivers; evidence bundles (SHA-256 and signatures
@@ -101,6 +104,7 @@ let package = Package(
         .testTarget(name: "ConformanceModelTests", dependencies: ["ConformanceModel", "TestSupportCore"]),
         .testTarget(name: "ConformanceCriteriaTests", dependencies: ["ConformanceCriteria", "ConformanceModel", "TestSupportCore"], exclude: ["Fixtures"]),
         .testTarget(name: "ConformanceSimulationTests", dependencies: ["ConformanceSimulation", "ConformanceModel", "WebAuthn", "TestSupportCore"]),
+        .testTarget(name: "ConformanceBrowserTests", dependencies: ["ConformanceBrowser", "ConformanceModel", "WebAuthn", "TestSupportCore"]),
         .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ConformanceTestSupport", "WebAuthn"]),
         .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
         .testTarget(name: "ConformanceSelfTestTests", dependencies: ["ConformanceSelfTest", "ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),

@@ -134,11 +134,14 @@ struct ModuleGraph: Equatable {
         return seen
     }
 
-    /// The test helpers: libraries that only test targets and other test helpers depend on.
+    /// The test helpers: libraries without a test target of their own that only test targets and
+    /// other test helpers depend on.
     var testHelpers: Set<String> {
         var dependents: [String: Set<String>] = [:]
         for (name, module) in modules { for dependency in module.dependencies { dependents[dependency, default: []].insert(name) } }
-        var helpers = Set(modules.filter { $0.value.kind == "library" && dependents[$0.key] != nil }.keys)
+        // A library with a test target of its own is a module under test, not a helper, even
+        // before any module above it uses it.
+        var helpers = Set(modules.filter { $0.value.kind == "library" && dependents[$0.key] != nil && modules["\($0.key)Tests"] == nil }.keys)
         while true {
             let kept = helpers.filter { helper in dependents[helper, default: []].allSatisfy { modules[$0]?.kind == "test" || helpers.contains($0) } }
             if kept == helpers { return helpers }
