@@ -142,12 +142,14 @@ public final class BrowserPage: Sendable {
 
     /// Adds the page's virtual authenticator: a platform (internal) CTAP2 authenticator with
     /// resident keys and user verification that is present and verifies without anybody
-    /// touching it. Returns its id.
-    public func addVirtualAuthenticator() async throws -> String {
+    /// touching it, and whose passkeys are backup eligible and backed up as a synced credential
+    /// manager's are (unless `backedUp` is false). Returns its id.
+    public func addVirtualAuthenticator(backedUp: Bool = true) async throws -> String {
         try await send("WebAuthn.enable", ["enableUI": .bool(false)])
         let options: JSONValue = .object([
             "protocol": .string("ctap2"), "ctap2Version": .string("ctap2_1"), "transport": .string("internal"), "hasResidentKey": .bool(true),
             "hasUserVerification": .bool(true), "isUserVerified": .bool(true), "automaticPresenceSimulation": .bool(true),
+            "defaultBackupEligibility": .bool(backedUp), "defaultBackupState": .bool(backedUp),
         ])
         guard let id = try await send("WebAuthn.addVirtualAuthenticator", ["options": options])["authenticatorId"]?.stringValue else {
             throw DevToolsPipe.Failure(description: "WebAuthn.addVirtualAuthenticator gave no id")

@@ -21,6 +21,21 @@ public struct RegistrationView: Sendable, Hashable {
     /// The user-verification preference: `preferred` (when absent), `required` or `discouraged`.
     public var userVerification: String
 
+    /// A request reduced by a reader outside this module (a real platform's backend).
+    public init(
+        rpID: String, userHandle: Data, userName: String, displayName: String?, challenge: Data, excludedCredentials: [Data]?, conditional: Bool,
+        userVerification: String
+    ) {
+        self.rpID = rpID
+        self.userHandle = userHandle
+        self.userName = userName
+        self.displayName = displayName
+        self.challenge = challenge
+        self.excludedCredentials = excludedCredentials
+        self.conditional = conditional
+        self.userVerification = userVerification
+    }
+
     /// Reads a request as its platform family does; the error names the offending field when it
     /// is malformed.
     public static func read(_ request: CreateCredentialRequest) -> Result<RegistrationView, PlatformError> {

@@ -1,0 +1,163 @@
+import ConformanceModel
+import Foundation
+import Synchronization
+
+/// Watches and steers a page's credential calls from a script installed before any of the page's
+/// own: `navigator.credentials.create` and `get`, the three signal methods of
+/// `PublicKeyCredential`, and `getClientCapabilities`.
+///
+/// Each call is reported to the harness with its arguments as JSON (byte buffers as
+/// `{"$bytes": "<base64url>"}`). A `create` or `get` waits for the harness's decision: refuse with
+/// a `DOMException` of a given name, or go on to the browser. A conditional `create` that goes on
+/// is passed to the browser as a modal one (Chromium leaves conditional creation to a credential
+/// manager that automation cannot reach; the harness is that credential manager, and the response
+/// override bits of the virtual authenticator give the bytes a conditional creation has). What
+/// the browser answered is reported back, so the harness sees every call's outcome as the page did.
+public final class PageInstrumentation: Sendable {
+    /// A call the page made, as the script reported it.
+    public struct Call: Sendable {
+        /// The script's number of the call; `0` for a report that waits for nothing.
+        public var id: Int
+        /// `create`, `get`, `created`, `got`, `failed`, `signal`, `signalled`, `signalFailed` or `capabilities`.
+        public var kind: String
+        /// Everything else the script reported (the options, the result, the error's name).
+        public var body: JSONValue
+    }
+
+    /// The harness's answer to a `create` or `get`.
+    public enum Decision: Sendable {
+        /// Let the browser fulfil it.
+        case proceed
+        /// Refuse it with a `DOMException` of this name and message.
+        case refuse(name: String, message: String)
+    }
+
+    /// The name of the page's binding; the script removes it from the page's reach once it has it.
+    static let binding = "__pkcReport"
+
+    let page: BrowserPage
+    private let decide: @Sendable (Call) async -> Decision
+    private let calls = Mutex<[Call]>([])
+
+    private init(page: BrowserPage, decide: @escaping @Sendable (Call) async -> Decision) {
+        self.page = page
+        self.decide = decide
+    }
+
+    /// Installs the script into `page` (for every document it loads from now on); `decide`
+    /// answers each `create` and `get`.
+    public static func install(on page: BrowserPage, decide: @escaping @Sendable (Call) async -> Decision) async throws -> PageInstrumentation {
+        let instrumentation = PageInstrumentation(page: page, decide: decide)
+        page.observe { event in
+            guard event.method == "Runtime.bindingCalled", event.params["name"]?.stringValue == binding,
+                let payload = event.params["payload"]?.stringValue, let json = try? JSONValue.parse(Data(payload.utf8)),
+                let id = json["id"]?.numberValue, let kind = json["kind"]?.stringValue
+            else { return }
+            instrumentation.received(Call(id: Int(id), kind: kind, body: json))
+        }
+        try await page.send("Runtime.addBinding", ["name": .string(binding)])
+        try await page.send("Page.addScriptToEvaluateOnNewDocument", ["source": .string(script), "runImmediately": .bool(true)])
+        return instrumentation
+    }
+
+    /// Every call reported so far, in the order the page made them.
+    public var reported: [Call] { calls.withLock { $0 } }
+
+    private func received(_ call: Call) {
+        calls.withLock { $0.append(call) }
+        guard call.id != 0 else { return }
+        Task {
+            let decision = await decide(call)
+            let answer: String
+            switch decision {
+            case .proceed: answer = #"{"proceed":true}"#
+            case .refuse(let name, let message):
+                let encoded = (try? JSONEncoder().encode(JSONValue.object(["refuse": .string(name), "message": .string(message)]))) ?? Data("{}".utf8)
+                answer = String(decoding: encoded, as: UTF8.self)
+            }
+            _ = try? await page.evaluate("globalThis.__pkcResolve(\(call.id), \(answer))")
+        }
+    }
+
+    /// The script. It keeps references to the browser's own functions before the page's scripts
+    /// run, and hands the page wrappers that report, wait for the harness where it decides, and
+    /// call through.
+    static let script = #"""
+        (() => {
+          const report = globalThis.__pkcReport;
+          if (typeof report !== "function" || globalThis.__pkcResolve) return;
+          delete globalThis.__pkcReport;
+          const pending = new Map();
+          let next = 1;
+          const bytes = (value) => {
+            const view = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+            let text = "";
+            for (const byte of view) text += String.fromCharCode(byte);
+            return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+          };
+          const plain = (value) => {
+            if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return { $bytes: bytes(value) };
+            if (Array.isArray(value)) return value.map(plain);
+            if (value && typeof value === "object" && !(value instanceof AbortSignal)) {
+              const out = {};
+              for (const key of Object.keys(value)) out[key] = plain(value[key]);
+              return out;
+            }
+            return value;
+          };
+          Object.defineProperty(globalThis, "__pkcResolve", {
+            value: (id, decision) => { const resolve = pending.get(id); pending.delete(id); if (resolve) resolve(decision); },
+          });
+          const ask = (kind, body) => new Promise((resolve) => {
+            const id = next++;
+            pending.set(id, resolve);
+            report(JSON.stringify({ ...body, id, kind }));
+          });
+          const tell = (kind, body) => report(JSON.stringify({ ...body, id: 0, kind }));
+          const credentials = navigator.credentials;
+          const create = credentials.create.bind(credentials);
+          const get = credentials.get.bind(credentials);
+          const through = async (kind, original, options, conditional) => {
+            const call = next;
+            const decision = await ask(kind, { conditional, mediation: options && options.mediation, publicKey: plain(options && options.publicKey) });
+            if (decision.refuse) {
+              tell("failed", { call, name: decision.refuse, message: decision.message });
+              throw new DOMException(decision.message, decision.refuse);
+            }
+            let passed = options;
+            if (kind === "create" && conditional) {
+              passed = { ...options };
+              delete passed.mediation;
+            }
+            try {
+              const result = await original(passed);
+              tell(kind === "create" ? "created" : "got", { call, result: result ? result.toJSON() : null });
+              return result;
+            } catch (error) {
+              tell("failed", { call, name: error.name, message: error.message });
+              throw error;
+            }
+          };
+          credentials.create = (options) => through("create", create, options, !!options && options.mediation === "conditional");
+          credentials.get = (options) => through("get", get, options, !!options && options.mediation === "conditional");
+          const PKC = globalThis.PublicKeyCredential;
+          if (PKC) {
+            for (const method of ["signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails"]) {
+              const original = PKC[method];
+              if (typeof original !== "function") continue;
+              PKC[method] = (options) => {
+                const call = next++;
+                tell("signal", { call, method, options: plain(options) });
+                return original.call(PKC, options).then(
+                  (value) => { tell("signalled", { call, method }); return value; },
+                  (error) => { tell("signalFailed", { call, method, name: error.name, message: error.message }); throw error; });
+              };
+            }
+            const capabilities = PKC.getClientCapabilities;
+            if (typeof capabilities === "function") {
+              PKC.getClientCapabilities = () => capabilities.call(PKC).then((value) => { tell("capabilities", { value }); return value; });
+            }
+          }
+        })();
+        """#
+}
