@@ -9,7 +9,7 @@ import WebAuthn
 /// A page's credential calls through the instrumentation, in the real browser: the harness's
 /// provider model decides a conditional creation, the browser fulfils it, and every call and
 /// signal is reported with its outcome.
-@Suite("An instrumented page in a real browser", .serialized)
+@Suite("An instrumented page in a real browser", .serialized, .timeLimit(.minutes(5)))
 struct InstrumentedPageTests {
     static let skipNote: Comment = RealBrowserTests.skipNote
     static let origin = RealBrowserTests.origin

@@ -7,7 +7,7 @@ import WebAuthn
 /// Real Chromium over its DevTools pipe: the browser's own WebAuthn implementation and virtual
 /// authenticator make the bytes, and the harness's WebAuthn module reads them. Skipped, with a
 /// note, where no Chromium is installed (`.ci/run` installs Debian's).
-@Suite("A real browser over the DevTools pipe", .serialized)
+@Suite("A real browser over the DevTools pipe", .serialized, .timeLimit(.minutes(5)))
 struct RealBrowserTests {
     static let executable = DevToolsPipe.findBrowser()
     static let skipNote: Comment = "needs Chromium (apt-get install chromium, or PASSKEY_CONFORMANCE_CHROMIUM=<path>)"
