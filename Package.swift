@@ -92,6 +92,7 @@ let package = Package(
         .executableTarget(name: "reference-rp-adapter", dependencies: ["ReferenceRP", "PasskeyConformanceAdapter", "ConformanceModel"]),
         .executableTarget(name: "conformance-bench", dependencies: ["ConformanceKit", "ReferenceRP", "ConformanceJSONRPC", "PasskeyConformanceAdapter"]),
         .executableTarget(name: "gherkin-bench", dependencies: ["Gherkin"]),
+        .executableTarget(name: "browser-bench", dependencies: ["ConformanceBrowser", "ConformanceModel"]),
         // Helpers shared by the test targets (not products): a leaf for the tests of the leaf modules,
         // and the kit's fakes and fixtures for the others.
         .target(name: "TestSupportCore", dependencies: ["SeededRandom"]),
@@ -104,7 +105,8 @@ let package = Package(
         .testTarget(name: "ConformanceModelTests", dependencies: ["ConformanceModel", "TestSupportCore"]),
         .testTarget(name: "ConformanceCriteriaTests", dependencies: ["ConformanceCriteria", "ConformanceModel", "TestSupportCore"], exclude: ["Fixtures"]),
         .testTarget(name: "ConformanceSimulationTests", dependencies: ["ConformanceSimulation", "ConformanceModel", "WebAuthn", "TestSupportCore"]),
-        .testTarget(name: "ConformanceBrowserTests", dependencies: ["ConformanceBrowser", "ConformanceModel", "WebAuthn", "TestSupportCore"]),
+        .testTarget(
+            name: "ConformanceBrowserTests", dependencies: ["ConformanceBrowser", "ConformanceModel", "ConformanceSimulation", "WebAuthn", "TestSupportCore"]),
         .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ConformanceTestSupport", "WebAuthn"]),
         .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
         .testTarget(name: "ConformanceSelfTestTests", dependencies: ["ConformanceSelfTest", "ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),

@@ -25,6 +25,11 @@ public final class DevToolsPipe: Sendable {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         /// What went wrong, naming the command.
         public var description: String
+
+        /// A failure described in words.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     private struct State {
