@@ -10,6 +10,10 @@ import Synchronization
 /// the order the browser wrote them, on the pipe's reading thread (a handler must not block).
 /// When the browser exits or the pipe breaks, every command waiting and every later one fails
 /// with the reason.
+///
+/// The browser cannot outlive the harness: Chromium ends itself and every process it started as
+/// soon as its command pipe closes, which the kernel does when the harness exits however it exits
+/// (`RealBrowserTests` checks it).
 public final class DevToolsPipe: Sendable {
     /// An event the browser sent: its method, parameters and the session it belongs to.
     public struct Event: Sendable {
@@ -137,6 +141,18 @@ public final class DevToolsPipe: Sendable {
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: profile)
     }
+
+    /// Closes only the harness's end of the command pipe, as the kernel does when the harness
+    /// dies, and waits for the browser to end; returns its exit status.
+    func dropPipe() -> Int32 {
+        try? commands.close()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: profile)
+        return process.terminationStatus
+    }
+
+    /// Whether the browser process is still running.
+    var isRunning: Bool { process.isRunning }
 
     /// Reads messages until the pipe ends, answering commands and passing events on.
     private func read(_ handle: FileHandle) {

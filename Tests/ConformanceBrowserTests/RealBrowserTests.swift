@@ -1,4 +1,4 @@
-import ConformanceBrowser
+@testable import ConformanceBrowser
 import ConformanceModel
 import Foundation
 import Testing
@@ -104,5 +104,16 @@ struct RealBrowserTests {
             let outcome = try await page.evaluate("fetch('https://elsewhere.example/').then(() => 'reached', e => 'failed: ' + e.name)")
             #expect(outcome.stringValue?.hasPrefix("failed") == true, "\(outcome)")
         }
+    }
+
+    @Test("the browser ends by itself when the harness's end of the pipe closes", .enabled(if: executable != nil, skipNote))
+    func endsWithThePipe() async throws {
+        let browser = try Browser.launch(executable: try #require(Self.executable))
+        #expect(try await browser.version().contains("Chrome"))
+        #expect(browser.pipe.isRunning)
+        // No Browser.close: only the pipe goes, as when the harness is killed.
+        _ = browser.pipe.dropPipe()
+        #expect(!browser.pipe.isRunning)
+        await #expect(throws: DevToolsPipe.Failure.self) { try await browser.pipe.send("Browser.getVersion") }
     }
 }
