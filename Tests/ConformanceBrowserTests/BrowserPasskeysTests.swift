@@ -12,10 +12,7 @@ struct BrowserPasskeysTests {
         "a sign-in with a passkey the harness made is signed by the browser with that key",
         .enabled(if: RealBrowserTests.executable != nil, RealBrowserTests.skipNote))
     func signIn() async throws {
-        let browser = try Browser.launch(executable: try #require(RealBrowserTests.executable))
-        do {
-            let page = try await browser.openPage(routes: [RealBrowserTests.route])
-            try await page.navigate(RealBrowserTests.origin + "/")
+        try await BrowserFixture.withPage(routes: [RealBrowserTests.route], loading: RealBrowserTests.origin + "/") { _, page in
             let authenticator = try await page.addVirtualAuthenticator()
             let key = try P256SigningKey(seed: Data("alice's passkey".utf8))
             let id = Data((0..<16).map { UInt8($0) })
@@ -37,11 +34,6 @@ struct BrowserPasskeysTests {
             #expect(key.publicKey.isValidSignature(signature, for: authenticatorData + SHA256.hash(clientDataJSON)))
             let flags = try AuthenticatorData(bytes: authenticatorData).flags
             #expect(flags.contains(.backupEligible) && flags.contains(.backupState))
-            await browser.close(page)
-        } catch {
-            await browser.close()
-            throw error
         }
-        await browser.close()
     }
 }

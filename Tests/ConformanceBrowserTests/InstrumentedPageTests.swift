@@ -36,39 +36,39 @@ struct InstrumentedPageTests {
     /// Opens the page with the instrumentation; the provider model (`provider`) decides each
     /// conditional creation, and its UP=0/UV=0 bytes come from the override bits.
     static func withPage(provider: ProviderState, _ body: (BrowserPage, PageInstrumentation) async throws -> Void) async throws {
-        let browser = try Browser.launch(executable: try #require(RealBrowserTests.executable))
         let route = BrowserPage.Route(origin: origin) { _, _, _ in BrowserPage.Response(contentType: "text/html", body: Data(page.utf8)) }
         let model = Mutex(provider)
         let target = try #require(Self.target)
-        do {
-            let page = try await browser.openPage(routes: [route])
-            let authenticator = try await page.addVirtualAuthenticator()
-            let instrumentation = try await PageInstrumentation.install(on: page) { call in
-                guard call.kind == "create" else { return .proceed }
-                let conditional = call.body["conditional"]?.boolValue == true
-                let view: RegistrationView
-                switch WebRequestReading.registration(call.body["publicKey"], conditional: conditional, origin: origin) {
-                case .failure(let error): return .refuse(name: "TypeError", message: error.message)
-                case .success(let read): view = read
+        let installed = Mutex<PageInstrumentation?>(nil)
+        try await BrowserFixture.withPage(
+            routes: [route], loading: origin + "/",
+            prepare: { page in
+                let authenticator = try await page.addVirtualAuthenticator()
+                let instrumentation = try await PageInstrumentation.install(on: page) { call in
+                    guard call.kind == "create" else { return .proceed }
+                    let conditional = call.body["conditional"]?.boolValue == true
+                    let view: RegistrationView
+                    switch WebRequestReading.registration(call.body["publicKey"], conditional: conditional, origin: origin) {
+                    case .failure(let error): return .refuse(name: "TypeError", message: error.message)
+                    case .success(let read): view = read
+                    }
+                    var notes: [PlatformSimulator.Note] = []
+                    let decision = model.withLock {
+                        $0.decideRegistration(view, target: target, associatedRPIDs: ["login.example.com"], now: 1, notes: &notes)
+                    }
+                    guard case .make(let flags) = decision else {
+                        return .refuse(name: "NotAllowedError", message: "the credential manager created nothing")
+                    }
+                    _ = try? await page.send(
+                        "WebAuthn.setResponseOverrideBits",
+                        ["authenticatorId": .string(authenticator), "isBadUP": .bool(!flags.userPresent), "isBadUV": .bool(!flags.userVerified)])
+                    return .proceed
                 }
-                var notes: [PlatformSimulator.Note] = []
-                let decision = model.withLock {
-                    $0.decideRegistration(view, target: target, associatedRPIDs: ["login.example.com"], now: 1, notes: &notes)
-                }
-                guard case .make(let flags) = decision else { return .refuse(name: "NotAllowedError", message: "the credential manager created nothing") }
-                _ = try? await page.send(
-                    "WebAuthn.setResponseOverrideBits",
-                    ["authenticatorId": .string(authenticator), "isBadUP": .bool(!flags.userPresent), "isBadUV": .bool(!flags.userVerified)])
-                return .proceed
+                installed.withLock { $0 = instrumentation }
             }
-            try await page.navigate(origin + "/")
-            try await body(page, instrumentation)
-            await browser.close(page)
-        } catch {
-            await browser.close()
-            throw error
+        ) { _, page in
+            try await body(page, try #require(installed.withLock { $0 }))
         }
-        await browser.close()
     }
 
     @Test(

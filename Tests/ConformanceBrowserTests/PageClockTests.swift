@@ -1,6 +1,7 @@
 import ConformanceBrowser
 import ConformanceModel
 import Foundation
+import Synchronization
 import Testing
 
 /// The page's timers and dates on the harness's virtual clock, in the real browser.
@@ -23,12 +24,18 @@ struct PageClockTests {
         "timers are reported, never fire by themselves, and fire at the virtual time the harness chooses",
         .enabled(if: RealBrowserTests.executable != nil, skipNote))
     func timers() async throws {
-        let browser = try Browser.launch(executable: try #require(RealBrowserTests.executable))
-        let route = BrowserPage.Route(origin: RealBrowserTests.origin) { _, _, _ in BrowserPage.Response(contentType: "text/html", body: Data(Self.page.utf8)) }
-        do {
-            let page = try await browser.openPage(routes: [route])
-            let clock = try await PageClock.install(on: page)
-            try await page.navigate(RealBrowserTests.origin + "/")
+        let route = BrowserPage.Route(origin: RealBrowserTests.origin) { _, _, _ in
+            BrowserPage.Response(contentType: "text/html", body: Data(Self.page.utf8))
+        }
+        let installed = Mutex<PageClock?>(nil)
+        try await BrowserFixture.withPage(
+            routes: [route], loading: RealBrowserTests.origin + "/",
+            prepare: { page in
+                let clock = try await PageClock.install(on: page)
+                installed.withLock { $0 = clock }
+            }
+        ) { _, page in
+            let clock = try #require(installed.withLock { $0 })
             // The page's dates start at the fixed epoch; the cleared timer is gone.
             #expect(try await page.evaluate("started").numberValue == Double(PageClock.epochMillis))
             #expect(try await page.evaluate("new Date().getTime()").numberValue == Double(PageClock.epochMillis))
@@ -47,11 +54,6 @@ struct PageClockTests {
             // A fired timeout does not fire twice.
             try await clock.fire(timeout.id, at: 70000)
             #expect(try await page.evaluate("log.length").numberValue == 2)
-            await browser.close(page)
-        } catch {
-            await browser.close()
-            throw error
         }
-        await browser.close()
     }
 }

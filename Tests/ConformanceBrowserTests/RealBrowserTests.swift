@@ -36,17 +36,7 @@ struct RealBrowserTests {
     }
 
     static func withPage(_ body: (Browser, BrowserPage) async throws -> Void) async throws {
-        let browser = try Browser.launch(executable: try #require(executable))
-        do {
-            let page = try await browser.openPage(routes: [route])
-            try await page.navigate(origin + "/")
-            try await body(browser, page)
-            await browser.close(page)
-        } catch {
-            await browser.close()
-            throw error
-        }
-        await browser.close()
+        try await BrowserFixture.withPage(routes: [route], loading: origin + "/", body)
     }
 
     @Test("a registration carries the page's real origin, the RP ID's hash and UP and UV set", .enabled(if: executable != nil, skipNote))
