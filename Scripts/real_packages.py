@@ -110,7 +110,8 @@ NOT_THE_PACKAGES = []
 
 # How the not-verified test cases are told apart: (pattern on the detail, what the capability or cause is)
 NOT_VERIFIED_REASONS = [
-    (r"creation this scenario needs did not succeed", "a creation the package refused (the Android app's origin)"),
+    (r"creation this scenario needs did not succeed|refuses a modal registration whatever its flags",
+     "a creation the package refused (the Android app's origin)"),
     (r"also refuses a valid one", "a refused sign-in whose cause cannot be told: the package refuses even a valid "
      "one there (the Android app's origin)"),
     (r"N2\.6-X01|UP=0 UV=0", "guarded by N2.6-X01: the control needs the automatic upgrade the package refuses"),

@@ -215,6 +215,29 @@ extension StepLibrary {
                 "the server holds \(active.count) active passkey(s) for \(snapshot.username), expected \(expected)"
                     + (rejections.isEmpty ? "" : "; the app's telemetry: " + rejections.joined(separator: "; ")))
         },
+        // A control guards, it does not blame (DESIGN.md): a server that stores no modal creation at
+        // all, user presence or not, gives N2.6-X02's refusal nothing to tell apart, so the item it
+        // guards is not verified rather than failed.
+        StepDefinition("the server holds the passkey created from the app's settings for {string} (control)", accounts: .uses(0)) { world, arguments in
+            try await world.quiesce()
+            let creations = world.operationsSinceTrigger.filter { $0.kind == .create && $0.registration?.conditional == false }
+            guard let creation = creations.last else {
+                return .notVerified("the app made no modal registration request after the trigger, so the control's path was not reached")
+            }
+            guard let id = creation.createdCredentialID else {
+                return .notVerified(
+                    "the credential manager answered \(StepSupport.cite(creation)) with \(creation.outcome.error?.name ?? "no passkey"), "
+                        + "so the control's path was not reached")
+            }
+            let account = try await world.inspect(arguments[0])
+            guard account.credentials.contains(where: { $0.credentialID == id && $0.state == .active }) else {
+                return .notVerified(
+                    "the server did not store \(Base64URL.encode(id)) (\(creation.response?.flagsText ?? "?")) from \(StepSupport.cite(creation)), "
+                        + "a modal registration with user presence: a server that refuses it refuses a modal registration whatever its flags, "
+                        + "so whether it waives user presence only for conditional options cannot be told here")
+            }
+            return .passed
+        },
         // By cause, then by meaning: what the app showed only because a conditional request came back
         // with no passkey (not shown where the credential manager creates one), in any language and of
         // any kind, is a user-facing error unless the reader excuses it (a nudge offering a passkey).
