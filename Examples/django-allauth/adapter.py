@@ -48,9 +48,9 @@ class ProxiedClient(HttpClient):
         super().__init__(base_url)
         self.cookies.set_policy(__import__("http.cookiejar").cookiejar.DefaultCookiePolicy(allowed_domains=[]))
 
-    def request(self, method, path, json_body=None, form=None, headers=None):
+    def request(self, method, path, json_body=None, form=None, headers=None, commits=False):
         headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": RP_ID, **(headers or {})}
-        return super().request(method, path, json_body=json_body, form=form, headers=headers)
+        return super().request(method, path, json_body=json_body, form=form, headers=headers, commits=commits)
 
 
 def flows_of(answer):
@@ -71,12 +71,12 @@ class AllauthServer(PackageServer):
     def headers(self):
         return {"X-Session-Token": self.session_token} if self.session_token else {}
 
-    def _call(self, method, path, body=None, token=None):
+    def _call(self, method, path, body=None, token=None, commits=False):
         if token is None:
             headers = self.headers()
         else:  # a ceremony's own session token, or none ("")
             headers = {"X-Session-Token": token} if token else {}
-        return self.http.request(method, API + path, json_body=body, headers=headers)
+        return self.http.request(method, API + path, json_body=body, headers=headers, commits=commits)
 
     # Sign-in (headless/account/views.py LoginView; reauthentication as allauth.mfa requires it).
 
@@ -140,7 +140,7 @@ class AllauthServer(PackageServer):
         self.next_name += 1
         answer = self._call("POST", "/account/authenticators/webauthn", {
             "name": name, "passwordless": True,
-            "credential": registration_json(credential_id, client_data_json, attestation_object)})
+            "credential": registration_json(credential_id, client_data_json, attestation_object)}, commits=True)
         if answer.status != 200:
             raise RegistrationRejected(answer, registration_flags(attestation_object))
         return self._current_username()
@@ -159,7 +159,7 @@ class AllauthServer(PackageServer):
     def finish_authentication(self, credential_id, client_data_json, authenticator_data, signature, user_handle, now):
         token = self.ceremony_tokens.pop(challenge_in(client_data_json), None) or "-"
         answer = self._call("POST", "/auth/webauthn/login", {"credential": authentication_json(
-            credential_id, client_data_json, authenticator_data, signature, user_handle)}, token=token)
+            credential_id, client_data_json, authenticator_data, signature, user_handle)}, token=token, commits=True)
         self.lookup_failed(answer)  # the project's test hook: the store could not be asked
         if answer.status == 403:  # the project's record of removed passkeys (project_api.lookup_guard)
             return SignInResult("revoked", message=answer.detail())

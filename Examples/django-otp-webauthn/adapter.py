@@ -47,8 +47,8 @@ class OTPWebAuthnServer(PackageServer):
             self.http.request("GET", "/accounts/login/")
         return {"X-CSRFToken": self.http.cookie("csrftoken") or ""}
 
-    def _post(self, path, body=None):
-        return self.http.request("POST", path, json_body=body or {}, headers=self.headers())
+    def _post(self, path, body=None, commits=False):
+        return self.http.request("POST", path, json_body=body or {}, headers=self.headers(), commits=commits)
 
     # Django's own password sign-in (django.contrib.auth.views.LoginView / LogoutView).
 
@@ -92,7 +92,7 @@ class OTPWebAuthnServer(PackageServer):
 
     def finish_registration(self, token, credential_id, client_data_json, attestation_object, now):
         answer = self._post("/webauthn/registration/complete/",
-                            registration_json(credential_id, client_data_json, attestation_object))
+                            registration_json(credential_id, client_data_json, attestation_object), commits=True)
         if answer.status != 200:
             raise RegistrationRejected(answer, registration_flags(attestation_object))
         return credential_owner(answer.json().get("id"))
@@ -108,7 +108,7 @@ class OTPWebAuthnServer(PackageServer):
 
     def finish_authentication(self, credential_id, client_data_json, authenticator_data, signature, user_handle, now):
         answer = self._post("/webauthn/authentication/complete/", authentication_json(
-            credential_id, client_data_json, authenticator_data, signature, user_handle))
+            credential_id, client_data_json, authenticator_data, signature, user_handle), commits=True)
         self.lookup_failed(answer)  # the project's test hook: the store could not be asked
         if answer.status == 200:
             return SignInResult("signed-in", username=credential_owner(answer.json().get("id")), token=self.new_token())

@@ -43,8 +43,8 @@ class PasskeysServer(PackageServer):
     def headers(self):
         return {"Authorization": f"Token {self.api_token}"} if self.api_token else {}
 
-    def _post(self, path, body):
-        return self.http.request("POST", path, json_body=body, headers=self.headers())
+    def _post(self, path, body, commits=False):
+        return self.http.request("POST", path, json_body=body, headers=self.headers(), commits=commits)
 
     # Django REST framework's token sign-in (rest_framework.authtoken.views.obtain_auth_token).
 
@@ -76,7 +76,8 @@ class PasskeysServer(PackageServer):
     def finish_registration(self, token, credential_id, client_data_json, attestation_object, now):
         state_token = self.state_tokens.pop(challenge_in(client_data_json), "")
         answer = self._post("/passkeys/api/register/verify", {
-            "state_token": state_token, "credential": registration_json(credential_id, client_data_json, attestation_object)})
+            "state_token": state_token, "credential": registration_json(credential_id, client_data_json, attestation_object)},
+            commits=True)
         if answer.status != 201:
             raise RegistrationRejected(answer, registration_flags(attestation_object))
         return self.username
@@ -96,7 +97,8 @@ class PasskeysServer(PackageServer):
         state_token = self.state_tokens.pop(challenge_in(client_data_json), "")
         answer = self.http.request("POST", "/passkeys/api/authenticate/verify", json_body={
             "state_token": state_token,
-            "credential": authentication_json(credential_id, client_data_json, authenticator_data, signature, user_handle)})
+            "credential": authentication_json(credential_id, client_data_json, authenticator_data, signature, user_handle)},
+            commits=True)
         self.lookup_failed(answer)  # the project's test hook: the store could not be asked
         if answer.status == 200:
             body = answer.json()

@@ -48,9 +48,9 @@ class ProxiedClient(HttpClient):
         if not keep_cookies:
             self.cookies.set_policy(__import__("http.cookiejar").cookiejar.DefaultCookiePolicy(allowed_domains=[]))
 
-    def request(self, method, path, json_body=None, form=None, headers=None):
+    def request(self, method, path, json_body=None, form=None, headers=None, commits=False):
         headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": self.host, **(headers or {})}
-        return super().request(method, path, json_body=json_body, form=form, headers=headers)
+        return super().request(method, path, json_body=json_body, form=form, headers=headers, commits=commits)
 
 
 def errors_of(answer):
@@ -74,8 +74,9 @@ class FlaskSecurityServer(PackageServer):
     def headers(self):
         return {"Authentication-Token": self.auth_token} if self.auth_token else {}
 
-    def _post(self, path, body, authenticated=True):
-        return self.http.request("POST", path, json_body=body, headers=self.headers() if authenticated else {})
+    def _post(self, path, body, authenticated=True, commits=False):
+        return self.http.request("POST", path, json_body=body, headers=self.headers() if authenticated else {},
+                                 commits=commits)
 
     # The package's sign-in (views.py, login and logout).
 
@@ -137,7 +138,7 @@ class FlaskSecurityServer(PackageServer):
     def finish_registration(self, token, credential_id, client_data_json, attestation_object, now):
         state, _ = self.states.pop(challenge_in(client_data_json), ("-", None))
         credential = registration_json(credential_id, client_data_json, attestation_object, transports=["internal"])
-        answer = self._post(f"/wan-register/{state}", {"credential": json.dumps(credential)})
+        answer = self._post(f"/wan-register/{state}", {"credential": json.dumps(credential)}, commits=True)
         if answer.status != 200:
             raise RegistrationRejected(answer, registration_flags(attestation_object), message=errors_of(answer))
         return self._current_username()
@@ -160,7 +161,7 @@ class FlaskSecurityServer(PackageServer):
             self.http.host = rp_id
         credential = authentication_json(credential_id, client_data_json, authenticator_data, signature, user_handle)
         answer = self._post(f"/wan-signin/{state}?include_auth_token", {"credential": json.dumps(credential)},
-                            authenticated=False)
+                            authenticated=False, commits=True)
         self.lookup_failed(answer)  # the project's test hook: the store could not be asked
         if answer.status == 403:  # the project's revocation record (fs_rp/app.py, passkey_sign_in_guard)
             return SignInResult("revoked", message=answer.detail())
