@@ -20,15 +20,15 @@ sys.dont_write_bytecode = True  # keep the examples directory free of __pycache_
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
 
-from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json,  # noqa: E402
-                       challenge_in, registration_json, run_adapter)
+from django_rp import (CAPABILITIES, DjangoPackage, PackageServer, RegistrationRejected,  # noqa: E402
+                       authentication_json, challenge_in, parse_creation_options, registration_json, run_adapter)
 from encoding import b64url_decode, b64url_encode  # noqa: E402
-from server import Refused, RegistrationOptions, SignInResult  # noqa: E402
+from server import Refused, SignInResult  # noqa: E402
 
-# What the app, the package's REST API and the project's account API support together. Not
-# declared: second-factor, recovery-sign-in and alternative-sign-in (no other sign-in path).
-CAPABILITIES = ["conditional-create", "passkey-sign-in", "explicit-creation", "account-switch", "relaunch", "signals",
-                "revocation", "rename", "refresh-point", "fault-injection"]
+# The package's REST API and the project's account API support what the app half declares
+# (loopback_rp.CAPABILITIES) but a second factor: the project has no sign-in path besides the
+# password and the passkey.
+PASSKEYS_CAPABILITIES = [capability for capability in CAPABILITIES if capability != "second-factor"]
 
 
 class PasskeysServer(PackageServer):
@@ -67,11 +67,7 @@ class PasskeysServer(PackageServer):
         body = answer.json()
         options = body["options"]["publicKey"]
         self.state_tokens[options["challenge"]] = body["state_token"]
-        return RegistrationOptions(
-            challenge=b64url_decode(options["challenge"]), rp_id=options["rp"]["id"],
-            user_handle=b64url_decode(options["user"]["id"]), user_name=options["user"]["name"],
-            display_name=options["user"]["displayName"],
-            excluded=[b64url_decode(item["id"]) for item in options.get("excludeCredentials", [])])
+        return parse_creation_options(options)
 
     def finish_registration(self, token, credential_id, client_data_json, attestation_object, now):
         state_token = self.state_tokens.pop(challenge_in(client_data_json), "")
@@ -135,7 +131,7 @@ class Package(DjangoPackage):
     name = "django-passkeys"
     project = HERE
     settings_module = "passkeys_rp.settings"
-    capabilities = CAPABILITIES
+    capabilities = PASSKEYS_CAPABILITIES
     server_class = PasskeysServer
 
     # Fixtures and inspections, through Django's and the package's models.

@@ -1,7 +1,8 @@
 """What the examples in front of a real relying-party package share, whatever its framework (Django,
-Flask): the loopback server processes and their SQLite files, the app's HTTP client, the app's
-server as reached over HTTP (the package's endpoints plus the project's own small API), and the
-adapter's main loop.
+Flask): the loopback server processes and their SQLite files, the app's HTTP client (also behind a
+TLS proxy), the app's server as reached over HTTP (the package's endpoints plus the project's own
+small API), the small pieces every adapter needs (its capabilities, the creation options read into
+what the app asks for, the second factor's typed code), and the adapter's main loop.
 
 Each example supplies a `Package`: how to serve its project (`serve_arguments`), how to prepare an empty,
 migrated database (`prepare_template`) and point the adapter's own database connection at a file
@@ -41,11 +42,19 @@ from app import App, NetworkError  # noqa: E402
 from app_protocol import ALL_TARGETS, APP_HANDLERS, Dispatcher, device_of, protocol_connection, serve  # noqa: E402
 from encoding import b64url_decode, b64url_encode  # noqa: E402
 from jsonrpc import INVALID_PARAMS, RpcError  # noqa: E402
-from server import LookupFailed, Refused  # noqa: E402
+from server import LookupFailed, Refused, RegistrationOptions  # noqa: E402
 from verifiers import describe_flags, package_version, rejected_flags_in  # noqa: E402
 
 STORE_FAULTS = ("partial-credential-data", "pagination-failure", "credential-list-timeout", "stale-cache",
                 "credential-lookup-failure")
+
+RP_ID = "login.example.com"  # every project's primary RP ID, and the public host its proxy serves
+
+# What the app half and the project API support together, where the package has an endpoint for each
+# of them. No project here offers account recovery or another way to sign in, so recovery-sign-in
+# and alternative-sign-in are never declared; an example without a second factor leaves that out too.
+CAPABILITIES = ["conditional-create", "second-factor", "passkey-sign-in", "explicit-creation", "account-switch",
+                "relaunch", "signals", "revocation", "rename", "refresh-point", "fault-injection"]
 
 
 class LoopbackServer:
@@ -261,6 +270,24 @@ class HttpClient:
         return next((cookie.value for cookie in self.cookies if cookie.name == name), None)
 
 
+class ProxiedClient(HttpClient):
+    """The app's requests as they reach a project that sits behind a TLS proxy and trusts its
+    forwarding headers (Django's USE_X_FORWARDED_HOST and SECURE_PROXY_SSL_HEADER, Werkzeug's
+    ProxyFix): each one names the public scheme and `host`, which the caller may change as it goes
+    (the host of the RP the app talks to). A client that signs its requests with a token keeps no
+    cookies; `keep_cookies` is for an exchange whose state the package holds in a session cookie."""
+
+    def __init__(self, base_url, host=RP_ID, keep_cookies=False):
+        super().__init__(base_url)
+        self.host = host
+        if not keep_cookies:
+            self.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
+
+    def request(self, method, path, json_body=None, form=None, headers=None, commits=False):
+        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": self.host, **(headers or {})}
+        return super().request(method, path, json_body=json_body, form=form, headers=headers, commits=commits)
+
+
 class RegistrationRejected(Refused):
     """The package refused a registration: its answer, and the flags the authenticator data carried."""
 
@@ -418,6 +445,29 @@ class PackageServer:
             raise LookupFailed(answer.detail())
 
 
+def parse_creation_options(options):
+    """What the app needs from PublicKeyCredentialCreationOptions in WebAuthn's JSON encoding (the
+    `publicKey` member each package hands out, under its own wrapping) to ask the platform for a
+    passkey."""
+    return RegistrationOptions(
+        challenge=b64url_decode(options["challenge"]), rp_id=options["rp"]["id"],
+        user_handle=b64url_decode(options["user"]["id"]), user_name=options["user"]["name"],
+        display_name=options["user"]["displayName"],
+        excluded=[b64url_decode(item["id"]) for item in options.get("excludeCredentials", [])])
+
+
+def typed_code(code_at, outcome, expired_offset):
+    """The one-time code the user types for a second factor. `code_at(offset_seconds)` is what the
+    account's authenticator app shows that many seconds from now; the outcome chooses the code:
+    "correct" the current one, "expired" the one at `expired_offset` (negative: a past code, older
+    than the package tolerates), "wrong" six digits the app does not show now (the current code
+    moved by half the range)."""
+    code = code_at(expired_offset if outcome == "expired" else 0)
+    if outcome == "wrong":
+        code = f"{(int(code) + 500_000) % 1_000_000:06d}"
+    return code
+
+
 def registration_json(credential_id, client_data_json, attestation_object, transports=None):
     """RegistrationResponseJSON as a native app builds it from the platform's registration."""
     response = {"clientDataJSON": b64url_encode(client_data_json), "attestationObject": b64url_encode(attestation_object)}
@@ -462,7 +512,7 @@ class Session:
 class BasePackage:
     """What every example says about its package; a subclass fills in the rest."""
 
-    relying_party_ids = ["login.example.com"]
+    relying_party_ids = [RP_ID]
     targets = ALL_TARGETS
     policies = ("password-only",)  # the sign-in policies the project can represent
     declarations = []  # what the package's account model cannot represent (AdapterDescription.declarations)
