@@ -21,36 +21,20 @@ sys.dont_write_bytecode = True  # keep the examples directory free of __pycache_
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
 
-from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json,  # noqa: E402
-                       challenge_in, registration_flags, registration_json, run_adapter)
+from django_rp import (CAPABILITIES, RP_ID, DjangoPackage, PackageServer, ProxiedClient,  # noqa: E402
+                       RegistrationRejected, authentication_json, challenge_in, parse_creation_options,
+                       registration_flags, registration_json, run_adapter, typed_code)
 from encoding import b64url_decode  # noqa: E402
-from loopback_rp import HttpClient  # noqa: E402
-from server import Refused, RegistrationOptions, SignInResult  # noqa: E402
+from server import Refused, SignInResult  # noqa: E402
 
-# What the app, the headless API and the project's account API support together: the second factor
-# is allauth.mfa's TOTP. Not declared: recovery-sign-in and alternative-sign-in.
-CAPABILITIES = ["conditional-create", "second-factor", "passkey-sign-in", "explicit-creation", "account-switch",
-                "relaunch", "signals", "revocation", "rename", "refresh-point", "fault-injection"]
+# The headless API and the project's account API support every capability the app half declares
+# (loopback_rp.CAPABILITIES; not recovery-sign-in and alternative-sign-in); the second factor is
+# allauth.mfa's TOTP.
 # A passkey is a second factor in allauth (mfa/adapter.py, is_mfa_enabled: any authenticator enables
 # MFA), so a password-only account cannot hold one.
 DECLARATIONS = ["passkey-second-factor"]
 
-RP_ID = "login.example.com"
 API = "/_allauth/app/v1"
-
-
-class ProxiedClient(HttpClient):
-    """The app's requests as they reach Django through the TLS proxy in front of it (settings.py:
-    USE_X_FORWARDED_HOST, SECURE_PROXY_SSL_HEADER). The app client keeps no cookies: its session
-    is the token allauth hands it."""
-
-    def __init__(self, base_url):
-        super().__init__(base_url)
-        self.cookies.set_policy(__import__("http.cookiejar").cookiejar.DefaultCookiePolicy(allowed_domains=[]))
-
-    def request(self, method, path, json_body=None, form=None, headers=None):
-        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": RP_ID, **(headers or {})}
-        return super().request(method, path, json_body=json_body, form=form, headers=headers)
 
 
 def flows_of(answer):
@@ -62,6 +46,8 @@ class AllauthServer(PackageServer):
 
     def __init__(self, base_url):
         super().__init__(base_url)
+        # Through the TLS proxy (settings.py: USE_X_FORWARDED_HOST, SECURE_PROXY_SSL_HEADER), without
+        # cookies: the app client's session is the token allauth hands it.
         self.http = ProxiedClient(base_url)
         self.session_token = None
         self.ceremony_tokens = {}  # challenge -> the session token of the sign-in ceremony that issued it
@@ -71,12 +57,12 @@ class AllauthServer(PackageServer):
     def headers(self):
         return {"X-Session-Token": self.session_token} if self.session_token else {}
 
-    def _call(self, method, path, body=None, token=None):
+    def _call(self, method, path, body=None, token=None, commits=False):
         if token is None:
             headers = self.headers()
         else:  # a ceremony's own session token, or none ("")
             headers = {"X-Session-Token": token} if token else {}
-        return self.http.request(method, API + path, json_body=body, headers=headers)
+        return self.http.request(method, API + path, json_body=body, headers=headers, commits=commits)
 
     # Sign-in (headless/account/views.py LoginView; reauthentication as allauth.mfa requires it).
 
@@ -108,9 +94,7 @@ class AllauthServer(PackageServer):
         if self.pending is None or token != self.current:
             raise Refused("no second factor is due")
         username, password = self.pending
-        code = totp_code(username, -600 if outcome == "expired" else 0)
-        if outcome == "wrong":
-            code = f"{(int(code) + 500_000) % 1_000_000:06d}"
+        code = typed_code(lambda offset: totp_code(username, offset), outcome, expired_offset=-600)
         answer = self._call("POST", "/auth/2fa/authenticate", {"code": code})
         if answer.status != 200:
             raise Refused(answer.detail())
@@ -128,19 +112,14 @@ class AllauthServer(PackageServer):
         answer = self._call("GET", "/account/authenticators/webauthn?passwordless")
         if answer.status != 200:
             raise Refused(answer.detail())
-        options = answer.json()["data"]["creation_options"]["publicKey"]
-        return RegistrationOptions(
-            challenge=b64url_decode(options["challenge"]), rp_id=options["rp"]["id"],
-            user_handle=b64url_decode(options["user"]["id"]), user_name=options["user"]["name"],
-            display_name=options["user"]["displayName"],
-            excluded=[b64url_decode(item["id"]) for item in options.get("excludeCredentials", [])])
+        return parse_creation_options(answer.json()["data"]["creation_options"]["publicKey"])
 
     def finish_registration(self, token, credential_id, client_data_json, attestation_object, now):
         name = f"passkey {self.next_name}"
         self.next_name += 1
         answer = self._call("POST", "/account/authenticators/webauthn", {
             "name": name, "passwordless": True,
-            "credential": registration_json(credential_id, client_data_json, attestation_object)})
+            "credential": registration_json(credential_id, client_data_json, attestation_object)}, commits=True)
         if answer.status != 200:
             raise RegistrationRejected(answer, registration_flags(attestation_object))
         return self._current_username()
@@ -159,7 +138,7 @@ class AllauthServer(PackageServer):
     def finish_authentication(self, credential_id, client_data_json, authenticator_data, signature, user_handle, now):
         token = self.ceremony_tokens.pop(challenge_in(client_data_json), None) or "-"
         answer = self._call("POST", "/auth/webauthn/login", {"credential": authentication_json(
-            credential_id, client_data_json, authenticator_data, signature, user_handle)}, token=token)
+            credential_id, client_data_json, authenticator_data, signature, user_handle)}, token=token, commits=True)
         self.lookup_failed(answer)  # the project's test hook: the store could not be asked
         if answer.status == 403:  # the project's record of removed passkeys (project_api.lookup_guard)
             return SignInResult("revoked", message=answer.detail())

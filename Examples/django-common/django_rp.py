@@ -10,8 +10,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "loopback-common"))
 
-from loopback_rp import (BasePackage, PackageServer, RegistrationRejected, authentication_json,  # noqa: E402,F401
-                         challenge_in, registration_flags, registration_json, run_adapter)
+from loopback_rp import (CAPABILITIES, RP_ID, BasePackage, PackageServer, ProxiedClient,  # noqa: E402,F401
+                         RegistrationRejected, authentication_json, challenge_in, parse_creation_options,
+                         registration_flags, registration_json, run_adapter, typed_code)
 from server import LookupFailed, Refused  # noqa: E402,F401
 
 

@@ -24,15 +24,15 @@ sys.dont_write_bytecode = True  # keep the examples directory free of __pycache_
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
 
-from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json,  # noqa: E402
-                       registration_flags, registration_json, run_adapter)
-from server import LookupFailed, Refused, RegistrationOptions, SignInResult  # noqa: E402
+from django_rp import (CAPABILITIES, DjangoPackage, PackageServer, RegistrationRejected,  # noqa: E402
+                       authentication_json, parse_creation_options, registration_flags, registration_json,
+                       run_adapter, typed_code)
+from server import LookupFailed, Refused, SignInResult  # noqa: E402
 
-# What the app, the package and the project's account API support together: the second factor is
-# django_otp's TOTP device, for the accounts whose policy asks for one. Not declared:
-# recovery-sign-in and alternative-sign-in (the project has no other sign-in path).
-CAPABILITIES = ["conditional-create", "second-factor", "passkey-sign-in", "explicit-creation", "account-switch",
-                "relaunch", "signals", "revocation", "rename", "refresh-point", "fault-injection"]
+# The package and the project's account API support every capability the app half declares
+# (loopback_rp.CAPABILITIES; not recovery-sign-in and alternative-sign-in: the project has no other
+# sign-in path); the second factor is django_otp's TOTP device, for the accounts whose policy asks
+# for one.
 TOTP_STEP_SECONDS = 30  # django_otp's TOTPDevice default
 
 
@@ -47,8 +47,8 @@ class OTPWebAuthnServer(PackageServer):
             self.http.request("GET", "/accounts/login/")
         return {"X-CSRFToken": self.http.cookie("csrftoken") or ""}
 
-    def _post(self, path, body=None):
-        return self.http.request("POST", path, json_body=body or {}, headers=self.headers())
+    def _post(self, path, body=None, commits=False):
+        return self.http.request("POST", path, json_body=body or {}, headers=self.headers(), commits=commits)
 
     # Django's own password sign-in (django.contrib.auth.views.LoginView / LogoutView).
 
@@ -63,10 +63,8 @@ class OTPWebAuthnServer(PackageServer):
     def second_factor(self, token, outcome):
         """The user types the code their authenticator app shows: now (correct), another one (wrong),
         or one from ten steps ago (expired); the project checks it with django_otp's OTPTokenForm."""
-        offset = {"correct": 0, "wrong": 0, "expired": -10 * TOTP_STEP_SECONDS}[outcome]
-        code = totp_code(self.username, offset)
-        if outcome == "wrong":
-            code = f"{(int(code) + 500_000) % 1_000_000:06d}"
+        code = typed_code(lambda offset: totp_code(self.username, offset), outcome,
+                          expired_offset=-10 * TOTP_STEP_SECONDS)
         answer = self._post("/project/second-factor", {"code": code})
         if answer.status != 200:
             raise Refused(answer.detail())
@@ -82,17 +80,11 @@ class OTPWebAuthnServer(PackageServer):
         answer = self._post("/webauthn/registration/begin/" + ("?conditional=1" if conditional else ""))
         if answer.status != 200:
             raise Refused(answer.detail())
-        options = answer.json()
-        from encoding import b64url_decode
-        return RegistrationOptions(
-            challenge=b64url_decode(options["challenge"]), rp_id=options["rp"]["id"],
-            user_handle=b64url_decode(options["user"]["id"]), user_name=options["user"]["name"],
-            display_name=options["user"]["displayName"],
-            excluded=[b64url_decode(item["id"]) for item in options.get("excludeCredentials", [])])
+        return parse_creation_options(answer.json())
 
     def finish_registration(self, token, credential_id, client_data_json, attestation_object, now):
         answer = self._post("/webauthn/registration/complete/",
-                            registration_json(credential_id, client_data_json, attestation_object))
+                            registration_json(credential_id, client_data_json, attestation_object), commits=True)
         if answer.status != 200:
             raise RegistrationRejected(answer, registration_flags(attestation_object))
         return credential_owner(answer.json().get("id"))
@@ -108,7 +100,7 @@ class OTPWebAuthnServer(PackageServer):
 
     def finish_authentication(self, credential_id, client_data_json, authenticator_data, signature, user_handle, now):
         answer = self._post("/webauthn/authentication/complete/", authentication_json(
-            credential_id, client_data_json, authenticator_data, signature, user_handle))
+            credential_id, client_data_json, authenticator_data, signature, user_handle), commits=True)
         self.lookup_failed(answer)  # the project's test hook: the store could not be asked
         if answer.status == 200:
             return SignInResult("signed-in", username=credential_owner(answer.json().get("id")), token=self.new_token())

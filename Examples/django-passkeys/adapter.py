@@ -20,15 +20,15 @@ sys.dont_write_bytecode = True  # keep the examples directory free of __pycache_
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
 
-from django_rp import (DjangoPackage, PackageServer, RegistrationRejected, authentication_json,  # noqa: E402
-                       challenge_in, registration_json, run_adapter)
+from django_rp import (CAPABILITIES, DjangoPackage, PackageServer, RegistrationRejected,  # noqa: E402
+                       authentication_json, challenge_in, parse_creation_options, registration_json, run_adapter)
 from encoding import b64url_decode, b64url_encode  # noqa: E402
-from server import Refused, RegistrationOptions, SignInResult  # noqa: E402
+from server import Refused, SignInResult  # noqa: E402
 
-# What the app, the package's REST API and the project's account API support together. Not
-# declared: second-factor, recovery-sign-in and alternative-sign-in (no other sign-in path).
-CAPABILITIES = ["conditional-create", "passkey-sign-in", "explicit-creation", "account-switch", "relaunch", "signals",
-                "revocation", "rename", "refresh-point", "fault-injection"]
+# The package's REST API and the project's account API support what the app half declares
+# (loopback_rp.CAPABILITIES) but a second factor: the project has no sign-in path besides the
+# password and the passkey.
+PASSKEYS_CAPABILITIES = [capability for capability in CAPABILITIES if capability != "second-factor"]
 
 
 class PasskeysServer(PackageServer):
@@ -43,8 +43,8 @@ class PasskeysServer(PackageServer):
     def headers(self):
         return {"Authorization": f"Token {self.api_token}"} if self.api_token else {}
 
-    def _post(self, path, body):
-        return self.http.request("POST", path, json_body=body, headers=self.headers())
+    def _post(self, path, body, commits=False):
+        return self.http.request("POST", path, json_body=body, headers=self.headers(), commits=commits)
 
     # Django REST framework's token sign-in (rest_framework.authtoken.views.obtain_auth_token).
 
@@ -67,16 +67,13 @@ class PasskeysServer(PackageServer):
         body = answer.json()
         options = body["options"]["publicKey"]
         self.state_tokens[options["challenge"]] = body["state_token"]
-        return RegistrationOptions(
-            challenge=b64url_decode(options["challenge"]), rp_id=options["rp"]["id"],
-            user_handle=b64url_decode(options["user"]["id"]), user_name=options["user"]["name"],
-            display_name=options["user"]["displayName"],
-            excluded=[b64url_decode(item["id"]) for item in options.get("excludeCredentials", [])])
+        return parse_creation_options(options)
 
     def finish_registration(self, token, credential_id, client_data_json, attestation_object, now):
         state_token = self.state_tokens.pop(challenge_in(client_data_json), "")
         answer = self._post("/passkeys/api/register/verify", {
-            "state_token": state_token, "credential": registration_json(credential_id, client_data_json, attestation_object)})
+            "state_token": state_token, "credential": registration_json(credential_id, client_data_json, attestation_object)},
+            commits=True)
         if answer.status != 201:
             raise RegistrationRejected(answer, registration_flags(attestation_object))
         return self.username
@@ -96,7 +93,8 @@ class PasskeysServer(PackageServer):
         state_token = self.state_tokens.pop(challenge_in(client_data_json), "")
         answer = self.http.request("POST", "/passkeys/api/authenticate/verify", json_body={
             "state_token": state_token,
-            "credential": authentication_json(credential_id, client_data_json, authenticator_data, signature, user_handle)})
+            "credential": authentication_json(credential_id, client_data_json, authenticator_data, signature, user_handle)},
+            commits=True)
         self.lookup_failed(answer)  # the project's test hook: the store could not be asked
         if answer.status == 200:
             body = answer.json()
@@ -133,7 +131,7 @@ class Package(DjangoPackage):
     name = "django-passkeys"
     project = HERE
     settings_module = "passkeys_rp.settings"
-    capabilities = CAPABILITIES
+    capabilities = PASSKEYS_CAPABILITIES
     server_class = PasskeysServer
 
     # Fixtures and inspections, through Django's and the package's models.

@@ -21,36 +21,17 @@ sys.dont_write_bytecode = True  # keep the examples directory free of __pycache_
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "loopback-common"))
 
-from loopback_rp import (BasePackage, HttpClient, PackageServer, RegistrationRejected, authentication_json,  # noqa: E402
-                         challenge_in, registration_flags, registration_json, run_adapter)
+from loopback_rp import (CAPABILITIES, RP_ID, BasePackage, PackageServer, ProxiedClient,  # noqa: E402
+                         RegistrationRejected, authentication_json, challenge_in, parse_creation_options,
+                         registration_flags, registration_json, run_adapter, typed_code)
 from encoding import b64url_decode  # noqa: E402
-from server import Refused, RegistrationOptions, SignInResult  # noqa: E402
+from server import Refused, SignInResult  # noqa: E402
 
-# What the app, the package's API and the project's account API support together: the second factor
-# is the package's two-factor sign-in with an authenticator app (TOTP). Not declared:
-# recovery-sign-in and alternative-sign-in (the project enables neither the package's recovery nor
-# its unified sign-in).
-CAPABILITIES = ["conditional-create", "second-factor", "passkey-sign-in", "explicit-creation", "account-switch",
-                "relaunch", "signals", "revocation", "rename", "refresh-point", "fault-injection"]
-
-RP_ID = "login.example.com"
+# The package's API and the project's account API support every capability the app half declares
+# (loopback_rp.CAPABILITIES; not recovery-sign-in and alternative-sign-in: the project enables
+# neither the package's recovery nor its unified sign-in); the second factor is the package's
+# two-factor sign-in with an authenticator app (TOTP).
 RELYING_PARTY_IDS = [RP_ID, "accounts.example.org"]  # the project serves both hosts (fs_rp/app.py, User.rp_id)
-
-
-class ProxiedClient(HttpClient):
-    """The app's requests as they reach the Flask server through the TLS proxy in front of it
-    (ProxyFix in fs_rp/app.py): the public scheme and host. A token client keeps no cookies, except
-    (keep_cookies) for the package's two-factor step, whose state lives in the session."""
-
-    def __init__(self, base_url, keep_cookies=False, host=RP_ID):
-        super().__init__(base_url)
-        self.host = host  # the public host the request is for: the RP ID of the account or ceremony
-        if not keep_cookies:
-            self.cookies.set_policy(__import__("http.cookiejar").cookiejar.DefaultCookiePolicy(allowed_domains=[]))
-
-    def request(self, method, path, json_body=None, form=None, headers=None):
-        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": self.host, **(headers or {})}
-        return super().request(method, path, json_body=json_body, form=form, headers=headers)
 
 
 def errors_of(answer):
@@ -64,6 +45,8 @@ class FlaskSecurityServer(PackageServer):
 
     def __init__(self, base_url):
         super().__init__(base_url)
+        # Through the TLS proxy (ProxyFix in fs_rp/app.py), at the host of the RP the app talks to
+        # (self.http.host follows the account or the ceremony); a token client, without cookies.
         self.http = ProxiedClient(base_url)
         self.auth_token = None
         self.states = {}  # challenge -> (the package's wan_state token, the RP ID) of that ceremony
@@ -74,8 +57,9 @@ class FlaskSecurityServer(PackageServer):
     def headers(self):
         return {"Authentication-Token": self.auth_token} if self.auth_token else {}
 
-    def _post(self, path, body, authenticated=True):
-        return self.http.request("POST", path, json_body=body, headers=self.headers() if authenticated else {})
+    def _post(self, path, body, authenticated=True, commits=False):
+        return self.http.request("POST", path, json_body=body, headers=self.headers() if authenticated else {},
+                                 commits=commits)
 
     # The package's sign-in (views.py, login and logout).
 
@@ -103,9 +87,7 @@ class FlaskSecurityServer(PackageServer):
         or one from ten minutes ago (expired); the package's /tf-validate checks it."""
         if self.two_factor is None or token != self.current:
             raise Refused("no second factor is due")
-        code = totp_code(self.username, -600 if outcome == "expired" else 0)
-        if outcome == "wrong":
-            code = f"{(int(code) + 500_000) % 1_000_000:06d}"
+        code = typed_code(lambda offset: totp_code(self.username, offset), outcome, expired_offset=-600)
         answer = self.two_factor.request("POST", "/tf-validate?include_auth_token", json_body={"code": code})
         if answer.status != 200:
             raise Refused(errors_of(answer))
@@ -128,16 +110,12 @@ class FlaskSecurityServer(PackageServer):
         body = answer.json()["response"]
         options = body["credential_options"]
         self.states[options["challenge"]] = (body["wan_state"], self.http.host)
-        return RegistrationOptions(
-            challenge=b64url_decode(options["challenge"]), rp_id=options["rp"]["id"],
-            user_handle=b64url_decode(options["user"]["id"]), user_name=options["user"]["name"],
-            display_name=options["user"]["displayName"],
-            excluded=[b64url_decode(item["id"]) for item in options.get("excludeCredentials", [])])
+        return parse_creation_options(options)
 
     def finish_registration(self, token, credential_id, client_data_json, attestation_object, now):
         state, _ = self.states.pop(challenge_in(client_data_json), ("-", None))
         credential = registration_json(credential_id, client_data_json, attestation_object, transports=["internal"])
-        answer = self._post(f"/wan-register/{state}", {"credential": json.dumps(credential)})
+        answer = self._post(f"/wan-register/{state}", {"credential": json.dumps(credential)}, commits=True)
         if answer.status != 200:
             raise RegistrationRejected(answer, registration_flags(attestation_object), message=errors_of(answer))
         return self._current_username()
@@ -160,7 +138,7 @@ class FlaskSecurityServer(PackageServer):
             self.http.host = rp_id
         credential = authentication_json(credential_id, client_data_json, authenticator_data, signature, user_handle)
         answer = self._post(f"/wan-signin/{state}?include_auth_token", {"credential": json.dumps(credential)},
-                            authenticated=False)
+                            authenticated=False, commits=True)
         self.lookup_failed(answer)  # the project's test hook: the store could not be asked
         if answer.status == 403:  # the project's revocation record (fs_rp/app.py, passkey_sign_in_guard)
             return SignInResult("revoked", message=answer.detail())

@@ -1,7 +1,8 @@
 """What the examples in front of a real relying-party package share, whatever its framework (Django,
-Flask): the loopback server processes and their SQLite files, the app's HTTP client, the app's
-server as reached over HTTP (the package's endpoints plus the project's own small API), and the
-adapter's main loop.
+Flask): the loopback server processes and their SQLite files, the app's HTTP client (also behind a
+TLS proxy), the app's server as reached over HTTP (the package's endpoints plus the project's own
+small API), the small pieces every adapter needs (its capabilities, the creation options read into
+what the app asks for, the second factor's typed code), and the adapter's main loop.
 
 Each example supplies a `Package`: how to serve its project (`serve_arguments`), how to prepare an empty,
 migrated database (`prepare_template`) and point the adapter's own database connection at a file
@@ -37,15 +38,23 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python-webauthn"))
 
-from app import App  # noqa: E402
+from app import App, NetworkError  # noqa: E402
 from app_protocol import ALL_TARGETS, APP_HANDLERS, Dispatcher, device_of, protocol_connection, serve  # noqa: E402
 from encoding import b64url_decode, b64url_encode  # noqa: E402
 from jsonrpc import INVALID_PARAMS, RpcError  # noqa: E402
-from server import LookupFailed, Refused  # noqa: E402
+from server import LookupFailed, Refused, RegistrationOptions  # noqa: E402
 from verifiers import describe_flags, package_version, rejected_flags_in  # noqa: E402
 
 STORE_FAULTS = ("partial-credential-data", "pagination-failure", "credential-list-timeout", "stale-cache",
                 "credential-lookup-failure")
+
+RP_ID = "login.example.com"  # every project's primary RP ID, and the public host its proxy serves
+
+# What the app half and the project API support together, where the package has an endpoint for each
+# of them. No project here offers account recovery or another way to sign in, so recovery-sign-in
+# and alternative-sign-in are never declared; an example without a second factor leaves that out too.
+CAPABILITIES = ["conditional-create", "second-factor", "passkey-sign-in", "explicit-creation", "account-switch",
+                "relaunch", "signals", "revocation", "rename", "refresh-point", "fault-injection"]
 
 
 class LoopbackServer:
@@ -200,15 +209,34 @@ class HttpResponse:
         return f"HTTP {self.status}: {value}"
 
 
+class AnswerLost(NetworkError):
+    """The connection broke after the request went out: the server handled it, the app never heard
+    back. The app cannot tell this from a server it could not reach, and treats both alike."""
+
+
 class HttpClient:
-    """The app's connection to its server: a cookie jar, no redirects followed, JSON or form bodies."""
+    """The app's connection to its server: a cookie jar, no redirects followed, JSON or form bodies.
+
+    It is also where the protocol's `answer-lost-after-commit` strikes: `lose_answers` arms it, and
+    a request sent with `commits=True` (the caller's word that the server commits something the app
+    waits to hear about: a submitted registration or assertion, a read of the accepted list) then
+    goes out and is handled to the end by the server, but its answer is thrown away, headers and
+    cookies included, and the caller gets AnswerLost, a NetworkError like any other."""
 
     def __init__(self, base_url):
         self.base_url = base_url
         self.cookies = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies), _NoRedirects())
+        # Without the cookie processor: what a lost answer would have set never reaches the jar.
+        self.dropping_opener = urllib.request.build_opener(_NoRedirects())
+        self.answers_to_lose = 0  # committing requests whose answer is lost next (float("inf"): every one)
 
-    def request(self, method, path, json_body=None, form=None, headers=None):
+    def lose_answers(self, count):
+        """Arms answer-lost-after-commit for `count` committing requests, or until the session ends
+        (None); arming it again replaces what is left of the previous one."""
+        self.answers_to_lose = float("inf") if count is None else count
+
+    def request(self, method, path, json_body=None, form=None, headers=None, commits=False):
         headers = dict(headers or {})
         data = None
         if json_body is not None:
@@ -218,14 +246,46 @@ class HttpClient:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         headers.setdefault("Accept", "application/json")
         request = urllib.request.Request(self.base_url + path, data=data, method=method, headers=headers)
+        if commits and self.answers_to_lose > 0:
+            self.answers_to_lose -= 1
+            self._send_and_drop(request)
+            raise AnswerLost(f"{method} {path}: the connection dropped before the server's answer arrived")
         try:
             with self.opener.open(request, timeout=30) as response:
                 return HttpResponse(response.status, response.read())
         except urllib.error.HTTPError as error:
             return HttpResponse(error.code, error.read())
 
+    def _send_and_drop(self, request):
+        """Sends the request with the app's cookies and waits until the server has answered (so its
+        work is done and committed), then forgets the answer."""
+        self.cookies.add_cookie_header(request)
+        try:
+            with self.dropping_opener.open(request, timeout=30) as response:
+                response.read()
+        except urllib.error.HTTPError as error:
+            error.read()
+
     def cookie(self, name):
         return next((cookie.value for cookie in self.cookies if cookie.name == name), None)
+
+
+class ProxiedClient(HttpClient):
+    """The app's requests as they reach a project that sits behind a TLS proxy and trusts its
+    forwarding headers (Django's USE_X_FORWARDED_HOST and SECURE_PROXY_SSL_HEADER, Werkzeug's
+    ProxyFix): each one names the public scheme and `host`, which the caller may change as it goes
+    (the host of the RP the app talks to). A client that signs its requests with a token keeps no
+    cookies; `keep_cookies` is for an exchange whose state the package holds in a session cookie."""
+
+    def __init__(self, base_url, host=RP_ID, keep_cookies=False):
+        super().__init__(base_url)
+        self.host = host
+        if not keep_cookies:
+            self.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
+
+    def request(self, method, path, json_body=None, form=None, headers=None, commits=False):
+        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": self.host, **(headers or {})}
+        return super().request(method, path, json_body=json_body, form=form, headers=headers, commits=commits)
 
 
 class RegistrationRejected(Refused):
@@ -257,7 +317,9 @@ class PackageServer:
     subclass implements the sign-in and passkey ceremonies through the package's endpoints, and
     `headers()` (how the app authenticates its requests); revocation goes through the package's own
     endpoint where it has one (`revoke`). What neither offers is refused, naming what is missing
-    (the adapter does not declare the capabilities that would need it)."""
+    (the adapter does not declare the capabilities that would need it). A subclass sends the request
+    that submits a registration, and the one that submits an assertion, with `commits=True`: those
+    are the ones whose answer the fault answer-lost-after-commit may lose (see HttpClient)."""
 
     package = "?"  # the package's name, for the app's telemetry (app.App reads server.verifier.package)
 
@@ -295,9 +357,9 @@ class PackageServer:
     def _lacks(self, what):
         raise Refused(f"{self.package} has no endpoint for {what}")
 
-    def _project(self, method, path, body=None):
+    def _project(self, method, path, body=None, commits=False):
         return self.http.request(method, "/project/" + path, json_body=body if method == "POST" else None,
-                                 headers=self.headers())
+                                 headers=self.headers(), commits=commits)
 
     # The project's API.
 
@@ -317,8 +379,8 @@ class PackageServer:
             raise Refused(f"signed in as {me['username']}, not {username}")
         return AccountView(me)
 
-    def _credentials(self, username):
-        answer = self._project("GET", "credentials")
+    def _credentials(self, username, commits=False):
+        answer = self._project("GET", "credentials", commits=commits)
         if answer.status != 200:
             raise Refused(f"the account's credentials: {answer.detail()}")
         body = answer.json()
@@ -327,7 +389,9 @@ class PackageServer:
         return body["credentials"]
 
     def accepted_list(self, username):
-        return [b64url_decode(item["credentialID"]) for item in self._credentials(username)]
+        """The list the app's reconciliation sends: a read whose answer can be lost (the other reads of
+        the same view, for a revocation, cannot)."""
+        return [b64url_decode(item["credentialID"]) for item in self._credentials(username, commits=True)]
 
     def fully_signed_in(self, token):
         if token != self.current:
@@ -381,6 +445,29 @@ class PackageServer:
             raise LookupFailed(answer.detail())
 
 
+def parse_creation_options(options):
+    """What the app needs from PublicKeyCredentialCreationOptions in WebAuthn's JSON encoding (the
+    `publicKey` member each package hands out, under its own wrapping) to ask the platform for a
+    passkey."""
+    return RegistrationOptions(
+        challenge=b64url_decode(options["challenge"]), rp_id=options["rp"]["id"],
+        user_handle=b64url_decode(options["user"]["id"]), user_name=options["user"]["name"],
+        display_name=options["user"]["displayName"],
+        excluded=[b64url_decode(item["id"]) for item in options.get("excludeCredentials", [])])
+
+
+def typed_code(code_at, outcome, expired_offset):
+    """The one-time code the user types for a second factor. `code_at(offset_seconds)` is what the
+    account's authenticator app shows that many seconds from now; the outcome chooses the code:
+    "correct" the current one, "expired" the one at `expired_offset` (negative: a past code, older
+    than the package tolerates), "wrong" six digits the app does not show now (the current code
+    moved by half the range)."""
+    code = code_at(expired_offset if outcome == "expired" else 0)
+    if outcome == "wrong":
+        code = f"{(int(code) + 500_000) % 1_000_000:06d}"
+    return code
+
+
 def registration_json(credential_id, client_data_json, attestation_object, transports=None):
     """RegistrationResponseJSON as a native app builds it from the platform's registration."""
     response = {"clientDataJSON": b64url_encode(client_data_json), "attestationObject": b64url_encode(attestation_object)}
@@ -425,7 +512,7 @@ class Session:
 class BasePackage:
     """What every example says about its package; a subclass fills in the rest."""
 
-    relying_party_ids = ["login.example.com"]
+    relying_party_ids = [RP_ID]
     targets = ALL_TARGETS
     policies = ("password-only",)  # the sign-in policies the project can represent
     declarations = []  # what the package's account model cannot represent (AdapterDescription.declarations)
@@ -504,10 +591,14 @@ def run_adapter(package, arguments):
 
     def inject_fault(session, params):
         fault = params.object("fault")
-        kind = fault.choice("kind", STORE_FAULTS + ("network-failure",))
+        kind = fault.choice("kind", STORE_FAULTS + ("network-failure", "answer-lost-after-commit"))
         count = fault.integer("count", optional=True)
         if kind == "network-failure":
             session.app.network_failures = float("inf") if count is None else count
+        elif kind == "answer-lost-after-commit":
+            # Struck in the app's HTTP client: the server process works as usual, and only the
+            # answer to a committing request goes missing on its way back.
+            session.server.http.lose_answers(count)
         else:
             session.server.inject(kind, count)
         return {}
@@ -520,9 +611,8 @@ def run_adapter(package, arguments):
         # The project starts while the harness waits for this answer (the launch time-out), not
         # during the first session.open (a per-call time-out).
         ready.wait()
-        # Protocol 1.1: the project's fault hook does not implement 1.2's answer-lost-after-commit, so
-        # the harness leaves the test cases that need it not verified instead of asking for it.
-        description = {"protocolVersion": "1.1", "name": package.name, "version": package_version(package.name), "targets": package.targets,
+        # Protocol 1.2: its one addition, answer-lost-after-commit, is struck in the app's HTTP client.
+        description = {"protocolVersion": "1.2", "name": package.name, "version": package_version(package.name), "targets": package.targets,
                        "capabilities": package.capabilities, "relyingPartyIDs": package.relying_party_ids}
         if package.declarations:
             description["declarations"] = package.declarations

@@ -2,9 +2,11 @@
 and how the project's views take a strike. `/project/test/fault` arms one, `/project/test/reset`
 disarms all (the runner calls it whenever a new session takes the process).
 
-The faults are those of the adapter protocol (Documentation/adapter-protocol.md, *Fault*): the store
-faults strike the project's accepted-list view, `credential-lookup-failure` the package's passkey
-sign-in endpoint, which the project wraps so that it answers 503 before the package looks anything up.
+The faults are those of the adapter protocol (Documentation/adapter-protocol.md, *Fault*) that strike
+inside the server: the store faults strike the project's accepted-list view, `credential-lookup-failure`
+the package's passkey sign-in endpoint, which the project wraps so that it answers 503 before the
+package looks anything up. The network faults (`network-failure`, `answer-lost-after-commit`) are not
+here: the server works as usual, and the app's side of the connection fails (loopback_rp.py, HttpClient).
 """
 
 import threading

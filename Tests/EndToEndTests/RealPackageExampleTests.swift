@@ -97,8 +97,8 @@ enum RealPackageExample {
         return (try JSONDecoder().decode(PythonWebAuthnExample.Report.self, from: data), version)
     }
 
-    /// The examples speak protocol 1.1 (their fault hook lacks 1.2's answer-lost-after-commit), so
-    /// N3.2-AC04's lost-list scenario leaves that criterion not verified for every package.
+    /// The examples speak protocol 1.2: answer-lost-after-commit strikes in the app's HTTP client
+    /// (Examples/loopback-common/loopback_rp.py), so the lost-answer scenarios are judged too.
     ///
     /// Checks the package version, every criterion's verdict, and that no test case ended in `error` or `undefined`.
     static func expect(_ example: Example, _ outcome: (report: PythonWebAuthnExample.Report, version: String), verdicts: [String: String]) {
