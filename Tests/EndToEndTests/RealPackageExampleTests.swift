@@ -140,7 +140,7 @@ struct RealPackageExampleTests {
                 "N2.6-AC01": "notVerified", "N2.6-AC03": "passed", "N2.6-AC04": "passed", "N2.6-AC06": "notVerified",
                 "N2.6-X01": "failed", "N2.6-X02": "passed",
                 // AC02: the server keeps its own clock, so the expired-challenge path is not reached.
-                "N3.2-AC02": "notVerified", "N3.2-AC03": "passed", "N3.2-AC04": "notVerified", "N3.2-AC09": "passed",
+                "N3.2-AC02": "notVerified", "N3.2-AC03": "passed", "N3.2-AC04": "passed", "N3.2-AC09": "passed",
                 // AC10: the signal carries the package's own current display name, "Full Name (username)".
                 "N3.2-AC10": "passed",
             ])
@@ -200,7 +200,7 @@ struct RealPackageExampleTests {
                 "N2.6-AC01": "notVerified", "N2.6-AC03": "passed", "N2.6-AC04": "passed", "N2.6-AC06": "notVerified",
                 "N2.6-X01": "failed", "N2.6-X02": "passed",
                 // AC02: the state token's one-minute lifetime runs on the server's clock, not the harness's.
-                "N3.2-AC02": "notVerified", "N3.2-AC03": "passed", "N3.2-AC04": "notVerified", "N3.2-AC09": "passed",
+                "N3.2-AC02": "notVerified", "N3.2-AC03": "passed", "N3.2-AC04": "passed", "N3.2-AC09": "passed",
                 "N3.2-AC10": "passed",
             ])
         RealPackageExample.expectUpgradeRejected(outcome.report)
