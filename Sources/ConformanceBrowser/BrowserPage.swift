@@ -54,10 +54,10 @@ public final class BrowserPage: Sendable {
         self.routes = routes
     }
 
-    /// Sends a command to this page.
+    /// Sends a command to this page (failing after `deadline` without an answer).
     @discardableResult
-    public func send(_ method: String, _ params: [String: JSONValue] = [:]) async throws -> JSONValue {
-        try await pipe.send(method, params, session: session)
+    public func send(_ method: String, _ params: [String: JSONValue] = [:], deadline: Duration = DevToolsPipe.answerDeadline) async throws -> JSONValue {
+        try await pipe.send(method, params, session: session, deadline: deadline)
     }
 
     /// Turns on what every page needs: page events, the routes, the runtime.
@@ -105,8 +105,11 @@ public final class BrowserPage: Sendable {
         }
     }
 
-    /// Waits for the next event `method` of this page, listened for before `action` runs.
-    public func next(_ method: String, after action: () async throws -> Void) async throws -> JSONValue {
+    /// Waits for the next event `method` of this page, listened for before `action` runs; fails
+    /// when none comes within `deadline` (a guard against a page that never loads).
+    public func next(
+        _ method: String, deadline: Duration = DevToolsPipe.answerDeadline, after action: () async throws -> Void
+    ) async throws -> JSONValue {
         let slot = OneShot()
         waiters.withLock { $0.append((method, slot)) }
         do {
@@ -115,7 +118,13 @@ public final class BrowserPage: Sendable {
             waiters.withLock { $0.removeAll { $0.slot === slot } }
             throw error
         }
-        return await slot.value()
+        let guardTask = Task { [weak self] in
+            guard (try? await Task.sleep(for: deadline)) != nil else { return }
+            self?.waiters.withLock { $0.removeAll { $0.slot === slot } }
+            slot.fail(DevToolsPipe.Failure(description: "no \(method) event within \(deadline)"))
+        }
+        defer { guardTask.cancel() }
+        return try await slot.value()
     }
 
     /// Loads `url` and returns once its load event fired.
@@ -129,10 +138,11 @@ public final class BrowserPage: Sendable {
     }
 
     /// Evaluates `expression` in the page, awaiting a promise; returns its value as JSON. A thrown
-    /// exception comes back as a failure with its text.
-    public func evaluate(_ expression: String) async throws -> JSONValue {
+    /// exception comes back as a failure with its text; a promise that never settles fails after
+    /// `deadline`.
+    public func evaluate(_ expression: String, deadline: Duration = DevToolsPipe.answerDeadline) async throws -> JSONValue {
         let result = try await send(
-            "Runtime.evaluate", ["expression": .string(expression), "awaitPromise": .bool(true), "returnByValue": .bool(true)])
+            "Runtime.evaluate", ["expression": .string(expression), "awaitPromise": .bool(true), "returnByValue": .bool(true)], deadline: deadline)
         if let exception = result["exceptionDetails"] {
             let text = exception["exception"]?["description"]?.stringValue ?? exception["text"]?.stringValue ?? "\(exception)"
             throw DevToolsPipe.Failure(description: "the page threw: \(text)")
@@ -158,32 +168,35 @@ public final class BrowserPage: Sendable {
     }
 }
 
-/// A value that arrives once, perhaps before anybody waits for it.
+/// A value that arrives once, perhaps before anybody waits for it, or a failure in its place.
 final class OneShot: Sendable {
-    private let state = Mutex<(value: JSONValue?, waiting: CheckedContinuation<JSONValue, Never>?)>((nil, nil))
+    private let state = Mutex<(result: Result<JSONValue, DevToolsPipe.Failure>?, waiting: CheckedContinuation<JSONValue, any Error>?)>((nil, nil))
 
-    /// Gives the value to the waiter, or keeps it for the one to come.
-    func fill(_ value: JSONValue) {
-        let waiting = state.withLock { state -> CheckedContinuation<JSONValue, Never>? in
-            if let waiting = state.waiting {
-                state.waiting = nil
-                return waiting
-            }
-            state.value = value
-            return nil
+    /// Gives the value to the waiter, or keeps it for the one to come; the first result stands.
+    func fill(_ value: JSONValue) { settle(.success(value)) }
+
+    /// Fails the waiter, unless a value came first.
+    func fail(_ failure: DevToolsPipe.Failure) { settle(.failure(failure)) }
+
+    private func settle(_ result: Result<JSONValue, DevToolsPipe.Failure>) {
+        let waiting = state.withLock { state -> CheckedContinuation<JSONValue, any Error>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiting = nil }
+            return state.waiting
         }
-        waiting?.resume(returning: value)
+        waiting?.resume(with: result.mapError { $0 as any Error })
     }
 
     /// The value, once it has come.
-    func value() async -> JSONValue {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> JSONValue? in
-                if let value = state.value { return value }
+    func value() async throws -> JSONValue {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready = state.withLock { state -> Result<JSONValue, DevToolsPipe.Failure>? in
+                if let result = state.result { return result }
                 state.waiting = continuation
                 return nil
             }
-            if let ready { continuation.resume(returning: ready) }
+            if let ready { continuation.resume(with: ready.mapError { $0 as any Error }) }
         }
     }
 }

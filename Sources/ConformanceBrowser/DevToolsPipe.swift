@@ -39,6 +39,8 @@ public final class DevToolsPipe: Sendable {
     private struct State {
         var nextID = 1
         var waiting: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
+        /// The guard of each waiting command, cancelled when its answer comes.
+        var guards: [Int: Task<Void, Never>] = [:]
         var ended: String?
     }
 
@@ -105,8 +107,15 @@ public final class DevToolsPipe: Sendable {
         self.profile = profile
     }
 
-    /// Sends `method` with `params` (to the page of `session`, when given) and returns its result.
-    public func send(_ method: String, _ params: [String: JSONValue] = [:], session: String? = nil) async throws -> JSONValue {
+    /// How long a command may go unanswered before it fails: a guard against a browser that hangs,
+    /// far above what any command takes (a page's script waits on virtual time, never on this).
+    public static let answerDeadline: Duration = .seconds(120)
+
+    /// Sends `method` with `params` (to the page of `session`, when given) and returns its result; a
+    /// command the browser leaves unanswered for `deadline` fails, saying so.
+    public func send(
+        _ method: String, _ params: [String: JSONValue] = [:], session: String? = nil, deadline: Duration = answerDeadline
+    ) async throws -> JSONValue {
         try await withCheckedThrowingContinuation { continuation in
             let id: Int? = state.withLock { state in
                 if let ended = state.ended {
@@ -116,6 +125,10 @@ public final class DevToolsPipe: Sendable {
                 let id = state.nextID
                 state.nextID += 1
                 state.waiting[id] = continuation
+                state.guards[id] = Task { [weak self] in
+                    guard (try? await Task.sleep(for: deadline)) != nil, let self else { return }
+                    self.expire(id, "\(method): the browser gave no answer within \(deadline)")
+                }
                 return id
             }
             guard let id else { return }
@@ -126,11 +139,23 @@ public final class DevToolsPipe: Sendable {
                 bytes.append(0)
                 try commands.write(contentsOf: bytes)
             } catch {
-                if let waiting = state.withLock({ $0.waiting.removeValue(forKey: id) }) {
+                if let waiting = state.withLock({ state in
+                    state.guards.removeValue(forKey: id)?.cancel()
+                    return state.waiting.removeValue(forKey: id)
+                }) {
                     waiting.resume(throwing: Failure(description: "\(method): the pipe to the browser is closed: \(error)"))
                 }
             }
         }
+    }
+
+    /// Fails waiting command `id` with `reason`, if it is still waiting.
+    private func expire(_ id: Int, _ reason: String) {
+        let continuation = state.withLock { state in
+            state.guards.removeValue(forKey: id)
+            return state.waiting.removeValue(forKey: id)
+        }
+        continuation?.resume(throwing: Failure(description: reason))
     }
 
     /// Closes the browser (`Browser.close`, then the process is ended) and removes its profile.
@@ -169,7 +194,11 @@ public final class DevToolsPipe: Sendable {
         }
         let waiting = state.withLock { state in
             state.ended = "the browser closed its DevTools pipe"
-            defer { state.waiting = [:] }
+            defer {
+                state.waiting = [:]
+                state.guards.values.forEach { $0.cancel() }
+                state.guards = [:]
+            }
             return state.waiting
         }
         for (_, continuation) in waiting { continuation.resume(throwing: Failure(description: "the browser closed its DevTools pipe")) }
@@ -178,7 +207,11 @@ public final class DevToolsPipe: Sendable {
     private func dispatch(_ bytes: Data) {
         guard let message = try? JSONValue.parse(bytes) else { return }
         if let id = message["id"]?.numberValue.map({ Int($0) }) {
-            guard let continuation = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
+            let answered = state.withLock { state in
+                state.guards.removeValue(forKey: id)?.cancel()
+                return state.waiting.removeValue(forKey: id)
+            }
+            guard let continuation = answered else { return }
             if let error = message["error"] {
                 let text = error["message"]?.stringValue ?? "\(error)"
                 continuation.resume(throwing: Failure(description: "the browser refused command \(id): \(text)"))

@@ -106,4 +106,24 @@ struct RealBrowserTests {
         #expect(!browser.pipe.isRunning)
         await #expect(throws: DevToolsPipe.Failure.self) { try await browser.pipe.send("Browser.getVersion") }
     }
+
+    @Test("a page that never answers fails after its deadline instead of hanging the run", .enabled(if: executable != nil, skipNote))
+    func deadlines() async throws {
+        try await Self.withPage { _, page in
+            do {
+                _ = try await page.evaluate("new Promise(() => {})", deadline: .seconds(1))
+                Issue.record("a promise that never settles was answered")
+            } catch let failure as DevToolsPipe.Failure {
+                #expect(failure.description.contains("no answer within"), "\(failure)")
+            }
+            do {
+                _ = try await page.next("Page.loadEventFired", deadline: .seconds(1)) {}
+                Issue.record("an event nothing caused arrived")
+            } catch let failure as DevToolsPipe.Failure {
+                #expect(failure.description.contains("no Page.loadEventFired event within"), "\(failure)")
+            }
+            // The page still answers afterwards.
+            #expect(try await page.evaluate("1 + 1").numberValue == 2)
+        }
+    }
 }
