@@ -32,6 +32,27 @@ public final class PageInstrumentation: Sendable {
         case refuse(name: String, message: String)
     }
 
+    /// What of the browser's WebAuthn API the page sees: all of it (`full`), or the API of a browser
+    /// without some of it, for the targets that stand for such browsers.
+    public struct APISurface: Sendable, Hashable {
+        /// The three signal methods of `PublicKeyCredential`. Without them the methods are gone and
+        /// `getClientCapabilities()` reports them false.
+        public var signals: Bool
+        /// Conditional creation. Without it `getClientCapabilities()` reports `conditionalCreate`
+        /// false, and a create with `mediation: "conditional"` is taken as a browser that does not
+        /// know the member takes it: as a modal creation (reported with `unsupportedMediation`).
+        public var conditionalCreate: Bool
+
+        /// A surface with or without each part.
+        public init(signals: Bool = true, conditionalCreate: Bool = true) {
+            self.signals = signals
+            self.conditionalCreate = conditionalCreate
+        }
+
+        /// The browser's whole API.
+        public static let full = APISurface()
+    }
+
     /// The name of the page's binding; the script removes it from the page's reach once it has it.
     static let binding = "__pkcReport"
 
@@ -44,9 +65,11 @@ public final class PageInstrumentation: Sendable {
         self.decide = decide
     }
 
-    /// Installs the script into `page` (for every document it loads from now on); `decide`
-    /// answers each `create` and `get`.
-    public static func install(on page: BrowserPage, decide: @escaping @Sendable (Call) async -> Decision) async throws -> PageInstrumentation {
+    /// Installs the script into `page` (for every document it loads from now on), with the API
+    /// `surface` the page sees; `decide` answers each `create` and `get`.
+    public static func install(
+        on page: BrowserPage, surface: APISurface = .full, decide: @escaping @Sendable (Call) async -> Decision
+    ) async throws -> PageInstrumentation {
         let instrumentation = PageInstrumentation(page: page, decide: decide)
         page.observe { event in
             guard event.method == "Runtime.bindingCalled", event.params["name"]?.stringValue == binding,
@@ -56,7 +79,8 @@ public final class PageInstrumentation: Sendable {
             instrumentation.received(Call(id: Int(id), kind: kind, body: json))
         }
         try await page.send("Runtime.addBinding", ["name": .string(binding)])
-        try await page.send("Page.addScriptToEvaluateOnNewDocument", ["source": .string(script), "runImmediately": .bool(true)])
+        let source = "globalThis.__pkcSurface = { signals: \(surface.signals), conditionalCreate: \(surface.conditionalCreate) };\n" + script
+        try await page.send("Page.addScriptToEvaluateOnNewDocument", ["source": .string(source), "runImmediately": .bool(true)])
         return instrumentation
     }
 
@@ -87,6 +111,9 @@ public final class PageInstrumentation: Sendable {
           const report = globalThis.__pkcReport;
           if (typeof report !== "function" || globalThis.__pkcResolve) return;
           delete globalThis.__pkcReport;
+          const surface = globalThis.__pkcSurface || { signals: true, conditionalCreate: true };
+          delete globalThis.__pkcSurface;
+          const signalMethods = ["signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails"];
           const pending = new Map();
           let next = 1;
           const bytes = (value) => {
@@ -119,13 +146,17 @@ public final class PageInstrumentation: Sendable {
           const get = credentials.get.bind(credentials);
           const through = async (kind, original, options, conditional) => {
             const call = next;
-            const decision = await ask(kind, { conditional, mediation: options && options.mediation, publicKey: plain(options && options.publicKey) });
+            // A browser without conditional creation does not know the member: a modal creation.
+            const unsupportedMediation = kind === "create" && conditional && !surface.conditionalCreate;
+            if (unsupportedMediation) conditional = false;
+            const decision = await ask(kind, {
+              conditional, unsupportedMediation, mediation: options && options.mediation, publicKey: plain(options && options.publicKey) });
             if (decision.refuse) {
               tell("failed", { call, name: decision.refuse, message: decision.message });
               throw new DOMException(decision.message, decision.refuse);
             }
             let passed = options;
-            if (kind === "create" && conditional) {
+            if (kind === "create" && (conditional || unsupportedMediation)) {
               passed = { ...options };
               delete passed.mediation;
             }
@@ -142,7 +173,11 @@ public final class PageInstrumentation: Sendable {
           credentials.get = (options) => through("get", get, options, !!options && options.mediation === "conditional");
           const PKC = globalThis.PublicKeyCredential;
           if (PKC) {
-            for (const method of ["signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails"]) {
+            for (const method of signalMethods) {
+              if (!surface.signals) {
+                delete PKC[method];
+                continue;
+              }
               const original = PKC[method];
               if (typeof original !== "function") continue;
               PKC[method] = (options) => {
@@ -155,7 +190,13 @@ public final class PageInstrumentation: Sendable {
             }
             const capabilities = PKC.getClientCapabilities;
             if (typeof capabilities === "function") {
-              PKC.getClientCapabilities = () => capabilities.call(PKC).then((value) => { tell("capabilities", { value }); return value; });
+              PKC.getClientCapabilities = () => capabilities.call(PKC).then((value) => {
+                const seen = { ...value };
+                if (!surface.conditionalCreate) seen.conditionalCreate = false;
+                if (!surface.signals) for (const method of signalMethods) seen[method] = false;
+                tell("capabilities", { value: seen });
+                return seen;
+              });
             }
           }
         })();

@@ -35,7 +35,9 @@ struct InstrumentedPageTests {
 
     /// Opens the page with the instrumentation; the provider model (`provider`) decides each
     /// conditional creation, and its UP=0/UV=0 bytes come from the override bits.
-    static func withPage(provider: ProviderState, _ body: (BrowserPage, PageInstrumentation) async throws -> Void) async throws {
+    static func withPage(
+        provider: ProviderState, surface: PageInstrumentation.APISurface = .full, _ body: (BrowserPage, PageInstrumentation) async throws -> Void
+    ) async throws {
         let route = BrowserPage.Route(origin: origin) { _, _, _ in BrowserPage.Response(contentType: "text/html", body: Data(page.utf8)) }
         let model = Mutex(provider)
         let target = try #require(Self.target)
@@ -44,7 +46,7 @@ struct InstrumentedPageTests {
             routes: [route], loading: origin + "/",
             prepare: { page in
                 let authenticator = try await page.addVirtualAuthenticator()
-                let instrumentation = try await PageInstrumentation.install(on: page) { call in
+                let instrumentation = try await PageInstrumentation.install(on: page, surface: surface) { call in
                     guard call.kind == "create" else { return .proceed }
                     let conditional = call.body["conditional"]?.boolValue == true
                     let view: RegistrationView
@@ -113,6 +115,26 @@ struct InstrumentedPageTests {
             #expect(signal.body["method"]?.stringValue == "signalAllAcceptedCredentials")
             #expect(signal.body["options"]?["userId"]?.stringValue == "AQIDBA")
             #expect(instrumentation.reported.contains { $0.kind == "signalled" })
+        }
+    }
+
+    @Test(
+        "a browser without the signal methods and conditional creation: the page sees neither, and its conditional create is a modal one",
+        .enabled(if: RealBrowserTests.executable != nil, skipNote))
+    func reducedSurface() async throws {
+        try await Self.withPage(provider: ProviderState(), surface: .init(signals: false, conditionalCreate: false)) { page, instrumentation in
+            #expect(try await page.evaluate("typeof PublicKeyCredential.signalUnknownCredential").stringValue == "undefined")
+            #expect(try await page.evaluate("'signalAllAcceptedCredentials' in PublicKeyCredential").boolValue == false)
+            let capabilities = try await page.evaluate("PublicKeyCredential.getClientCapabilities()")
+            #expect(capabilities["conditionalCreate"]?.boolValue == false && capabilities["signalCurrentUserDetails"]?.boolValue == false)
+            // The page asks conditionally; this browser shows its modal sheet, and the user confirms.
+            let answer = try await page.evaluate("upgrade()")
+            let bytes = try #require(answer["created"]?["response"]?["attestationObject"]?.stringValue.flatMap(Base64URL.decodeIfValid), "\(answer)")
+            let flags = try AuthenticatorData(bytes: AttestationObject(bytes: bytes).authenticatorData).flags
+            #expect(flags.contains(.userPresent) && flags.contains(.userVerified))
+            let create = try #require(instrumentation.reported.first { $0.kind == "create" })
+            #expect(create.body["unsupportedMediation"]?.boolValue == true && create.body["conditional"]?.boolValue == false)
+            #expect(create.body["mediation"]?.stringValue == "conditional")
         }
     }
 }
