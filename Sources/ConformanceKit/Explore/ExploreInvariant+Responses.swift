@@ -83,8 +83,8 @@ extension ExploreInvariant {
             "A registration answered without user presence is stored only when it answered a conditional registration request, never a modal one.",
         thenSteps: { aliases in aliases.flatMap { alias in (0...4).map { serverHolds($0, alias) } } },
         check: .step { facts, _ in
+            let known = Set(facts.before.values.flatMap(\.credentials).map(\.credentialID))
             for (_, account) in facts.after.sorted(by: { $0.key < $1.key }) {
-                let known = facts.before.values.flatMap(\.credentials).map(\.credentialID)
                 for credential in account.credentials where !known.contains(credential.credentialID) {
                     guard
                         let operation = facts.snapshot.operations.first(where: {

@@ -296,7 +296,7 @@ public struct Runner: Sendable {
         do {
             host = try platforms.makeBackend(for: testCase.target, associatedRPIDs: description.relyingPartyIDs, seed: caseSeed, keepsPayloads: true)
         } catch {
-            let message = "the simulated platform could not start: \(error)"
+            let message = "the platform backend could not start: \(error)"
             return .failure(OpenFailure(message: message, transcript: [], fault: RunFault(kind: .harness, message: message)))
         }
         let context = SessionContext(testCase: testCase.id, target: testCase.target.id, device: testCase.target.device, seed: caseSeed)

@@ -113,8 +113,9 @@ public final class World {
         defer { watch?.end() }
         let outcome = try await session.perform(action)
         lastOutcome = outcome
-        let answered = host.record(.harnessToRP, "user.\(action.kind.rawValue).result", outcome.status.rawValue + (outcome.message.map { ": \($0)" } ?? ""))
-        answers.append(AnsweredAction(action: action, outcome: outcome, requested: sequence, answered: answered))
+        var answer = AnsweredAction(action: action, outcome: outcome, requested: sequence, answered: 0)
+        answer.answered = host.record(.harnessToRP, "user.\(action.kind.rawValue).result", answer.text)
+        answers.append(answer)
         if outcome.status == .signedIn {
             lastSignIn = (sequence, host.now())
         }

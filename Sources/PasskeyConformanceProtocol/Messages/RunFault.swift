@@ -57,7 +57,7 @@ extension RunFault {
         case adapterError = "adapter-error"
         /// The session's process was stopped or shut down earlier.
         case connectionClosed = "connection-closed"
-        /// The harness itself failed (the simulated platform could not start, a command's own fault).
+        /// The harness itself failed (the platform backend could not start, a command's own fault).
         case harness
         /// A step was used in a way its definition cannot serve, or the harness found an issue in a run.
         case systemIssue = "system-issue"
