@@ -85,7 +85,8 @@ extension ExploreInvariant {
         check: .step { facts, _ in
             let known = Set(facts.before.values.flatMap(\.credentials).map(\.credentialID))
             for (_, account) in facts.after.sorted(by: { $0.key < $1.key }) {
-                for credential in account.credentials where !known.contains(credential.credentialID) {
+                // Only a passkey the server accepts counts as stored (an inactive audit record does not).
+                for credential in account.credentials where credential.state == .active && !known.contains(credential.credentialID) {
                     guard
                         let operation = facts.snapshot.operations.first(where: {
                             $0.kind == .create && $0.registration?.conditional == false && $0.createdCredentialID == credential.credentialID

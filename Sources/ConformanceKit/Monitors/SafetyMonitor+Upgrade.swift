@@ -96,7 +96,10 @@ extension SafetyMonitor {
             "A registration answered without user presence is stored only when it answered a conditional registration request: never one the app asked for with modal (explicit) creation options.",
         judge: .state { context in
             for (id, operation) in context.history.unpresentModalResponses.sorted(by: { $0.value.sequence < $1.value.sequence }) {
-                guard let holder = context.after.accounts.first(where: { $0.credentials.contains { $0.credentialID == id } }) else { continue }
+                // Stored means accepted for sign-in, as X02's own scenario counts: an inactive record
+                // kept of a refused registration (for audit, F-store) accepts nothing.
+                guard let holder = context.after.accounts.first(where: { $0.credentials.contains { $0.credentialID == id && $0.state == .active } })
+                else { continue }
                 return Breach(
                     "the server stores \(Base64URL.encode(id)) for \(holder.username): the answer (\(operation.response?.flagsText ?? "?")) to "
                         + "\(StepSupport.cite(operation)), a modal registration request, whose options demand user presence")
