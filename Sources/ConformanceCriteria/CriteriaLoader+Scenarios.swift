@@ -95,7 +95,7 @@ extension CriteriaLoader {
             if verifyItems.isEmpty {
                 error("scenario \"\(pickle.name)\" has no @verify tag naming the verify item it covers")
             }
-            if !TargetCatalog.all.contains(where: { target in
+            if !TargetCatalog.known.contains(where: { target in
                 (platform == nil || platform == target.platform) && requires.allSatisfy { target.has($0.key) == $0.value }
             }) {
                 error("scenario \"\(pickle.name)\" applies to no target: its @platform and @requires tags exclude every target")

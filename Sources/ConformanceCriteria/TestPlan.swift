@@ -48,7 +48,11 @@ public struct TestPlan: Sendable {
     }
 
     /// Expands criteria × scenarios × targets and applies the filter.
-    public static func make(_ criteria: [Criterion], filter: Filter = Filter(), catalog: [Target] = TargetCatalog.all) -> TestPlan {
+    ///
+    /// The catalog is the native targets, and the web targets the filter names: a web target runs
+    /// only when asked for (`--target web-chromium`), as it needs a browser and a web front end.
+    public static func make(_ criteria: [Criterion], filter: Filter = Filter(), catalog: [Target]? = nil) -> TestPlan {
+        let catalog = catalog ?? TargetCatalog.all + TargetCatalog.web.filter { filter.targets.contains($0.id) }
         var cases: [Case] = []
         // A scenario filter that names a scenario exactly selects only that one (re-running one test case).
         let exactScenario = filter.scenario.map { text in criteria.contains { $0.scenarios.contains { $0.name == text } } } ?? false

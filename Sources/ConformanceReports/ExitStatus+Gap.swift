@@ -145,6 +145,7 @@ extension ExitStatus {
             var targets: [String] = []
             var steps: [String] = []
             var protocols: [String] = []
+            var platforms: [String] = []
             for reason in lacks {
                 switch reason.kind {
                 case .missingCapability:
@@ -154,6 +155,7 @@ extension ExitStatus {
                 case .undeclaredTarget: if !targets.contains(reason.detail) { targets.append(reason.detail) }
                 case .step: if !steps.contains(reason.detail) { steps.append(reason.detail) }
                 case .protocolVersion: if !protocols.contains(reason.detail) { protocols.append(reason.detail) }
+                case .platformUnavailable: if !platforms.contains(reason.detail) { platforms.append(reason.detail) }
                 }
             }
             var parts: [String] = []
@@ -161,6 +163,7 @@ extension ExitStatus {
             if !targets.isEmpty { parts.append("declare target " + targets.joined(separator: " or ")) }
             if !steps.isEmpty { parts.append("unsupported step " + steps.joined(separator: "; ")) }
             if !protocols.isEmpty { parts.append("a newer adapter protocol: " + protocols.joined(separator: "; ")) }
+            if !platforms.isEmpty { parts.append("a platform on this machine: " + platforms.joined(separator: "; ")) }
             return parts.joined(separator: "; or ")
         }
     }

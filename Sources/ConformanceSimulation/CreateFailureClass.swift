@@ -35,7 +35,7 @@ public struct CreateFailureClass: Sendable, Hashable, Identifiable {
     }
 
     /// Every failure class the simulation can produce, family by family (Android first).
-    public static let all: [CreateFailureClass] = PlatformFamilies.all.flatMap(\.createFailureClasses)
+    public static let all: [CreateFailureClass] = PlatformFamilies.readers.flatMap(\.createFailureClasses)
 
     /// The class with a name, if there is one.
     public static func named(_ id: String) -> CreateFailureClass? { all.first { $0.id == id } }

@@ -72,6 +72,15 @@ public protocol PlatformBackend: AnyObject, Sendable {
 }
 
 extension PlatformBackend {
+    /// Opens the relying party's session for a test case on this backend: by default the adapter's
+    /// own, whose app calls `platformHost`. A real platform's backend wraps it (the web's runs the
+    /// relying party's page in the browser and passes the user's actions to it).
+    public func openSession(
+        on adapter: any RelyingPartyAdapter, context: SessionContext, description: AdapterDescription
+    ) async throws -> any RelyingPartySession {
+        try await adapter.openSession(context, host: platformHost)
+    }
+
     /// Records an entry without a payload.
     @discardableResult
     public func record(_ channel: TranscriptEntry.Channel, _ name: String, _ summary: String) -> Int {
@@ -121,6 +130,14 @@ public protocol PlatformBackendFactory: Sendable {
     /// seed makes its keys and credential ids reproducible. With `keepsPayloads` false its
     /// transcript entries carry no payload.
     func makeBackend(for target: Target, associatedRPIDs: [String], seed: UInt64, keepsPayloads: Bool) throws -> any PlatformBackend
+    /// Why `target`'s platform cannot run on this machine (no browser installed), or `nil` when it
+    /// can; a test case on such a target is *not verified* with this reason, never failed.
+    func unavailability(of target: Target) -> String?
+}
+
+extension PlatformBackendFactory {
+    /// Every platform is available unless the factory says otherwise.
+    public func unavailability(of target: Target) -> String? { nil }
 }
 
 /// The backends of the families this package simulates (Apple and Android): a `SimulationHost`
@@ -153,6 +170,11 @@ public struct PlatformBackendFactories: PlatformBackendFactory {
     /// Whether one of the factories serves `target`.
     public func serves(_ target: Target) -> Bool {
         factories.contains { $0.serves(target) }
+    }
+
+    /// The first serving factory's reason, if it has one.
+    public func unavailability(of target: Target) -> String? {
+        factories.first(where: { $0.serves(target) })?.unavailability(of: target)
     }
 
     /// The backend of the first factory that serves `target`.

@@ -69,20 +69,25 @@ public protocol PlatformFamilySimulation: Sendable {
 
 /// Every platform family the simulation knows, and the one of a call or a target.
 public enum PlatformFamilies {
-    /// The families, Android first (the order of the failure-class catalogue).
+    /// The families the harness simulates whole, Android first (the order of the failure-class
+    /// catalogue).
     public static let all: [any PlatformFamilySimulation] = [AndroidSimulation(), AppleSimulation()]
+    /// Every family, the simulated ones and those a real platform fulfils (the web), whose calls
+    /// the harness reads.
+    public static let readers: [any PlatformFamilySimulation] = all + [WebSimulation()]
 
     /// The simulation of a family.
     public static func simulation(of family: PlatformFamily) -> any PlatformFamilySimulation {
         switch family {
         case .apple: AppleSimulation()
         case .android: AndroidSimulation()
+        case .web: WebSimulation()
         }
     }
 
     /// The credential id a successful registration produced, read by the family whose result it is.
     public static func createdCredentialID(in outcome: PlatformOutcome) -> Data? {
-        all.lazy.compactMap { $0.createdCredentialID(in: outcome) }.first
+        readers.lazy.compactMap { $0.createdCredentialID(in: outcome) }.first
     }
 
     /// The error of a request written for another family than the one that reads it.

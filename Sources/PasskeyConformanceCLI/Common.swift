@@ -63,7 +63,7 @@ enum Common {
 
     /// `--target`: ids of the catalogue; an unknown one is a usage error listing the known ones.
     static func targets(_ parsed: ParsedArguments) throws(UsageError) -> [String] {
-        let knownTargets = TargetCatalog.all.map(\.id.rawValue)
+        let knownTargets = TargetCatalog.known.map(\.id.rawValue)
         for target in parsed.list("target") where !knownTargets.contains(target) {
             throw parsed.usageError(option: "target", "unknown target '\(target)'; known targets: \(knownTargets.joined(separator: ", "))")
         }

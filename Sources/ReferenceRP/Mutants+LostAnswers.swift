@@ -211,9 +211,9 @@ extension ReferenceSession {
     static func registeredCredentialID(_ outcome: PlatformOutcome) -> Data? {
         switch outcome {
         case .appleRegistration(let apple): return apple.credentialID
-        case .androidRegistration(let json):
+        case .androidRegistration(let json), .webRegistration(let json):
             return (try? JSONValue.parse(Data(json.utf8)))?["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid)
-        case .androidAuthentication, .appleAssertion, .signalAccepted, .failure: return nil
+        case .androidAuthentication, .appleAssertion, .webAuthentication, .signalAccepted, .failure: return nil
         }
     }
 

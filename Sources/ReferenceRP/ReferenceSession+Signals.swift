@@ -18,7 +18,7 @@ extension ReferenceSession {
             switch device.platform {
             case .apple:
                 request = GetCredentialRequest.apple(AppleAssertionRequest(relyingPartyIdentifier: rpID, challenge: challenge, allowedCredentials: allowed))
-            case .android:
+            case .android, .web:
                 var json: [String: JSONValue] = [
                     "challenge": .string(Base64URL.encode(challenge)), "rpId": .string(rpID),
                     "userVerification": .string("preferred"), "timeout": .number(60_000),
@@ -26,8 +26,11 @@ extension ReferenceSession {
                 if !allowed.isEmpty {
                     json["allowCredentials"] = .array(allowed.map { .object(["type": .string("public-key"), "id": .string(Base64URL.encode($0))]) })
                 }
-                request = GetCredentialRequest.android(
-                    AndroidGetPublicKeyCredentialOption(requestJson: design.wireFormat.options(json, extras: WireFormat.ignoredOptionMembers)))
+                let options = design.wireFormat.options(json, extras: WireFormat.ignoredOptionMembers)
+                request =
+                    device.platform == .web
+                    ? .web(WebGetRequest(publicKeyJson: options, mediation: nil, origin: "https://\(rpID)"))
+                    : .android(AndroidGetPublicKeyCredentialOption(requestJson: options))
             }
             let operation = await host.getCredential(request)
             state.app.signals.pendingSignIns[operation] = .init(rpID: rpID, username: username)

@@ -242,6 +242,8 @@ actor ReferenceSession: RelyingPartySession {
         // As `#available(iOS 18, iPadOS 18, macOS 15, visionOS 2, *)`: the floor depends on the OS family.
         case .apple: Version(device.osVersion) >= ([.macos: Version.macOS15, .visionos: Version.visionOS2][device.family] ?? Version.iOS18)
         case .android: Version(device.credentialsLibraryVersion ?? "0") >= Version.credentials1_6
+        // The reference relying party is a native app; it has no web front end.
+        case .web: false
         }
     }
 

@@ -27,7 +27,7 @@ struct RequestBuilder: Sendable {
                 AppleRegistrationRequest(
                     relyingPartyIdentifier: options.rpID, challenge: options.challenge, name: options.userName, userID: options.userHandle,
                     displayName: options.displayName, requestStyle: style, excludedCredentials: exclusion, userVerificationPreference: "preferred"))
-        case .android:
+        case .android, .web:
             var json: [String: JSONValue] = [
                 "challenge": .string(Base64URL.encode(options.challenge)),
                 "rp": .object(["id": .string(options.rpID), "name": .string("Example")]),
@@ -46,6 +46,13 @@ struct RequestBuilder: Sendable {
             if let ids = excluded(options.excluded) {
                 json["excludeCredentials"] = .array(ids.map { .object(["type": .string("public-key"), "id": .string(Base64URL.encode($0))]) })
             }
+            if device.platform == .web {
+                // A page passes the same options, with `mediation` beside them.
+                return .web(
+                    WebCreateRequest(
+                        publicKeyJson: format.options(json, extras: WireFormat.ignoredOptionMembers), mediation: conditional ? "conditional" : nil,
+                        origin: "https://\(options.rpID)"))
+            }
             let notConditional = decisions.androidModal
             return CreateCredentialRequest.android(
                 AndroidCreatePublicKeyCredentialRequest(
@@ -59,8 +66,8 @@ struct RequestBuilder: Sendable {
         let text: String
         switch outcome {
         case .appleRegistration(let apple): return (apple.rawClientDataJSON, apple.rawAttestationObject)
-        case .androidRegistration(let json): text = json
-        case .androidAuthentication, .appleAssertion, .signalAccepted, .failure: return nil
+        case .androidRegistration(let json), .webRegistration(let json): text = json
+        case .androidAuthentication, .appleAssertion, .webAuthentication, .signalAccepted, .failure: return nil
         }
         guard let json = try? JSONValue.parse(Data(text.utf8)),
             let clientData = json["response"]?["clientDataJSON"]?.stringValue.flatMap(Base64URL.decodeIfValid),

@@ -103,8 +103,8 @@ struct SignalEncoding: Sendable {
         switch outcome {
         case .appleAssertion(let apple):
             return (apple.credentialID, apple.rawClientDataJSON, apple.rawAuthenticatorData, apple.signature, apple.userID)
-        case .androidAuthentication(let json): text = json
-        case .androidRegistration, .appleRegistration, .signalAccepted, .failure: return nil
+        case .androidAuthentication(let json), .webAuthentication(let json): text = json
+        case .androidRegistration, .appleRegistration, .webRegistration, .signalAccepted, .failure: return nil
         }
         guard let json = try? JSONValue.parse(Data(text.utf8)),
             let id = json["rawId"]?.stringValue.flatMap(Base64URL.decodeIfValid),

@@ -104,6 +104,9 @@ enum SignalScheduler {
         case .android:
             let available = Version(device.osVersion) >= Version.android15 && Version(device.credentialsLibraryVersion ?? "0") >= Version.credentials1_6
             return available ? .android : nil
+        case .web:
+            // The reference relying party is a native app; it has no web front end.
+            return nil
         }
     }
 

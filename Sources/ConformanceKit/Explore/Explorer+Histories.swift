@@ -201,7 +201,7 @@ extension Explorer {
         let host = try platforms.makeBackend(for: target, associatedRPIDs: description.relyingPartyIDs, seed: worldSeed, keepsPayloads: false)
         let context = SessionContext(testCase: "explore/\(worldSeed)@\(target.id)", target: target.id, device: target.device, seed: worldSeed)
         host.record(.harnessToRP, "session.open", "\(target.id): \(target.title)", payload: Wire.jsonValue(context))
-        let session = try await adapter.openSession(context, host: host.platformHost)
+        let session = try await host.openSession(on: adapter, context: context, description: description)
         let world = World(target: target, adapter: description, host: host, session: session, seed: worldSeed)
         do {
             let outcome = try await steps(world: world, description: description, background: background, count: count, next: next)

@@ -40,6 +40,8 @@ extension InvariantMonitor {
         switch request {
         case .android(let android): androidProblem(android, exact: exact)
         case .apple(let apple): appleProblem(apple, exact: exact)
+        // The options of a page's signal are the members of Android's request JSON.
+        case .web: WebSimulation.androidEquivalent(request).flatMap { androidProblem($0, exact: exact) }
         }
     }
 

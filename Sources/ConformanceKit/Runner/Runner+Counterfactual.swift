@@ -47,6 +47,8 @@ extension Target {
         switch platform {
         case .android: target.osVersion = "14"
         case .apple: target.osVersion = osFamily.conditionalRequestStyleFloor ?? "18.0"
+        // A browser without the signal methods: its page sees no such method.
+        case .web: break
         }
         target.title += " (no signal interface)"
         return target

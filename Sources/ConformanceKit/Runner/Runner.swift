@@ -199,6 +199,10 @@ public struct Runner: Sendable {
             notVerifiedReason = NotVerifiedReason(kind: .protocolVersion, detail: lacking.map(\.rawValue).joined(separator: ", "))
             return finish(.notVerified, first.notVerifiedMessage(adapterVersion: description.protocolVersion))
         }
+        if let why = platforms.unavailability(of: testCase.target) {
+            notVerifiedReason = NotVerifiedReason(kind: .platformUnavailable, detail: why)
+            return finish(.notVerified, "the target's platform is not available here: \(why)")
+        }
         let caseSeed = Self.caseSeed(seed, testCase.id)
         let world: World
         switch await openWorld(testCase, description: description, seed: caseSeed) {
@@ -302,7 +306,7 @@ public struct Runner: Sendable {
         let context = SessionContext(testCase: testCase.id, target: testCase.target.id, device: testCase.target.device, seed: caseSeed)
         host.record(.harnessToRP, "session.open", "\(testCase.target.id): \(testCase.target.title)", payload: Wire.jsonValue(context))
         do {
-            let session = try await adapter.openSession(context, host: host.platformHost)
+            let session = try await host.openSession(on: adapter, context: context, description: description)
             return .success(World(target: testCase.target, adapter: description, host: host, session: session, seed: caseSeed))
         } catch {
             return .failure(

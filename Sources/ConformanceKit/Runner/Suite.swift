@@ -47,7 +47,7 @@ public enum Suite {
 
     /// The declared target ids that `TargetCatalog` does not know, in declaration order.
     public static func unknownTargets(of description: AdapterDescription) -> [String] {
-        let known = Set(TargetCatalog.all.map(\.id))
+        let known = Set(TargetCatalog.known.map(\.id))
         var seen: Set<TargetID> = []
         return description.targets.filter { !known.contains($0) && seen.insert($0).inserted }.map(\.rawValue)
     }

@@ -131,6 +131,9 @@ public struct NotVerifiedReason: Sendable, Codable, Hashable {
         /// The adapter implements an older minor of the adapter protocol than the test case needs
         /// (`detail` names the feature, e.g. `DeviceInfo.osFamily`).
         case protocolVersion
+        /// The target's platform is not available on this machine (`detail` says why, e.g. no
+        /// Chromium for a web target).
+        case platformUnavailable
     }
     /// The kind of reason.
     public var kind: Kind

@@ -5,7 +5,7 @@
 #endif
 
 /// The version of the adapter protocol this harness speaks.
-public let adapterProtocolVersion = "1.2"
+public let adapterProtocolVersion = "1.3"
 
 /// What an adapter says about itself and the relying party it drives.
 ///
@@ -28,6 +28,9 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
     /// What the adapter declares about its relying party's account model (see `Declaration`);
     /// absent on the wire means none. Unknown values are ignored.
     public var declarations: [Declaration] = []
+    /// Where the relying party's web front end lives, for the web targets (protocol 1.3); `nil`
+    /// when it has none.
+    public var web: WebFrontEnd?
     /// The declared capabilities this harness does not know, ignored, in declaration order (not sent
     /// on the wire; the reports list them).
     public var ignoredCapabilities: [String] = []
@@ -46,7 +49,7 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case protocolVersion, name, version, targets, capabilities, relyingPartyIDs, declarations
+        case protocolVersion, name, version, targets, capabilities, relyingPartyIDs, declarations, web
     }
 
     /// Decodes a description: no `protocolVersion` means `1.0`; unknown capabilities are ignored.
@@ -65,6 +68,7 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
                 ignoredCapabilities.append(word)
             }
         }
+        web = try container.decodeIfPresent(WebFrontEnd.self, forKey: .web)
         for word in try container.decodeIfPresent([String].self, forKey: .declarations) ?? [] {
             if let declaration = Declaration(rawValue: word), !declarations.contains(declaration) { declarations.append(declaration) }
         }
@@ -80,6 +84,7 @@ public struct AdapterDescription: Sendable, Codable, Hashable {
         try container.encode(capabilities, forKey: .capabilities)
         try container.encode(relyingPartyIDs, forKey: .relyingPartyIDs)
         if !declarations.isEmpty { try container.encode(declarations, forKey: .declarations) }
+        try container.encodeIfPresent(web, forKey: .web)
     }
 
     /// The minor number of `protocolVersion` (`1` for `1.1`); `0` when it is not `major.minor`.
@@ -104,12 +109,16 @@ public enum ProtocolFeature: String, Sendable, Hashable, CaseIterable {
     /// The fault kind `answer-lost-after-commit` (1.2): an adapter of 1.1 would refuse it as an
     /// unknown kind, or worse, ignore it.
     case answerLostAfterCommit = "the fault kind answer-lost-after-commit"
+    /// A web front end (1.3): `web` in the description and `session.webRequest`, which serve the
+    /// relying party's page on the web targets.
+    case webFrontEnd = "a web front end (session.webRequest)"
 
     /// The minor version of protocol 1 that added it.
     public var sinceMinor: Int {
         switch self {
         case .osFamily, .credentialLookupFailure: 1
         case .answerLostAfterCommit: 2
+        case .webFrontEnd: 3
         }
     }
 

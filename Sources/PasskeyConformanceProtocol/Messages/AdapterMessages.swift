@@ -58,6 +58,9 @@ public struct DeviceInfo: Sendable, Codable, Hashable {
     /// The OS family as sent (`osFamily` on the wire); `nil` means the platform's default family
     /// (`ios` on Apple, `android` on Android). Read `family` for the effective value.
     public var osFamily: OSFamily?
+    /// Web: the browser the page runs in, as it names itself (`Chrome/156.0.7000.0`); `nil`
+    /// elsewhere (protocol 1.3).
+    public var browser: String?
 
     /// The OS family the app runs on: `osFamily`, or the platform's default when it is absent.
     public var family: OSFamily { osFamily ?? OSFamily.defaultFamily(of: platform) }
@@ -79,7 +82,7 @@ public struct DeviceInfo: Sendable, Codable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case platform, osVersion, credentialsLibraryVersion, appOrigin, osFamily
+        case platform, osVersion, credentialsLibraryVersion, appOrigin, osFamily, browser
     }
 
     /// Decodes a device description; an `osFamily` of the other platform is rejected.
@@ -90,6 +93,7 @@ public struct DeviceInfo: Sendable, Codable, Hashable {
         credentialsLibraryVersion = try container.decodeIfPresent(String.self, forKey: .credentialsLibraryVersion)
         appOrigin = try container.decodeIfPresent(String.self, forKey: .appOrigin)
         osFamily = try container.decodeIfPresent(OSFamily.self, forKey: .osFamily)
+        browser = try container.decodeIfPresent(String.self, forKey: .browser)
         if let osFamily, osFamily.platform != platform {
             throw DecodingError.dataCorruptedError(
                 forKey: .osFamily, in: container,
@@ -111,13 +115,26 @@ public enum OSFamily: String, Sendable, Hashable, ProtocolEnum {
     case visionos
     /// Android.
     case android
+    /// A Chromium browser (the web family).
+    case chromium
 
     /// The platform the family belongs to.
-    public var platform: PlatformFamily { self == .android ? .android : .apple }
+    public var platform: PlatformFamily {
+        switch self {
+        case .android: .android
+        case .chromium: .web
+        case .ios, .ipados, .macos, .visionos: .apple
+        }
+    }
 
-    /// The family a device of `platform` has when its description names none: `ios` or `android`.
+    /// The family a device of `platform` has when its description names none: `ios`, `android` or
+    /// `chromium`.
     public static func defaultFamily(of platform: PlatformFamily) -> OSFamily {
-        platform == .android ? .android : .ios
+        switch platform {
+        case .android: .android
+        case .apple: .ios
+        case .web: .chromium
+        }
     }
 }
 

@@ -5,52 +5,46 @@
 #endif
 
 // The wire forms of the "one of" platform messages. Each is an object whose single member names
-// the case: `{"android":{…}}` or `{"apple":{…}}` for the requests, and one of six members for an
+// the case: `{"android":{…}}`, `{"apple":{…}}` or `{"web":{…}}` for the requests, and one of eight members for an
 // outcome. A member whose value is `null` counts as absent, as it does for every optional member
 // of the protocol; a value with more than one member, or none, does not decode.
 
 /// The members of a platform request on the wire.
-enum PlatformRequestKey: String, CodingKey {
-    case android, apple
-}
-
-/// Reads the single platform member of a request and hands it to `android` or `apple`.
-private func decodePlatformRequest<Android: Decodable, Apple: Decodable, Request>(
-    from decoder: any Decoder, android: (Android) -> Request, apple: (Apple) -> Request
-) throws -> Request {
-    let container = try decoder.container(keyedBy: PlatformRequestKey.self)
-    let androidValue = try container.decodeIfPresent(Android.self, forKey: .android)
-    let appleValue = try container.decodeIfPresent(Apple.self, forKey: .apple)
-    switch (androidValue, appleValue) {
-    case (let androidValue?, nil): return android(androidValue)
-    case (nil, let appleValue?): return apple(appleValue)
-    case (.some, .some):
-        throw DecodingError.dataCorrupted(
-            DecodingError.Context(
-                codingPath: container.codingPath, debugDescription: "the request carries both \"android\" and \"apple\"; exactly one is allowed"))
-    case (nil, nil):
-        throw DecodingError.dataCorrupted(
-            DecodingError.Context(
-                codingPath: container.codingPath, debugDescription: "the request carries neither \"android\" nor \"apple\"; exactly one is required"))
-    }
+enum PlatformRequestKey: String, CodingKey, CaseIterable {
+    case android, apple, web
 }
 
 /// A platform request: one case per platform, on the wire an object whose one member names it.
 protocol OnePlatformRequest: Codable {
     associatedtype Android: Codable
     associatedtype Apple: Codable
+    associatedtype Web: Codable
     /// The Android case.
     static func android(_ request: Android) -> Self
     /// The Apple case.
     static func apple(_ request: Apple) -> Self
+    /// The web case.
+    static func web(_ request: Web) -> Self
     /// The one member the request is written as.
     var member: (key: PlatformRequestKey, value: any Encodable) { get }
 }
 
 extension OnePlatformRequest {
-    /// Decodes `{"android":{…}}` or `{"apple":{…}}`; both or neither is a `DecodingError` that says so.
+    /// Decodes `{"android":{…}}`, `{"apple":{…}}` or `{"web":{…}}`; more than one or none is a
+    /// `DecodingError` that says so.
     public init(from decoder: any Decoder) throws {
-        self = try decodePlatformRequest(from: decoder, android: Self.android, apple: Self.apple)
+        let container = try decoder.container(keyedBy: PlatformRequestKey.self)
+        var found: [(PlatformRequestKey, Self)] = []
+        if let value = try container.decodeIfPresent(Android.self, forKey: .android) { found.append((.android, .android(value))) }
+        if let value = try container.decodeIfPresent(Apple.self, forKey: .apple) { found.append((.apple, .apple(value))) }
+        if let value = try container.decodeIfPresent(Web.self, forKey: .web) { found.append((.web, .web(value))) }
+        guard found.count == 1, let request = found.first?.1 else {
+            let names = PlatformRequestKey.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", ")
+            let what = found.isEmpty ? "none of" : found.map { "\"\($0.0.stringValue)\"" }.joined(separator: " and ") + " of"
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: container.codingPath, debugDescription: "the request carries \(what) \(names); exactly one is required"))
+        }
+        self = request
     }
 
     /// Encodes the request as an object with its one platform member.
@@ -65,6 +59,7 @@ extension CreateCredentialRequest: OnePlatformRequest {
         switch self {
         case .android(let request): (.android, request)
         case .apple(let request): (.apple, request)
+        case .web(let request): (.web, request)
         }
     }
 }
@@ -74,6 +69,7 @@ extension GetCredentialRequest: OnePlatformRequest {
         switch self {
         case .android(let request): (.android, request)
         case .apple(let request): (.apple, request)
+        case .web(let request): (.web, request)
         }
     }
 }
@@ -83,6 +79,7 @@ extension SignalRequest: OnePlatformRequest {
         switch self {
         case .android(let request): (.android, request)
         case .apple(let request): (.apple, request)
+        case .web(let request): (.web, request)
         }
     }
 }
@@ -90,7 +87,8 @@ extension SignalRequest: OnePlatformRequest {
 extension PlatformOutcome: Codable {
     /// The members of an outcome on the wire, one per case.
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case androidRegistrationResponseJson, androidAuthenticationResponseJson, appleRegistration, appleAssertion, signalAccepted, error
+        case androidRegistrationResponseJson, androidAuthenticationResponseJson, appleRegistration, appleAssertion, webRegistrationResponseJson
+        case webAuthenticationResponseJson, signalAccepted, error
     }
 
     /// Decodes an outcome from its one member; more than one member, none, or `signalAccepted`
@@ -109,6 +107,12 @@ extension PlatformOutcome: Codable {
         }
         if let assertion = try container.decodeIfPresent(AppleAssertion.self, forKey: .appleAssertion) {
             found.append((.appleAssertion, .appleAssertion(assertion)))
+        }
+        if let json = try container.decodeIfPresent(String.self, forKey: .webRegistrationResponseJson) {
+            found.append((.webRegistrationResponseJson, .webRegistration(responseJson: json)))
+        }
+        if let json = try container.decodeIfPresent(String.self, forKey: .webAuthenticationResponseJson) {
+            found.append((.webAuthenticationResponseJson, .webAuthentication(responseJson: json)))
         }
         if let accepted = try container.decodeIfPresent(Bool.self, forKey: .signalAccepted) {
             guard accepted else {
@@ -140,6 +144,8 @@ extension PlatformOutcome: Codable {
         case .androidAuthentication(let json): try container.encode(json, forKey: .androidAuthenticationResponseJson)
         case .appleRegistration(let registration): try container.encode(registration, forKey: .appleRegistration)
         case .appleAssertion(let assertion): try container.encode(assertion, forKey: .appleAssertion)
+        case .webRegistration(let json): try container.encode(json, forKey: .webRegistrationResponseJson)
+        case .webAuthentication(let json): try container.encode(json, forKey: .webAuthenticationResponseJson)
         case .signalAccepted: try container.encode(true, forKey: .signalAccepted)
         case .failure(let error): try container.encode(error, forKey: .error)
         }

@@ -10,14 +10,17 @@ public enum PlatformFamily: String, Sendable, Hashable, ProtocolEnum {
     case apple
     /// Android with androidx.credentials.
     case android
+    /// A web browser's WebAuthn API (`navigator.credentials`, the static `PublicKeyCredential`
+    /// methods), driven for real in a browser the harness starts.
+    case web
 }
 
 // MARK: - Registration (create)
 
-/// A registration request as the relying party hands it to the platform: the Android or the Apple
+/// A registration request as the relying party hands it to the platform: the Android, Apple or web
 /// form, matching the target's platform.
 ///
-/// On the wire it is an object with exactly one member, `android` or `apple` (see
+/// On the wire it is an object with exactly one member, `android`, `apple` or `web` (see
 /// `PlatformMessages+Codable.swift`); a value with both or neither does not decode.
 public enum CreateCredentialRequest: Sendable, Hashable {
     /// Android: `CreatePublicKeyCredentialRequest` passed to `CredentialManager.createCredential()`.
@@ -25,11 +28,14 @@ public enum CreateCredentialRequest: Sendable, Hashable {
     /// Apple: `ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest` performed by an authorization controller.
     case apple(AppleRegistrationRequest)
 
+    /// Web: `navigator.credentials.create({publicKey, mediation})` of a page.
+    case web(WebCreateRequest)
     /// The platform the request is written for.
     public var platform: PlatformFamily {
         switch self {
         case .android: .android
         case .apple: .apple
+        case .web: .web
         }
     }
     /// The Android request, or `nil` for an Apple one (a read helper; decide by platform with `switch`).
@@ -124,11 +130,14 @@ public enum GetCredentialRequest: Sendable, Hashable {
     /// Apple: `ASAuthorizationPlatformPublicKeyCredentialAssertionRequest`.
     case apple(AppleAssertionRequest)
 
+    /// Web: `navigator.credentials.get({publicKey, mediation})` of a page.
+    case web(WebGetRequest)
     /// The platform the request is written for.
     public var platform: PlatformFamily {
         switch self {
         case .android: .android
         case .apple: .apple
+        case .web: .web
         }
     }
     /// The Android option, or `nil` for an Apple request (a read helper; decide by platform with `switch`).
@@ -179,11 +188,14 @@ public enum SignalRequest: Sendable, Hashable {
     /// Apple: one report method of `ASCredentialDataManager` or `ASCredentialUpdater`.
     case apple(AppleSignalReport)
 
+    /// Web: one of the static signal methods of `PublicKeyCredential`, called by a page.
+    case web(WebSignalRequest)
     /// The platform the signal is written for.
     public var platform: PlatformFamily {
         switch self {
         case .android: .android
         case .apple: .apple
+        case .web: .web
         }
     }
     /// The Android signal, or `nil` for an Apple one (a read helper; decide by platform with `switch`).
@@ -289,6 +301,12 @@ public enum PlatformOutcome: Sendable, Hashable {
     case appleRegistration(AppleRegistration)
     /// Apple `ASAuthorizationPlatformPublicKeyCredentialAssertion` (`appleAssertion`).
     case appleAssertion(AppleAssertion)
+    /// The JSON of the `PublicKeyCredential` a page's `create` resolved with (`toJSON()`:
+    /// `RegistrationResponseJSON`), as the browser made it (`webRegistrationResponseJson`).
+    case webRegistration(responseJson: String)
+    /// The JSON of the `PublicKeyCredential` a page's `get` resolved with (`AuthenticationResponseJSON`)
+    /// (`webAuthenticationResponseJson`).
+    case webAuthentication(responseJson: String)
     /// A signal the platform accepted; says nothing about what any provider did (`signalAccepted: true`).
     case signalAccepted
     /// The exception (Android) or error (Apple) the call ended with (`error`).

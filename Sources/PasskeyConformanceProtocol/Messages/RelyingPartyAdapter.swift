@@ -41,6 +41,9 @@ public protocol RelyingPartySession: Sendable {
     func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws
     /// Fires a timer the app scheduled.
     func timerFired(_ timer: TimerID) async throws
+    /// Answers a request of the relying party's page on a web target (protocol 1.3): the page's
+    /// requests to the relying party's origins reach its server here.
+    func webRequest(_ request: WebRequest) async throws -> WebResponse
     /// Ends the session.
     func close() async
     /// Ends the session and returns the fault of the adapter or its transport when closing failed
@@ -50,6 +53,11 @@ public protocol RelyingPartySession: Sendable {
 }
 
 extension RelyingPartySession {
+    /// No web front end: the request fails, naming the session that has none.
+    public func webRequest(_ request: WebRequest) async throws -> WebResponse {
+        throw WebFrontEndMissing(url: request.url)
+    }
+
     /// Calls `close()`; a transport that can tell a failed close implements this itself.
     public func closeReportingFault() async -> RunFault? {
         await close()
@@ -89,4 +97,12 @@ public protocol PlatformHost: Sendable {
     func show(_ event: UIEvent) async
     /// Records a telemetry event of the app.
     func telemetry(_ event: TelemetryEvent) async
+}
+
+/// The error of a session without a web front end asked for a page's request.
+public struct WebFrontEndMissing: Error, CustomStringConvertible, Sendable {
+    /// The URL the page asked for.
+    public var url: String
+    /// The error in a sentence.
+    public var description: String { "the relying party has no web front end to answer \(url)" }
 }

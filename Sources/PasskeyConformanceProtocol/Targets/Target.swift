@@ -31,6 +31,9 @@ public struct Target: Sendable, Codable, Hashable, Identifiable {
         case googlePasswordManager = "Google Password Manager"
         /// A third-party provider (a password manager app).
         case thirdParty = "third-party provider"
+        /// The harness's model of a browser's credential manager: Chromium in automation reaches no
+        /// credential manager of its own, so the harness decides what one would (web targets).
+        case browserModel = "the harness's model of the browser's credential manager"
     }
 
     /// The stable id used on the command line, in tags and in reports (`apple-18`, `android-15-gpm`).
@@ -115,7 +118,7 @@ extension OSFamily {
         case .ios, .ipados: "18.0"
         case .macos: "15.0"
         case .visionos: "2.0"
-        case .android: nil
+        case .android, .chromium: nil
         }
     }
 
@@ -127,18 +130,30 @@ extension OSFamily {
         case .macos: "macOS"
         case .visionos: "visionOS"
         case .android: "Android"
+        case .chromium: "Chromium"
         }
     }
 }
 
 /// Every target the harness knows, in report order: each family's targets are declared with the
-/// family (`Targets/Apple/`, `Targets/Android/`).
+/// family (`Targets/Apple/`, `Targets/Android/`, `Targets/Web/`).
 public enum TargetCatalog {
-    /// All targets, Apple's first.
+    /// The native targets, Apple's first: the seeds' scope, and every plan's unless the adapter
+    /// declares web targets too.
     public static let all: [Target] = apple + android
 
+    /// Every target: the native ones, then the web ones (an extension of the seeds' scope, run
+    /// against a real browser).
+    public static let known: [Target] = all + web
+
+    /// The targets a plan for an adapter that declares `declared` runs over: the native ones, and
+    /// the web ones the adapter declares.
+    public static func planned(declaring declared: [TargetID]) -> [Target] {
+        all + web.filter { declared.contains($0.id) }
+    }
+
     /// The target with an id, or `nil`.
-    public static func target(id: TargetID) -> Target? { all.first { $0.id == id } }
+    public static func target(id: TargetID) -> Target? { known.first { $0.id == id } }
     /// The target whose id is the text `id` (from a command line, a tag or a report), or `nil`.
     public static func target(id: String) -> Target? { target(id: TargetID(rawValue: id)) }
 }
