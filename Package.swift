@@ -83,8 +83,8 @@ let package = Package(
         .target(
             name: "PasskeyConformanceCLI",
             dependencies: [
-                "ConformanceKit", "ReferenceRP", "ConformanceSelfTest", "ConformanceReports", "ConformanceJSONRPC", "Gherkin", "WebAuthn",
-                "HarnessBuild",
+                "ConformanceKit", "ReferenceRP", "ConformanceSelfTest", "ConformanceReports", "ConformanceJSONRPC", "ConformanceBrowser", "Gherkin",
+                "WebAuthn", "HarnessBuild",
             ],
             resources: [.copy("Resources/Criteria")]
         ),

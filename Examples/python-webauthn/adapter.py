@@ -31,6 +31,7 @@ from app_protocol import (ALL_TARGETS, APP_HANDLERS, Dispatcher, device_of, prot
 from jsonrpc import INVALID_PARAMS, RpcError  # noqa: E402
 from server import FAULT_KINDS, AccountFixture, Server  # noqa: E402
 from verifiers import make_verifier  # noqa: E402
+from web import DESIGNS, MUTANTS, WebFrontEnd  # noqa: E402
 
 NAME, VERSION = "python-webauthn-example-rp", "1.0.0"
 
@@ -52,6 +53,8 @@ def parse_arguments(arguments):
     parser.add_argument("--library-defaults", action="store_true",
                         help="call py_webauthn with its default arguments (user presence always required)")
     parser.add_argument("--verbose", action="store_true", help="log every message on standard error")
+    parser.add_argument("--web-mutant", choices=sorted(MUTANTS), help="a fault of the web front end (web targets only)")
+    parser.add_argument("--web-design", choices=sorted(DESIGNS), help="another conforming design of the web front end")
     parser.add_argument("--describe", action="store_true",
                         help="print the configuration (library, version, the line that makes the difference) as JSON and exit")
     options = parser.parse_args(arguments)
@@ -77,6 +80,8 @@ class Session:
         self.device = device_of(context)
         self.server = Server(seed=context.integer("seed"), app_origin=self.device.app_origin, verifier=verifier)
         self.app = App(self.device, self.server, platform, primary_rp_id=RELYING_PARTY_IDS[0])
+        # On a web target the app is the page in the harness's browser; its requests come here.
+        self.web = WebFrontEnd(self.server, platform.now, OPTIONS.web_mutant, OPTIONS.web_design) if self.device.platform == "web" else None
 
 
 # The session methods: params in, result out. A real adapter would reach its server's fixtures and
@@ -127,18 +132,31 @@ def inject_fault(session, params):
     return {}
 
 
+def web_request(session, params):
+    if session.web is None:
+        raise RpcError(INVALID_PARAMS, "this session is not on a web target")
+    request = params.object("request")
+    status, content_type, body = session.web.handle(
+        request.string("method"), request.string("url"), request.string("body", optional=True))
+    return {"status": status, "contentType": content_type, "body": body}
+
+
 HANDLERS = {
     **APP_HANDLERS,
     "session.setUp": set_up,
     "session.addCredential": add_credential,
     "session.inspectAccount": inspect_account,
     "session.injectFault": inject_fault,
+    "session.webRequest": web_request,
 }
+
+WEB_TARGETS = ["web-chromium", "web-chromium-declining", "web-chromium-no-signals", "web-chromium-no-conditional-create"]
 
 
 def describe():
-    return {"name": NAME, "version": VERSION, "targets": ALL_TARGETS, "capabilities": CAPABILITIES,
-            "relyingPartyIDs": RELYING_PARTY_IDS}
+    return {"name": NAME, "version": VERSION, "targets": ALL_TARGETS + WEB_TARGETS, "capabilities": CAPABILITIES,
+            "relyingPartyIDs": RELYING_PARTY_IDS,
+            "web": {"startURL": "https://login.example.com/", "origins": ["https://login.example.com"]}}
 
 
 def main():

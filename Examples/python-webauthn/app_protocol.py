@@ -16,7 +16,7 @@ from jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, PLATFORM_C
                      UNSUPPORTED_VERSION, Connection, HarnessGone, Params, RpcError)
 from server import Refused
 
-PROTOCOL_VERSION = "1.2"
+PROTOCOL_VERSION = "1.3"
 
 # Every target of the harness's TargetCatalog: the app checks the device's versions at run time.
 ALL_TARGETS = [
@@ -77,10 +77,10 @@ class HarnessPlatform:
 def device_of(context: Params) -> Device:
     """The device of a session's context, as the app reads it at run time."""
     device = context.object("device")
-    return Device(platform=device.choice("platform", ("apple", "android")), os_version=device.string("osVersion"),
+    return Device(platform=device.choice("platform", ("apple", "android", "web")), os_version=device.string("osVersion"),
                   library_version=device.string("credentialsLibraryVersion", optional=True),
                   app_origin=device.string("appOrigin", optional=True),
-                  os_family=device.choice("osFamily", ("ios", "ipados", "macos", "visionos", "android"), optional=True))
+                  os_family=device.choice("osFamily", ("ios", "ipados", "macos", "visionos", "android", "chromium"), optional=True))
 
 
 # The session methods that reach only the app; `session.app` is an app.App.
@@ -101,6 +101,8 @@ def perform(session, params):
 
 
 def inspect_session(session, params):
+    if getattr(session, "web", None) is not None:
+        return session.web.session_snapshot()
     app = session.app
     return {"stage": app.stage} if app.username is None else {"stage": app.stage, "username": app.username}
 

@@ -42,7 +42,7 @@ public final class BrowserPage: Sendable {
     public let session: String
     let target: String
     let context: String
-    let routes: [Route]
+    private let routes: Mutex<[Route]>
     private let waiters = Mutex<[(method: String, slot: OneShot)]>([])
     private let observers = Mutex<[@Sendable (DevToolsPipe.Event) -> Void]>([])
 
@@ -51,7 +51,12 @@ public final class BrowserPage: Sendable {
         self.session = session
         self.target = target
         self.context = context
-        self.routes = routes
+        self.routes = Mutex(routes)
+    }
+
+    /// Replaces the page's routes (a pooled page serves the next test case's relying party).
+    public func route(_ routes: [Route]) {
+        self.routes.withLock { $0 = routes }
     }
 
     /// Sends a command to this page (failing after `deadline` without an answer).
@@ -60,12 +65,12 @@ public final class BrowserPage: Sendable {
         try await pipe.send(method, params, session: session, deadline: deadline)
     }
 
-    /// Turns on what every page needs: page events, the routes, the runtime.
+    /// Turns on what every page needs: page events, the runtime, and every request paused so that
+    /// the routes answer it or it fails.
     func start() async throws {
         try await send("Page.enable")
         try await send("Runtime.enable")
-        let patterns = routes.map { JSONValue.object(["urlPattern": .string($0.origin + "/*"), "requestStage": .string("Request")]) }
-        if !patterns.isEmpty { try await send("Fetch.enable", ["patterns": .array(patterns)]) }
+        try await send("Fetch.enable", ["patterns": .array([.object(["urlPattern": .string("*"), "requestStage": .string("Request")])])])
     }
 
     /// Calls `observer` with every event of this page (after the page's own handling).
@@ -91,7 +96,7 @@ public final class BrowserPage: Sendable {
         guard let id = params["requestId"]?.stringValue, let request = params["request"], let url = request["url"]?.stringValue else { return }
         let method = request["method"]?.stringValue ?? "GET"
         let body = request["postData"]?.stringValue.map { Data($0.utf8) }
-        let route = routes.first { url == $0.origin || url.hasPrefix($0.origin + "/") }
+        let route = routes.withLock { $0.first { url == $0.origin || url.hasPrefix($0.origin + "/") } }
         if let route, let answer = await route.answer(method, url, body) {
             _ = try? await send(
                 "Fetch.fulfillRequest",

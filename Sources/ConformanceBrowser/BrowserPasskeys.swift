@@ -6,13 +6,14 @@ import WebAuthn
 /// authenticator (`WebAuthn.addCredential`): the harness makes the key, so it knows the public key
 /// the server is told of, and the browser signs with it.
 public enum BrowserPasskeys {
-    /// Adds a resident passkey to the authenticator `authenticator` of `page`.
+    /// Adds a passkey to the authenticator `authenticator` of `page`: a resident one unless
+    /// `resident` is false.
     public static func add(
         to page: BrowserPage, authenticator: String, credentialID: Data, key: P256SigningKey, rpID: String, userHandle: Data,
-        userName: String, displayName: String, backedUp: Bool = true
+        userName: String, displayName: String, backedUp: Bool = true, resident: Bool = true
     ) async throws {
         let credential: JSONValue = .object([
-            "credentialId": .string(credentialID.base64EncodedString()), "isResidentCredential": .bool(true), "rpId": .string(rpID),
+            "credentialId": .string(credentialID.base64EncodedString()), "isResidentCredential": .bool(resident), "rpId": .string(rpID),
             "privateKey": .string(pkcs8(key).base64EncodedString()), "userHandle": .string(userHandle.base64EncodedString()),
             "signCount": .number(0), "userName": .string(userName), "userDisplayName": .string(displayName),
             "backupEligibility": .bool(backedUp), "backupState": .bool(backedUp),

@@ -29,16 +29,20 @@ public final class PageClock: Sendable {
     let page: BrowserPage
     private let timers = Mutex<[Int: Int64]>([:])
     private let onTimer: @Sendable (Timer) -> Void
+    private let onClear: @Sendable (Int) -> Void
 
-    private init(page: BrowserPage, onTimer: @escaping @Sendable (Timer) -> Void) {
+    private init(page: BrowserPage, onTimer: @escaping @Sendable (Timer) -> Void, onClear: @escaping @Sendable (Int) -> Void) {
         self.page = page
         self.onTimer = onTimer
+        self.onClear = onClear
     }
 
     /// Installs the virtual clock into `page` (for every document it loads from now on); `onTimer`
-    /// hears of each timer the page sets.
-    public static func install(on page: BrowserPage, onTimer: @escaping @Sendable (Timer) -> Void = { _ in }) async throws -> PageClock {
-        let clock = PageClock(page: page, onTimer: onTimer)
+    /// hears of each timer the page sets, `onClear` of each it clears.
+    public static func install(
+        on page: BrowserPage, onTimer: @escaping @Sendable (Timer) -> Void = { _ in }, onClear: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws -> PageClock {
+        let clock = PageClock(page: page, onTimer: onTimer, onClear: onClear)
         page.observe { event in
             guard event.method == "Runtime.bindingCalled", event.params["name"]?.stringValue == binding,
                 let payload = event.params["payload"]?.stringValue, let json = try? JSONValue.parse(Data(payload.utf8)),
@@ -51,6 +55,7 @@ public final class PageClock: Sendable {
                 clock.onTimer(Timer(id: id, dueMillis: due))
             case "clear":
                 _ = clock.timers.withLock { $0.removeValue(forKey: id) }
+                clock.onClear(id)
             default:
                 return
             }

@@ -28,6 +28,9 @@ public final class PageInstrumentation: Sendable {
     public enum Decision: Sendable {
         /// Let the browser fulfil it.
         case proceed
+        /// Let the browser fulfil a `get` with only this credential allowed (base64url): the
+        /// credential manager's choice among the passkeys it offers.
+        case proceedWith(credentialID: String)
         /// Refuse it with a `DOMException` of this name and message.
         case refuse(name: String, message: String)
     }
@@ -57,20 +60,33 @@ public final class PageInstrumentation: Sendable {
     static let binding = "__pkcReport"
 
     let page: BrowserPage
+    private let note: @Sendable (Call) -> Void
     private let decide: @Sendable (Call) async -> Decision
+    private let answered: @Sendable (Call) -> Void
     private let calls = Mutex<[Call]>([])
 
-    private init(page: BrowserPage, decide: @escaping @Sendable (Call) async -> Decision) {
+    private init(
+        page: BrowserPage, note: @escaping @Sendable (Call) -> Void, decide: @escaping @Sendable (Call) async -> Decision,
+        answered: @escaping @Sendable (Call) -> Void
+    ) {
         self.page = page
+        self.note = note
         self.decide = decide
+        self.answered = answered
     }
 
     /// Installs the script into `page` (for every document it loads from now on), with the API
     /// `surface` the page sees; `decide` answers each `create` and `get`.
+    ///
+    /// `note` hears of every report at once, in the page's order, before any answer is sought (a
+    /// backend records the call there, so that nothing the page did is missed by a check that
+    /// follows); `decide` then answers each `create` and `get`, and `answered` hears when the page
+    /// has the answer.
     public static func install(
-        on page: BrowserPage, surface: APISurface = .full, decide: @escaping @Sendable (Call) async -> Decision
+        on page: BrowserPage, surface: APISurface = .full, note: @escaping @Sendable (Call) -> Void = { _ in },
+        answered: @escaping @Sendable (Call) -> Void = { _ in }, decide: @escaping @Sendable (Call) async -> Decision
     ) async throws -> PageInstrumentation {
-        let instrumentation = PageInstrumentation(page: page, decide: decide)
+        let instrumentation = PageInstrumentation(page: page, note: note, decide: decide, answered: answered)
         page.observe { event in
             guard event.method == "Runtime.bindingCalled", event.params["name"]?.stringValue == binding,
                 let payload = event.params["payload"]?.stringValue, let json = try? JSONValue.parse(Data(payload.utf8)),
@@ -87,19 +103,37 @@ public final class PageInstrumentation: Sendable {
     /// Every call reported so far, in the order the page made them.
     public var reported: [Call] { calls.withLock { $0 } }
 
+    /// Forgets the calls reported so far (a pooled page starts the next test case).
+    public func forget() {
+        calls.withLock { $0 = [] }
+    }
+
+    /// Waits until the page has nothing in flight: no request of its own (`fetch`, a response's
+    /// body), no credential call the browser is fulfilling, no signal; a call waiting for the
+    /// harness's decision does not count. Each part counts until a task after it ended, so that
+    /// what the page does with its result has run too.
+    public func idle() async throws {
+        _ = try await page.evaluate("globalThis.__pkcIdle ? globalThis.__pkcIdle() : null")
+    }
+
     private func received(_ call: Call) {
         calls.withLock { $0.append(call) }
+        note(call)
         guard call.id != 0 else { return }
         Task {
             let decision = await decide(call)
             let answer: String
             switch decision {
             case .proceed: answer = #"{"proceed":true}"#
+            case .proceedWith(let id):
+                answer = String(
+                    decoding: (try? JSONEncoder().encode(JSONValue.object(["proceed": .bool(true), "allow": .string(id)]))) ?? Data("{}".utf8), as: UTF8.self)
             case .refuse(let name, let message):
                 let encoded = (try? JSONEncoder().encode(JSONValue.object(["refuse": .string(name), "message": .string(message)]))) ?? Data("{}".utf8)
                 answer = String(decoding: encoded, as: UTF8.self)
             }
             _ = try? await page.evaluate("globalThis.__pkcResolve(\(call.id), \(answer))")
+            answered(call)
         }
     }
 
@@ -116,11 +150,40 @@ public final class PageInstrumentation: Sendable {
           const signalMethods = ["signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails"];
           const pending = new Map();
           let next = 1;
+          // What the page has in flight; `done` counts down a task later, once its continuations ran.
+          let busy = 0;
+          const idleWaiters = [];
+          const channel = new MessageChannel();
+          const afterTask = [];
+          channel.port1.onmessage = () => {
+            const ready = afterTask.splice(0);
+            for (const run of ready) run();
+          };
+          const later = (run) => { afterTask.push(run); channel.port2.postMessage(0); };
+          const settleIdle = () => { if (busy === 0) for (const resolve of idleWaiters.splice(0)) resolve(true); };
+          const start = () => { busy++; };
+          const done = () => later(() => { busy--; settleIdle(); });
+          const tracked = (promise) => { start(); return promise.then((value) => { done(); return value; }, (error) => { done(); throw error; }); };
+          Object.defineProperty(globalThis, "__pkcIdle", {
+            value: () => new Promise((resolve) => { idleWaiters.push(resolve); later(settleIdle); }),
+          });
+          const realFetch = globalThis.fetch;
+          if (realFetch) globalThis.fetch = (...args) => tracked(realFetch.apply(globalThis, args));
+          if (globalThis.Response) {
+            for (const method of ["json", "text", "arrayBuffer", "blob", "formData"]) {
+              const original = Response.prototype[method];
+              if (typeof original === "function") Response.prototype[method] = function (...args) { return tracked(original.apply(this, args)); };
+            }
+          }
           const bytes = (value) => {
             const view = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
             let text = "";
             for (const byte of view) text += String.fromCharCode(byte);
             return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+          };
+          const unbytes = (text) => {
+            const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4));
+            return Uint8Array.from(binary, (character) => character.charCodeAt(0));
           };
           const plain = (value) => {
             if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return { $bytes: bytes(value) };
@@ -133,7 +196,14 @@ public final class PageInstrumentation: Sendable {
             return value;
           };
           Object.defineProperty(globalThis, "__pkcResolve", {
-            value: (id, decision) => { const resolve = pending.get(id); pending.delete(id); if (resolve) resolve(decision); },
+            value: (id, decision) => {
+              const resolve = pending.get(id);
+              pending.delete(id);
+              if (!resolve) return;
+              // A call that goes on is in flight again until its result has been handled.
+              if (decision && decision.proceed) start();
+              resolve(decision);
+            },
           });
           const ask = (kind, body) => new Promise((resolve) => {
             const id = next++;
@@ -160,6 +230,10 @@ public final class PageInstrumentation: Sendable {
               passed = { ...options };
               delete passed.mediation;
             }
+            if (kind === "get" && decision.allow) {
+              passed = { ...options, publicKey: { ...options.publicKey, allowCredentials: [{ type: "public-key", id: unbytes(decision.allow) }] } };
+              delete passed.mediation;
+            }
             try {
               const result = await original(passed);
               tell(kind === "create" ? "created" : "got", { call, result: result ? result.toJSON() : null });
@@ -167,6 +241,8 @@ public final class PageInstrumentation: Sendable {
             } catch (error) {
               tell("failed", { call, name: error.name, message: error.message });
               throw error;
+            } finally {
+              done();
             }
           };
           credentials.create = (options) => through("create", create, options, !!options && options.mediation === "conditional");
@@ -183,7 +259,7 @@ public final class PageInstrumentation: Sendable {
               PKC[method] = (options) => {
                 const call = next++;
                 tell("signal", { call, method, options: plain(options) });
-                return original.call(PKC, options).then(
+                return tracked(original.call(PKC, options)).then(
                   (value) => { tell("signalled", { call, method }); return value; },
                   (error) => { tell("signalFailed", { call, method, name: error.name, message: error.message }); throw error; });
               };

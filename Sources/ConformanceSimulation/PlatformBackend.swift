@@ -69,9 +69,23 @@ public protocol PlatformBackend: AnyObject, Sendable {
     /// Makes a passkey in the credential manager, as if created earlier, and returns its id and
     /// COSE public key.
     func makeProviderPasskey(rpID: String, userHandle: Data, userName: String, displayName: String) throws -> ProviderPasskey
+
+    /// Waits until the platform has done what the relying party's last interaction started (a
+    /// real platform works beside the harness; a simulated one is always settled); `true` when the
+    /// relying party may have called the platform meanwhile.
+    @discardableResult
+    func settle() async throws -> Bool
+
+    /// Opens the relying party's session for a test case on this backend (see the default).
+    func openSession(on adapter: any RelyingPartyAdapter, context: SessionContext, description: AdapterDescription) async throws
+        -> any RelyingPartySession
 }
 
 extension PlatformBackend {
+    /// A simulated platform has nothing in flight.
+    @discardableResult
+    public func settle() async throws -> Bool { false }
+
     /// Opens the relying party's session for a test case on this backend: by default the adapter's
     /// own, whose app calls `platformHost`. A real platform's backend wraps it (the web's runs the
     /// relying party's page in the browser and passes the user's actions to it).

@@ -28,6 +28,12 @@ public struct PlatformSimulator: Sendable {
         public var kind: Kind
         /// The note in a sentence, for the transcript.
         public var text: String
+
+        /// A note of a kind, in a sentence.
+        public init(kind: Kind, text: String) {
+            self.kind = kind
+            self.text = text
+        }
     }
 
     /// The target whose platform this simulates.

@@ -111,9 +111,9 @@ extension ProviderState {
     }
 
     /// The flags of a passkey made without UI: no user presence or verification, backed up.
-    static let conditionalFlags = Flags(userPresent: false, userVerified: false, backupEligible: true, backedUp: true)
+    public static let conditionalFlags = Flags(userPresent: false, userVerified: false, backupEligible: true, backedUp: true)
     /// The flags of a passkey made or used through the platform's sheet: present, verified, backed up.
-    static let modalFlags = Flags(userPresent: true, userVerified: true, backupEligible: true, backedUp: true)
+    public static let modalFlags = Flags(userPresent: true, userVerified: true, backupEligible: true, backedUp: true)
 
     /// What the provider does with a passkey sign-in request.
     public enum AssertionDecision: Sendable, Hashable {

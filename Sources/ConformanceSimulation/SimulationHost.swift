@@ -29,7 +29,7 @@ public final class SimulationHost: PlatformHost, PlatformBackend, Sendable {
         var nextOperation = 1
     }
 
-    private let state: Mutex<State>
+    let state: Mutex<State>
     /// Whether transcript entries keep their payloads. A host whose transcript nobody reads in
     /// full (`explore`'s histories) records every entry without one, and so never encodes them.
     public let keepsPayloads: Bool
@@ -95,7 +95,7 @@ public final class SimulationHost: PlatformHost, PlatformBackend, Sendable {
         }
     }
 
-    private static func start(
+    static func start(
         _ state: inout State, _ call: PlatformOperation.Call, summary: String, payload: JSONValue?,
         outcome: PlatformOutcome, notes: [PlatformSimulator.Note], hold: Bool
     ) -> OperationID {

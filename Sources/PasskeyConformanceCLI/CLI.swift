@@ -1,3 +1,4 @@
+import ConformanceBrowser
 import ConformanceKit
 import ConformanceReports
 import Foundation
@@ -28,7 +29,9 @@ public enum CLI {
 
     /// The platforms `run` and `explore` run test cases on, asked in order for each target's
     /// backend: a new platform family joins the list here (Documentation/platform-seam.md).
-    static let platforms = PlatformBackendFactories([SimulatedPlatforms()])
+    static let platforms = PlatformBackendFactories([SimulatedPlatforms(), browser])
+    /// The web family's platform: one Chromium, started at the first web test case of a run.
+    static let browser = BrowserPlatforms()
 
     /// Every command, in the order the overview lists them; the command line's first word picks one by name.
     static let commands: [any CLICommand.Type] = [

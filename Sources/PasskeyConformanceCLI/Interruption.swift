@@ -57,6 +57,8 @@ final class Execution: Sendable {
             if case .finished(let result, _, _) = event { progress.withLock { $0.results.append(result) } }
             onEvent(event)
         }
+        // The browser of the web targets, if the run started one, ends with the run.
+        await CLI.browser.shutdown()
         return .finished(description, results, wallSeconds: (ContinuousClock.now - started).inSeconds)
     }
 

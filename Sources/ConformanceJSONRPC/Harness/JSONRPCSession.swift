@@ -60,6 +60,11 @@ public struct JSONRPCSession: RelyingPartySession {
         _ = try await call(.sessionTimerFired, JSONRPCParams.TimerFired(session: id, timer: timer), returning: JSONRPCParams.Empty.self)
     }
 
+    /// Sends `session.webRequest` with a request of the relying party's page.
+    public func webRequest(_ request: WebRequest) async throws -> WebResponse {
+        try await call(.sessionWebRequest, JSONRPCParams.WebRequestParams(session: id, request: request), returning: WebResponse.self)
+    }
+
     /// Closes the session in the adapter (best effort, within the per-call time-out even when the
     /// test case's budget is spent) and forgets its host.
     public func close() async {

@@ -146,6 +146,9 @@ public final class World {
     /// Delivers every platform outcome that is due, in order, until the relying party starts no more.
     public func settle() async throws {
         var deliveries = 0
+        // A real platform's page may have called the platform since: the monitors judge it while
+        // the action that caused it is still the one in progress.
+        if try await host.settle() { await watch?.look(self) }
         while let operation = host.takeDeliverable() {
             deliveries += 1
             if deliveries > Self.deliveryLimit {
@@ -154,6 +157,7 @@ public final class World {
             let summary = operation.outcome.error.map { "\(operation.id) failed: \($0.name): \($0.message)" } ?? "\(operation.id) succeeded"
             host.record(.harnessToRP, "session.platformCompleted", summary, payload: Self.transcriptPayload(operation.outcome))
             try await session.platformCompleted(operation: operation.id, outcome: operation.outcome)
+            _ = try await host.settle()
             await watch?.look(self, delivered: operation)
         }
     }

@@ -93,6 +93,9 @@ extension ServerConnection {
         case .sessionTimerFired:
             let (served, params) = try session(JSONRPCParams.TimerFired.self, of: message)
             return try await served.checked { try await served.session.timerFired(params.timer) }
+        case .sessionWebRequest:
+            let (served, params) = try session(JSONRPCParams.WebRequestParams.self, of: message)
+            return try await served.checked { try await served.session.webRequest(params.request) }
         case .sessionClose:
             let (served, params) = try session(JSONRPCParams.Session.self, of: message)
             await served.session.close()

@@ -33,6 +33,8 @@ public enum JSONRPCMethod: String, Sendable, CaseIterable {
     case sessionPlatformCompleted = "session.platformCompleted"
     /// Tells the app that a timer it scheduled is due.
     case sessionTimerFired = "session.timerFired"
+    /// A request of the relying party's page on a web target (1.3); answered with the response.
+    case sessionWebRequest = "session.webRequest"
     /// Ends a session.
     case sessionClose = "session.close"
     // Adapter → harness.
@@ -161,6 +163,16 @@ package enum JSONRPCParams {
         }
     }
 
+    package struct WebRequestParams: Codable, Sendable {
+        package var session: String
+        package var request: WebRequest
+
+        package init(session: String, request: WebRequest) {
+            self.session = session
+            self.request = request
+        }
+    }
+
     package struct CreateCredential: Codable, Sendable {
         package var session: String
         package var request: CreateCredentialRequest
@@ -279,6 +291,7 @@ extension JSONRPCParams.InspectAccount: SessionScoped {}
 extension JSONRPCParams.InjectFault: SessionScoped {}
 extension JSONRPCParams.PlatformCompleted: SessionScoped {}
 extension JSONRPCParams.TimerFired: SessionScoped {}
+extension JSONRPCParams.WebRequestParams: SessionScoped {}
 
 /// The parts of a `major.minor` protocol version.
 package enum ProtocolVersion {
