@@ -78,7 +78,10 @@ class Session:
 
     def __init__(self, context, platform, verifier):
         self.device = device_of(context)
-        self.server = Server(seed=context.integer("seed"), app_origin=self.device.app_origin, verifier=verifier)
+        # A web page at login.example.com answers for both RP IDs (accounts.example.org names it as
+        # a related origin), so the server accepts that origin too.
+        app_origin = "https://login.example.com" if self.device.platform == "web" else self.device.app_origin
+        self.server = Server(seed=context.integer("seed"), app_origin=app_origin, verifier=verifier)
         self.app = App(self.device, self.server, platform, primary_rp_id=RELYING_PARTY_IDS[0])
         # On a web target the app is the page in the harness's browser; its requests come here.
         self.web = WebFrontEnd(self.server, platform.now, OPTIONS.web_mutant, OPTIONS.web_design) if self.device.platform == "web" else None
@@ -123,10 +126,11 @@ def inject_fault(session, params):
     fault = params.object("fault")
     kind = fault.choice("kind", FAULT_KINDS + ("network-failure", "answer-lost-after-commit"))
     count = fault.integer("count", optional=True)
+    target = session.web or session.app  # on a web target the page's network fails
     if kind == "network-failure":
-        session.app.network_failures = float("inf") if count is None else count
+        target.network_failures = float("inf") if count is None else count
     elif kind == "answer-lost-after-commit":
-        session.app.lost_answers = float("inf") if count is None else count
+        target.lost_answers = float("inf") if count is None else count
     else:
         session.server.inject(kind, count)
     return {}
@@ -156,7 +160,7 @@ WEB_TARGETS = ["web-chromium", "web-chromium-declining", "web-chromium-no-signal
 def describe():
     return {"name": NAME, "version": VERSION, "targets": ALL_TARGETS + WEB_TARGETS, "capabilities": CAPABILITIES,
             "relyingPartyIDs": RELYING_PARTY_IDS,
-            "web": {"startURL": "https://login.example.com/", "origins": ["https://login.example.com"]}}
+            "web": {"startURL": "https://login.example.com/", "origins": ["https://login.example.com", "https://accounts.example.org"]}}
 
 
 def main():

@@ -19,6 +19,9 @@ from urllib.parse import urlsplit
 from encoding import b64url_decode, b64url_encode
 from server import LookupFailed, Refused
 
+# The page's origin; the second RP ID's site names it as a related origin.
+WEB_ORIGIN = "https://login.example.com"
+
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
 
 # Faults of a web relying party, two forms per item the web wording covers.
@@ -50,6 +53,11 @@ class WebFrontEnd:
         self.design = design or ""
         self.stage = "signed-out"
         self.username = None
+        self.token = None  # the sign-in the page holds now
+        # Injected faults of the network between the page and the server (float("inf"): all): a
+        # submission that never reaches the server, and a committed request whose answer is lost.
+        self.network_failures = 0
+        self.lost_answers = 0
 
     def session_snapshot(self):
         return {"stage": self.stage} if self.username is None else {"stage": self.stage, "username": self.username}
@@ -58,7 +66,7 @@ class WebFrontEnd:
         """The answer to one request of the page: (status, content type, body text)."""
         path = urlsplit(url).path or "/"
         if method == "GET":
-            return self._file(path)
+            return self._file(url, path)
         try:
             request = json.loads(body or "{}")
         except ValueError:
@@ -66,14 +74,28 @@ class WebFrontEnd:
         handler = self.API.get(path)
         if handler is None:
             return _json(404, {"error": f"no API {path}"})
+        submits = path in ("/api/registration", "/api/authentication")
+        if submits and self.network_failures > 0:
+            self.network_failures -= 1
+            return _json(503, {"error": "the server cannot be reached", "network": True})
         try:
-            return _json(200, handler(self, request))
+            answer = handler(self, request)
+            if (submits or path == "/api/accepted-list") and self.lost_answers > 0:
+                self.lost_answers -= 1
+                return _json(503, {"error": "the server's answer was lost", "network": True})
+            return _json(200, answer)
         except Refused as refusal:
             return _json(403, {"error": str(refusal), "flags": refusal.flags, "rejectedFlags": refusal.rejected_flags})
         except LookupFailed as failure:
             return _json(503, {"error": str(failure)})
 
-    def _file(self, path):
+    def _file(self, url, path):
+        if path == "/.well-known/webauthn":
+            # Related Origin Requests (WebAuthn Level 3): the page at login.example.com may use the
+            # second RP ID, accounts.example.org, which names it here.
+            return 200, "application/json", json.dumps({"origins": [WEB_ORIGIN]})
+        if urlsplit(url).hostname != urlsplit(WEB_ORIGIN).hostname:
+            return 404, "text/plain", "not found"
         name = {"/": "index.html", "/app.js": "app.js"}.get(path)
         if name is None:
             return 404, "text/plain", "not found"
@@ -87,7 +109,7 @@ class WebFrontEnd:
 
     def sign_in(self, request):
         token, assurance = self.server.password_sign_in(request["username"], request["password"])
-        self.username = request["username"]
+        self.username, self.token = request["username"], token
         self.stage = "signed-in" if assurance == "full" else "awaiting-second-factor"
         return {"token": token, "stage": self.stage}
 
@@ -98,18 +120,21 @@ class WebFrontEnd:
 
     def recovery(self, request):
         token = self.server.recovery_sign_in(request["username"])
-        self.username, self.stage = request["username"], "signed-in-limited"
+        self.username, self.stage, self.token = request["username"], "signed-in-limited", token
         return {"token": token, "stage": self.stage}
 
     def alternative(self, request):
         token = self.server.alternative_sign_in(request["username"])
-        self.username, self.stage = request["username"], "signed-in"
+        self.username, self.stage, self.token = request["username"], "signed-in", token
         return {"token": token, "stage": self.stage}
 
     def sign_out(self, request):
-        if request.get("token"):
-            self.server.sign_out(request["token"])
-        self.username, self.stage = None, "signed-out"
+        token = request.get("token")
+        if token:
+            self.server.sign_out(token)
+        if token is None or token == self.token:
+            # The page's own sign-in ended; ending an earlier one (replaced by a new sign-in) leaves it.
+            self.username, self.stage, self.token = None, "signed-out", None
         return {}
 
     def registration_options(self, request):
@@ -146,7 +171,7 @@ class WebFrontEnd:
             b64url_decode(response["authenticatorData"]), b64url_decode(response["signature"]),
             b64url_decode(handle) if handle else None, self.now())
         if result.kind == "signed-in":
-            self.username, self.stage = result.username, "signed-in"
+            self.username, self.stage, self.token = result.username, "signed-in", result.token
         return {"status": result.kind, "username": result.username, "token": result.token, "message": result.message}
 
     def revoke(self, request):

@@ -48,6 +48,8 @@ final class WebBackend: PlatformBackend, Sendable {
     var target: Target { core.target }
     var platformHost: any PlatformHost { core }
     var keepsPayloads: Bool { core.keepsPayloads }
+    /// The browser makes every response.
+    var buildsResponses: Bool { false }
     @discardableResult
     func record(_ channel: TranscriptEntry.Channel, _ name: String, _ summary: String, payload: @autoclosure () -> JSONValue?) -> Int {
         core.record(channel, name, summary, payload: payload())

@@ -70,6 +70,10 @@ public protocol PlatformBackend: AnyObject, Sendable {
     /// COSE public key.
     func makeProviderPasskey(rpID: String, userHandle: Data, userName: String, displayName: String) throws -> ProviderPasskey
 
+    /// Whether the harness builds the platform's responses (and so can make the faulty ones some
+    /// scenarios need: another origin, another challenge, a reused id); a real platform's are its own.
+    var buildsResponses: Bool { get }
+
     /// Waits until the platform has done what the relying party's last interaction started (a
     /// real platform works beside the harness; a simulated one is always settled); `true` when the
     /// relying party may have called the platform meanwhile.
@@ -82,6 +86,9 @@ public protocol PlatformBackend: AnyObject, Sendable {
 }
 
 extension PlatformBackend {
+    /// A simulated platform builds every response.
+    public var buildsResponses: Bool { true }
+
     /// A simulated platform has nothing in flight.
     @discardableResult
     public func settle() async throws -> Bool { false }

@@ -136,8 +136,12 @@
     }
   }
 
+  // The account's RP ID, where the user named an account: the example's second RP holds accounts
+  // of example.org.
+  const rpOf = (username) => (username && username.endsWith("@example.org") ? "accounts.example.org" : null);
+
   async function passkeySignIn(action) {
-    const rpId = action.rpID || "login.example.com";
+    const rpId = action.rpID || rpOf(action.username) || "login.example.com";
     const options = await api("/api/authentication-options", { rpId });
     let credential;
     try {
@@ -149,7 +153,7 @@
     try {
       result = await api("/api/authentication", { credential: credential.toJSON() });
     } catch (error) {
-      report.show("error", "Sign-in failed. Try again.");
+      report.show("error", error.detail && error.detail.network ? "No connection. Try again." : "Sign-in failed. Try again.");
       return;
     }
     if (result.status === "signed-in") {

@@ -21,7 +21,7 @@ struct ResponseReading {
             let attestation = try? AttestationObject(bytes: registration.rawAttestationObject)
             self.init(
                 credentialID: registration.credentialID, clientDataJSON: registration.rawClientDataJSON, authenticatorData: attestation?.authenticatorData)
-        case .androidAuthentication(let text), .androidRegistration(let text):
+        case .androidAuthentication(let text), .androidRegistration(let text), .webAuthentication(let text), .webRegistration(let text):
             guard let json = try? JSONValue.parse(Data(text.utf8)), let id = (json["rawId"] ?? json["id"])?.stringValue.flatMap(Base64URL.decodeIfValid)
             else { return nil }
             let response = json["response"]

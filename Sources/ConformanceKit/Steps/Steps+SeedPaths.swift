@@ -58,6 +58,7 @@ extension StepLibrary {
         StepDefinition(
             "the user signs in with a passkey of {string} whose authenticator data names another RP ID", accounts: .uses(0), needs: [.passkeySignIn]
         ) { world, arguments in
+            if let gap = world.needsBuiltResponse("an authenticator data that names another RP ID") { return gap }
             let id = try await world.heldActivePasskey(arguments[0])
             guard let id else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
             world.host.record(
@@ -68,6 +69,7 @@ extension StepLibrary {
         },
         StepDefinition("the user signs in with a passkey of {string} whose authenticator data is malformed", accounts: .uses(0), needs: [.passkeySignIn]) {
             world, arguments in
+            if let gap = world.needsBuiltResponse("a malformed authenticator data") { return gap }
             let id = try await world.heldActivePasskey(arguments[0])
             guard let id else { return .failed("the server holds no active passkey of \(arguments[0]) to sign in with") }
             world.host.record(
@@ -81,6 +83,7 @@ extension StepLibrary {
         // account, as a faulty or hostile one could.
         StepDefinition("the credential manager gives the next passkey it creates the id of a passkey the server holds for {string}", accounts: .uses(0)) {
             world, arguments in
+            if let gap = world.needsBuiltResponse("a new passkey with an id the server already holds") { return gap }
             let account = try await world.inspect(arguments[0])
             guard let id = account.credentials.first(where: { $0.state == .active })?.credentialID else {
                 throw SystemIssue("the server holds no active passkey of \(arguments[0]) whose id the credential manager could reuse; add one first")

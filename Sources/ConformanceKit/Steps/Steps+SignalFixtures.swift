@@ -2,6 +2,24 @@ import Foundation
 import WebAuthn
 
 extension World {
+    /// On a web target, why the relying party's page cannot use `rpID`: the browser lets a page use
+    /// only an RP ID its own host equals or ends with; `nil` elsewhere and where it can.
+    func pageCannotUse(_ rpID: String) -> StepOutcome? {
+        guard target.platform == .web, let start = adapter.web?.startURL, let host = URL(string: start)?.host else { return nil }
+        guard host != rpID, !host.hasSuffix("." + rpID) else { return nil }
+        return .notVerified(
+            "on a web target the relying party's page is at \(host), and a browser lets a page use only the RP ID of its own site; "
+                + "an account on \(rpID) needs a page of that site (Related Origin Requests could join the two; the harness does not serve them)")
+    }
+
+    /// Where the platform makes every response's bytes itself (a real browser), why a scenario
+    /// that needs `what`, a response the harness builds, is not verified there; `nil` elsewhere.
+    func needsBuiltResponse(_ what: String) -> StepOutcome? {
+        guard !host.buildsResponses else { return nil }
+        return .notVerified(
+            "on \(target.id) the browser makes every response's bytes itself; this scenario needs \(what), which only a simulated platform builds")
+    }
+
     /// The RP ID for `primary` or `second`; `nil` when the adapter has no such RP.
     func rpID(named word: String) throws -> String? {
         switch word {
@@ -63,6 +81,7 @@ extension StepLibrary {
             guard let rpID = try world.rpID(named: arguments[1]) else {
                 return .notVerified("the adapter declares only one RP ID; this scenario needs a second")
             }
+            if let gap = world.pageCannotUse(rpID) { return gap }
             try await world.createAccounts([World.fixture(arguments[0], policy: try SignInPolicy(phrase: arguments[2]), rpID: rpID)], aliases: [arguments[0]])
             return .passed
         },
@@ -208,6 +227,7 @@ extension StepLibrary {
             "the user signs in with a passkey of {string} whose response names another origin", accounts: .uses(0), needs: [.passkeySignIn]
         ) { world, arguments in
             // A passkey the credential manager holds, answered as a response relayed from a site the app is not associated with.
+            if let gap = world.needsBuiltResponse("a response that names another origin") { return gap }
             let held = Set(world.host.snapshot.provider.passkeys.map(\.credentialID))
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }.sorted {
                 held.contains($0.credentialID) && !held.contains($1.credentialID)

@@ -86,6 +86,7 @@ extension StepLibrary {
         // server never issued (WebAuthn Level 3, §7.1). A UP=0 response to modal options would rest
         // on N2.6-X02, a recommendation, which a Core item never enforces.
         StepDefinition("the passkey created from the app's settings answers a challenge the server never issued", needs: [.explicitCreation]) { world, _ in
+            if let gap = world.needsBuiltResponse("a registration that answers a challenge the server never issued") { return gap }
             world.host.withProvider { $0.nextRegistrationAnswersOtherChallenge = true }
             world.host.record(.step, "provider.setting", "the registration response answers a challenge the server never issued")
             try await world.perform(.createPasskey)
