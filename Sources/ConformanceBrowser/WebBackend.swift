@@ -218,6 +218,10 @@ final class WebBackend: PlatformBackend, Sendable {
                 outcome = .failure(.general(name: call.body["name"]?.stringValue ?? "Error", message: call.body["message"]?.stringValue ?? ""))
             }
             core.finishRealCall(id, outcome: outcome)
+            if call.kind == "created", case .create(_, let view?)? = core.operation(id)?.call {
+                // The browser made a resident passkey of the account: a later one goes in beside it.
+                _ = state.withLock { $0.resident.insert(view.rpID + " " + Base64URL.encode(view.userHandle)) }
+            }
         case "capabilities":
             core.record(
                 .rpToPlatform, "platform.getClientCapabilities", "the page read the browser's capabilities",

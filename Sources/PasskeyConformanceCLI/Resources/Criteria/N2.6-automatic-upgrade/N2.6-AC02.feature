@@ -17,6 +17,7 @@ Feature: N2.6-AC02 The automatic upgrade uses the platform's conditional mode
     V1: Apple: registration request with the conditional request style
     V2: Android: CreatePublicKeyCredentialRequest with isConditional = true
     V3: a non-conditional request fails the criterion even when the provider creates a passkey without UI
+    V4: Web, beyond the seeds' native scope: where the browser has no conditional create (getClientCapabilities() reports conditionalCreate false), the page issues no registration request of its own accord; a create with mediation "conditional" there is a modal one
   Harness choices:
     The app's moment after a qualifying sign-in is the credential manager's recent-autofill
     window, not a number of the harness's: the user of the simulation does not act again before
@@ -30,6 +31,7 @@ Feature: N2.6-AC02 The automatic upgrade uses the platform's conditional mode
   References:
     Apple ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest.RequestStyle.conditional (iOS 18)
     androidx.credentials CreatePublicKeyCredentialRequest(isConditional) (1.6.0)
+    WebAuthn Level 3: CredentialMediationRequirement "conditional" for create; PublicKeyCredential.getClientCapabilities()
 
   Background:
     Given an account "alice" with the sign-in policy "password only"
@@ -68,3 +70,8 @@ Feature: N2.6-AC02 The automatic upgrade uses the platform's conditional mode
     Examples: androidx.credentials before 1.6.0
       | platform |
       | Android  |
+
+    @verify:N2.6-AC02.V4 @platform:web @requires:no-conditional-create-api
+    Examples: a browser without conditional create
+      | platform |
+      | Web      |
