@@ -94,6 +94,7 @@ struct SpecificationTests {
             case .sessionInjectFault: try roundTrip(message, P.InjectFault.self)
             case .sessionPlatformCompleted: try roundTrip(message, P.PlatformCompleted.self)
             case .sessionTimerFired: try roundTrip(message, P.TimerFired.self)
+            case .sessionWebRequest: try roundTrip(message, P.WebRequestParams.self)
             case .platformCreateCredential: try roundTrip(message, P.CreateCredential.self)
             case .platformGetCredential: try roundTrip(message, P.GetCredential.self)
             case .platformSignal: try roundTrip(message, P.Signal.self)
@@ -121,6 +122,7 @@ struct SpecificationTests {
             case .platformCreateCredential, .platformGetCredential, .platformSignal: try roundTrip(message, P.Operation.self)
             case .clockNow: try roundTrip(message, P.Now.self)
             case .clockSchedule: try roundTrip(message, P.Timer.self)
+            case .sessionWebRequest: try roundTrip(message, WebResponse.self)
             default: try roundTrip(message, P.Empty.self)
             }
         } catch let error as Mismatch {

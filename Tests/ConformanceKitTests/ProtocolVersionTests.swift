@@ -11,9 +11,10 @@ struct ProtocolVersionTests {
         try Wire.decoder().decode(AdapterDescription.self, from: Data(json.utf8))
     }
 
-    @Test("the harness speaks 1.2")
+    @Test("the harness speaks 1.3")
     func harnessVersion() {
-        #expect(adapterProtocolVersion == "1.2")
+        #expect(adapterProtocolVersion == "1.3")
+        #expect(ProtocolFeature.webFrontEnd.since == "1.3")
     }
 
     @Test("each protocol feature names the minor that added it")
