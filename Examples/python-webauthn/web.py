@@ -29,7 +29,7 @@ MUTANTS = {
     "upgrade-without-capability-check": "asks for a conditional create without reading getClientCapabilities()",
     "upgrade-modal-fallback": "falls back to a modal create where the browser has no conditional create",
     "upgrade-before-second-factor": "asks for the upgrade after the password, before the second factor",
-    "upgrade-after-recovery": "asks for the upgrade after a recovery sign-in",
+    "upgrade-after-alternative-sign-in": "asks for the upgrade after a sign-in without the stored password (a magic link)",
     "partial-accepted-list": "leaves the newest passkey out of signalAllAcceptedCredentials",
     "accepted-list-before-change": "sends the list it read before the change that triggered the reconciliation",
     "user-details-without-display-name": "calls signalCurrentUserDetails without displayName",

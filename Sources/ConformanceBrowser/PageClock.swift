@@ -89,9 +89,13 @@ public final class PageClock: Sendable {
 
     static let script = """
         (() => {
-          const report = globalThis.\(binding);
-          if (typeof report !== "function" || globalThis.__pkcClock) return;
+          const binding = globalThis.\(binding);
+          if (typeof binding !== "function" || globalThis.__pkcClock) return;
           delete globalThis.\(binding);
+          // Every report of the page's scripts is counted in one place, so that the harness can
+          // tell it has heard all of them (see PageInstrumentation.idle).
+          const sent = globalThis.__pkcSent || Object.defineProperty(globalThis, "__pkcSent", { value: { count: 0 } }).__pkcSent;
+          const report = (text) => { sent.count++; binding(text); };
           const epoch = \(epochMillis);
           let now = 0;
           let next = 1;

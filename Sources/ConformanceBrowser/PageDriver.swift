@@ -90,9 +90,13 @@ public final class PageDriver: Sendable {
 
     static let script = """
         (() => {
-          const report = globalThis.\(binding);
-          if (typeof report !== "function" || globalThis.pkc) return;
+          const binding = globalThis.\(binding);
+          if (typeof binding !== "function" || globalThis.pkc) return;
           delete globalThis.\(binding);
+          // Every report of the page's scripts is counted in one place, so that the harness can
+          // tell it has heard all of them (see PageInstrumentation.idle).
+          const sent = globalThis.__pkcSent || Object.defineProperty(globalThis, "__pkcSent", { value: { count: 0 } }).__pkcSent;
+          const report = (text) => { sent.count++; binding(text); };
           Object.defineProperty(globalThis, "pkc", { value: Object.freeze({
             show: (kind, text) => report(JSON.stringify({ report: "show", kind: String(kind), text: String(text) })),
             telemetry: (name, attributes) => report(JSON.stringify({ report: "telemetry", name: String(name), attributes: attributes || {} })),

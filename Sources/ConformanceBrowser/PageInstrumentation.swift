@@ -109,12 +109,21 @@ public final class PageInstrumentation: Sendable {
     }
 
     /// Waits until the page has nothing in flight: no request of its own (`fetch`, a response's
-    /// body), no credential call the browser is fulfilling, no signal; a call waiting for the
+    /// body), no credential call the browser is fulfilling, no signal, no capability query; a call waiting for the
     /// harness's decision does not count. Each part counts until a task after it ended, so that
     /// what the page does with its result has run too.
-    public func idle() async throws {
-        _ = try await page.evaluate("globalThis.__pkcIdle ? globalThis.__pkcIdle() : null")
+    ///
+    /// Returns how many reports the page's scripts (this one, the clock's and the driver's) had
+    /// sent by then: a report may reach the harness after the answer to this call, so a caller that
+    /// must have heard everything waits until it has received that many.
+    public func idle() async throws -> Int {
+        let sent = try await page.evaluate(
+            "globalThis.__pkcIdle ? globalThis.__pkcIdle().then(() => globalThis.__pkcSent ? globalThis.__pkcSent.count : 0) : 0")
+        return Int(sent.numberValue ?? 0)
     }
+
+    /// The names of the bindings whose calls `idle()` counts.
+    public static let countedBindings: Set<String> = [binding, PageClock.binding, PageDriver.binding]
 
     private func received(_ call: Call) {
         calls.withLock { $0.append(call) }
@@ -142,9 +151,13 @@ public final class PageInstrumentation: Sendable {
     /// call through.
     static let script = #"""
         (() => {
-          const report = globalThis.__pkcReport;
-          if (typeof report !== "function" || globalThis.__pkcResolve) return;
+          const binding = globalThis.__pkcReport;
+          if (typeof binding !== "function" || globalThis.__pkcResolve) return;
           delete globalThis.__pkcReport;
+          // Every report of the page's scripts is counted in one place, so that the harness can
+          // tell it has heard all of them (see PageInstrumentation.idle).
+          const sent = globalThis.__pkcSent || Object.defineProperty(globalThis, "__pkcSent", { value: { count: 0 } }).__pkcSent;
+          const report = (text) => { sent.count++; binding(text); };
           const surface = globalThis.__pkcSurface || { signals: true, conditionalCreate: true };
           delete globalThis.__pkcSurface;
           const signalMethods = ["signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails"];
@@ -266,7 +279,7 @@ public final class PageInstrumentation: Sendable {
             }
             const capabilities = PKC.getClientCapabilities;
             if (typeof capabilities === "function") {
-              PKC.getClientCapabilities = () => capabilities.call(PKC).then((value) => {
+              PKC.getClientCapabilities = () => tracked(capabilities.call(PKC)).then((value) => {
                 const seen = { ...value };
                 if (!surface.conditionalCreate) seen.conditionalCreate = false;
                 if (!surface.signals) for (const method of signalMethods) seen[method] = false;

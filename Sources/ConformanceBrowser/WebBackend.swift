@@ -109,6 +109,7 @@ final class WebBackend: PlatformBackend, Sendable {
         page.attach(self)
         let session = WebSession(inner: inner, backend: self, page: page)
         do {
+            page.countFromZero()
             try await page.page.navigate(web.startURL)
             core.record(.platform, "web.page", "the browser (\(page.version)) loaded \(web.startURL)")
             try await settle()
@@ -150,7 +151,9 @@ final class WebBackend: PlatformBackend, Sendable {
                 }
                 if ready { continuation.resume() }
             }
-            try await page.instrumentation?.idle()
+            guard let sent = try await page.instrumentation?.idle() else { break }
+            // A report the page sent before it went idle may reach the harness after the answer.
+            await page.heard(sent)
             if state.withLock({ $0.owed == 0 }) { break }
         }
         if let fault = state.withLock({ $0.fault }) { throw SystemIssue("the relying party's web front end: \(fault)") }

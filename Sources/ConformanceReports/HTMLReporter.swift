@@ -109,9 +109,10 @@ public enum HTMLReporter {
             for notice in MarkdownReporter.Document.plainNotices(model) {
                 html += "<p class=\"notice\"><strong>\(escape(notice.title)):</strong> \(escape(notice.text))</p>\n"
             }
-            html += "<div class=\"fidelity\"><p><strong>Simulated platforms.</strong> \(escape(ReportFidelity.statement))</p>"
-            html += "<p><strong>What a pass proves.</strong> \(escape(ReportFidelity.passProves))</p>"
-            html += "<p><strong>What it does not.</strong> \(escape(ReportFidelity.passDoesNotProve))</p></div>\n"
+            let header = ReportFidelity.header(targetIDs: model.targets)
+            html += "<div class=\"fidelity\"><p><strong>\(escape(header.title)).</strong> \(escape(header.statement))</p>"
+            html += "<p><strong>What a pass proves.</strong> \(escape(header.passProves))</p>"
+            html += "<p><strong>What it does not.</strong> \(escape(header.passDoesNotProve))</p></div>\n"
             let adapter = metadata.adapter
             html += "<ul>\n"
             html += "<li><strong>Harness:</strong> \(escape(metadata.harnessVersion)), criteria digest <code>\(escape(metadata.criteriaDigest))</code></li>\n"

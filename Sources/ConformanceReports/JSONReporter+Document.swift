@@ -285,9 +285,10 @@ extension JSONReporter.Document {
             evidence: metadata.transcriptsForPasses == true ? "all" : "failures", harnessCommit: .init(metadata.harnessCommit),
             harnessModified: .init(metadata.harnessModified), harnessBinarySHA256: .init(metadata.harnessBinarySHA256), host: .init(metadata.host),
             shard: .init(metadata.shard), subject: .init(metadata.subject), reportDigest: JSONReporter.digestPlaceholder)
+        let header = ReportFidelity.header(targetIDs: model.targets)
         fidelity = R.Fidelity(
-            simulated: true, statement: ReportFidelity.statement, passProves: ReportFidelity.passProves,
-            passDoesNotProve: ReportFidelity.passDoesNotProve, notes: ReportFidelity.notes,
+            simulated: header.simulated, statement: header.statement, passProves: header.passProves,
+            passDoesNotProve: header.passDoesNotProve, notes: ReportFidelity.notes,
             targets: Dictionary(
                 model.targets.map {
                     ($0, R.Fidelity.TargetFidelity(title: .init(TargetCatalog.target(id: $0)?.title), simulated: ReportFidelity.simulated(targetID: $0)))

@@ -49,7 +49,8 @@ public enum JUnitReporter {
         for notice in [ReportNotices.criteria(model.run.metadata), ReportNotices.waiverDate(model.waivers)].compactMap(\.self) {
             xml += "<!-- NOTE: \(comment(notice)) -->\n"
         }
-        xml += "<!-- \(comment(ReportFidelity.statement)) \(comment(ReportFidelity.passProves)) \(comment(ReportFidelity.passDoesNotProve)) -->\n"
+        let header = ReportFidelity.header(targetIDs: model.targets)
+        xml += "<!-- \(comment(header.statement)) \(comment(header.passProves)) \(comment(header.passDoesNotProve)) -->\n"
         var all = Tally(model.cases)
         let issue = runIssue(model)
         if let issue {

@@ -16,7 +16,7 @@ extension MarkdownReporter {
         var document = Document()
         document.block("# Passkey conformance report: summary")
         for notice in Document.notices(model) { document.block("> **\(notice.title):** \(notice.text)") }
-        document.fidelity()
+        document.fidelity(model)
         document.block(Document.summary(model, brief: true))
         document.facts(model)
         document.familyMatrix(model)
@@ -33,11 +33,12 @@ extension MarkdownReporter {
 
 extension MarkdownReporter.Document {
     /// The statement that the platforms are simulated, and what a pass proves.
-    mutating func fidelity() {
+    mutating func fidelity(_ model: ReportModel) {
+        let header = ReportFidelity.header(targetIDs: model.targets)
         block(
-            "> **Simulated platforms.** \(TextEscaping.markdownInline(ReportFidelity.statement))\\",
-            "> **What a pass proves.** \(TextEscaping.markdownInline(ReportFidelity.passProves))\\",
-            "> **What it does not.** \(TextEscaping.markdownInline(ReportFidelity.passDoesNotProve))")
+            "> **\(header.title).** \(TextEscaping.markdownInline(header.statement))\\",
+            "> **What a pass proves.** \(TextEscaping.markdownInline(header.passProves))\\",
+            "> **What it does not.** \(TextEscaping.markdownInline(header.passDoesNotProve))")
     }
 
     /// Harness, adapter, seed, gate and evidence in a few lines.

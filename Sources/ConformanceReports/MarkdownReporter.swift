@@ -84,7 +84,7 @@ extension MarkdownReporter {
             let adapter = metadata.adapter
             block("# Passkey conformance report")
             for notice in Self.notices(model) { block("> **\(notice.title):** \(notice.text)") }
-            fidelity()
+            fidelity(model)
             var lines = [
                 "- **Harness version:** \(TextEscaping.markdownInline(metadata.harnessVersion))",
                 "- **Criteria digest:** \(TextEscaping.markdownCode(metadata.criteriaDigest))",

@@ -22,9 +22,58 @@ public enum ReportFidelity {
         "It does not show that the app behaves the same on a real device, OS release or provider, that the adapter reflects the "
         + "shipping app, or anything the scenarios do not exercise; not verified is never a pass."
 
+    /// What a report of a run over `targetIDs` says first: the simulated statement above when no
+    /// target is a web one; otherwise which targets ran in a real browser, what was real there and
+    /// what was the harness's model.
+    public struct Header: Sendable {
+        /// The header's title (`Simulated platforms`, or `Simulated and real platforms`).
+        public var title: String
+        /// Whether any target was simulated.
+        public var simulated: Bool
+        /// The plain statement.
+        public var statement: String
+        /// What a pass proves.
+        public var passProves: String
+        /// What a pass does not prove.
+        public var passDoesNotProve: String
+    }
+
+    /// The header of a report over `targetIDs`.
+    public static func header(targetIDs: [String]) -> Header {
+        let web = targetIDs.filter { TargetCatalog.target(id: $0)?.platform == .web }
+        guard !web.isEmpty else {
+            return Header(title: "Simulated platforms", simulated: true, statement: statement, passProves: passProves, passDoesNotProve: passDoesNotProve)
+        }
+        let native = targetIDs.count > web.count
+        let browser =
+            "The web targets (\(web.joined(separator: ", "))) ran the relying party's page in a REAL Chromium: its WebAuthn API, "
+            + "signal methods, origin and RP ID checks and every byte of the authenticator's were the browser's own; whether a "
+            + "conditional create succeeds and which passkey a sign-in uses were the harness's model of a credential manager, and "
+            + "the browsers without part of the API were Chromium with that part hidden from the page (\(notes), F4)."
+        let simulatedPart =
+            native
+            ? "The other targets are SIMULATED: the harness plays the OS, its credential manager, the credential provider and a virtual "
+                + "authenticator, modelled on public documentation. " : ""
+        return Header(
+            title: native ? "Simulated and real platforms" : "A real browser", simulated: native, statement: simulatedPart + browser,
+            passProves:
+                "A pass shows that the relying party, driven through its adapter, did what the criterion requires against the platform "
+                + "on that target (simulated, or the real browser on a web target), in the scenarios listed.",
+            passDoesNotProve:
+                "It does not show that the app behaves the same on another device, OS, browser release or credential manager, that the "
+                + "adapter reflects the shipping app, or anything the scenarios do not exercise; not verified is never a pass.")
+    }
+
     /// One sentence on what a target simulates: OS, library, provider and the platform features
-    /// it has and lacks.
+    /// it has and lacks; for a web target, what was real.
     public static func simulated(_ target: Target) -> String {
+        if target.platform == .web {
+            let has = Target.Feature.allCases.filter(target.has).map(\.rawValue)
+            let lacks = Target.Feature.allCases.filter { !target.has($0) }.map(\.rawValue)
+            return "real Chromium (the version is each test case's device.browser); the credential manager's decisions modelled by the harness"
+                + "; features: " + (has.isEmpty ? "none" : has.joined(separator: ", ")) + "; without: "
+                + (lacks.isEmpty ? "none" : lacks.joined(separator: ", "))
+        }
         var parts = ["\(target.osFamily.displayName) \(target.osVersion)"]
         if let library = target.credentialsLibraryVersion { parts.append("androidx.credentials \(library)") }
         if let play = target.playServicesVersion { parts.append("Play services \(play)") }

@@ -212,7 +212,6 @@
       } catch (error) {
         return refused(error);
       }
-      if (mutant === "upgrade-after-recovery") register(true);
       return outcome("signed-in-limited");
     },
     async "alternative-sign-in"(action) {
@@ -222,6 +221,7 @@
       } catch (error) {
         return refused(error);
       }
+      if (mutant === "upgrade-after-alternative-sign-in") startUpgrade();
       return outcome("signed-in");
     },
     async "sign-out"() {
