@@ -83,6 +83,28 @@ struct ProtocolVersionTests {
         #expect(again.map(\.verdict) == [.passed, .passed, .passed])
     }
 
+    /// A factory that serves the web targets and has no browser, as on a machine without Chromium.
+    struct NoBrowser: PlatformBackendFactory {
+        func serves(_ target: Target) -> Bool { target.platform == .web }
+        func makeBackend(for target: Target, associatedRPIDs: [String], seed: UInt64, keepsPayloads: Bool) throws -> any PlatformBackend {
+            throw SystemIssue("no browser")
+        }
+        func unavailability(of target: Target) -> String? { "no Chromium is installed" }
+    }
+
+    @Test("a web target joins a plan only when named, and without a browser its test case is not verified, never failed or in error")
+    func webTargetWithoutBrowser() async throws {
+        #expect(try Self.plan(targets: [], library: TestSteps.library).cases.allSatisfy { $0.target.platform != .web })
+        let plan = try Self.plan(targets: ["apple-18", "web-chromium"], library: TestSteps.library)
+        #expect(plan.cases.map(\.target.id.rawValue) == ["apple-18", "web-chromium"])
+        let adapter = FakeAdapter(targets: ["apple-18", "web-chromium"])
+        var runner = Runner(adapter: adapter, library: TestSteps.library)
+        runner.platforms = PlatformBackendFactories([SimulatedPlatforms(), NoBrowser()])
+        let results = await runner.run(plan, description: adapter.description)
+        #expect(results.map(\.verdict) == [.passed, .notVerified])
+        #expect(results[1].notVerifiedReason == NotVerifiedReason(kind: .platformUnavailable, detail: "no Chromium is installed"))
+    }
+
     @Test("with an adapter of 1.0, a step that injects a 1.1 fault kind makes its test case not verified")
     func faultKindNeedsOneOne() async throws {
         let lookup = StepDefinition("the step passes", protocolFeatures: [.credentialLookupFailure]) { _, _ in .passed }
