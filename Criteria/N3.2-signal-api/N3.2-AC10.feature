@@ -16,6 +16,7 @@ Feature: N3.2-AC10 A metadata signal after a confirmed rename, and nothing more
     V1: name changed; display name changed; each alone: the current fields the platform supports (Android: name and displayName; Apple: the name only; for a display-name change alone Apple has nothing new to send, so sending nothing and re-reporting the current name both conform)
     V2: the credential inventory is unchanged
     V3: a rename that was not confirmed: no metadata signal
+    V4: Web, beyond the seeds' native scope: name changed; display name changed; each alone: signalCurrentUserDetails with the current name and displayName (the method requires both)
   Harness choices:
     "No metadata signal" counts the user-details signals the run with the unconfirmed rename has
     beyond the same run without it, over the same span of time, so that details an app re-reports
@@ -28,6 +29,7 @@ Feature: N3.2-AC10 A metadata signal after a confirmed rename, and nothing more
   References:
     WebAuthn Level 3, signalCurrentUserDetails
     Apple reportPublicKeyCredentialUpdate carries newName only
+    WebAuthn Level 3, CurrentUserDetailsOptions: rpId, userId, name and displayName, all required
 
   Background:
     Given an account "alice" with the sign-in policy "password only"
@@ -37,6 +39,18 @@ Feature: N3.2-AC10 A metadata signal after a confirmed rename, and nothing more
 
   @verify:N3.2-AC10.V1 @platform:android
   Scenario Outline: Android sends the current name and display name (<change>)
+    When the user changes the account's name to "<name>" and its display name to "<display name>"
+    Then the account name of "alice" is "<expected name>"
+    And the last user-details signal carries the current name and display name of "alice"
+
+    Examples:
+      | change    | name             | display name | expected name     |
+      | name      | ally@example.com | -            | ally@example.com  |
+      | display   | -                | Ally         | alice@example.com |
+      | both      | ally@example.com | Ally         | ally@example.com  |
+
+  @verify:N3.2-AC10.V4 @platform:web
+  Scenario Outline: A web page sends the current name and display name (<change>)
     When the user changes the account's name to "<name>" and its display name to "<display name>"
     Then the account name of "alice" is "<expected name>"
     And the last user-details signal carries the current name and display name of "alice"
