@@ -16,9 +16,22 @@ public enum SelfTest {
         }
     }
 
+    /// The verify items of `criteria` that a scenario on a native target covers: the reference RP's
+    /// to break. An item only the web targets cover (web wording, beyond the seeds' native scope) is
+    /// broken by the web front end's mutants instead (`Scripts/web-selftest.sh`).
+    public static func nativeItems(_ criteria: [Criterion]) -> [VerifyItemID] {
+        criteria.flatMap { criterion in
+            criterion.info.verifyItems.map(\.id).filter { item in
+                criterion.scenarios.contains { scenario in
+                    scenario.verifyItems.contains(item) && TargetCatalog.all.contains(where: scenario.applies)
+                }
+            }
+        }
+    }
+
     /// Every verify item of `criteria` with its mutants and their forms, as `selftest --list-items` prints it.
     public static func itemListing(_ criteria: [Criterion]) -> String {
-        itemForms(criteria.flatMap { $0.info.verifyItems.map(\.id) }).map { entry in
+        itemForms(nativeItems(criteria)).map { entry in
             let status = entry.forms.count >= 2 ? "\(entry.forms.count) forms" : "FEWER THAN TWO FORMS"
             return "\(entry.item.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \(status)\n"
                 + entry.mutants.map { "    \($0.id.rawValue.padding(toLength: 36, withPad: " ", startingAt: 0)) \($0.form)" }.joined(separator: "\n")
@@ -128,7 +141,7 @@ public enum SelfTest {
                 failedCriteria: full ? run.criteria.filter { $0.verdict == .failed }.map(\.criterion.id) : nil)
         }
         let named = Set(Mutation.allCases.flatMap(\.verifyItems))
-        let items = criteria.flatMap { $0.info.verifyItems.map(\.id) }
+        let items = nativeItems(criteria)
         return Report(designs: designResults, mutants: results, itemsWithoutMutant: items.filter { !named.contains($0) }, items: items)
     }
 

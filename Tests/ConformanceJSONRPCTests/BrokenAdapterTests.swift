@@ -158,13 +158,13 @@ struct BrokenAdapterTests {
         await adapter.shutdown()
     }
 
-    @Test("a platform request carrying neither android nor apple is a protocol violation (error), and the simulator never sees it")
+    @Test("a platform request carrying no platform member is a protocol violation (error), and the simulator never sees it")
     func noPlatform() async throws {
         let adapter = Fixture.adapter(mode: "no-platform", configuration: Self.patient)
         let host = RecordingHost()
         let session = try await adapter.openSession(.sample(), host: host)
         await #expect { _ = try await session.perform(UserAction.passwordSignIn(username: "alice", password: "pw")) } throws: { error in
-            (error as? AdapterFault)?.kind == .protocolViolation && "\(error)".contains(#"neither "android" nor "apple"; exactly one is required"#)
+            (error as? AdapterFault)?.kind == .protocolViolation && "\(error)".contains(#"none of "android", "apple" or "web"; exactly one is required"#)
         }
         #expect(!host.calls.withLock { $0 }.contains { if case .signal = $0 { true } else { false } }, "the simulator never sees the request")
         await adapter.shutdown()

@@ -17,7 +17,7 @@ struct FailureClassTests {
         #expect(
             silent == [
                 "CreateCredentialNoCreateOptionException", "ASAuthorizationError.canceled",
-                "ASAuthorizationError.matchedExcludedCredential", "ASAuthorizationError.deviceNotConfiguredForPasskeyCreation",
+                "ASAuthorizationError.matchedExcludedCredential", "ASAuthorizationError.deviceNotConfiguredForPasskeyCreation", "NotAllowedError",
             ])
         #expect(Set(CreateFailureClass.all.map(\.id)).count == CreateFailureClass.all.count)
     }

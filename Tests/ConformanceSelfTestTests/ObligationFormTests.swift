@@ -131,8 +131,12 @@ struct ObligationFormTests {
 
     @Test("every verify item of both groups is broken in two forms; an item with fewer fails the self-test")
     func twoForms() throws {
-        let items = CriterionText.packageCriteria().criteria.flatMap { $0.info.verifyItems.map(\.id) }
+        let criteria = CriterionText.packageCriteria().criteria
+        let items = SelfTest.nativeItems(criteria)
         #expect(items.contains("N2.6-AC05.V8") && items.contains("N3.2-AC08.V2") && items.count > 60)
+        // The web items are the web front end's to break (Scripts/web-selftest.sh), and only they are left out.
+        let all = criteria.flatMap { $0.info.verifyItems.map(\.id) }
+        #expect(Set(all).subtracting(items) == ["N2.6-AC02.V4", "N3.2-AC10.V4"])
         for entry in SelfTest.itemForms(items) { #expect(entry.forms.count >= 2, "\(entry.item): \(entry.forms)") }
         let report = SelfTest.Report(designs: [], mutants: [], itemsWithoutMutant: [], items: ["N2.6-AC99.V1", "N3.2-AC99.V1", "N2.6-AC01.V1"])
         #expect(report.itemsWithFewerThanTwoForms == ["N2.6-AC99.V1", "N3.2-AC99.V1"])

@@ -144,7 +144,7 @@ struct ProtocolEnumCodingTests {
         let both =
             #"{"android":{"requestJson":"{}"},"apple":{"allowedCredentials":[],"challenge":"AQ","relyingPartyIdentifier":"e","userVerificationPreference":"preferred"}}"#
         let bothText = #"the request carries both "android" and "apple"; exactly one is allowed"#
-        let neitherText = #"the request carries neither "android" nor "apple"; exactly one is required"#
+        let neitherText = #"the request carries none of "android", "apple" or "web"; exactly one is required"#
         #expect(Self.decodingFailure(GetCredentialRequest.self, both) == bothText)
         #expect(Self.decodingFailure(GetCredentialRequest.self, "{}") == neitherText)
         #expect(Self.decodingFailure(GetCredentialRequest.self, #"{"android":null,"apple":null}"#) == neitherText)

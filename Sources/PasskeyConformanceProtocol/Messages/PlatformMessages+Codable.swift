@@ -39,10 +39,15 @@ extension OnePlatformRequest {
         if let value = try container.decodeIfPresent(Apple.self, forKey: .apple) { found.append((.apple, .apple(value))) }
         if let value = try container.decodeIfPresent(Web.self, forKey: .web) { found.append((.web, .web(value))) }
         guard found.count == 1, let request = found.first?.1 else {
-            let names = PlatformRequestKey.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", ")
-            let what = found.isEmpty ? "none of" : found.map { "\"\($0.0.stringValue)\"" }.joined(separator: " and ") + " of"
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: container.codingPath, debugDescription: "the request carries \(what) \(names); exactly one is required"))
+            func list(_ names: [String], _ last: String) -> String {
+                names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " \(last) " + (names.last ?? "")
+            }
+            let description =
+                found.isEmpty
+                ? "the request carries none of " + list(PlatformRequestKey.allCases.map { "\"\($0.stringValue)\"" }, "or") + "; exactly one is required"
+                : "the request carries " + (found.count == 2 ? "both " : "") + list(found.map { "\"\($0.0.stringValue)\"" }, "and")
+                    + "; exactly one is allowed"
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: container.codingPath, debugDescription: description))
         }
         self = request
     }
