@@ -84,7 +84,7 @@ let package = Package(
             name: "PasskeyConformanceCLI",
             dependencies: [
                 "ConformanceKit", "ReferenceRP", "ConformanceSelfTest", "ConformanceReports", "ConformanceJSONRPC", "ConformanceBrowser", "Gherkin",
-                "WebAuthn", "HarnessBuild",
+                "WebAuthn", "HarnessBuild", "PasskeyConformanceAdapter",
             ],
             resources: [.copy("Resources/Criteria")]
         ),
@@ -119,7 +119,10 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["PasskeyConformanceCLI", "ConformanceKit", "ConformanceReports", "ReferenceRP", "ConformanceTestSupport", "WebAuthn"]),
+            dependencies: [
+                "PasskeyConformanceCLI", "ConformanceKit", "ConformanceReports", "ReferenceRP", "ConformanceTestSupport", "WebAuthn",
+                "PasskeyConformanceAdapter",
+            ]),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "PasskeyConformanceProtocolTests", dependencies: ["PasskeyConformanceProtocol"]),
         // The module graph of Documentation/architecture.md against Package.swift and every import.

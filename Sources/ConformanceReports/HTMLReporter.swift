@@ -118,6 +118,7 @@ public enum HTMLReporter {
             html += "<li><strong>Harness:</strong> \(escape(metadata.harnessVersion)), criteria digest <code>\(escape(metadata.criteriaDigest))</code></li>\n"
             html += "<li><strong>Adapter:</strong> \(escape(adapter.name)) \(escape(adapter.version)) (\(escape(adapter.transport)))"
             if let command = adapter.command { html += ", command <code>\(escape(command))</code>" }
+            if let address = adapter.connect { html += ", connected to <code>\(escape(address))</code>" }
             html += "</li>\n<li><strong>Seed:</strong> \(metadata.seed); <strong>started:</strong> \(escape(metadata.startedAt)); "
             html +=
                 "<strong>gate:</strong> <code>\(model.gate.rawValue)</code>; <strong>duration:</strong> \(ReportModel.seconds(model.run.wallSeconds)) s wall, "

@@ -67,6 +67,8 @@ extension JSONReporter {
             var version: String
             var transport: String
             var command: Nullable<String>
+            /// Only for an adapter the harness connected to: its socket address (absent otherwise).
+            var connect: String?
             var declaredTargets: Nullable<[String]>
             var capabilities: Nullable<[String]>
             var unknownTargets: [String]
@@ -274,7 +276,7 @@ extension JSONReporter.Document {
             harnessVersion: metadata.harnessVersion, criteriaDigest: metadata.criteriaDigest,
             adapter: .init(
                 name: metadata.adapter.name, version: metadata.adapter.version, transport: metadata.adapter.transport,
-                command: .init(metadata.adapter.command), declaredTargets: .init(metadata.adapter.declaredTargets),
+                command: .init(metadata.adapter.command), connect: metadata.adapter.connect, declaredTargets: .init(metadata.adapter.declaredTargets),
                 capabilities: .init(metadata.adapter.capabilities), unknownTargets: metadata.adapter.unknownTargets,
                 protocolVersion: metadata.adapter.protocolVersion.flatMap { $0 == adapterProtocolVersion ? nil : $0 },
                 ignoredCapabilities: metadata.adapter.ignoredCapabilities.isEmpty ? nil : metadata.adapter.ignoredCapabilities,

@@ -93,6 +93,9 @@ extension MarkdownReporter {
             if let command = adapter.command {
                 lines.append("- **Adapter command:** \(TextEscaping.markdownCode(command))")
             }
+            if let address = adapter.connect {
+                lines.append("- **Adapter connection:** \(TextEscaping.markdownCode(address))")
+            }
             lines += Self.provenance(model)
             if let declared = adapter.declaredTargets {
                 lines.append(

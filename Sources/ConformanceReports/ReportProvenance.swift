@@ -46,6 +46,7 @@ extension JUnitReporter {
         if let digest = metadata.harnessBinarySHA256 { properties.append(("harness.binarySHA256", digest)) }
         if let host = metadata.host { properties.append(("host", host)) }
         if let command = metadata.adapter.command { properties.append(("adapter.command", command)) }
+        if let address = metadata.adapter.connect { properties.append(("adapter.connect", address)) }
         if let shard = metadata.shard { properties.append(("shard", shard.description)) }
         if let digest = model.reportDigest { properties.append(("report.digest", digest)) }
         return properties

@@ -145,6 +145,7 @@ public enum ReportReader {
             var version: String
             var transport: String
             var command: String?
+            var connect: String?
             var declaredTargets: [String]?
             var capabilities: [String]?
             var unknownTargets: [String]
@@ -153,12 +154,14 @@ public enum ReportReader {
             var declarations: [String]?
 
             var info: RunMetadata.AdapterInfo {
-                .init(
+                var info = RunMetadata.AdapterInfo(
                     name: name, version: version, transport: transport, command: command, declaredTargets: declaredTargets, capabilities: capabilities,
                     unknownTargets: unknownTargets,
                     // Left out when it is the harness's own (for an adapter that described itself).
                     protocolVersion: protocolVersion ?? (declaredTargets == nil ? nil : adapterProtocolVersion), ignoredCapabilities: ignoredCapabilities ?? [],
                     declarations: declarations ?? [])
+                info.connect = connect
+                return info
             }
         }
         struct Summary: Decodable {

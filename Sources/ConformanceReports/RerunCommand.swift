@@ -8,12 +8,7 @@ enum RerunCommand {
     /// root (when `--criteria` was given), criterion, target, seed and scenario.
     static func line(for result: TestCaseResult, metadata: RunMetadata) -> String {
         var words = (metadata.harnessCommand.map { [word($0)] } ?? ["swift", "run", "passkey-conformance"]) + ["run"]
-        if let command = metadata.adapter.command {
-            words += ["--adapter-command", doubleQuoted(command)]
-        } else if let subject = metadata.subject {
-            if let design = subject.design { words += ["--design", word(design)] }
-            if let mutant = subject.mutant { words += ["--mutant", word(mutant)] }
-        }
+        words += metadata.runSubject.shellWords
         if let root = metadata.criteriaRoot {
             words += ["--criteria", word(root)]
         }
@@ -30,26 +25,7 @@ enum RerunCommand {
         return words.joined(separator: " ")
     }
 
-    /// A word as is when the shell would read it unchanged, otherwise double-quoted.
-    static func word(_ text: String) -> String {
-        let plain =
-            !text.isEmpty
-            && text.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-+=@%:,/".unicodeScalars.contains($0)
-            }
-        return plain ? text : doubleQuoted(text)
-    }
+    static func word(_ text: String) -> String { ShellWords.word(text) }
 
-    /// `"text"` for a POSIX shell: `\`, `"`, `$` and `` ` `` escaped, line breaks as spaces.
-    static func doubleQuoted(_ text: String) -> String {
-        var quoted = "\""
-        for character in text {
-            switch character {
-            case "\\", "\"", "$", "`": quoted += "\\\(character)"
-            case "\n", "\r", "\r\n": quoted += " "
-            default: quoted.append(character)
-            }
-        }
-        return quoted + "\""
-    }
+    static func doubleQuoted(_ text: String) -> String { ShellWords.doubleQuoted(text) }
 }

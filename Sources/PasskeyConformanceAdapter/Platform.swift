@@ -114,6 +114,18 @@ package enum Platform {
         _ = systemClose(fd)
     }
 
+    /// Ends writing on `fd` and closes it: a stream socket's sending side is shut down first, so the
+    /// peer reads end-of-file although a duplicate of the socket stays open for reading (a pipe's
+    /// descriptor is only closed).
+    package static func endWriting(_ fd: Int32) {
+        #if canImport(Glibc)
+            _ = shutdown(fd, Int32(SHUT_WR))
+        #else
+            _ = shutdown(fd, SHUT_WR)
+        #endif
+        _ = systemClose(fd)
+    }
+
     /// Sends `signal` to a process group, or to the single process when it leads no group of its own.
     package static func send(_ signal: Int32, toGroupOf pid: Int32, isGroupLeader: Bool) {
         _ = kill(isGroupLeader ? -pid : pid, signal)

@@ -1,51 +1,81 @@
+import ConformanceJSONRPC
 import ConformanceKit
+import Foundation
+import PasskeyConformanceAdapter
 import ReferenceRP
 
-/// The relying party a command runs against, chosen by `--mutant`, `--design` and
-/// `--adapter-command`; the adapter itself is made only when the command runs (`make()`).
+/// The relying party a command runs against, chosen by `--mutant`, `--design`, `--adapter-command`
+/// and `--adapter-connect`; the adapter itself is made only when the command runs (`make()`).
 enum AdapterChoice: Sendable {
     /// The embedded reference RP, built on `design` and broken by `mutation` when they are given.
     case reference(design: ReferenceDesign?, mutation: Mutation?)
     /// An adapter process speaking JSON-RPC over stdio, started through `/bin/sh -c`.
     case external(commandLine: String, configuration: ExternalAdapterConfiguration)
+    /// An adapter listening on a stream socket, speaking JSON-RPC over it.
+    case connected(address: ChannelAddress, configuration: ExternalAdapterConfiguration)
 
-    /// Reads `--mutant` and `--adapter-command` (with its time-outs); `design` is the command's
-    /// `--design`, for the commands that have one.
+    /// The options `AdapterChoice` reads, declared once for every command that takes an adapter
+    /// (`--design` is each command's own: its help differs).
+    static let options: [CommandSpec.Option] = [
+        .init(
+            name: "adapter-command", value: "command",
+            help: "The relying party behind an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."),
+        .init(
+            name: "adapter-connect", value: "unix:path|tcp:127.0.0.1:port",
+            help:
+                "The relying party behind an adapter listening on a stream socket (a device-farm bridge, an adapter run as a service): JSON-RPC over the socket."
+        ),
+        .init(name: "mutant", value: "id", help: "A faulty variant of the reference RP (see 'selftest --list-mutants')."),
+        .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
+        .init(name: "launch-timeout", value: "seconds", help: "Time the adapter has from its start (or the connection) to answer adapter.hello (default 10)."),
+        .init(name: "test-case-timeout", value: "seconds", help: "Time-out of one test case over an adapter, from session.open (default 60)."),
+    ]
+
+    /// Reads `--mutant`, `--adapter-command` and `--adapter-connect` (with their time-outs); `design`
+    /// is the command's `--design`, for the commands that have one.
     init(_ parsed: ParsedArguments, design: ReferenceDesign? = nil) throws(UsageError) {
-        var mutation: Mutation?
+        let chosen = ["mutant", "adapter-command", "adapter-connect"].filter { parsed.value($0) != nil }
+        if chosen.count > 1 { throw parsed.usageError("--\(chosen[0]) and --\(chosen[1]) exclude each other") }
         if let id = parsed.value("mutant") {
-            mutation = try MutantOption.mutation(id, parsed: parsed, hint: "; see 'passkey-conformance selftest --list-mutants'")
-            if parsed.value("adapter-command") != nil { throw parsed.usageError("--mutant and --adapter-command exclude each other") }
+            self = .reference(
+                design: design, mutation: try MutantOption.mutation(id, parsed: parsed, hint: "; see 'passkey-conformance selftest --list-mutants'"))
+            return
         }
-        if mutation == nil, let line = parsed.value("adapter-command") {
-            let configuration = try ExternalAdapterConfiguration(parsed)
+        guard chosen.first != nil else {
+            self = .reference(design: design, mutation: nil)
+            return
+        }
+        if design != nil { throw parsed.usageError("--design and --\(chosen[0]) exclude each other") }
+        let configuration = try ExternalAdapterConfiguration(parsed)
+        if let line = parsed.value("adapter-command") {
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { throw parsed.usageError("--adapter-command is empty") }
-            if design != nil { throw parsed.usageError("--design and --adapter-command exclude each other") }
             self = .external(commandLine: line, configuration: configuration)
         } else {
-            self = .reference(design: design, mutation: mutation)
+            let text = parsed.value("adapter-connect") ?? ""
+            do {
+                self = .connected(address: try ChannelAddress(parsing: text), configuration: configuration)
+            } catch {
+                throw parsed.usageError(option: "adapter-connect", "\(error)")
+            }
         }
+    }
+
+    /// Whether the relying party is reached over JSON-RPC (a process or a socket).
+    var isExternal: Bool {
+        if case .reference = self { return false }
+        return true
     }
 
     /// `in-process` or `json-rpc`, as the reports say.
-    var transport: String {
-        switch self {
-        case .reference: "in-process"
-        case .external: "json-rpc"
-        }
-    }
+    var transport: String { isExternal ? "json-rpc" : "in-process" }
 
-    /// The variant of the reference RP, as the reports record it (`nil` for the reference itself and for an adapter).
-    var subject: RunMetadata.Subject? {
-        guard case .reference(let design, let mutation) = self, design != nil || mutation != nil else { return nil }
-        return RunMetadata.Subject(design: design.map { $0.isCombination ? $0.specification : $0.id.rawValue }, mutant: mutation?.id.rawValue)
-    }
-
-    /// The adapter's command line, `nil` in process.
-    var commandLine: String? {
+    /// What the command runs against, as the reports and the re-run lines name it.
+    var runSubject: RunSubject {
         switch self {
-        case .reference: nil
-        case .external(let line, _): line
+        case .reference(let design, let mutation):
+            .reference(design: design.map { $0.isCombination ? $0.specification : $0.id.rawValue }, mutant: mutation?.id.rawValue)
+        case .external(let line, _): .adapterCommand(line)
+        case .connected(let address, _): .adapterConnection(address.description)
         }
     }
 
@@ -54,6 +84,7 @@ enum AdapterChoice: Sendable {
         switch self {
         case .reference(let design, let mutation): ReferenceRP(mutation: mutation, design: design ?? .reference)
         case .external(let line, let configuration): configuration.adapter(commandLine: line)
+        case .connected(let address, let configuration): JSONRPCAdapter(connectingTo: address, configuration: configuration.configuration)
         }
     }
 }
@@ -80,12 +111,5 @@ enum DesignOption {
             throw parsed.usageError(option: "design", "unknown design '\(text)'\(hint)")
         }
         return design
-    }
-
-    /// `--design <text>` as a shell reads it back: quoted when the text holds anything but letters,
-    /// digits and `-_.:=,`.
-    static func argument(_ text: String) -> String {
-        let plain = text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:=,".unicodeScalars.contains($0) }
-        return "--design " + (plain ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'")
     }
 }

@@ -9,16 +9,14 @@ struct ExploreCommand: CLICommand {
     static let reportsInterruptions = true
     static let spec = CommandSpec(
         name: "explore", summary: "Run random histories against the criteria's invariants and shrink a violation to a scenario.",
-        usage: "explore [--budget <n> | --seconds <s>] [--seed <n>] [--jobs <n>] [--mutant <id> | --adapter-command <command>] [--target <id>] [--out <dir>]",
+        usage:
+            "explore [--budget <n> | --seconds <s>] [--seed <n>] [--jobs <n>] [--mutant <id> | --adapter-command <command> | --adapter-connect <address>] [--target <id>] [--out <dir>]",
         options: [
             Common.criteriaOption, Common.targetOption,
             .init(name: "criterion", value: "id", help: "Only the invariants of these criteria or groups (N2.6-AC06, N3.2).", repeatable: true),
             .init(name: "budget", value: "n", help: "Histories to run (default 1000)."),
             .init(name: "seconds", value: "s", help: "Stop after this many seconds of wall time instead (the budget still caps the histories)."),
-            .init(
-                name: "adapter-command", value: "command", help: "Explore an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."
-            ),
-            .init(name: "mutant", value: "id", help: "Explore a faulty variant of the reference RP (see 'selftest --list-mutants')."),
+        ] + AdapterChoice.options + [
             .init(
                 name: "design", value: "id",
                 help:
@@ -28,13 +26,10 @@ struct ExploreCommand: CLICommand {
             .init(
                 name: "jobs", value: "n",
                 help:
-                    "Histories run at once, each in its own session (default: the CPU count in-process, 1 with --adapter-command); the findings are those of --jobs 1."
+                    "Histories run at once, each in its own session (default: the CPU count in-process, 1 over an adapter); the findings are those of --jobs 1."
             ),
             .init(name: "out", value: "dir", help: "Report directory (default: explore-report); the regression scenario goes to <dir>/criteria."),
             ReportDestination.formatOption,
-            .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
-            .init(name: "launch-timeout", value: "seconds", help: "Time the adapter has from its start to answer adapter.hello (default 10)."),
-            .init(name: "test-case-timeout", value: "seconds", help: "Time-out of one test case over an adapter, from session.open (default 60)."),
             .flag("quiet", "No progress and no summary on the terminal."), .flag("no-reports", "Write no report or scenario files."),
         ]
     )
@@ -44,9 +39,8 @@ struct ExploreCommand: CLICommand {
     var targets: [String]
     /// `--criterion`: only the invariants of these criteria or groups.
     var invariantCriteria: [String]
-    /// The relying party, and the words that name it in the re-run commands.
+    /// The relying party (its `runSubject` names it in the re-run commands).
     var adapter: AdapterChoice
-    var subject: [String]
     var reports: ReportDestination
     var seed: UInt64
     /// Histories to run, and whether `--budget` gave the number.
@@ -76,10 +70,6 @@ struct ExploreCommand: CLICommand {
             try DesignOption.design(text, parsed: parsed, hint: "; see 'passkey-conformance selftest --list-designs'")
         }
         adapter = try AdapterChoice(parsed, design: design)
-        subject = []
-        if let mutant = parsed.value("mutant") { subject.append("--mutant \(mutant)") }
-        if let designText { subject.append(DesignOption.argument(designText)) }
-        if let line = parsed.value("adapter-command") { subject.append("--adapter-command '\(line)'") }
         criteriaPath = parsed.value("criteria")
         quiet = parsed.flag("quiet")
         jobs = try RunCommand.jobs(parsed)
@@ -119,6 +109,7 @@ struct ExploreCommand: CLICommand {
         let filters = targets.map { "--target \($0)" } + invariantCriteria.map { "--criterion \($0)" }
 
         let exploring = explorer
+        let subject = self.adapter.runSubject.shellWords
         let work: @Sendable () async -> End = { [budget, budgetGiven, seconds, seed, subject, targets, criteria] in
             do {
                 let report = try await exploring.explore(budget: budget, seconds: seconds, targets: targets) { done, total in
@@ -161,7 +152,7 @@ struct ExploreCommand: CLICommand {
         var metadata = RunMetadata(
             harnessVersion: Suite.harnessVersion, criteriaDigest: digest,
             adapter: .init(
-                name: description?.name ?? "?", version: description?.version ?? "?", transport: self.adapter.transport, command: self.adapter.commandLine,
+                name: description?.name ?? "?", version: description?.version ?? "?", transport: self.adapter.transport,
                 declaredTargets: description?.targets.map(\.rawValue), capabilities: description?.capabilities.map(\.rawValue)),
             targets: Explorer.targets(
                 targets,
@@ -169,7 +160,7 @@ struct ExploreCommand: CLICommand {
             ).map(\.id.rawValue),
             seed: seed, startedAt: Suite.iso8601(Date()), filters: ["explore": "\(report?.histories ?? 0) histories"],
             fault: fault)
-        metadata.subject = self.adapter.subject
+        metadata.runSubject = self.adapter.runSubject
         pipeline.stamp(&metadata, criteriaPath: criteriaPath, digest: digest)
         let run = Explorer.runResult(scenario, criteria: criteria, metadata: metadata, wallSeconds: report?.wallSeconds ?? 0)
         var lines: [String] = []
@@ -204,7 +195,7 @@ struct ExploreCommand: CLICommand {
                 let folder = (reports.directory as NSString).appendingPathComponent("criteria")
                 lines.append(
                     "Run it: passkey-conformance run --criteria \(folder) --target \(scenario.result.target)"
-                        + (subject.isEmpty ? "" : " " + subject.joined(separator: " ")))
+                        + self.adapter.runSubject.shellWords.map { " " + $0 }.joined())
             }
             lines.append("Reports: " + written.joined(separator: ", "))
         }

@@ -8,14 +8,14 @@ extension RunCommand {
     func metadata(
         plan: TestPlan, description: AdapterDescription?, digest: String, pipeline: RunPipeline, shard: RunMetadata.Shard? = nil, fault: RunFault? = nil
     ) -> RunMetadata {
-        let unnamed = adapter.commandLine == nil ? "reference-rp" : "unknown (it did not describe itself)"
+        let unnamed = adapter.isExternal ? "unknown (it did not describe itself)" : "reference-rp"
         var metadata = Suite.metadata(
             plan: plan, description: description, adapterName: unnamed, digest: digest,
-            transport: adapter.transport, command: adapter.commandLine, filterText: selection.filterText, seed: seed,
+            transport: adapter.transport, command: nil, filterText: selection.filterText, seed: seed,
             startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
         pipeline.stamp(&metadata, criteriaPath: selection.criteriaPath, digest: digest)
         metadata.harnessCommand = HarnessExecutable.rerunCommand
-        metadata.subject = adapter.subject
+        metadata.runSubject = adapter.runSubject
         metadata.gate = gate
         if transcriptsForPasses { metadata.transcriptsForPasses = true }
         metadata.shard = shard

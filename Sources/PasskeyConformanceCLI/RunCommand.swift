@@ -11,13 +11,10 @@ struct RunCommand: CLICommand {
     static let spec = CommandSpec(
         name: "run", summary: "Run the criteria against a relying party and write reports.",
         usage:
-            "run [--adapter-command <command>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit,html] [--gate core|quality|all] [--evidence failures|all] [--seed <n>] [--jobs <n>] [--shard <i/n>] [--bundle <dir>]",
+            "run [--adapter-command <command> | --adapter-connect <address>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit,html] [--gate core|quality|all] [--evidence failures|all] [--seed <n>] [--jobs <n>] [--shard <i/n>] [--bundle <dir>]",
         options: [
             Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption,
-            .init(
-                name: "adapter-command", value: "command",
-                help: "Run against an adapter process speaking JSON-RPC over stdio (default: the embedded reference RP)."),
-            .init(name: "mutant", value: "id", help: "Run against a faulty variant of the reference RP (see 'selftest --list-mutants')."),
+        ] + AdapterChoice.options + [
             .init(
                 name: "design", value: "id",
                 help:
@@ -36,13 +33,10 @@ struct RunCommand: CLICommand {
                 help: "Whole transcripts for test cases that did not pass (failures, the default) or for every test case (all)."),
             .init(name: "waivers", value: "file", help: "Waiver file of expected failures (JSON)."),
             .init(name: "today", value: "YYYY-MM-DD", help: "The date waivers expire against (default: today, UTC)."),
-            .init(name: "call-timeout", value: "seconds", help: "Time-out of one adapter call (default 5)."),
-            .init(name: "launch-timeout", value: "seconds", help: "Time the adapter has from its start to answer adapter.hello (default 10)."),
-            .init(name: "test-case-timeout", value: "seconds", help: "Time-out of one test case over an adapter, from session.open (default 60)."),
             .init(
                 name: "jobs", value: "n",
                 help:
-                    "Test cases run at once, each in its own session (default: the CPU count in-process, 1 with --adapter-command: raise it for adapters whose sessions are isolated)."
+                    "Test cases run at once, each in its own session (default: the CPU count in-process, 1 over an adapter: raise it for adapters whose sessions are isolated)."
             ),
             .init(name: "timestamp", value: "ISO 8601", help: "Record this start time instead of the clock's (reproducible reports)."),
             .init(
@@ -123,7 +117,7 @@ struct RunCommand: CLICommand {
     /// test cases at once are safe only when each session has accounts and state of its own.
     static func jobs(_ parsed: ParsedArguments) throws(UsageError) -> Int {
         try parsed.wholeNumber("jobs", in: 1...256, described: "a whole number from 1 to 256")
-            ?? (parsed.value("adapter-command") == nil ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1)
+            ?? (parsed.value("adapter-command") == nil && parsed.value("adapter-connect") == nil ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1)
     }
 
     /// `--timestamp`, or the clock.

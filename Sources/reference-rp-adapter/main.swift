@@ -1,12 +1,13 @@
 // The reference relying party as a stand-alone adapter: JSON-RPC 2.0 over stdin/stdout.
-// `reference-rp-adapter [--mutant <id>] [--design <id>] [--latency-ms <n>] [--protocol-version <v>] [--crash-on <text>]`;
+// `reference-rp-adapter [--mutant <id>] [--design <id>] [--latency-ms <n>] [--protocol-version <v>] [--crash-on <text>] [--listen unix:PATH|tcp:127.0.0.1:PORT]`;
 // see Documentation/adapter-protocol.md.
 import ConformanceModel
 import PasskeyConformanceAdapter
 import Foundation
 import ReferenceRP
 
-let usage = "usage: reference-rp-adapter [--mutant <id>] [--design <id>] [--latency-ms <n>] [--protocol-version <v>] [--crash-on <text>]"
+let usage =
+    "usage: reference-rp-adapter [--mutant <id>] [--design <id>] [--latency-ms <n>] [--protocol-version <v>] [--crash-on <text>] [--listen unix:PATH|tcp:127.0.0.1:PORT]"
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("reference-rp-adapter: \(message)\n\(usage)\n".utf8))
@@ -18,6 +19,7 @@ var design = ReferenceDesign.reference
 var latencyMillis = 0
 var protocolVersion: String?
 var crashOn: String?
+var listenAt: ChannelAddress?
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 while let option = arguments.popFirst() {
     guard let value = arguments.popFirst() else { fail("\(option) needs a value") }
@@ -44,6 +46,14 @@ while let option = arguments.popFirst() {
         // Exit (status 70) when a session opens for a test case whose id contains the text: a crash
         // while other test cases are in flight, for the tests of `run --jobs`.
         crashOn = value
+    case "--listen":
+        // Serve harnesses that connect to this socket (`passkey-conformance run --adapter-connect`),
+        // one after another or at once, until the process is stopped; stdio is not read.
+        do {
+            listenAt = try ChannelAddress(parsing: value)
+        } catch {
+            fail("--listen: \(error)")
+        }
     default:
         fail("unknown option '\(option)'")
     }
@@ -53,4 +63,16 @@ let relyingParty = ReferenceRP(mutation: mutation, design: design)
 let adapter: any RelyingPartyAdapter =
     protocolVersion == nil && crashOn == nil
     ? relyingParty : ReshapedAdapter(base: relyingParty, protocolVersion: protocolVersion, crashOn: crashOn)
-await JSONRPCAdapterServer(adapter: adapter, configuration: configuration).run()
+let server = JSONRPCAdapterServer(adapter: adapter, configuration: configuration)
+if let listenAt {
+    do {
+        let listener = try ChannelListener(address: listenAt)
+        // One line on standard error once connections are accepted: scripts wait for it.
+        try await server.run(listener: listener) { FileHandle.standardError.write(Data("reference-rp-adapter: listening at \(listenAt)\n".utf8)) }
+    } catch {
+        FileHandle.standardError.write(Data("reference-rp-adapter: \(error)\n".utf8))
+        exit(70)
+    }
+} else {
+    await server.run()
+}

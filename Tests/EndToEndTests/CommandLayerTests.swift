@@ -79,9 +79,10 @@ struct CommandLayerTests {
         }
         #expect(selfTest.designs == [design])
         #expect(design == (try ReferenceDesign.parse(specification)))
-        #expect(explore.subject == ["--design '\(specification)'"], "the re-run line quotes the specification for the shell")
+        #expect(explore.adapter.runSubject.shellWords == ["--design", "\"\(specification)\""], "the re-run line quotes the specification for the shell")
         let fixed = try command(ExploreCommand.self, ["--design", "upgrade-after-3s", "--mutant", "double-request"])
-        #expect(fixed.subject == ["--mutant double-request", "--design upgrade-after-3s"])
+        #expect(fixed.adapter.runSubject == .reference(design: "upgrade-after-3s", mutant: "double-request"))
+        #expect(fixed.adapter.runSubject.shellWords == ["--design", "upgrade-after-3s", "--mutant", "double-request"])
         for bad in ["knobs:no-such-knob=1", "no-such-design"] {
             let fromExplore = usageError(ExploreCommand.self, ["--design", bad])
             let fromSelfTest = usageError(SelfTestCommand.self, ["--design", bad])

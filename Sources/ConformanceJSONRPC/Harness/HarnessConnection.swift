@@ -18,9 +18,10 @@ import PasskeyConformanceAdapter
 /// and behind one `Mutex`; the lifecycle (launch, hello, restart, shutdown) belongs to the
 /// `AdapterSupervisor` actor.
 final class HarnessConnection: Sendable {
-    /// Where a connection reads and writes, and the process behind it, if any.
+    /// Where a connection reads and writes, and the process behind it, if the harness started one
+    /// (an adapter reached through a socket runs on its own).
     struct Endpoint: Sendable {
-        var pipes: ChildProcess.Pipes
+        var channel: MessageChannel
         var child: ChildProcess?
     }
 
@@ -72,7 +73,7 @@ final class HarnessConnection: Sendable {
         self.relay = relay
         self.child = endpoint.child
         connection = JSONRPCConnection(
-            input: endpoint.pipes.fromChild, output: endpoint.pipes.toChild, maximumLineBytes: configuration.maximumMessageBytes,
+            channel: endpoint.channel, maximumLineBytes: configuration.maximumMessageBytes,
             refusal: Self.refusal)
         let (stream, inbox) = AsyncStream<Inbound>.makeStream()
         self.inbox = inbox

@@ -1,8 +1,9 @@
 import ConformanceModel
 import PasskeyConformanceAdapter
 
-/// A relying party reached through an adapter process that speaks the adapter protocol as JSON-RPC
-/// 2.0 over its standard input and output (see `Documentation/adapter-protocol.md`).
+/// A relying party reached through an adapter that speaks the adapter protocol as JSON-RPC 2.0: a
+/// process the harness starts, over its standard input and output, or an adapter listening on a
+/// stream socket (see `Documentation/adapter-protocol.md`).
 ///
 /// One process serves the whole run and multiplexes the sessions by id. It is launched on first
 /// use, launched again when the previous one died or was stopped after a fault, and stopped by
@@ -40,7 +41,22 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
             let (child, pipes) = try ChildProcess.launch(
                 executable: executable, arguments: arguments, environment: environment,
                 workingDirectory: workingDirectory, captureStandardError: capture)
-            return HarnessConnection.Endpoint(pipes: pipes, child: child)
+            return HarnessConnection.Endpoint(
+                channel: MessageChannel(input: pipes.fromChild, output: pipes.toChild, name: "standard input and output"), child: child)
+        }
+    }
+
+    /// An adapter that runs on its own and listens at `address` (a device-farm bridge, an adapter
+    /// run as a service): each launch is a connection to it, a fault closes that connection, and
+    /// `shutdown()` sends `adapter.shutdown` and closes it; the adapter's process is never the
+    /// harness's to stop. A refused connection is a `launch-failed` fault.
+    public init(connectingTo address: ChannelAddress, configuration: Configuration = Configuration()) {
+        supervisor = AdapterSupervisor(configuration: configuration) { () throws(AdapterFault) in
+            do {
+                return HarnessConnection.Endpoint(channel: try MessageChannel.connect(to: address), child: nil)
+            } catch {
+                throw AdapterFault(.launchFailed, "\(error) (is the adapter listening there?)")
+            }
         }
     }
 
@@ -53,7 +69,7 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
             }
             let server = JSONRPCAdapterServer(adapter: adapter)
             Task.detached { await server.run(input: toServer.read, output: fromServer.write) }
-            return HarnessConnection.Endpoint(pipes: ChildProcess.Pipes(fromChild: fromServer.read, toChild: toServer.write), child: nil)
+            return HarnessConnection.Endpoint(channel: MessageChannel(input: fromServer.read, output: toServer.write, name: "pipes"), child: nil)
         }
     }
 

@@ -276,8 +276,10 @@ public struct RunMetadata: Sendable, Codable, Hashable {
         public var version: String
         /// `in-process` or `json-rpc`.
         public var transport: String
-        /// The command line of an out-of-process adapter.
+        /// The command line of an out-of-process adapter the harness started.
         public var command: String?
+        /// The socket address of an adapter the harness connected to (`unix:PATH`, `tcp:HOST:PORT`).
+        public var connect: String?
         /// The target ids the adapter declared, as declared; `nil` when it did not describe itself.
         public var declaredTargets: [String]?
         /// The capabilities the adapter declared, as declared; `nil` when it did not describe itself.

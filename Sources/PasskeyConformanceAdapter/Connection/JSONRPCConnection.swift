@@ -1,7 +1,7 @@
 import Synchronization
 
-/// One end of a JSON-RPC 2.0 connection over a pair of descriptors: what the harness's end and the
-/// adapter's end share.
+/// One end of a JSON-RPC 2.0 connection over a `MessageChannel` (a child's pipes, standard input and
+/// output, a stream socket): what the harness's end and the adapter's end share.
 ///
 /// It numbers the requests this end sends, keeps the callers awaiting their answers (each suspended
 /// on a continuation, never on a thread), watches their deadlines, hands every line read to its
@@ -110,21 +110,29 @@ package final class JSONRPCConnection<Context: Sendable>: Sendable {
         var current: Handlers? { handlers.withLock { $0 } }
     }
 
-    /// A connection that reads `input` and writes `output` (it owns both from now on). A call made
+    /// A connection over `channel` (it owns the channel's descriptors from now on). A call made
     /// after `close` gets `refusal(reason, firstToLearn, context)`, where `firstToLearn` tells the
     /// first caller to learn the reason (no pending call learnt it when the connection closed).
     package init(
-        input: Int32, output: Int32, maximumLineBytes: Int,
+        channel: MessageChannel, maximumLineBytes: Int,
         refusal: @escaping @Sendable (_ reason: any Error, _ firstToLearn: Bool, Context) -> any Error
     ) {
         // A peer that went away must make writes fail, not kill the process.
         Platform.ignoreBrokenPipeSignal()
         self.maximumLineBytes = maximumLineBytes
         self.refusal = refusal
-        state = Mutex(State(loop: .notStarted(input)))
+        state = Mutex(State(loop: .notStarted(channel.input)))
         let slot = self.slot
-        outbox = Outbox(fd: output) { error in slot.current?.writeFailed(error) }
+        outbox = Outbox(fd: channel.output) { error in slot.current?.writeFailed(error) }
         deadlines.onExpire { id in slot.current?.expired(id) }
+    }
+
+    /// A connection over a pair of pipe descriptors (tests, an in-process server).
+    package convenience init(
+        input: Int32, output: Int32, maximumLineBytes: Int,
+        refusal: @escaping @Sendable (_ reason: any Error, _ firstToLearn: Bool, Context) -> any Error
+    ) {
+        self.init(channel: MessageChannel(input: input, output: output, name: "pipes"), maximumLineBytes: maximumLineBytes, refusal: refusal)
     }
 
     /// Sets the owner's handlers (before `start()`; the first set stays).

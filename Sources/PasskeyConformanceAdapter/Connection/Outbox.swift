@@ -74,8 +74,8 @@ package final class Outbox: Sendable {
         if let chunk { _ = write(chunk[...]) }
     }
 
-    /// Stops writing: queued bytes are dropped and the descriptor is closed, so the peer reads
-    /// end-of-file. Idempotent.
+    /// Stops writing: queued bytes are dropped and the descriptor is closed (a socket's sending side
+    /// shut down first, since the reader holds a duplicate), so the peer reads end-of-file. Idempotent.
     package func close() {
         let closeNow = state.withLock { state -> Bool in
             state.closed = true
@@ -84,7 +84,7 @@ package final class Outbox: Sendable {
             state.descriptorClosed = true
             return true
         }
-        if closeNow { Platform.close(fd) }
+        if closeNow { Platform.endWriting(fd) }
     }
 
     /// Writes `bytes` without blocking, holding the right to write; what the descriptor does not take
@@ -122,7 +122,7 @@ package final class Outbox: Sendable {
             if offset < bytes.endIndex { state.queue.insert(contentsOf: bytes[offset...], at: 0) }
             return (false, state.queue.isEmpty ? nil : state.onBacklog, report)
         }
-        if closeNow { Platform.close(fd) }
+        if closeNow { Platform.endWriting(fd) }
         wake?()
         if report, let failure { onFailure(failure) }
         return failure == nil

@@ -1,3 +1,4 @@
+import Foundation
 import PasskeyConformanceProtocol
 
 /// Serves an in-process `RelyingPartyAdapter` over the adapter protocol as JSON-RPC 2.0 on standard
@@ -58,6 +59,52 @@ public struct JSONRPCAdapterServer: Sendable {
 
     /// Serves the harness on two descriptors, which the server owns from now on and closes when done.
     package func run(input: Int32, output: Int32) async {
-        await ServerConnection(adapter: adapter, configuration: configuration, input: input, output: output).serve()
+        await run(channel: MessageChannel(input: input, output: output, name: "pipes"))
+    }
+
+    /// Serves one harness on `channel` (which the server owns from now on) until it sends
+    /// `adapter.shutdown` or closes the channel; then every open session is closed and the adapter
+    /// shut down.
+    public func run(channel: MessageChannel) async {
+        await ServerConnection(adapter: adapter, configuration: configuration, channel: channel).serve()
+    }
+
+    /// Serves every harness that connects to `listener`, each connection as `run()` serves standard
+    /// input and output, several at once if they come; it returns only if accepting fails. The
+    /// adapter serves one harness after another: `adapter.shutdown` and the end of a connection
+    /// close that connection's sessions, never the adapter. `ready` is called once the first
+    /// `accept` waits (a harness may connect from then on).
+    ///
+    /// ```swift
+    /// let listener = try ChannelListener(address: ChannelAddress(parsing: "unix:/tmp/rp.sock"))
+    /// try await JSONRPCAdapterServer(adapter: MyRelyingParty()).run(listener: listener)
+    /// ```
+    public func run(listener: ChannelListener, ready: @escaping @Sendable () -> Void = {}) async throws(ChannelError) {
+        let (accepted, continuation) = AsyncStream<Result<MessageChannel, ChannelError>>.makeStream()
+        // `accept` blocks: a thread of its own waits in it, never one of the cooperative pool.
+        let thread = Thread {
+            ready()
+            while true {
+                do throws(ChannelError) {
+                    continuation.yield(.success(try listener.accept()))
+                } catch {
+                    continuation.yield(.failure(error))
+                    continuation.finish()
+                    return
+                }
+            }
+        }
+        thread.name = "passkey-conformance listener"
+        thread.start()
+        let adapter = adapter
+        let configuration = configuration
+        for await next in accepted {
+            switch next {
+            case .success(let channel):
+                Task { await ServerConnection(adapter: adapter, configuration: configuration, channel: channel, keepsAdapter: true).serve() }
+            case .failure(let error):
+                throw error
+            }
+        }
     }
 }

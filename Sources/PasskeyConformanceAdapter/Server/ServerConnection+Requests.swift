@@ -53,10 +53,12 @@ extension ServerConnection {
                 return Array(state.sessions.values)
             }
             for served in sessions { await served.session.close() }
-            if state.withLock({ state in
-                defer { state.adapterShutDown = true }
-                return !state.adapterShutDown
-            }) {
+            if !keepsAdapter,
+                state.withLock({ state in
+                    defer { state.adapterShutDown = true }
+                    return !state.adapterShutDown
+                })
+            {
                 await adapter.shutdown()
             }
             return JSONRPCParams.Empty()

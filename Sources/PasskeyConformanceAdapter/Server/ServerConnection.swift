@@ -34,10 +34,15 @@ final class ServerConnection: Sendable {
     /// The wire: ids, pending platform calls, their deadlines, the reader and the writer.
     let connection: JSONRPCConnection<Void>
 
-    init(adapter: any RelyingPartyAdapter, configuration: JSONRPCAdapterServer.Configuration, input: Int32, output: Int32) {
+    /// Whether the adapter outlives this connection: a listening server serves the next harness with
+    /// it, so `adapter.shutdown` and the end of the connection close only this connection's sessions.
+    let keepsAdapter: Bool
+
+    init(adapter: any RelyingPartyAdapter, configuration: JSONRPCAdapterServer.Configuration, channel: MessageChannel, keepsAdapter: Bool = false) {
         self.adapter = adapter
         self.configuration = configuration
-        connection = JSONRPCConnection(input: input, output: output, maximumLineBytes: configuration.maximumMessageBytes) { _, _, _ in NoAnswer() }
+        self.keepsAdapter = keepsAdapter
+        connection = JSONRPCConnection(channel: channel, maximumLineBytes: configuration.maximumMessageBytes) { _, _, _ in NoAnswer() }
         let weak = Weak(self)
         connection.prepare(
             JSONRPCConnection.Handlers(
@@ -45,6 +50,11 @@ final class ServerConnection: Sendable {
                 ended: { end in weak.connection?.readerEnded(end) },
                 expired: { id in weak.connection?.connection.deliver(id, .failure(NoAnswer())) },
                 writeFailed: { _ in weak.connection?.finish() }))
+    }
+
+    /// A connection over a pair of pipe descriptors.
+    convenience init(adapter: any RelyingPartyAdapter, configuration: JSONRPCAdapterServer.Configuration, input: Int32, output: Int32) {
+        self.init(adapter: adapter, configuration: configuration, channel: MessageChannel(input: input, output: output, name: "pipes"))
     }
 
     /// A reference that does not keep the connection alive (its thread holds it).
@@ -69,10 +79,12 @@ final class ServerConnection: Sendable {
             return Array(state.sessions.values)
         }
         for served in sessions { await served.session.close() }
-        if state.withLock({ state in
-            defer { state.adapterShutDown = true }
-            return !state.adapterShutDown
-        }) {
+        if !keepsAdapter,
+            state.withLock({ state in
+                defer { state.adapterShutDown = true }
+                return !state.adapterShutDown
+            })
+        {
             await adapter.shutdown()
         }
         connection.stop()
