@@ -11,7 +11,12 @@ import ConformanceModel
 ///
 /// Keys are sorted and every member is always present (`null` when it has no value), so two equal
 /// runs give the same bytes and a consumer never has to test for a missing member.
-public enum JSONReporter {
+public enum JSONReporter: ReportRenderer {
+    /// `json`: the versioned JSON report, `report.json`.
+    static let format = ReportFormat("json", fileNames: ["report.json"])
+
+    static func files(_ model: ReportModel) throws -> [(path: String, bytes: [UInt8])] { [(format.fileName, try render(model))] }
+
     /// The version of the report format, following semantic versioning: a new major version
     /// removes, renames or retypes members or adds values to an enum a consumer must understand
     /// (verdicts, outcomes); a minor version adds members, or values of `summary.status` and

@@ -37,7 +37,12 @@ import ConformanceModel
 ///
 /// The gate test case counts in the totals of `<testsuites>` (one more test, and one more failure
 /// or error).
-public enum JUnitReporter {
+public enum JUnitReporter: ReportRenderer {
+    /// `junit`: JUnit XML for CI systems, `report.junit.xml`.
+    static let format = ReportFormat("junit", aliases: ["xml"], fileNames: ["report.junit.xml"])
+
+    static func files(_ model: ReportModel) throws -> [(path: String, bytes: [UInt8])] { [(format.fileName, Array(render(model).utf8))] }
+
     /// The report as an XML 1.0 document in UTF-8, ending with a newline.
     public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
         render(ReportModel.withDigest(run, waivers: waivers))

@@ -95,13 +95,8 @@ public enum ReportWriter {
 
     /// The files of the report in one format, with their names (`ReportFormat.fileNames`).
     static func render(_ model: ReportModel, as format: ReportFormat) throws -> [(path: String, bytes: [UInt8])] {
-        switch format {
-        case .json: [(format.fileName, try JSONReporter.render(model))]
-        case .markdown:
-            [(format.fileName, Array(MarkdownReporter.summary(model).utf8)), (ReportFormat.detailsFileName, Array(MarkdownReporter.render(model).utf8))]
-        case .junit: [(format.fileName, Array(JUnitReporter.render(model).utf8))]
-        case .html: [(format.fileName, Array(HTMLReporter.render(model).utf8))]
-        }
+        guard let renderer = ReportFormat.renderer(of: format) else { return [] }
+        return try renderer.files(model)
     }
 
     /// Checks that reports can be written to `directory`, so a run can fail before it starts

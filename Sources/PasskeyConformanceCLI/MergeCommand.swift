@@ -8,7 +8,7 @@ struct MergeCommand: CLICommand {
     static let spec = CommandSpec(
         name: "merge", summary: "Combine the reports of a run's shards (run --shard i/n) into the run's reports.",
         usage:
-            "merge <shard report dir, report.json or evidence bundle>… --out <dir> [--format json,md,junit,html] [--public-key <pem>] [--waivers <file>] [--today YYYY-MM-DD]",
+            "merge <shard report dir, report.json or evidence bundle>… --out <dir> [--format \(ReportFormat.usageList)] [--public-key <pem>] [--waivers <file>] [--today YYYY-MM-DD]",
         options: [
             .init(name: "out", value: "dir", help: "Report directory of the merged run (default: conformance-report)."),
             ReportDestination.formatOption,

@@ -11,7 +11,7 @@ struct RunCommand: CLICommand {
     static let spec = CommandSpec(
         name: "run", summary: "Run the criteria against a relying party and write reports.",
         usage:
-            "run [--adapter-command <command> | --adapter-connect <address>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format json,md,junit,html] [--gate core|quality|all] [--evidence failures|all] [--seed <n>] [--jobs <n>] [--shard <i/n>] [--bundle <dir>]",
+            "run [--adapter-command <command> | --adapter-connect <address>] [--criterion <id>] [--target <id>] [--tags <expr>] [--out <dir>] [--format \(ReportFormat.usageList)] [--gate core|quality|all] [--evidence failures|all] [--seed <n>] [--jobs <n>] [--shard <i/n>] [--bundle <dir>]",
         options: [
             Common.criteriaOption, Common.criterionOption, Common.targetOption, Common.tagsOption, Common.scenarioOption, Common.levelOption,
         ] + AdapterChoice.options + [

@@ -104,20 +104,17 @@ struct ReportDestination: Sendable {
     /// exactly the formats `formats(_:)` reads and writes by default.
     static let formatOption = CommandSpec.Option(
         name: "format", value: "formats",
-        help: "Report formats: json, md (report.md, a summary, and report.details.md), junit, html (default: all).", repeatable: true)
+        help: ReportFormat.optionHelp, repeatable: true)
 
-    /// `--format`: json, md (or markdown), junit (or xml), html; all of them by default.
+    /// `--format`: the registered formats by name or alias; all of them by default.
     static func formats(_ parsed: ParsedArguments) throws(UsageError) -> [ReportFormat] {
         let names = parsed.list("format")
-        if names.isEmpty { return [.json, .markdown, .junit, .html] }
+        if names.isEmpty { return ReportFormat.allCases }
         return try names.map { name throws(UsageError) -> ReportFormat in
-            switch name {
-            case "json": return .json
-            case "md", "markdown": return .markdown
-            case "junit", "xml": return .junit
-            case "html": return .html
-            default: throw parsed.usageError(option: "format", "unknown report format '\(name)'; use json, md, junit or html")
+            guard let format = ReportFormat(rawValue: name) else {
+                throw parsed.usageError(option: "format", "unknown report format '\(name)'; use \(ReportFormat.choiceList)")
             }
+            return format
         }
     }
 }

@@ -182,7 +182,7 @@ struct SpecificationTests {
         #expect(defaults.maximumAdapterMessagesPerSecond == 10_000 && text.contains("| 10,000 per second |"))
         #expect(defaults.maximumConsecutiveLaunchFailures == 3)
         #expect(JSONRPCAdapterServer.Configuration().maximumMessageBytes == 16 << 20 && text.contains("16 MiB"))
-        for kind in AdapterFault.Kind.allCases {
+        for kind in RunFault.Kind.adapterKinds {
             #expect(text.contains("| `\(kind.rawValue)` |"), "fault kind \(kind.rawValue) is not documented")
         }
         for target in TargetCatalog.all {

@@ -102,7 +102,7 @@ struct ReportWriterTests {
         defer { try? FileManager.default.removeItem(at: base) }
         let directory = base.appendingPathComponent("reports")
         try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: directory.path)
-        #expect(try contents(directory) == ["report.details.md", "report.html", "report.json", "report.junit.xml", "report.md"])
+        #expect(try contents(directory) == ReportFormat.allCases.flatMap(\.fileNames).sorted())
         try ReportWriter.write(Fixtures.run, formats: [.junit], to: directory.path)
         #expect(try contents(directory) == ["report.junit.xml"])
         #expect(try contents(base) == ["reports"])

@@ -1,3 +1,4 @@
+import ConformanceReports
 import ConformanceKit
 import ConformanceTestSupport
 import Foundation
@@ -92,7 +93,7 @@ struct AdapterFuzzTests {
             #expect(!result.timedOut, "\(context)")
             #expect([0, 1, 2, 3].contains(result.status), "\(context)")
             let files = (try? FileManager.default.contentsOfDirectory(atPath: out.path).sorted()) ?? []
-            #expect(files == ["report.details.md", "report.html", "report.json", "report.junit.xml", "report.md"], "\(context)")
+            #expect(files == ReportFormat.allCases.flatMap(\.fileNames).sorted(), "\(context)")
             guard let data = try? Data(contentsOf: out.appendingPathComponent("report.json")),
                 let json = try? JSONDecoder().decode(JSONValue.self, from: data)
             else {

@@ -1,3 +1,4 @@
+import ConformanceReports
 import ConformanceKit
 import ConformanceTestSupport
 import Foundation
@@ -52,7 +53,7 @@ struct RunCommandTests {
         #expect(!result.timedOut)
         #expect(result.stdout.contains("Result: conformant"), "\(result)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(files == ["report.details.md", "report.html", "report.json", "report.junit.xml", "report.md"], "no temporary file may be left behind")
+        #expect(files == ReportFormat.allCases.flatMap(\.fileNames).sorted(), "no temporary file may be left behind")
 
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
         #expect(json["summary"]?["status"]?.stringValue == "conformant")

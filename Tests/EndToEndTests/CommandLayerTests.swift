@@ -79,7 +79,8 @@ struct CommandLayerTests {
         }
         #expect(selfTest.designs == [design])
         #expect(design == (try ReferenceDesign.parse(specification)))
-        #expect(explore.adapter.runSubject.shellWords == ["--design", "\"\(specification)\""], "the re-run line quotes the specification for the shell")
+        // Written out whole (every knob), so that a later change of a knob's default cannot change the re-run.
+        #expect(explore.adapter.runSubject.shellWords == ["--design", "\"\(design.specification)\""], "the re-run line quotes the specification for the shell")
         let fixed = try command(ExploreCommand.self, ["--design", "upgrade-after-3s", "--mutant", "double-request"])
         #expect(fixed.adapter.runSubject == .reference(design: "upgrade-after-3s", mutant: "double-request"))
         #expect(fixed.adapter.runSubject.shellWords == ["--design", "upgrade-after-3s", "--mutant", "double-request"])

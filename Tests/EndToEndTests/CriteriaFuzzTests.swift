@@ -116,7 +116,7 @@ struct CriteriaFuzzTests {
             try ReportWriter.write(run, formats: ReportFormat.allCases, to: out.path)
             let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
             #expect(
-                files == ["report.details.md", "report.html", "report.json", "report.junit.xml", "report.md"], "seed \(seed), iteration \(iterations): \(files)"
+                files == ReportFormat.allCases.flatMap(\.fileNames).sorted(), "seed \(seed), iteration \(iterations): \(files)"
             )
         }
         #expect(diagnosed > 0 && ran > 0, "seed \(seed): \(diagnosed) diagnosed and \(ran) run of \(iterations); the mix should have both")

@@ -1,3 +1,4 @@
+import ConformanceReports
 import ConformanceKit
 import ConformanceTestSupport
 import Foundation
@@ -55,7 +56,7 @@ enum ReportSet {
     static func json(_ out: URL) throws -> JSONValue {
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(
-            files == ["report.details.md", "report.html", "report.json", "report.junit.xml", "report.md"], "the whole report set, no temporary file")
+            files == ReportFormat.allCases.flatMap(\.fileNames).sorted(), "the whole report set, no temporary file")
         return try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
     }
 

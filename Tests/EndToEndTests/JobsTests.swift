@@ -1,3 +1,4 @@
+import ConformanceReports
 import ConformanceKit
 import ConformanceTestSupport
 import Foundation
@@ -28,7 +29,7 @@ struct JobsTests {
     func inProcess() async throws {
         let sequential = try await Self.reports(["--jobs", "1"], criterion: "N3.2")
         let parallel = try await Self.reports(["--jobs", "4"], criterion: "N3.2")
-        #expect(sequential.keys.sorted() == ["report.details.md", "report.html", "report.json", "report.junit.xml", "report.md"])
+        #expect(sequential.keys.sorted() == ReportFormat.allCases.flatMap(\.fileNames).sorted())
         for (name, bytes) in sequential { #expect(parallel[name] == bytes, "\(name) differs between --jobs 1 and --jobs 4") }
     }
 

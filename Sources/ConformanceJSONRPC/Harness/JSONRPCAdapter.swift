@@ -102,6 +102,6 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
 extension AdapterFault: ReportableFault {
     /// The fault as the typed value the reports carry.
     public var runFault: RunFault {
-        RunFault(kind: kind.runFaultKind, message: message, method: method, excerpt: excerpt)
+        RunFault(kind: kind, message: message, method: method, excerpt: excerpt)
     }
 }

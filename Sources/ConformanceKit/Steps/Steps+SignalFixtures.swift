@@ -69,6 +69,14 @@ extension World {
 }
 
 extension StepLibrary {
+    /// The credential-store fault a criterion names in words (`Fault.storePhrases`).
+    static func storeFault(_ phrase: String) throws -> Fault.Kind {
+        guard let kind = Fault.storePhrases.first(where: { $0.key == phrase })?.value else {
+            throw SystemIssue("unknown fault \"\(phrase)\" (\(Fault.storePhrases.map(\.key).joined(separator: ", ")))")
+        }
+        return kind
+    }
+
     /// Signal-related fixtures and user actions (N3.2).
     static let signalFixtureSteps: [StepDefinition] = [
         StepDefinition(
@@ -136,17 +144,9 @@ extension StepLibrary {
             return .passed
         },
         StepDefinition(
-            "the server's credential store suffers {string}", needs: [.faultInjection],
-            check: StepDefinition.oneOf(["partial data", "a pagination failure", "a time-out", "a stale cache"])
+            "the server's credential store suffers {string}", needs: [.faultInjection], check: StepDefinition.oneOf(Fault.storePhrases.map(\.key))
         ) { world, arguments in
-            let kind: Fault.Kind
-            switch arguments[0] {
-            case "partial data": kind = .partialCredentialData
-            case "a pagination failure": kind = .paginationFailure
-            case "a time-out": kind = .credentialListTimeout
-            case "a stale cache": kind = .staleCache
-            default: throw SystemIssue("unknown fault \"\(arguments[0])\" (partial data, a pagination failure, a time-out, a stale cache)")
-            }
+            let kind = try Self.storeFault(arguments[0])
             world.host.record(.harnessToRP, "session.injectFault", kind.rawValue)
             try await world.session.injectFault(Fault(kind, count: 1))
             return .passed
@@ -155,14 +155,9 @@ extension StepLibrary {
         // the list cannot be had whole (freedoms.md F-retry: a retry that succeeds never reaches the path).
         StepDefinition(
             "the server's credential store suffers {string} until the session ends", needs: [.faultInjection],
-            check: StepDefinition.oneOf(["partial data", "a pagination failure", "a time-out"])
+            check: StepDefinition.oneOf(Fault.storePhrases.map(\.key))
         ) { world, arguments in
-            let kinds: [String: Fault.Kind] = [
-                "partial data": .partialCredentialData, "a pagination failure": .paginationFailure, "a time-out": .credentialListTimeout,
-            ]
-            guard let kind = kinds[arguments[0]] else {
-                throw SystemIssue("unknown fault \"\(arguments[0])\" (partial data, a pagination failure, a time-out)")
-            }
+            let kind = try Self.storeFault(arguments[0])
             world.host.record(.harnessToRP, "session.injectFault", kind.rawValue + " (until the session ends)")
             try await world.session.injectFault(Fault(kind, count: nil))
             return .passed

@@ -376,6 +376,14 @@ public struct Fault: Sendable, Codable, Hashable {
         /// the network drops it, and the app sees a network error (1.2).
         case answerLostAfterCommit = "answer-lost-after-commit"
     }
+
+    /// The credential-store faults a criterion names in words (`the server's credential store
+    /// suffers "partial data"`), with their words: declared here, beside the kinds, so that a new
+    /// store fault is one case and one entry.
+    public static let storePhrases: KeyValuePairs<String, Kind> = [
+        "partial data": .partialCredentialData, "a pagination failure": .paginationFailure, "a time-out": .credentialListTimeout,
+        "a stale cache": .staleCache,
+    ]
     /// What goes wrong.
     public var kind: Kind
     /// How many times the fault applies; `nil` for until the session ends.

@@ -68,5 +68,17 @@ extension RunFault {
 
         /// The raw value, as reports write it.
         public var description: String { rawValue }
+
+        /// Whether the kind is one of the adapter protocol's (a fault of the adapter or its
+        /// transport, `AdapterFault`'s kinds) rather than the harness's own.
+        public var isAdapterFault: Bool {
+            switch self {
+            case .harness, .systemIssue, .interactionBudget, .criteria: false
+            default: true
+            }
+        }
+
+        /// The adapter protocol's fault kinds, in declaration order.
+        public static var adapterKinds: [Kind] { allCases.filter(\.isAdapterFault) }
     }
 }
