@@ -62,6 +62,9 @@ let package = Package(
         .target(
             name: "ConformanceKit",
             dependencies: ["ConformanceModel", "ConformanceCriteria", "ConformanceSimulation", "Gherkin", "WebAuthn", "HarnessBuild"]),
+        // explore: random histories against the invariants, shrunk to a scenario; above the kit, which
+        // runs the invariants' monitors in every test case.
+        .target(name: "ConformanceExplore", dependencies: ["ConformanceKit"]),
         // The conforming reference relying party, its design variants and its mutants.
         .target(name: "ReferenceRP", dependencies: ["ConformanceModel", "ConformanceSimulation", "WebAuthn"]),
         // A real platform: Chromium over its DevTools pipe (WebAuthn, the signal methods, a virtual
@@ -83,7 +86,8 @@ let package = Package(
         .target(
             name: "PasskeyConformanceCLI",
             dependencies: [
-                "ConformanceKit", "ReferenceRP", "ConformanceSelfTest", "ConformanceReports", "ConformanceJSONRPC", "ConformanceBrowser", "Gherkin",
+                "ConformanceKit", "ConformanceExplore", "ReferenceRP", "ConformanceSelfTest", "ConformanceReports", "ConformanceJSONRPC", "ConformanceBrowser",
+                "Gherkin",
                 "WebAuthn", "HarnessBuild", "PasskeyConformanceAdapter",
             ],
             resources: [.copy("Resources/Criteria")]
@@ -108,8 +112,11 @@ let package = Package(
         .testTarget(
             name: "ConformanceBrowserTests", dependencies: ["ConformanceBrowser", "ConformanceModel", "ConformanceSimulation", "WebAuthn", "TestSupportCore"]),
         .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "ConformanceTestSupport", "WebAuthn"]),
-        .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
-        .testTarget(name: "ConformanceSelfTestTests", dependencies: ["ConformanceSelfTest", "ReferenceRP", "ConformanceKit", "ConformanceTestSupport"]),
+        .testTarget(name: "ConformanceExploreTests", dependencies: ["ConformanceExplore", "ConformanceKit", "ConformanceTestSupport"]),
+        .testTarget(name: "ReferenceRPTests", dependencies: ["ReferenceRP", "ConformanceKit", "ConformanceExplore", "ConformanceTestSupport"]),
+        .testTarget(
+            name: "ConformanceSelfTestTests",
+            dependencies: ["ConformanceSelfTest", "ReferenceRP", "ConformanceKit", "ConformanceExplore", "ConformanceTestSupport"]),
         .testTarget(
             name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport", "WebAuthn"],
             exclude: ["Python", "Golden"]),

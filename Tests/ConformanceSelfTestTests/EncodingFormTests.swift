@@ -1,3 +1,4 @@
+import ConformanceExplore
 import ConformanceKit
 import ConformanceSelfTest
 import ConformanceTestSupport

@@ -1,3 +1,4 @@
+import ConformanceExplore
 import ConformanceKit
 @testable import ConformanceSelfTest
 import ConformanceTestSupport

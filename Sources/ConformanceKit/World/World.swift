@@ -33,7 +33,7 @@ public final class World {
     public internal(set) var releaseComparison: (before: [String: [CredentialSnapshot]], after: [String: [CredentialSnapshot]])?
     /// Transcript sequence of the scenario's first `When` step: counts and "nothing happened"
     /// checks look only at what came after it. `nil` until that step runs.
-    public internal(set) var triggerSequence: Int?
+    public package(set) var triggerSequence: Int?
     /// Transcript sequence of the last entry a wait for quiescence recorded.
     var lastQuiescenceSequence = 0
     /// Replays the scenario's `Given` steps in a fresh session, without its `When` steps, to

@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 
 /// `explore`: random histories against the criteria's invariants, each failing one shrunk to the

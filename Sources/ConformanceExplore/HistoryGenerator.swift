@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 
 /// Chooses the next step of a history from what the world is in now: user actions the adapter's

@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 
 /// A shrunk history as a regression scenario: a criterion file holding the violated item only, a

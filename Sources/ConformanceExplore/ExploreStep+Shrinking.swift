@@ -1,3 +1,4 @@
+import ConformanceKit
 /// What the shrinker may do with a step: merge it with a neighbouring wait, or replace it by a
 /// simpler one.
 extension ExploreStep {

@@ -1,3 +1,4 @@
+@testable import ConformanceExplore
 @testable import ConformanceKit
 import Testing
 

@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 
 extension Explorer {

@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 
 /// A history `explore` runs: the target, the fixed situation (the Background) and the steps after

@@ -7,7 +7,7 @@ import WebAuthn
 /// After a step the monitor first notes what the step did (sign-ins, context changes, operations
 /// issued and delivered, live responses), then asks each invariant's check at its moment (see
 /// `ExploreInvariant.Check`); the first breach is the violation.
-final class InvariantMonitor {
+package final class InvariantMonitor {
     let world: World
     var record = Record()
     var seenOperations = 0
@@ -19,7 +19,7 @@ final class InvariantMonitor {
     /// the next one's start, so they are the next step's state before it.
     var carried: (accounts: [String: AccountSnapshot], session: SessionSnapshot)?
 
-    init(world: World) { self.world = world }
+    package init(world: World) { self.world = world }
 
     /// The server's record of every account of the history, by alias.
     func accounts() async throws -> [String: AccountSnapshot] {
@@ -29,7 +29,7 @@ final class InvariantMonitor {
     }
 
     /// Notes the state before a step runs.
-    func beforeStep() async throws {
+    package func beforeStep() async throws {
         if let carried {
             (before, sessionBefore) = (carried.accounts, carried.session)
         } else {
@@ -43,7 +43,7 @@ final class InvariantMonitor {
     }
 
     /// Checks every invariant after step `index` ran; the first violation, if any.
-    func afterStep(_ index: Int, step: ExploreStep) async throws -> ExploreViolation? {
+    package func afterStep(_ index: Int, step: ExploreStep) async throws -> ExploreViolation? {
         let kind = StepKind(step)
         let snapshot = world.host.snapshot
         var facts = StepFacts(
