@@ -58,7 +58,7 @@ let package = Package(
         // HarnessBuildStamp plugin (Scripts/build-stamp.sh; `unknown` outside a git checkout).
         .plugin(name: "HarnessBuildStamp", capability: .buildTool()),
         .target(name: "HarnessBuild", plugins: ["HarnessBuildStamp"]),
-        // Steps, runner, explore: test plans run against a relying party.
+        // Steps, runner and the invariants' monitors: test plans run against a relying party.
         .target(
             name: "ConformanceKit",
             dependencies: ["ConformanceModel", "ConformanceCriteria", "ConformanceSimulation", "Gherkin", "WebAuthn", "HarnessBuild"]),
