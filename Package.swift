@@ -72,9 +72,12 @@ let package = Package(
         .target(name: "ConformanceBrowser", dependencies: ["ConformanceModel", "ConformanceSimulation", "WebAuthn"]),
         // The self-test: the reference RP's designs and mutants run through the kit.
         .target(name: "ConformanceSelfTest", dependencies: ["ReferenceRP", "ConformanceKit"]),
-        // JSON, Markdown and JUnit reporters; waivers; evidence bundles (SHA-256 and signatures
-        // through ConformanceCrypto).
+        // The report formats' renderers (JSON, Markdown, JUnit, HTML) and the model they render: they
+        // only render. Digests of reports through ConformanceCrypto.
         .target(name: "ConformanceReports", dependencies: ["ConformanceModel", "ConformanceCrypto"]),
+        // Report files: the atomic report directory, the writer, reading a report back, its audit,
+        // and evidence bundles (SHA-256 manifests, detached signatures through ConformanceCrypto).
+        .target(name: "ConformanceEvidence", dependencies: ["ConformanceReports", "ConformanceModel", "ConformanceCrypto"]),
         // prctl(2) and pidfd_open(2), which Swift cannot call (variadic C): no process outlives a run.
         .target(name: "CProcessControl"),
         // The harness side of the adapter protocol over JSON-RPC: child processes, sessions, faults.
@@ -86,7 +89,8 @@ let package = Package(
         .target(
             name: "PasskeyConformanceCLI",
             dependencies: [
-                "ConformanceKit", "ConformanceExplore", "ReferenceRP", "ConformanceSelfTest", "ConformanceReports", "ConformanceJSONRPC", "ConformanceBrowser",
+                "ConformanceKit", "ConformanceExplore", "ReferenceRP", "ConformanceSelfTest", "ConformanceReports", "ConformanceEvidence", "ConformanceJSONRPC",
+                "ConformanceBrowser",
                 "Gherkin",
                 "WebAuthn", "HarnessBuild", "PasskeyConformanceAdapter",
             ],
@@ -121,13 +125,16 @@ let package = Package(
             name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceKit", "ConformanceTestSupport", "WebAuthn"],
             exclude: ["Python", "Golden"]),
         .testTarget(
+            name: "ConformanceEvidenceTests",
+            dependencies: ["ConformanceEvidence", "ConformanceReports", "ConformanceKit", "ConformanceTestSupport", "WebAuthn"]),
+        .testTarget(
             name: "ConformanceJSONRPCTests",
             dependencies: ["ConformanceJSONRPC", "PasskeyConformanceAdapter", "ConformanceKit", "ReferenceRP", "ConformanceTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "PasskeyConformanceCLI", "ConformanceKit", "ConformanceReports", "ReferenceRP", "ConformanceTestSupport", "WebAuthn",
+                "PasskeyConformanceCLI", "ConformanceKit", "ConformanceReports", "ConformanceEvidence", "ReferenceRP", "ConformanceTestSupport", "WebAuthn",
                 "PasskeyConformanceAdapter",
             ]),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),

@@ -132,7 +132,7 @@ public enum HTMLReporter: ReportRenderer {
             html += "</ul>\n"
         }
 
-        mutating func result(_ model: ReportModel) {
+        package mutating func result(_ model: ReportModel) {
             let status = model.exitStatus
             html += "<p class=\"result \(HTMLReporter.cssClass(model.outcome))\">Result: \(escape(status.headline(model.run, waivers: model.waivers))) "
             html += "(exit status \(status.rawValue))</p>\n"

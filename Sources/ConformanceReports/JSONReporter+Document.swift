@@ -115,7 +115,7 @@ extension JSONReporter {
         /// Since 1.6.0: the variant of the reference RP (`--design`, `--mutant`), `null` otherwise.
         var subject: Nullable<RunMetadata.Subject>
         /// The SHA-256 of the report itself with this member's value written as 64 zeros.
-        var reportDigest: String
+        package var reportDigest: String
     }
 
     struct Counts: Encodable {
@@ -140,7 +140,7 @@ extension JSONReporter {
 
     struct Summary: Encodable {
         var verdict: Verdict
-        var outcome: ReportOutcome
+        package var outcome: ReportOutcome
         var status: String
         var exitStatus: Int32
         var criteria: Counts
@@ -154,7 +154,7 @@ extension JSONReporter {
 
     struct Cell: Encodable {
         var verdict: Verdict
-        var outcome: ReportOutcome
+        package var outcome: ReportOutcome
     }
 
     struct VerifyItem: Encodable {
@@ -179,7 +179,7 @@ extension JSONReporter {
         var references: [String]
         var file: Nullable<String>
         var verdict: Verdict
-        var outcome: ReportOutcome
+        package var outcome: ReportOutcome
         var targets: [String: Cell]
         var testCases: [String]
     }
@@ -187,7 +187,7 @@ extension JSONReporter {
     struct Step: Encodable {
         var keyword: String
         var text: String
-        var line: Int
+        package var line: Int
         var status: StepResult.Status
         var message: Nullable<String>
     }
@@ -206,12 +206,12 @@ extension JSONReporter {
         var criterionID: CriterionID
         var scenario: String
         var file: String
-        var line: Int
+        package var line: Int
         var verifyItems: [VerifyItemID]
         var tags: [String]
         var target: String
         var verdict: Verdict
-        var outcome: ReportOutcome
+        package var outcome: ReportOutcome
         var waivedBy: Nullable<String>
         var message: Nullable<String>
         var steps: [Step]
@@ -240,7 +240,7 @@ extension JSONReporter {
 
     struct Problem: Encodable {
         var kind: WaiverEvaluation.Problem.Kind
-        var waiver: String
+        package var waiver: String
         var message: String
     }
 

@@ -58,11 +58,11 @@ public enum JSONReporter: ReportRenderer {
 
     /// What `metadata.reportDigest` holds while the digest is computed: 64 zeros, as long as the
     /// digest, so that the report's bytes differ from the hashed bytes in that value only.
-    static let digestPlaceholder = String(repeating: "0", count: 64)
+    package static let digestPlaceholder = String(repeating: "0", count: 64)
 
     /// The report's `metadata.reportDigest`: the SHA-256 of its bytes with that value written as
     /// 64 zeros (`Documentation/report-format.md` gives the recipe to check it).
-    static func reportDigest(of model: ReportModel) throws -> String {
+    package static func reportDigest(of model: ReportModel) throws -> String {
         try ReportDigest.sha256Hex(encode(Document(model)))
     }
 
@@ -72,20 +72,5 @@ public enum JSONReporter: ReportRenderer {
         var bytes = [UInt8](try encoder.encode(document))
         bytes.append(UInt8(ascii: "\n"))
         return bytes
-    }
-}
-
-extension ExitStatus {
-    /// The case name, as the JSON report's `summary.status` writes it.
-    var name: String {
-        switch self {
-        case .conformant: "conformant"
-        case .nonConformant: "nonConformant"
-        case .harnessError: "harnessError"
-        case .incomplete: "incomplete"
-        case .interrupted: "interrupted"
-        case .terminated: "terminated"
-        case .hangup: "hangup"
-        }
     }
 }

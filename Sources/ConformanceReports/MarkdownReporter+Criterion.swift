@@ -63,7 +63,7 @@ extension MarkdownReporter.Document {
 
     /// A scenario (or outline row): its test cases on the run's targets, in run order.
     struct Scenario {
-        var cases: [ReportModel.Case]
+        package var cases: [ReportModel.Case]
     }
 
     /// Test cases grouped by scenario name, file and line, in order of first appearance.

@@ -74,6 +74,11 @@ extension ReportFormat {
         registry.first { $0.format == format }
     }
 
+    /// The files of `model`'s report in this format, named as `fileNames` says.
+    package func files(of model: ReportModel) throws -> [(path: String, bytes: [UInt8])] {
+        try Self.renderer(of: self)?.files(model) ?? []
+    }
+
     /// The versioned JSON report, `report.json`.
     public static var json: ReportFormat { JSONReporter.format }
     /// The Markdown reports: the summary for a pull-request comment, `report.md`, and the full detail

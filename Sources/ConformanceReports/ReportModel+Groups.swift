@@ -9,7 +9,7 @@ extension ReportModel {
         /// `cause-1`, `cause-2`, … in report order: the anchor in every format.
         var id: String
         var criterion: CriterionID
-        var outcome: ReportOutcome
+        package var outcome: ReportOutcome
         var verifyItems: [VerifyItemID]
         /// The normalised message every test case of the group shares: the grouping key.
         var cause: String
@@ -17,7 +17,7 @@ extension ReportModel {
         /// what a report shows for the cause.
         var observed: String
         /// In run order; never empty.
-        var cases: [Case]
+        package var cases: [Case]
 
         /// The test case whose transcript stands for the group.
         var representative: Case { cases[0] }

@@ -7,11 +7,11 @@ import ConformanceModel
 /// ordered only by the run's own arrays and sorted keys, never by dictionary order.
 package struct ReportModel {
     /// A test case with its outcome after waivers.
-    struct Case {
-        var result: TestCaseResult
-        var outcome: ReportOutcome
+    package struct Case {
+        package var result: TestCaseResult
+        package var outcome: ReportOutcome
         /// The live waiver that covers it, when it is waived.
-        var waiver: Waiver?
+        package var waiver: Waiver?
         /// Whether the run's gate covers its criterion; a failure below the gate is a warning.
         var gated = true
 
@@ -22,7 +22,7 @@ package struct ReportModel {
     /// The verdict of one criterion on one target.
     struct Cell {
         var verdict: Verdict
-        var outcome: ReportOutcome
+        package var outcome: ReportOutcome
     }
 
     /// One criterion with its test cases.
@@ -31,18 +31,18 @@ package struct ReportModel {
         /// `nil` for test cases whose criterion the run does not describe (kept, never dropped).
         var info: CriterionInfo?
         var verdict: Verdict
-        var outcome: ReportOutcome
+        package var outcome: ReportOutcome
         /// Per target id; a target absent here does not apply to the criterion.
         var cells: [String: Cell]
-        var cases: [Case]
+        package var cases: [Case]
         /// Whether the run's gate covers the criterion (`run --gate`).
         var gated = true
 
         /// The test cases on one target, in run order.
-        func cases(on target: String) -> [Case] { cases.filter { $0.result.target == target } }
+        package func cases(on target: String) -> [Case] { cases.filter { $0.result.target == target } }
     }
 
-    var run: RunResult
+    package var run: RunResult
     var waivers: WaiverEvaluation
     /// Column order: the run's targets, then any other target a result names, sorted.
     var targets: [String]
@@ -50,7 +50,7 @@ package struct ReportModel {
     /// The run's outcome as the gate sees it, so that it never disagrees with `exitStatus`:
     /// `passed` or `waived` for *conformant*, `failed` for *not conformant*, `error` or `undefined`
     /// for *not decided*, `notVerified` for *incomplete*; the folded outcome for an interrupted run.
-    var outcome: ReportOutcome
+    package var outcome: ReportOutcome
     package var exitStatus: ExitStatus { decision.status }
     /// The exit status with every reason behind it, as `ExitStatus.for` decides it.
     var decision: ExitStatus.Decision
@@ -65,9 +65,17 @@ package struct ReportModel {
     var groups: [FailureGroup] = []
     /// The JSON report's `metadata.reportDigest`, for the other formats' headers; set by
     /// `ReportWriter` before it renders them (`nil`: not shown).
-    var reportDigest: String?
+    package var reportDigest: String?
 
     /// The model of `run` with `waivers` applied.
+    /// The model every file of one report set renders: with the digest of its own JSON report
+    /// (`metadata.reportDigest`), so that every format names the same digest.
+    package static func sealed(_ run: RunResult, waivers: WaiverEvaluation) throws -> ReportModel {
+        var model = ReportModel(run, waivers: waivers)
+        model.reportDigest = try JSONReporter.reportDigest(of: model)
+        return model
+    }
+
     package init(_ run: RunResult, waivers: WaiverEvaluation) {
         self.run = run
         self.waivers = waivers
@@ -134,7 +142,7 @@ package struct ReportModel {
     }
 
     /// The run's outcome that matches its exit status (see `outcome`).
-    static func outcome(of status: ExitStatus, folded: ReportOutcome, anyWaived: Bool) -> ReportOutcome {
+    package static func outcome(of status: ExitStatus, folded: ReportOutcome, anyWaived: Bool) -> ReportOutcome {
         switch status {
         case .conformant: anyWaived ? .waived : .passed
         case .nonConformant: .failed
@@ -145,7 +153,7 @@ package struct ReportModel {
     }
 
     /// All test cases, in run order within criterion order.
-    var cases: [Case] { sections.flatMap(\.cases) }
+    package var cases: [Case] { sections.flatMap(\.cases) }
 
     /// The failures below the gate, in run order.
     var warnings: [Case] { cases.filter(\.isWarning) }

@@ -3,10 +3,10 @@ import ConformanceModel
 /// The command that re-runs one test case alone, as the reports print it:
 /// `swift run passkey-conformance run --criterion <id> --target <target> --seed <seed> --scenario "<name>"`,
 /// or the installed binary's path instead of `swift run passkey-conformance` when that is what ran.
-enum RerunCommand {
+package enum RerunCommand {
     /// The shell command line for a test case of a run: the same adapter (command, design, mutant), criteria
     /// root (when `--criteria` was given), criterion, target, seed and scenario.
-    static func line(for result: TestCaseResult, metadata: RunMetadata) -> String {
+    package static func line(for result: TestCaseResult, metadata: RunMetadata) -> String {
         var words = (metadata.harnessCommand.map { [word($0)] } ?? ["swift", "run", "passkey-conformance"]) + ["run"]
         words += metadata.runSubject.shellWords
         if let root = metadata.criteriaRoot {

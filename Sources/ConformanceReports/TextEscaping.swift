@@ -1,3 +1,4 @@
+import ConformanceModel
 /// Escaping for the text formats the reporters write, and for the terminal.
 ///
 /// One rule decides which scalars a reader must never receive raw (`isHidden(_:)`): C0 controls,
@@ -149,7 +150,5 @@ public enum TextEscaping {
     }
 
     /// `1 test case`, `2 test cases`: a count with its noun in the right number.
-    static func count(_ value: Int, _ singular: String, _ plural: String? = nil) -> String {
-        "\(value) " + (value == 1 ? singular : plural ?? singular + "s")
-    }
+    static func count(_ value: Int, _ singular: String, _ plural: String? = nil) -> String { Counting.count(value, singular, plural) }
 }

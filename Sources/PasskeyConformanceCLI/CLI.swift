@@ -1,5 +1,6 @@
 import ConformanceBrowser
 import ConformanceKit
+import ConformanceEvidence
 import ConformanceReports
 import Foundation
 import Synchronization

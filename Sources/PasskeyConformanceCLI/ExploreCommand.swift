@@ -1,5 +1,6 @@
 import ConformanceExplore
 import ConformanceKit
+import ConformanceEvidence
 import ConformanceReports
 import Foundation
 import ReferenceRP

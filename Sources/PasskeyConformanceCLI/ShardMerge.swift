@@ -1,4 +1,5 @@
 import ConformanceKit
+import ConformanceEvidence
 import ConformanceReports
 import Foundation
 import WebAuthn

@@ -1,4 +1,5 @@
 import ConformanceKit
+import ConformanceEvidence
 import ConformanceReports
 
 /// The terminal summary of a run: one line per criterion, then the failures, the gaps and the result.

@@ -1,3 +1,4 @@
+import ConformanceTestSupport
 import ConformanceKit
 @testable import ConformanceReports
 import Testing
@@ -22,7 +23,7 @@ struct DeterminismTests {
     }
 
     static var manyFilters: RunResult {
-        var run = Fixtures.run
+        var run = ReportFixtures.run
         run.metadata.filters = Dictionary(uniqueKeysWithValues: (0..<24).map { ("filter-\($0)", "value \($0)") })
         return run
     }
@@ -37,7 +38,7 @@ struct DeterminismTests {
         }
         try #require(other == run)
         try #require(Array(other.metadata.filters.keys) != Array(run.metadata.filters.keys), "no dictionary order differed; the test would prove nothing")
-        let waivers = Fixtures.waivers
+        let waivers = ReportFixtures.waivers
         #expect(try JSONReporter.render(run, waivers: waivers) == JSONReporter.render(other, waivers: waivers))
         #expect(MarkdownReporter.render(run, waivers: waivers) == MarkdownReporter.render(other, waivers: waivers))
         #expect(JUnitReporter.render(run, waivers: waivers) == JUnitReporter.render(other, waivers: waivers))

@@ -1,5 +1,6 @@
 import ConformanceKit
 @testable import ConformanceReports
+import ConformanceTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// drift from the code.
 @Suite("Documentation examples")
 struct DocumentationExampleTests {
-    static let path = Fixtures.packageRoot.appendingPathComponent("Documentation/report-format.md").path
+    static let path = ReportFixtures.packageRoot.appendingPathComponent("Documentation/report-format.md").path
 
     /// The fenced block that follows `<!-- example: <name> … -->`.
     static func example(_ name: String) throws -> String {
@@ -23,18 +24,18 @@ struct DocumentationExampleTests {
 
     /// The run the documentation's examples show: N2.6-AC04 on two targets, one failure waived.
     static var run: RunResult {
-        var metadata = Fixtures.metadata
+        var metadata = ReportFixtures.metadata
         metadata.harnessVersion = "0.9.0"
         metadata.targets = ["apple-17.4", "apple-18"]
         metadata.seed = 42
         metadata.filters = ["criteria": "N2.6-AC04"]
-        var run = Fixtures.makeRun(criteria: [Fixtures.ac04], cases: [Fixtures.cases[6], Fixtures.cases[7]], metadata: metadata)
+        var run = ReportFixtures.makeRun(criteria: [ReportFixtures.ac04], cases: [ReportFixtures.cases[6], ReportFixtures.cases[7]], metadata: metadata)
         run.criteria[0].targets["android-15-gpm"] = nil
         return run
     }
 
     static var waivers: WaiverEvaluation {
-        WaiverFile(path: "ci/waivers.json", waivers: [Fixtures.waiver("N2.6-AC04", "apple-17.4")]).evaluate(against: run, today: Fixtures.today)
+        WaiverFile(path: "ci/waivers.json", waivers: [ReportFixtures.waiver("N2.6-AC04", "apple-17.4")]).evaluate(against: run, today: ReportFixtures.today)
     }
 
     @Test("the JSON example is what the reporter writes for the example run")
@@ -65,7 +66,7 @@ struct DocumentationExampleTests {
 
     @Test("the examples are valid against the published schemas", .enabled(if: PythonValidator.isReady, PythonValidator.missingNote))
     func schemaValid() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = directory.appendingPathComponent("report.json")
         let waivers = directory.appendingPathComponent("waivers.json")
@@ -104,7 +105,7 @@ struct DocumentationExampleTests {
 @Suite("Exit status documentation")
 struct ExitStatusDocumentationTests {
     static func text(_ path: String) throws -> String {
-        try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(path), encoding: .utf8)
+        try String(contentsOf: ReportFixtures.packageRoot.appendingPathComponent(path), encoding: .utf8)
     }
 
     /// The rows of the Markdown table that follows `heading`, as cells.

@@ -1,5 +1,6 @@
 import ConformanceKit
 @testable import ConformanceReports
+import ConformanceTestSupport
 import Foundation
 import Testing
 
@@ -9,13 +10,14 @@ import Testing
 struct GateAndJUnitTests {
     /// N2.6-AC01 (Core) passes; N3.2-AC02 (Quality) fails on android-15-gpm.
     static func qualityFailure(gate: Gate?, verdict: Verdict = .failed) -> RunResult {
-        var run = Fixtures.makeRun(
-            criteria: [Fixtures.ac01, Fixtures.ac02],
+        var run = ReportFixtures.makeRun(
+            criteria: [ReportFixtures.ac01, ReportFixtures.ac02],
             cases: [
-                Fixtures.testCase(Fixtures.ac01, "pending", "Second factor pending", line: 9, items: ["N2.6-AC01.V1"], target: "apple-18", verdict: .passed),
-                Fixtures.testCase(
-                    Fixtures.ac02, "absent-id", "Absent credential id", line: 5, items: ["N3.2-AC02.V1"], target: "android-15-gpm", verdict: verdict,
-                    message: "two unknown-credential signals", evidence: Fixtures.exclusionEvidence),
+                ReportFixtures.testCase(
+                    ReportFixtures.ac01, "pending", "Second factor pending", line: 9, items: ["N2.6-AC01.V1"], target: "apple-18", verdict: .passed),
+                ReportFixtures.testCase(
+                    ReportFixtures.ac02, "absent-id", "Absent credential id", line: 5, items: ["N3.2-AC02.V1"], target: "android-15-gpm", verdict: verdict,
+                    message: "two unknown-credential signals", evidence: ReportFixtures.exclusionEvidence),
             ])
         run.metadata.gate = gate
         return run
@@ -26,9 +28,9 @@ struct GateAndJUnitTests {
         let recommendation = CriterionInfo(
             id: "N2.6-X02", title: "t", level: .core, group: "N2.6", origin: .recommendation, statement: "", verification: "",
             verifyItems: [], source: "", references: [], file: "f")
-        #expect(Gate.allCases.map { $0.covers(Fixtures.ac01) } == [true, true, true])
-        #expect(Gate.allCases.map { $0.covers(Fixtures.x01) } == [true, true, true], "derived criteria are gated like source ones")
-        #expect(Gate.allCases.map { $0.covers(Fixtures.ac02) } == [false, true, true], "Quality level")
+        #expect(Gate.allCases.map { $0.covers(ReportFixtures.ac01) } == [true, true, true])
+        #expect(Gate.allCases.map { $0.covers(ReportFixtures.x01) } == [true, true, true], "derived criteria are gated like source ones")
+        #expect(Gate.allCases.map { $0.covers(ReportFixtures.ac02) } == [false, true, true], "Quality level")
         #expect(Gate.allCases.map { $0.covers(recommendation) } == [false, false, true])
     }
 
@@ -68,7 +70,7 @@ struct GateAndJUnitTests {
     @Test("classnames keep no dot inside an id; file and line point at the scenario")
     func classnames() {
         #expect(JUnitReporter.classname(criterion: "N2.6-AC01", target: "apple-26.2") == "N2_6-AC01.apple-26_2")
-        let junit = JUnitReporter.render(Fixtures.run, waivers: Fixtures.waivers)
+        let junit = JUnitReporter.render(ReportFixtures.run, waivers: ReportFixtures.waivers)
         #expect(
             junit.contains(
                 "<testcase classname=\"N2_6-AC04.apple-17_4\" name=\"Known ids in the excluded-credentials list\" file=\"N2.6/AC04-exclusion-list.feature\" line=\"8\""
@@ -78,11 +80,11 @@ struct GateAndJUnitTests {
 
     @Test("waived and not verified are told apart by their properties as well as their message")
     func waivedAndNotVerified() {
-        var run = Fixtures.run
+        var run = ReportFixtures.run
         let index = run.testCases.firstIndex { $0.verdict == .notVerified }!
         run.testCases[index].outcome = .notVerified(
             message: run.testCases[index].message, reason: NotVerifiedReason(kind: .missingCapability, detail: "signals"))
-        let junit = JUnitReporter.render(run, waivers: Fixtures.waivers)
+        let junit = JUnitReporter.render(run, waivers: ReportFixtures.waivers)
         #expect(junit.contains("<property name=\"outcome\" value=\"waived\"/>"))
         #expect(junit.contains("<property name=\"waiver.id\" value=\"N2.6-AC04@apple-17.4\"/>"))
         #expect(junit.contains("<property name=\"outcome\" value=\"notVerified\"/>"))

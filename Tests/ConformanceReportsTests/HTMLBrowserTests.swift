@@ -15,9 +15,9 @@ struct HTMLBrowserTests {
     @Test("the page renders to a screenshot and its text holds every criterion id and the fidelity statement")
     func rendersInChromium() async throws {
         let browser = try #require(Chromium.executable)
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try ReportWriter.write(Fixtures.run, waivers: Fixtures.waivers, formats: [.html], to: directory.path)
+        try RenderedFiles.write(ReportFixtures.run, waivers: ReportFixtures.waivers, formats: [.html], to: directory.path)
         let page = directory.appendingPathComponent("report.html")
         let screenshot = directory.appendingPathComponent("report.png")
 
@@ -30,7 +30,7 @@ struct HTMLBrowserTests {
 
         let dom = try await ProcessRunner.run(browser, Self.flags + ["--dump-dom", page.absoluteString], in: directory)
         #expect(dom.status == 0, "\(dom)")
-        for criterion in Fixtures.run.criteria { #expect(dom.stdout.contains(">\(criterion.criterion.id)<"), "\(criterion.criterion.id)") }
+        for criterion in ReportFixtures.run.criteria { #expect(dom.stdout.contains(">\(criterion.criterion.id)<"), "\(criterion.criterion.id)") }
         #expect(dom.stdout.contains("SIMULATED"))
         #expect(dom.stdout.contains("<details id=\"cause-1\">"))
     }

@@ -1,5 +1,6 @@
 import ConformanceKit
 @testable import ConformanceReports
+import ConformanceTestSupport
 import Foundation
 import Testing
 
@@ -20,13 +21,13 @@ struct HTMLReporterTests {
         let file = WaiverFile(
             path: "ci/<waivers>.json",
             waivers: [
-                Fixtures.waiver("N2.6-AC04", "apple-17.4", reason: "lands in <b>4.2</b> & later"),
-                Fixtures.waiver("N2.6-X01", "*", expires: "2026-02-01", owner: "server-team", reason: "UV check fix in review"),
-                Fixtures.waiver("N2.6-AC01", "android-15-gpm", expires: "2026-01-01", owner: "android-team", reason: "old"),
-                Fixtures.waiver("N3.2-AC02", "android-15-gpm", owner: "web-team", reason: "not run here"),
+                ReportFixtures.waiver("N2.6-AC04", "apple-17.4", reason: "lands in <b>4.2</b> & later"),
+                ReportFixtures.waiver("N2.6-X01", "*", expires: "2026-02-01", owner: "server-team", reason: "UV check fix in review"),
+                ReportFixtures.waiver("N2.6-AC01", "android-15-gpm", expires: "2026-01-01", owner: "android-team", reason: "old"),
+                ReportFixtures.waiver("N3.2-AC02", "android-15-gpm", owner: "web-team", reason: "not run here"),
             ])
-        let evaluation = file.evaluate(against: Fixtures.run, today: Fixtures.today)
-        let html = Self.section(HTMLReporter.render(Fixtures.run, waivers: evaluation), id: "waivers")
+        let evaluation = file.evaluate(against: ReportFixtures.run, today: ReportFixtures.today)
+        let html = Self.section(HTMLReporter.render(ReportFixtures.run, waivers: evaluation), id: "waivers")
         #expect(html.hasPrefix("<h2 id=\"waivers\">Waivers</h2>\n"), "report.html has no waiver section")
         #expect(
             html.contains(
@@ -54,9 +55,10 @@ struct HTMLReporterTests {
 
     @Test("without a waiver file the page says every failure counts; with no problem, that there is none")
     func noWaivers() {
-        #expect(Self.section(HTMLReporter.render(Fixtures.run), id: "waivers").contains("<p>No waiver file was used: every failure counts.</p>"))
-        let live = WaiverFile(path: "w.json", waivers: [Fixtures.waiver("N2.6-AC04", "apple-17.4")]).evaluate(against: Fixtures.run, today: Fixtures.today)
-        #expect(Self.section(HTMLReporter.render(Fixtures.run, waivers: live), id: "waivers").contains("<p>No waiver problems.</p>"))
+        #expect(Self.section(HTMLReporter.render(ReportFixtures.run), id: "waivers").contains("<p>No waiver file was used: every failure counts.</p>"))
+        let live = WaiverFile(path: "w.json", waivers: [ReportFixtures.waiver("N2.6-AC04", "apple-17.4")]).evaluate(
+            against: ReportFixtures.run, today: ReportFixtures.today)
+        #expect(Self.section(HTMLReporter.render(ReportFixtures.run, waivers: live), id: "waivers").contains("<p>No waiver problems.</p>"))
     }
 
     @Test("a cause's header keeps the values its test cases observed, not the grouping key's placeholders")
@@ -70,7 +72,7 @@ struct HTMLReporterTests {
 
     @Test("a run fault is told once: the fault, the adapter's standard error line by line, the first thing to check")
     func runFault() {
-        var run = Fixtures.run(replacing: [.failed: .passed, .undefined: .passed, .notVerified: .passed])
+        var run = ReportFixtures.run(replacing: [.failed: .passed, .undefined: .passed, .notVerified: .passed])
         let fault = RunFault(
             kind: .processExited, message: "while starting the adapter: the adapter process exited with status 1", method: "adapter.hello",
             excerpt: "stderr: Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nModuleNotFoundError: No module named 'x'\u{1B}[0m")

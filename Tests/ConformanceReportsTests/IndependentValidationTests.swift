@@ -7,7 +7,7 @@ import ConformanceTestSupport
 /// Runs `Python/validate_report.py`, which checks the reports with `jsonschema` and `junitparser`,
 /// code that shares nothing with the reporters.
 enum PythonValidator {
-    static let script = Fixtures.packageRoot.appendingPathComponent("Tests/ConformanceReportsTests/Python/validate_report.py").path
+    static let script = ReportFixtures.packageRoot.appendingPathComponent("Tests/ConformanceReportsTests/Python/validate_report.py").path
 
     /// `python3` on the `PATH`, if any.
     static let python: String? = {
@@ -58,23 +58,23 @@ enum PythonValidator {
 @Suite("Independent validation (Python: jsonschema, junitparser)", .heavy, .enabled(if: PythonValidator.isReady, PythonValidator.missingNote))
 struct IndependentValidationTests {
     static let runs: [(String, RunResult, WaiverEvaluation)] = [
-        ("mixed, with waivers", Fixtures.run, Fixtures.waivers),
-        ("mixed, no waivers", Fixtures.run, .none),
-        ("conformant", Fixtures.run(replacing: [.failed: .passed, .error: .passed, .undefined: .passed]), .none),
+        ("mixed, with waivers", ReportFixtures.run, ReportFixtures.waivers),
+        ("mixed, no waivers", ReportFixtures.run, .none),
+        ("conformant", ReportFixtures.run(replacing: [.failed: .passed, .error: .passed, .undefined: .passed]), .none),
         (
             "undescribed criterion",
             {
-                var run = Fixtures.run
+                var run = ReportFixtures.run
                 run.criteria.removeLast()
                 return run
             }(), .none
         ),
         (
-            "expired waiver", Fixtures.run,
-            WaiverFile(path: "w.json", waivers: [Fixtures.waiver("N2.6-AC04", "*", expires: "2025-01-01")])
-                .evaluate(against: Fixtures.run, today: Fixtures.today)
+            "expired waiver", ReportFixtures.run,
+            WaiverFile(path: "w.json", waivers: [ReportFixtures.waiver("N2.6-AC04", "*", expires: "2025-01-01")])
+                .evaluate(against: ReportFixtures.run, today: ReportFixtures.today)
         ),
-        ("empty", Fixtures.makeRun(criteria: [], cases: []), .none),
+        ("empty", ReportFixtures.makeRun(criteria: [], cases: []), .none),
         (
             "typed outcomes, a run fault",
             Self.typed(
@@ -92,7 +92,7 @@ struct IndependentValidationTests {
     /// The mixed run with typed faults and not-verified reasons, the adapter's declarations, and a
     /// run fault or an interruption: every member schema 1.1.0 added, with values.
     static func typed(interruption: RunMetadata.Interruption?, fault: RunFault?) -> RunResult {
-        var run = Fixtures.run
+        var run = ReportFixtures.run
         run.metadata.interruption = interruption
         run.metadata.fault = fault
         run.metadata.allowNotVerified = true
@@ -116,9 +116,9 @@ struct IndependentValidationTests {
     @Test("the JSON report is valid against the schema and the JUnit XML agrees with it", arguments: 0..<runs.count)
     func valid(index: Int) throws {
         let (name, run, waivers) = Self.runs[index]
-        let directory = try Fixtures.temporaryDirectory("valid\(index)")
+        let directory = try ReportFixtures.temporaryDirectory("valid\(index)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try ReportWriter.write(run, waivers: waivers, formats: [.json, .junit], to: directory.path)
+        try RenderedFiles.write(run, waivers: waivers, formats: [.json, .junit], to: directory.path)
         let result = try PythonValidator.validate(json: directory.path + "/report.json", junit: directory.path + "/report.junit.xml")
         #expect(result.status == 0, "\(name): \(result.errors)")
         #expect(result.output == "valid: JSON report, JUnit XML\n")
@@ -169,10 +169,10 @@ struct IndependentValidationTests {
     @Test("a broken JSON report is rejected, with the reason", arguments: 0..<mutations.count)
     func rejectsJSON(index: Int) throws {
         let (name, mutate, expected) = Self.mutations[index]
-        let directory = try Fixtures.temporaryDirectory("json\(index)")
+        let directory = try ReportFixtures.temporaryDirectory("json\(index)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var document = try #require(
-            try JSONSerialization.jsonObject(with: Data(JSONReporter.render(Fixtures.run, waivers: Fixtures.waivers))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(JSONReporter.render(ReportFixtures.run, waivers: ReportFixtures.waivers))) as? [String: Any])
         mutate(&document)
         let path = directory.path + "/report.json"
         try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
@@ -183,9 +183,9 @@ struct IndependentValidationTests {
 
     @Test("unsorted keys are rejected")
     func rejectsUnsortedKeys() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var text = String(decoding: try JSONReporter.render(Fixtures.run), as: UTF8.self)
+        var text = String(decoding: try JSONReporter.render(ReportFixtures.run), as: UTF8.self)
         text = text.replacingOccurrences(of: "\"$schema\" : \"urn:passkey-conformance:schema:run-report:v1\",", with: "")
         text = text.replacingOccurrences(of: "\"waivers\" : {", with: "\"$schema\" : \"urn:passkey-conformance:schema:run-report:v1\", \"waivers\" : {")
         let path = directory.path + "/report.json"
@@ -203,9 +203,9 @@ struct IndependentValidationTests {
             ("<skipped message=\"waived: ", "<skipped message=\"", "skipped message"),
         ])
     func rejectsJUnit(original: String, replacement: String, expected: String) throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try ReportWriter.write(Fixtures.run, waivers: Fixtures.waivers, formats: [.json, .junit], to: directory.path)
+        try RenderedFiles.write(ReportFixtures.run, waivers: ReportFixtures.waivers, formats: [.json, .junit], to: directory.path)
         let path = directory.path + "/report.junit.xml"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try #require(text.contains(original))
@@ -218,7 +218,7 @@ struct IndependentValidationTests {
     @Test(
         "the waiver schema and the Swift loader agree on valid and malformed files",
         arguments: [
-            (WaiverFileTests.valid, true),
+            (ReportFixtures.validWaiverFile, true),
             (#"{"version": 1, "waivers": []}"#, true),
             (#"{"version": 1, "waivers": [{"criterion": "N2.6-AC04", "target": "*", "reason": "r", "owner": "o", "expires": "2026-1-01"}]}"#, false),
             (
@@ -230,12 +230,12 @@ struct IndependentValidationTests {
             (#"{"waivers": []}"#, false),
         ])
     func waiverFiles(text: String, valid: Bool) throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.path + "/waivers.json"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let result = try PythonValidator.validate(waivers: [path])
         #expect((result.status == 0) == valid, "\(result.errors)")
-        #expect(((try? WaiverFile.load(path)) != nil) == valid)
+        #expect(((try? WaiverFile.parse(Array(text.utf8), path: path)) != nil) == valid)
     }
 }

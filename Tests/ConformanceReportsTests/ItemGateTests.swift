@@ -1,15 +1,16 @@
 import ConformanceKit
 @testable import ConformanceReports
+import ConformanceTestSupport
 import Foundation
 import Testing
 
 /// The gate per verify item: every item a selected test case covers needs a test case that passed.
 @Suite("Exit status: the gate per verify item")
 struct ItemGateTests {
-    static let criterion = Fixtures.ac01
+    static let criterion = ReportFixtures.ac01
 
     static func testCase(_ item: Int, _ verdict: Verdict, target: String = "apple-18", lacks: NotVerifiedReason? = nil) -> TestCaseResult {
-        var result = Fixtures.testCase(
+        var result = ReportFixtures.testCase(
             criterion, "v\(item)", "item \(item)", line: 10 + item, items: [VerifyItemID(rawValue: "N2.6-AC01.V\(item)")], target: target, verdict: verdict)
         result.outcome = TestCaseOutcome(verdict: verdict, message: result.message, notVerifiedReason: lacks)
         return result
@@ -19,9 +20,9 @@ struct ItemGateTests {
     static let target = NotVerifiedReason(kind: .undeclaredTarget, detail: "android-15-gpm")
 
     static func run(_ cases: [TestCaseResult], allowNotVerified: Bool = false) -> RunResult {
-        var metadata = Fixtures.metadata
+        var metadata = ReportFixtures.metadata
         metadata.allowNotVerified = allowNotVerified
-        return Fixtures.makeRun(criteria: [criterion], cases: cases, metadata: metadata)
+        return ReportFixtures.makeRun(criteria: [criterion], cases: cases, metadata: metadata)
     }
 
     /// Two items shown, the third not verified on either target, each for its own reason.
@@ -63,7 +64,7 @@ struct ItemGateTests {
     func everythingWaived() {
         for allow in [false, true] {
             let run = Self.run([Self.testCase(1, .failed), Self.testCase(2, .failed)], allowNotVerified: allow)
-            let evaluation = WaiverFile(waivers: [Fixtures.waiver("N2.6-AC01", "*")]).evaluate(against: run, today: Fixtures.today)
+            let evaluation = WaiverFile(waivers: [ReportFixtures.waiver("N2.6-AC01", "*")]).evaluate(against: run, today: ReportFixtures.today)
             #expect(ExitStatus.for(run, evaluation) == .incomplete)
             #expect(ExitStatus.Gap.all(in: run, waivers: evaluation).map(\.kind) == [.verifyItemOnlyWaived, .verifyItemOnlyWaived])
         }
@@ -91,7 +92,7 @@ struct ItemGateTests {
     @Test("a --today before the clock's day is recorded with the expired waivers it revives")
     func revivedWaivers() throws {
         let run = Self.run([Self.testCase(1, .passed), Self.testCase(2, .failed)])
-        let file = WaiverFile(path: "waivers.json", waivers: [Fixtures.waiver("N2.6-AC01", "*", expires: "2026-01-20")])
+        let file = WaiverFile(path: "waivers.json", waivers: [ReportFixtures.waiver("N2.6-AC01", "*", expires: "2026-01-20")])
         let evaluation = file.evaluate(against: run, today: CalendarDate("2026-01-10")!, clockDay: CalendarDate("2026-02-01")!)
         #expect(evaluation.revived == ["N2.6-AC01@*"])
         let markdown = MarkdownReporter.render(run, waivers: evaluation)

@@ -1,5 +1,6 @@
 import ConformanceKit
 @testable import ConformanceReports
+import ConformanceTestSupport
 import Foundation
 #if canImport(FoundationXML)
     import FoundationXML
@@ -8,7 +9,7 @@ import Testing
 
 @Suite("JUnit XML reporter")
 struct JUnitReporterTests {
-    let xml = JUnitReporter.render(Fixtures.run, waivers: Fixtures.waivers)
+    let xml = JUnitReporter.render(ReportFixtures.run, waivers: ReportFixtures.waivers)
 
     func parse(_ text: String) throws -> XMLElement {
         let document = try XMLDocument(data: Data(text.utf8), options: [])
@@ -115,7 +116,7 @@ struct JUnitReporterTests {
 
     @Test("without waivers the waived failure is a failure again")
     func unwaived() throws {
-        let text = JUnitReporter.render(Fixtures.run)
+        let text = JUnitReporter.render(ReportFixtures.run)
         #expect(text.contains("<testsuites name=\"passkey-conformance\" tests=\"15\" failures=\"2\" errors=\"3\" skipped=\"1\" time=\"1.250\">"))
         #expect(text.contains("<testsuite name=\"N2.6-AC04\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0.012\">"))
     }
@@ -138,19 +139,20 @@ struct JUnitReporterTests {
     /// Every test case passed except N2.6-AC04 on apple-17.4, which a live waiver accepts; the
     /// fixture waivers also hold one for N2.6-X01, which no longer fails: a stale waiver.
     static var waivedAndStale: (RunResult, WaiverEvaluation) {
-        let cases = Fixtures.cases.map { item in
+        let cases = ReportFixtures.cases.map { item in
             var copy = item
             if item.id != "N2.6-AC04/apple-exclusion@apple-17.4" { copy.outcome = TestCaseOutcome(verdict: .passed, message: nil) }
             return copy
         }
-        let run = Fixtures.makeRun(criteria: [Fixtures.ac01, Fixtures.ac04, Fixtures.x01, Fixtures.signals, Fixtures.ac02], cases: cases)
+        let run = ReportFixtures.makeRun(
+            criteria: [ReportFixtures.ac01, ReportFixtures.ac04, ReportFixtures.x01, ReportFixtures.signals, ReportFixtures.ac02], cases: cases)
         let waivers = WaiverFile(
             path: "waivers.json",
             waivers: [
-                Fixtures.waiver("N2.6-AC04", "apple-17.4"),
-                Fixtures.waiver("N2.6-X01", "*", expires: "2026-02-01", owner: "server-team", reason: "UV check fix in review"),
+                ReportFixtures.waiver("N2.6-AC04", "apple-17.4"),
+                ReportFixtures.waiver("N2.6-X01", "*", expires: "2026-02-01", owner: "server-team", reason: "UV check fix in review"),
             ]
-        ).evaluate(against: run, today: Fixtures.today)
+        ).evaluate(against: run, today: ReportFixtures.today)
         return (run, waivers)
     }
 
@@ -174,20 +176,20 @@ struct JUnitReporterTests {
 
     /// Runs of every exit status, each with the gate test case it must have: element, type and the start of its message.
     static let statuses: [(name: String, run: RunResult, waivers: WaiverEvaluation, gate: (String, String, String)?)] = [
-        ("conformant", Fixtures.run(replacing: [.failed: .passed, .error: .passed, .undefined: .passed]), .none, nil),
+        ("conformant", ReportFixtures.run(replacing: [.failed: .passed, .error: .passed, .undefined: .passed]), .none, nil),
         (
-            "failed test cases alone", Fixtures.run(replacing: [.error: .passed, .undefined: .passed]), .none,
+            "failed test cases alone", ReportFixtures.run(replacing: [.error: .passed, .undefined: .passed]), .none,
             ("failure", "nonConformant", "not conformant: 2 failed test cases that no live waiver accepts")
         ),
         ("a waiver problem alone", waivedAndStale.0, waivedAndStale.1, ("failure", "nonConformant", "not conformant: 1 waiver problem(s): N2.6-X01@* stale")),
         (
-            "error and undefined test cases", Fixtures.run(replacing: [.failed: .passed]), .none,
+            "error and undefined test cases", ReportFixtures.run(replacing: [.failed: .passed]), .none,
             ("error", "harnessError", "not decided: 1 test case ended error: the harness, the adapter or the transport failed; 1 test case ended undefined")
         ),
         (
             "a run that could not start",
             {
-                var run = Fixtures.run(replacing: [.failed: .passed, .undefined: .passed])
+                var run = ReportFixtures.run(replacing: [.failed: .passed, .undefined: .passed])
                 run.metadata.fault = RunFault(kind: .launchFailed, message: "no such file", method: "adapter.hello", excerpt: "stderr: sh: 1: nope: not found")
                 return run
             }(), .none, ("error", "fault", "the adapter failed before the run: no such file")
@@ -199,7 +201,7 @@ struct JUnitReporterTests {
         (
             "an interruption",
             {
-                var run = Fixtures.run
+                var run = ReportFixtures.run
                 run.metadata.interruption = .sigterm
                 return run
             }(), .none, ("error", "terminated", "terminated by SIGTERM: the report is partial (14 test cases ran)")
@@ -230,11 +232,11 @@ struct JUnitReporterTests {
 
     @Test("outline rows that share a name get the line, then a counter, to stay unique")
     func duplicateNames() throws {
-        let info = Fixtures.ac01
+        let info = ReportFixtures.ac01
         let cases = [20, 21, 21].enumerated().map { index, line in
-            Fixtures.testCase(info, "outline/\(index)", "Second factor outcome", line: line, items: [], target: "apple-18", verdict: .passed)
+            ReportFixtures.testCase(info, "outline/\(index)", "Second factor outcome", line: line, items: [], target: "apple-18", verdict: .passed)
         }
-        let run = Fixtures.makeRun(criteria: [info], cases: cases)
+        let run = ReportFixtures.makeRun(criteria: [info], cases: cases)
         let root = try parse(JUnitReporter.render(run))
         let names = root.elements(forName: "testsuite").flatMap { $0.elements(forName: "testcase") }.map { $0.attribute(forName: "name")?.stringValue }
         #expect(names == ["Second factor outcome", "Second factor outcome (line 21)", "Second factor outcome (line 21, 2)"])
@@ -242,7 +244,7 @@ struct JUnitReporterTests {
 
     @Test("every character XML 1.0 forbids is made visible; markup characters are escaped")
     func escaping() throws {
-        var run = Fixtures.run
+        var run = ReportFixtures.run
         let nasty = "a\u{0}b\u{8}c\u{B}d\u{C}e\u{1F}f\u{FFFE}g\u{FFFF}h <&>\"' \t\r\nend"
         run.testCases[1].outcome = run.testCases[1].outcome.replacingMessage(nasty)
         run.testCases[1].scenario = "Row <\"&'> \u{1}"

@@ -1,11 +1,12 @@
 import ConformanceKit
 @testable import ConformanceReports
+import ConformanceTestSupport
 import Foundation
 import Testing
 
 @Suite("Markdown reporter")
 struct MarkdownReporterTests {
-    let text = MarkdownReporter.render(Fixtures.run, waivers: Fixtures.waivers)
+    let text = MarkdownReporter.render(ReportFixtures.run, waivers: ReportFixtures.waivers)
     var lines: [Substring] { text.split(separator: "\n", omittingEmptySubsequences: false) }
 
     /// The lines between a heading and the next heading of the same or a higher level.
@@ -66,7 +67,7 @@ struct MarkdownReporterTests {
 
     @Test("a conformant run says so, with an adapter command and no filters")
     func conformantHeader() {
-        var run = Fixtures.run(replacing: [.failed: .passed, .error: .passed, .undefined: .passed, .notVerified: .passed])
+        var run = ReportFixtures.run(replacing: [.failed: .passed, .error: .passed, .undefined: .passed, .notVerified: .passed])
         run.metadata.filters = [:]
         run.metadata.adapter = .init(name: "kotlin-rp", version: "0.3", transport: "json-rpc", command: "java -jar rp.jar --stdio")
         let text = MarkdownReporter.render(run)
@@ -101,7 +102,7 @@ struct MarkdownReporterTests {
 
     @Test("without waivers the same failure shows as failed, not waived")
     func unwaived() {
-        let text = MarkdownReporter.render(Fixtures.run)
+        let text = MarkdownReporter.render(ReportFixtures.run)
         #expect(text.contains("| [N2.6-AC04](#N2.6-AC04) | Known credential ids in every exclusion input | Core | ❌ | ✅ | ✅ | ❌ |"))
         #expect(!text.contains("🟡 waived:"))
     }
@@ -131,11 +132,12 @@ struct MarkdownReporterTests {
     /// One cause on every fixture target: the server holds `counts[i]` active passkeys on target `i`, one expected.
     static func activePasskeys(_ counts: [Int]) -> RunResult {
         let cases = counts.enumerated().map { index, count in
-            Fixtures.testCase(
-                Fixtures.ac04, "several", "Several passkeys", line: 12, items: ["N2.6-AC04.V3"], target: Fixtures.targets[index % Fixtures.targets.count],
+            ReportFixtures.testCase(
+                ReportFixtures.ac04, "several", "Several passkeys", line: 12, items: ["N2.6-AC04.V3"],
+                target: ReportFixtures.targets[index % ReportFixtures.targets.count],
                 verdict: .failed, message: "the server holds \(count) active passkey(s) for alice@example.com, expected 1")
         }
-        return Fixtures.makeRun(criteria: [Fixtures.ac04], cases: cases)
+        return ReportFixtures.makeRun(criteria: [ReportFixtures.ac04], cases: cases)
     }
 
     @Test(
@@ -152,7 +154,7 @@ struct MarkdownReporterTests {
 
     @Test("observed values: targets and opaque tokens show when all agree, else their placeholder; unaligned messages fall back to the key")
     func observedValueKinds() {
-        let targets = Fixtures.targets
+        let targets = ReportFixtures.targets
         #expect(ReportModel.observed(["on apple-18: id AAAAAAAAAAAAAAAAAA111 missing"], targets: targets) == "on apple-18: id AAAAAAAAAAAAAAAAAA111 missing")
         #expect(
             ReportModel.observed(["on apple-18: id AAAAAAAAAAAAAAAAAA111 missing", "on apple-17.4: id BBBBBBBBBBBBBBBBBB222 missing"], targets: targets)
@@ -290,7 +292,7 @@ struct MarkdownReporterTests {
 
     @Test("test cases of an undescribed criterion get a section of their own")
     func undescribed() {
-        var run = Fixtures.run
+        var run = ReportFixtures.run
         run.criteria.removeLast()
         let text = MarkdownReporter.render(run)
         #expect(text.contains("| [N3.2-AC02](#N3.2-AC02) | (not described in this run) | ? | ❓ | n/a | ❓ | n/a |"))
@@ -302,7 +304,7 @@ struct MarkdownReporterTests {
 
     @Test("matches the golden report (re-record with RECORD_GOLDEN=1)")
     func golden() throws {
-        let url = Fixtures.packageRoot.appendingPathComponent("Tests/ConformanceReportsTests/Golden/report.md")
+        let url = ReportFixtures.packageRoot.appendingPathComponent("Tests/ConformanceReportsTests/Golden/report.md")
         if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
             try Data(text.utf8).write(to: url, options: .atomic)
             Issue.record("re-recorded \(url.path); unset RECORD_GOLDEN and run again")

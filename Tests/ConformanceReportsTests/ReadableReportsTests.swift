@@ -1,5 +1,6 @@
 import ConformanceKit
 @testable import ConformanceReports
+import ConformanceTestSupport
 import Foundation
 import Testing
 
@@ -21,12 +22,12 @@ struct ReadableReportsTests {
     /// `count` failures with pairwise different causes, each with a long message and evidence.
     static func manyCauses(_ count: Int) -> RunResult {
         let cases = (0..<count).map { index in
-            Fixtures.testCase(
-                Fixtures.ac04, "case-\(index)", "Scenario \(word(index))", line: 8, items: ["N2.6-AC04.V2"], target: Fixtures.targets[index % 3],
+            ReportFixtures.testCase(
+                ReportFixtures.ac04, "case-\(index)", "Scenario \(word(index))", line: 8, items: ["N2.6-AC04.V2"], target: ReportFixtures.targets[index % 3],
                 verdict: .failed, message: "cause \(word(index)): " + String(repeating: "the app did something else ", count: 20),
-                evidence: Fixtures.exclusionEvidence)
+                evidence: ReportFixtures.exclusionEvidence)
         }
-        return Fixtures.makeRun(criteria: [Fixtures.ac04], cases: cases)
+        return ReportFixtures.makeRun(criteria: [ReportFixtures.ac04], cases: cases)
     }
 
     @Test("the summary stays well under a pull-request comment's 65,536 characters however many causes there are")
@@ -39,15 +40,15 @@ struct ReadableReportsTests {
 
     @Test("failures that differ only by target and numbers are one cause, with one transcript and every test case listed")
     func identicalFailuresGrouped() {
-        let cases = Fixtures.targets.enumerated().map { index, target in
-            Fixtures.testCase(
-                Fixtures.ac04, "same", "Same cause", line: 8 + index, items: ["N2.6-AC04.V2"], target: target, verdict: .failed,
-                message: "line \(8 + index): \(index + 2) known ids missing on \(target)", evidence: Fixtures.exclusionEvidence)
+        let cases = ReportFixtures.targets.enumerated().map { index, target in
+            ReportFixtures.testCase(
+                ReportFixtures.ac04, "same", "Same cause", line: 8 + index, items: ["N2.6-AC04.V2"], target: target, verdict: .failed,
+                message: "line \(8 + index): \(index + 2) known ids missing on \(target)", evidence: ReportFixtures.exclusionEvidence)
         }
-        let model = ReportModel(Fixtures.makeRun(criteria: [Fixtures.ac04], cases: cases), waivers: .none)
+        let model = ReportModel(ReportFixtures.makeRun(criteria: [ReportFixtures.ac04], cases: cases), waivers: .none)
         #expect(model.groups.count == 1)
         #expect(model.groups.first?.cause == "line N: N known ids missing on <target>")
-        #expect(model.groups.first?.targets == Fixtures.targets)
+        #expect(model.groups.first?.targets == ReportFixtures.targets)
         let details = MarkdownReporter.render(model)
         #expect(details.components(separatedBy: "**Evidence** (transcript excerpt").count == 2, "one transcript for the cause")
         for item in cases { #expect(details.contains(item.id)) }
@@ -58,14 +59,14 @@ struct ReadableReportsTests {
 
     @Test("the summary's matrix has one column per platform family, not per target")
     func familyMatrix() {
-        let summary = MarkdownReporter.summary(Fixtures.run, waivers: Fixtures.waivers)
+        let summary = MarkdownReporter.summary(ReportFixtures.run, waivers: ReportFixtures.waivers)
         #expect(summary.contains("| Criterion | Level | Gate | Overall | iOS (2) | Android (1) |"))
         #expect(summary.contains("| N2.6-AC04 | Core | gates | 🟡 | 🟡 1/2 | ✅ 1/1 |"))
     }
 
     @Test("every report says that the platforms are simulated, and what each target simulated")
     func fidelityEverywhere() throws {
-        let run = Fixtures.run
+        let run = ReportFixtures.run
         let summary = MarkdownReporter.summary(run)
         let details = MarkdownReporter.render(run)
         let html = HTMLReporter.render(run)
@@ -85,10 +86,10 @@ struct ReadableReportsTests {
 
     @Test("the HTML page is one self-contained file: no script, no network, every criterion, collapsible transcripts")
     func htmlSelfContained() {
-        let html = HTMLReporter.render(Fixtures.run, waivers: Fixtures.waivers)
+        let html = HTMLReporter.render(ReportFixtures.run, waivers: ReportFixtures.waivers)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         for forbidden in ["<script", "src=", "http://", "https://", "<link", "@import"] { #expect(!html.contains(forbidden), "\(forbidden)") }
-        for criterion in Fixtures.run.criteria { #expect(html.contains(">\(criterion.criterion.id)<")) }
+        for criterion in ReportFixtures.run.criteria { #expect(html.contains(">\(criterion.criterion.id)<")) }
         #expect(html.contains("<details id=\"cause-1\">"))
         #expect(html.contains("class=\"cell o-failed\""))
         // Text from the run is escaped: the evidence's `<isConditional=true> &` stays text.
@@ -97,9 +98,9 @@ struct ReadableReportsTests {
 
     @Test("the markdown format writes the summary and the details, html its page, in one set")
     func reportSet() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let written = try ReportWriter.write(Fixtures.run, formats: [.markdown, .html], to: directory.path)
+        let written = try RenderedFiles.write(ReportFixtures.run, formats: [.markdown, .html], to: directory.path)
         #expect(written.map { URL(fileURLWithPath: $0).lastPathComponent } == ["report.md", "report.details.md", "report.html"])
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(names == ["report.details.md", "report.html", "report.md"])

@@ -1,10 +1,11 @@
+import ConformanceTestSupport
 import ConformanceKit
 @testable import ConformanceReports
 import Testing
 
 @Suite("Waiver evaluation")
 struct WaiverEvaluationTests {
-    let run = Fixtures.run
+    let run = ReportFixtures.run
 
     func evaluate(_ waivers: [Waiver], today: String = "2026-01-15") -> WaiverEvaluation {
         WaiverFile(path: "w.json", waivers: waivers).evaluate(against: run, today: CalendarDate(today)!)
@@ -12,7 +13,7 @@ struct WaiverEvaluationTests {
 
     @Test("a live waiver turns the matching failure into a waived result")
     func live() {
-        let waiver = Fixtures.waiver("N2.6-AC04", "apple-17.4")
+        let waiver = ReportFixtures.waiver("N2.6-AC04", "apple-17.4")
         let evaluation = evaluate([waiver])
         #expect(
             evaluation.waived == [
@@ -34,7 +35,7 @@ struct WaiverEvaluationTests {
             ("2026-03-30", WaiverEvaluation.Status.active), ("2026-03-31", .active), ("2026-04-01", .expired),
         ])
     func expiryDay(today: String, status: WaiverEvaluation.Status) {
-        let evaluation = evaluate([Fixtures.waiver("N2.6-AC04", "apple-17.4", expires: "2026-03-31")], today: today)
+        let evaluation = evaluate([ReportFixtures.waiver("N2.6-AC04", "apple-17.4", expires: "2026-03-31")], today: today)
         #expect(evaluation.entries.map(\.status) == [status])
         #expect(evaluation.waived.count == (status == .active ? 1 : 0))
         #expect(evaluation.problems.map(\.kind) == (status == .expired ? [.expired] : []))
@@ -42,7 +43,7 @@ struct WaiverEvaluationTests {
 
     @Test("an expired waiver waives nothing and is a problem")
     func expired() throws {
-        let evaluation = evaluate([Fixtures.waiver("N2.6-AC04", "apple-17.4", expires: "2026-01-14")])
+        let evaluation = evaluate([ReportFixtures.waiver("N2.6-AC04", "apple-17.4", expires: "2026-01-14")])
         #expect(evaluation.waived.isEmpty)
         let problem = try #require(evaluation.problems.first)
         #expect(evaluation.problems.count == 1)
@@ -55,7 +56,7 @@ struct WaiverEvaluationTests {
 
     @Test("a waiver whose failure no longer happens is stale")
     func stale() throws {
-        let evaluation = evaluate([Fixtures.waiver("N2.6-X01", "*", owner: "server-team"), Fixtures.waiver("N2.6-AC04", "apple-18")])
+        let evaluation = evaluate([ReportFixtures.waiver("N2.6-X01", "*", owner: "server-team"), ReportFixtures.waiver("N2.6-AC04", "apple-18")])
         #expect(evaluation.entries.map(\.status) == [.stale, .stale])
         #expect(evaluation.waived.isEmpty)
         #expect(evaluation.problems.map(\.kind) == [.stale, .stale])
@@ -67,7 +68,9 @@ struct WaiverEvaluationTests {
 
     @Test("an expired waiver that is also stale reports both, expired first")
     func expiredAndStale() {
-        let evaluation = evaluate([Fixtures.waiver("N2.6-X01", "*", expires: "2025-12-31"), Fixtures.waiver("N2.6-AC04", "apple-17.4", expires: "2025-12-31")])
+        let evaluation = evaluate([
+            ReportFixtures.waiver("N2.6-X01", "*", expires: "2025-12-31"), ReportFixtures.waiver("N2.6-AC04", "apple-17.4", expires: "2025-12-31"),
+        ])
         #expect(evaluation.entries.map(\.status) == [.expired, .expired])
         #expect(evaluation.problems.map(\.kind) == [.expired, .expired, .stale])
         #expect(evaluation.problems.map(\.waiver.id) == ["N2.6-X01@*", "N2.6-AC04@apple-17.4", "N2.6-X01@*"])
@@ -75,7 +78,9 @@ struct WaiverEvaluationTests {
 
     @Test("a waiver whose criterion did not run, or only ended in error, undefined or not verified, is not exercised")
     func notExercised() {
-        let evaluation = evaluate([Fixtures.waiver("N9.9-AC01", "*"), Fixtures.waiver("N3.2-AC01", "*"), Fixtures.waiver("N3.2-AC02", "android-15-gpm")])
+        let evaluation = evaluate([
+            ReportFixtures.waiver("N9.9-AC01", "*"), ReportFixtures.waiver("N3.2-AC01", "*"), ReportFixtures.waiver("N3.2-AC02", "android-15-gpm"),
+        ])
         #expect(evaluation.entries.map(\.status) == [.notExercised, .notExercised, .notExercised])
         #expect(evaluation.problems.isEmpty)
         #expect(evaluation.waived.isEmpty, "error, undefined and notVerified are never waived")
@@ -83,8 +88,8 @@ struct WaiverEvaluationTests {
 
     @Test("`*` covers every target, and a waiver for the exact target wins over it")
     func wildcard() {
-        let any = Fixtures.waiver("N2.6-AC01", "*", reason: "any")
-        let exact = Fixtures.waiver("N2.6-AC01", "android-15-gpm", reason: "exact")
+        let any = ReportFixtures.waiver("N2.6-AC01", "*", reason: "any")
+        let exact = ReportFixtures.waiver("N2.6-AC01", "android-15-gpm", reason: "exact")
         let evaluation = evaluate([any, exact])
         #expect(evaluation.waived.map(\.waiver) == [exact])
         #expect(evaluation.entries.map(\.status) == [.active, .active])
@@ -96,8 +101,8 @@ struct WaiverEvaluationTests {
 
     @Test("an expired exact waiver leaves the failure to a live `*` waiver")
     func expiredExactFallsBackToWildcard() {
-        let any = Fixtures.waiver("N2.6-AC01", "*")
-        let exact = Fixtures.waiver("N2.6-AC01", "android-15-gpm", expires: "2026-01-01")
+        let any = ReportFixtures.waiver("N2.6-AC01", "*")
+        let exact = ReportFixtures.waiver("N2.6-AC01", "android-15-gpm", expires: "2026-01-01")
         let evaluation = evaluate([exact, any])
         #expect(evaluation.waived.map(\.waiver) == [any])
         #expect(evaluation.entries.map(\.status) == [.expired, .active])
@@ -109,7 +114,7 @@ struct WaiverEvaluationTests {
         let evaluation = WaiverEvaluation.none
         #expect(evaluation.entries.isEmpty && evaluation.waived.isEmpty && evaluation.problems.isEmpty)
         #expect(evaluation.evaluatedOn == nil && evaluation.source == nil)
-        #expect(WaiverFile(waivers: []).evaluate(against: run, today: Fixtures.today).waived.isEmpty)
+        #expect(WaiverFile(waivers: []).evaluate(against: run, today: ReportFixtures.today).waived.isEmpty)
     }
 }
 
@@ -137,27 +142,27 @@ struct ExitStatusTests {
             ([.undefined: .passed], ["N2.6-AC04@apple-17.4", "N2.6-AC01@*"], .harnessError),
         ] as [([Verdict: Verdict], [String], ExitStatus)])
     func mapping(replacements: [Verdict: Verdict], waiverIDs: [String], expected: ExitStatus) {
-        let run = Fixtures.run(replacing: replacements)
+        let run = ReportFixtures.run(replacing: replacements)
         let waivers = waiverIDs.map { id in
             let parts = id.split(separator: "@").map(String.init)
-            return Fixtures.waiver(CriterionID(rawValue: parts[0]), parts[1])
+            return ReportFixtures.waiver(CriterionID(rawValue: parts[0]), parts[1])
         }
-        let evaluation = WaiverFile(waivers: waivers).evaluate(against: run, today: Fixtures.today)
+        let evaluation = WaiverFile(waivers: waivers).evaluate(against: run, today: ReportFixtures.today)
         #expect(ExitStatus.for(run, evaluation) == expected)
     }
 
     @Test("an expired waiver fails a run that would otherwise conform")
     func expiredWaiver() {
-        let run = Fixtures.run(replacing: [.error: .passed, .undefined: .passed, .failed: .passed])
-        let evaluation = WaiverFile(waivers: [Fixtures.waiver("N2.6-AC04", "apple-17.4", expires: "2020-01-01")])
-            .evaluate(against: run, today: Fixtures.today)
+        let run = ReportFixtures.run(replacing: [.error: .passed, .undefined: .passed, .failed: .passed])
+        let evaluation = WaiverFile(waivers: [ReportFixtures.waiver("N2.6-AC04", "apple-17.4", expires: "2020-01-01")])
+            .evaluate(against: run, today: ReportFixtures.today)
         #expect(ExitStatus.for(run) == .conformant)
         #expect(ExitStatus.for(run, evaluation) == .nonConformant)
     }
 
     @Test("a failed criterion verdict without a failed test case behind it is not conformant")
     func failedWithoutCase() {
-        var run = Fixtures.run(replacing: [.error: .passed, .undefined: .passed, .failed: .passed])
+        var run = ReportFixtures.run(replacing: [.error: .passed, .undefined: .passed, .failed: .passed])
         run.criteria[0].verdict = .failed
         #expect(ExitStatus.for(run) == .nonConformant)
     }

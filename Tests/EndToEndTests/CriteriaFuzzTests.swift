@@ -1,3 +1,4 @@
+import ConformanceEvidence
 import ConformanceKit
 import ConformanceTestSupport
 import Foundation

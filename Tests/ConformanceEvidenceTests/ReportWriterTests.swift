@@ -1,5 +1,8 @@
+import ConformanceEvidence
 import ConformanceKit
+@testable import ConformanceEvidence
 @testable import ConformanceReports
+import ConformanceTestSupport
 import Foundation
 import Testing
 
@@ -11,10 +14,10 @@ struct ReportWriterTests {
 
     @Test("writes each format under its name, byte for byte what the reporter renders, and leaves no temporary file")
     func writesAll() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = Fixtures.run
-        let waivers = Fixtures.waivers
+        let run = ReportFixtures.run
+        let waivers = ReportFixtures.waivers
         let written = try ReportWriter.write(run, waivers: waivers, formats: [.json, .markdown, .junit], to: directory.path)
         #expect(written == ["report.json", "report.md", "report.details.md", "report.junit.xml"].map { directory.path + "/" + $0 })
         #expect(try contents(directory) == ["report.details.md", "report.json", "report.junit.xml", "report.md"])
@@ -27,12 +30,12 @@ struct ReportWriterTests {
 
     @Test("replaces earlier reports whole, writes a format given twice once, and creates missing directories")
     func replaces() throws {
-        let base = try Fixtures.temporaryDirectory()
+        let base = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: base) }
         let directory = base.appendingPathComponent("a/b/reports")
-        try ReportWriter.write(Fixtures.run, formats: [.markdown], to: directory.path)
+        try ReportWriter.write(ReportFixtures.run, formats: [.markdown], to: directory.path)
         let longer = try String(contentsOf: directory.appendingPathComponent("report.details.md"), encoding: .utf8)
-        let small = Fixtures.makeRun(criteria: [Fixtures.x01], cases: Array(Fixtures.cases[9...10]))
+        let small = ReportFixtures.makeRun(criteria: [ReportFixtures.x01], cases: Array(ReportFixtures.cases[9...10]))
         let written = try ReportWriter.write(small, formats: [.markdown, .markdown], to: directory.path + "/")
         #expect(written == [directory.path + "/report.md", directory.path + "/report.details.md"])
         let shorter = try String(contentsOf: directory.appendingPathComponent("report.details.md"), encoding: .utf8)
@@ -44,19 +47,19 @@ struct ReportWriterTests {
 
     @Test("a directory below a regular file is an error naming the path and the reason")
     func parentIsAFile() throws {
-        let base = try Fixtures.temporaryDirectory()
+        let base = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: base) }
         let file = base.appendingPathComponent("file.txt")
         try Data("x".utf8).write(to: file)
         let target = file.path + "/reports"
         let error = try #require(throws: ReportWriter.WriteError.self) {
-            try ReportWriter.write(Fixtures.run, formats: [.json], to: target)
+            try ReportWriter.write(ReportFixtures.run, formats: [.json], to: target)
         }
         #expect(error == ReportWriter.WriteError(path: target, operation: .createDirectory, reason: "Not a directory"))
         #expect(error.description == "cannot use the report directory \(target): Not a directory")
 
         let onFile = try #require(throws: ReportWriter.WriteError.self) {
-            try ReportWriter.write(Fixtures.run, formats: [.json], to: file.path)
+            try ReportWriter.write(ReportFixtures.run, formats: [.json], to: file.path)
         }
         #expect(onFile.operation == .createDirectory)
         #expect(onFile.path == file.path)
@@ -67,14 +70,14 @@ struct ReportWriterTests {
         "a report directory whose parent takes no new entry is an error before anything is written",
         .enabled(if: getuid() != 0, "root may write anywhere; the permission check cannot fail as root"))
     func unwritable() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try ReportFixtures.temporaryDirectory()
         defer {
             try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
             try? FileManager.default.removeItem(at: directory)
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.path)
         let error = try #require(throws: ReportWriter.WriteError.self) {
-            try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: directory.appendingPathComponent("reports").path)
+            try ReportWriter.write(ReportFixtures.run, formats: ReportFormat.allCases, to: directory.appendingPathComponent("reports").path)
         }
         #expect(error.operation == .createDirectory)
         #expect(error.reason == "Permission denied")
@@ -87,7 +90,7 @@ struct ReportWriterTests {
             .enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel"), "no sysfs mounted at /sys"))
         func systemDirectory() throws {
             let error = try #require(throws: ReportWriter.WriteError.self) {
-                try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: "/sys/kernel/reports")
+                try ReportWriter.write(ReportFixtures.run, formats: ReportFormat.allCases, to: "/sys/kernel/reports")
             }
             #expect(error.operation == .createDirectory)
             #expect(error.path == "/sys/kernel/reports")
@@ -98,19 +101,19 @@ struct ReportWriterTests {
 
     @Test("the new set replaces the old directory whole: a format left out is gone, and nothing is left beside it")
     func replacesTheSetWhole() throws {
-        let base = try Fixtures.temporaryDirectory()
+        let base = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: base) }
         let directory = base.appendingPathComponent("reports")
-        try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: directory.path)
+        try ReportWriter.write(ReportFixtures.run, formats: ReportFormat.allCases, to: directory.path)
         #expect(try contents(directory) == ReportFormat.allCases.flatMap(\.fileNames).sorted())
-        try ReportWriter.write(Fixtures.run, formats: [.junit], to: directory.path)
+        try ReportWriter.write(ReportFixtures.run, formats: [.junit], to: directory.path)
         #expect(try contents(directory) == ["report.junit.xml"])
         #expect(try contents(base) == ["reports"])
     }
 
     @Test("an old set a killed run renamed aside is put back when the directory is missing, and staging leftovers are removed")
     func crashedRunRepaired() throws {
-        let base = try Fixtures.temporaryDirectory()
+        let base = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: base) }
         let finished = Process()
         finished.executableURL = URL(fileURLWithPath: "/bin/true")
@@ -131,13 +134,13 @@ struct ReportWriterTests {
 
     @Test("a symbolic link as the report directory is refused, and the directory it points to is left alone")
     func symbolicLinkRefused() throws {
-        let base = try Fixtures.temporaryDirectory()
+        let base = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: base) }
         let target = base.appendingPathComponent("target")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: base.appendingPathComponent("reports"), withDestinationURL: target)
         let error = try #require(throws: ReportWriter.WriteError.self) {
-            try ReportWriter.write(Fixtures.run, formats: ReportFormat.allCases, to: base.appendingPathComponent("reports").path)
+            try ReportWriter.write(ReportFixtures.run, formats: ReportFormat.allCases, to: base.appendingPathComponent("reports").path)
         }
         #expect(error.reason.hasPrefix("is a symbolic link"))
         #expect(try contents(target) == [])

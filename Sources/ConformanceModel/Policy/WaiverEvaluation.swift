@@ -1,5 +1,3 @@
-import ConformanceModel
-
 /// What a waiver file means for one run on one day: which failures it waives and what is wrong
 /// with the waivers themselves.
 ///
@@ -186,7 +184,7 @@ extension WaiverFile {
                     WaiverEvaluation.Problem(
                         kind: .stale, waiver: waiver,
                         message:
-                            "\(waiver.criterion) no longer fails \(scope) (\(TextEscaping.count(matching.count, "test case")) ran, none failed); remove the waiver (owner \(waiver.owner))."
+                            "\(waiver.criterion) no longer fails \(scope) (\(Counting.count(matching.count, "test case")) ran, none failed); remove the waiver (owner \(waiver.owner))."
                     ))
             }
             entries.append(WaiverEvaluation.Entry(waiver: waiver, status: status, waivedTestCaseIDs: waivedIDs[waiver.id] ?? []))

@@ -1,5 +1,3 @@
-import ConformanceModel
-
 extension ExitStatus {
     /// Why a run that failed nothing is still *incomplete*: a kind, what it concerns and a sentence.
     ///

@@ -4,6 +4,8 @@
     import Foundation
 #endif
 import ConformanceCrypto
+import ConformanceModel
+import ConformanceReports
 
 extension EvidenceBundle {
     /// What `verify` found: every problem, each naming the file it is about, and remarks that are

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import ConformanceModel
+import ConformanceReports
 
 extension EvidenceBundle {
     /// One plain-text file per test case, in report order: what ran, how each step ended, and the

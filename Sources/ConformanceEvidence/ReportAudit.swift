@@ -1,4 +1,5 @@
 import ConformanceModel
+import ConformanceReports
 import Foundation
 
 /// Judges a `report.json` by its test cases, never by what it says of them: its digest must match

@@ -9,6 +9,8 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import ConformanceModel
+import ConformanceReports
 
 extension Platform {
     /// What a directory entry is, without following it when it is a symbolic link.

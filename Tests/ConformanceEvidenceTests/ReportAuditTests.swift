@@ -1,4 +1,6 @@
+import ConformanceEvidence
 import ConformanceKit
+@testable import ConformanceEvidence
 @testable import ConformanceReports
 import ConformanceTestSupport
 import Foundation
@@ -10,7 +12,7 @@ struct ReportAuditTests {
     /// The fixture run with every test case as the runner ends one: a failure at its failed step, an
     /// error with its fault, a case not verified with its reason; verdicts folded from them.
     static var run: RunResult {
-        let base = Fixtures.run
+        let base = ReportFixtures.run
         let cases = base.testCases.map { result -> TestCaseResult in
             var result = result
             let given = StepResult(keyword: "Given ", text: "an account", line: result.line + 1, status: .passed)

@@ -1,5 +1,3 @@
-import ConformanceModel
-
 /// The process exit status a run maps to, for a CI job to gate on.
 ///
 /// | status | name | when |
@@ -83,5 +81,20 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, CaseIterable {
                 : "--allow-not-verified accepts gaps only when at least one test case passed")
             : "pass --allow-not-verified to accept gaps while at least one test case passes"
         return "\(words), \(gaps.count) gap(s): \(listed); see the report (\(accept))"
+    }
+}
+
+extension ExitStatus {
+    /// The case name, as the JSON report's `summary.status` writes it.
+    public var name: String {
+        switch self {
+        case .conformant: "conformant"
+        case .nonConformant: "nonConformant"
+        case .harnessError: "harnessError"
+        case .incomplete: "incomplete"
+        case .interrupted: "interrupted"
+        case .terminated: "terminated"
+        case .hangup: "hangup"
+        }
     }
 }

@@ -1,5 +1,8 @@
+import ConformanceEvidence
 import ConformanceKit
-@testable import ConformanceReports
+@testable import ConformanceEvidence
+import ConformanceReports
+import ConformanceTestSupport
 import Foundation
 import Testing
 
@@ -46,18 +49,7 @@ struct CalendarDateTests {
 
 @Suite("Waiver files")
 struct WaiverFileTests {
-    static let valid = """
-        {
-          "$schema": "urn:passkey-conformance:schema:waivers:v1",
-          "version": 1,
-          "waivers": [
-            { "criterion": "N2.6-AC04", "target": "apple-17.4", "reason": "exclusion list ships in 4.2",
-              "owner": "ios-team", "expires": "2026-03-31" },
-            { "criterion": "N2.6-X01", "target": "*", "reason": "UV check fix in review",
-              "owner": "server-team", "expires": "2026-02-01" }
-          ]
-        }
-        """
+    static let valid = ReportFixtures.validWaiverFile
 
     func parse(_ text: String) throws(WaiverFile.LoadError) -> WaiverFile {
         try WaiverFile.parse(Array(text.utf8), path: "ci/waivers.json")
@@ -69,8 +61,8 @@ struct WaiverFileTests {
         #expect(file.path == "ci/waivers.json")
         #expect(
             file.waivers == [
-                Fixtures.waiver("N2.6-AC04", "apple-17.4"),
-                Fixtures.waiver("N2.6-X01", "*", expires: "2026-02-01", owner: "server-team", reason: "UV check fix in review"),
+                ReportFixtures.waiver("N2.6-AC04", "apple-17.4"),
+                ReportFixtures.waiver("N2.6-X01", "*", expires: "2026-02-01", owner: "server-team", reason: "UV check fix in review"),
             ])
         #expect(file.waivers.map(\.id) == ["N2.6-AC04@apple-17.4", "N2.6-X01@*"])
         #expect(file.waivers[1].target == .any)
@@ -159,7 +151,7 @@ struct WaiverFileTests {
 
     @Test("load reads a file and reports an unreadable one with the system's reason")
     func load() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try ReportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("waivers.json").path
         try Data(Self.valid.utf8).write(to: URL(fileURLWithPath: path))

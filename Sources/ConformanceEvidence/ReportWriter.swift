@@ -1,4 +1,5 @@
 import ConformanceModel
+import ConformanceReports
 
 /// Writes a run's reports as one set that replaces the previous set in a single step.
 ///
@@ -76,9 +77,9 @@ public enum ReportWriter {
     ) throws(WriteError) -> [String] {
         var seen: Set<ReportFormat> = []
         let formats = formats.filter { seen.insert($0).inserted }
-        var model = ReportModel(run, waivers: waivers)
+        let model: ReportModel
         do {
-            model.reportDigest = try JSONReporter.reportDigest(of: model)
+            model = try ReportModel.sealed(run, waivers: waivers)
         } catch {
             throw WriteError(path: join(directory.path, ReportFormat.json.fileName), operation: .render, reason: "\(error)")
         }
@@ -95,8 +96,7 @@ public enum ReportWriter {
 
     /// The files of the report in one format, with their names (`ReportFormat.fileNames`).
     static func render(_ model: ReportModel, as format: ReportFormat) throws -> [(path: String, bytes: [UInt8])] {
-        guard let renderer = ReportFormat.renderer(of: format) else { return [] }
-        return try renderer.files(model)
+        try format.files(of: model)
     }
 
     /// Checks that reports can be written to `directory`, so a run can fail before it starts

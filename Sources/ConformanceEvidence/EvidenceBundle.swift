@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import ConformanceModel
+import ConformanceReports
 import ConformanceCrypto
 
 /// An evidence bundle (`run --bundle DIR`): the run's three reports, one transcript file per test
@@ -84,7 +85,7 @@ public enum EvidenceBundle {
         }
         var files: [File] = []
         do {
-            model.reportDigest = try JSONReporter.reportDigest(of: model)
+            model = try ReportModel.sealed(run, waivers: waivers)
             for format in ReportFormat.allCases {
                 files += try ReportWriter.render(model, as: format).map { File(path: $0.path, bytes: $0.bytes) }
             }

@@ -1,5 +1,3 @@
-import ConformanceModel
-
 /// An expected failure, accepted for a while: a criterion that is known to fail on a target (or on
 /// every target), with the reason, the person or team who owns the fix, and the last day it holds.
 ///

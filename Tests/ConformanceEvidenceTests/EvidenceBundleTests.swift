@@ -1,4 +1,6 @@
+import ConformanceEvidence
 import ConformanceKit
+@testable import ConformanceEvidence
 @testable import ConformanceReports
 import ConformanceTestSupport
 import Foundation

@@ -4,6 +4,8 @@
     import Foundation
 #endif
 import ConformanceCrypto
+import ConformanceModel
+import ConformanceReports
 
 extension EvidenceBundle {
     /// Why a bundle was not signed.

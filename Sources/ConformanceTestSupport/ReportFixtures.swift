@@ -1,21 +1,20 @@
 import ConformanceKit
-@testable import ConformanceReports
 import Foundation
 
-/// Synthetic runs for the reporter tests: every verdict, outline rows, several targets, evidence
+/// Synthetic runs for the tests of the reporters and the report files: every verdict, outline rows, several targets, evidence
 /// with characters that need escaping, and a criterion that does not apply to every target.
-enum Fixtures {
-    static let targets = ["apple-18", "android-15-gpm", "apple-17.4"]
-    static let seed: UInt64 = 18_446_744_073_709_551_557  // above 2^53: must survive as a string
+package enum ReportFixtures {
+    package static let targets = ["apple-18", "android-15-gpm", "apple-17.4"]
+    package static let seed: UInt64 = 18_446_744_073_709_551_557  // above 2^53: must survive as a string
 
-    static let metadata = RunMetadata(
+    package static let metadata = RunMetadata(
         harnessVersion: "0.9.0-test", criteriaDigest: "9f2c4e1d0b7a6f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c",
         adapter: .init(name: "reference-rp", version: "1.2.0", transport: "in-process"),
         targets: targets, seed: seed, startedAt: "2026-01-15T09:30:00Z", filters: ["tags": "not @wip", "criterion": "N2.6-*"])
 
     // MARK: criteria
 
-    static let ac01 = CriterionInfo(
+    package static let ac01 = CriterionInfo(
         id: "N2.6-AC01", title: "No conditional registration before the complete sign-in policy", level: .core, group: "N2.6",
         origin: .source,
         statement: "The app requests a conditional registration only after the account's whole sign-in policy is complete.",
@@ -28,7 +27,7 @@ enum Fixtures {
         source: "000_48fd21300f093a6c.txt, N2.6 AC01", references: ["androidx.credentials 1.6.0 CreatePublicKeyCredentialRequest"],
         file: "N2.6/AC01-complete-sign-in.feature")
 
-    static let ac04 = CriterionInfo(
+    package static let ac04 = CriterionInfo(
         id: "N2.6-AC04", title: "Known credential ids in every exclusion input", level: .core, group: "N2.6", origin: .source,
         statement: "Every credential id the server knows for the account is in the exclusion input of the target.",
         verification: "The server holds credentials; the request the app makes is inspected.",
@@ -39,21 +38,21 @@ enum Fixtures {
         ],
         source: "000_48fd21300f093a6c.txt, N2.6 AC04", references: [], file: "N2.6/AC04-exclusion-list.feature")
 
-    static let x01 = CriterionInfo(
+    package static let x01 = CriterionInfo(
         id: "N2.6-X01", title: "Server accepts UP=0 and UV=0 for conditional registrations", level: .core, group: "N2.6", origin: .derived,
         statement: "The server accepts a conditional registration whose authenticator data has UP=0 and UV=0.",
         verification: "The virtual authenticator answers with UP=0, UV=0; the credential list is inspected.",
         verifyItems: [.init(id: "N2.6-X01.V1", text: "UP=0, UV=0 accepted")],
         source: "000_48fd21300f093a6c.txt, note under the table", references: ["WebAuthn L3 §7.1"], file: "N2.6/X01-up-uv-zero.feature")
 
-    static let signals = CriterionInfo(
+    package static let signals = CriterionInfo(
         id: "N3.2-AC01", title: "Signal APIs checked at runtime", level: .core, group: "N3.2", origin: .source,
         statement: "The app checks for the signal APIs at runtime; their absence breaks nothing.",
         verification: "Sign-in and passkey management run with and without the API.",
         verifyItems: [.init(id: "N3.2-AC01.V1", text: "API available → expected results")],
         source: "003_2533626f682b527b.txt, N3.2 AC01", references: [], file: "N3.2/AC01-runtime-check.feature")
 
-    static let ac02 = CriterionInfo(
+    package static let ac02 = CriterionInfo(
         id: "N3.2-AC02", title: "Unknown-credential signal only for absent ids", level: .quality, group: "N3.2", origin: .source,
         statement: "The unknown-credential signal is sent only for an id the server does not have.",
         verification: "Assertions with absent, revoked and restricted credentials.",
@@ -62,7 +61,7 @@ enum Fixtures {
 
     // MARK: test cases
 
-    static func testCase(
+    package static func testCase(
         _ criterion: CriterionInfo, _ slug: String, _ scenario: String, line: Int, items: [VerifyItemID], target: String,
         verdict: Verdict, message: String? = nil, steps: [StepResult] = [], evidence: [TranscriptEntry] = [],
         wall: Double = 0.004
@@ -73,7 +72,7 @@ enum Fixtures {
             outcome: TestCaseOutcome(verdict: verdict, message: message), steps: steps, evidence: evidence, virtualMillis: 1_500, wallSeconds: wall)
     }
 
-    static let signInSteps = [
+    package static let signInSteps = [
         StepResult(keyword: "Given ", text: "an account that requires a second factor", line: 10, status: .passed),
         StepResult(keyword: "When ", text: "the user signs in with a password", line: 11, status: .passed),
         StepResult(
@@ -81,7 +80,7 @@ enum Fixtures {
             message: "1 request was made"),
     ]
 
-    static let prematureRequest = [
+    package static let prematureRequest = [
         TranscriptEntry(sequence: 3, atMillis: 120, channel: .harnessToRP, name: "user.password-sign-in", summary: "alice signs in with a password"),
         TranscriptEntry(
             sequence: 4, atMillis: 125, channel: .rpToPlatform, name: "platform.createCredential",
@@ -90,17 +89,17 @@ enum Fixtures {
         TranscriptEntry(sequence: 5, atMillis: 125, channel: .step, name: "assert.no-request", summary: "expected no request before the second factor"),
     ]
 
-    static let exclusionEvidence = [
+    package static let exclusionEvidence = [
         TranscriptEntry(
             sequence: 7, atMillis: 300, channel: .rpToPlatform, name: "platform.createCredential",
             summary: "excludedCredentials: 1 of 3 known ids", payload: .object(["excluded": .array([.string("AQID")])]))
     ]
 
-    static let crashEvidence = [
+    package static let crashEvidence = [
         TranscriptEntry(sequence: 2, atMillis: 40, channel: .harnessToRP, name: "adapter.exit", summary: "adapter exited: \u{1B}[31mSIGSEGV\u{1B}[0m")
     ]
 
-    static let cases: [TestCaseResult] = [
+    package static let cases: [TestCaseResult] = [
         testCase(ac01, "second-factor-pending", "Second factor pending", line: 9, items: ["N2.6-AC01.V1"], target: "apple-18", verdict: .passed),
         testCase(
             ac01, "second-factor-pending", "Second factor pending", line: 9, items: ["N2.6-AC01.V1"], target: "android-15-gpm",
@@ -139,7 +138,7 @@ enum Fixtures {
     ]
 
     /// Which targets each criterion applies to.
-    static let applicability: [CriterionID: [String]] = [
+    package static let applicability: [CriterionID: [String]] = [
         "N2.6-AC01": ["apple-18", "android-15-gpm"],
         "N2.6-AC04": targets,
         "N2.6-X01": ["apple-18", "android-15-gpm"],
@@ -148,10 +147,10 @@ enum Fixtures {
     ]
 
     /// The mixed run: every verdict on some target.
-    static var run: RunResult { makeRun(criteria: [ac01, ac04, x01, signals, ac02], cases: cases) }
+    package static var run: RunResult { makeRun(criteria: [ac01, ac04, x01, signals, ac02], cases: cases) }
 
     /// A run whose verdicts are folded from its test cases, as the runner does.
-    static func makeRun(criteria: [CriterionInfo], cases: [TestCaseResult], metadata: RunMetadata = metadata) -> RunResult {
+    package static func makeRun(criteria: [CriterionInfo], cases: [TestCaseResult], metadata: RunMetadata = metadata) -> RunResult {
         let results = criteria.map { info in
             let mine = cases.filter { $0.criterionID == info.id }
             var perTarget: [String: Verdict] = [:]
@@ -166,7 +165,7 @@ enum Fixtures {
     }
 
     /// The same run with only the cases of `verdicts` kept (others turned into passes).
-    static func run(replacing verdicts: [Verdict: Verdict]) -> RunResult {
+    package static func run(replacing verdicts: [Verdict: Verdict]) -> RunResult {
         makeRun(
             criteria: [ac01, ac04, x01, signals, ac02],
             cases: cases.map { item in
@@ -179,9 +178,9 @@ enum Fixtures {
     }
 
     /// A day before every fixture waiver expires.
-    static let today = CalendarDate("2026-01-15")!
+    package static let today = CalendarDate("2026-01-15")!
 
-    static func waiver(
+    package static func waiver(
         _ criterion: CriterionID, _ target: String, expires: String = "2026-03-31", owner: String = "ios-team",
         reason: String = "exclusion list ships in 4.2"
     ) -> Waiver {
@@ -189,7 +188,7 @@ enum Fixtures {
     }
 
     /// The waiver evaluation used by the golden reports: one active waiver, one stale one.
-    static var waivers: WaiverEvaluation {
+    package static var waivers: WaiverEvaluation {
         WaiverFile(
             path: "waivers.json",
             waivers: [
@@ -201,16 +200,27 @@ enum Fixtures {
     }
 
     /// The root of the package, found from this file's path.
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    package static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// A fresh, empty directory under the system's temporary directory.
-    static func temporaryDirectory(_ name: String = #function) throws -> URL {
+    package static func temporaryDirectory(_ name: String = #function) throws -> URL {
         let slug = name.filter { $0.isLetter || $0.isNumber }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("reports-tests-\(slug)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
-}
 
-/// Swift Testing has an `ExitStatus` of its own (for exit tests); this is the report module's.
-typealias ExitStatus = ConformanceReports.ExitStatus
+    /// A waiver file with every member, valid (the Swift loader and the schema must both accept it).
+    package static let validWaiverFile = """
+        {
+          "$schema": "urn:passkey-conformance:schema:waivers:v1",
+          "version": 1,
+          "waivers": [
+            { "criterion": "N2.6-AC04", "target": "apple-17.4", "reason": "exclusion list ships in 4.2",
+              "owner": "ios-team", "expires": "2026-03-31" },
+            { "criterion": "N2.6-X01", "target": "*", "reason": "UV check fix in review",
+              "owner": "server-team", "expires": "2026-02-01" }
+          ]
+        }
+        """
+}

@@ -1,5 +1,3 @@
-import ConformanceModel
-
 extension ExitStatus {
     /// A run's exit status with every reason behind it: the one place where the status is decided
     /// (`ExitStatus.for(_:_:)` returns `status`), so that what a report says about the status can
@@ -74,7 +72,7 @@ extension ExitStatus {
             var reasons = verdicts.compactMap { verdict, kind, what -> Reason? in
                 let ids = run.testCases.filter { $0.verdict == verdict }.map(\.id)
                 guard !ids.isEmpty else { return nil }
-                return Reason(kind: kind, status: .harnessError, summary: "\(TextEscaping.count(ids.count, "test case")) \(what)", items: ids)
+                return Reason(kind: kind, status: .harnessError, summary: "\(Counting.count(ids.count, "test case")) \(what)", items: ids)
             }
             if reasons.isEmpty {
                 let undecided: Set<Verdict> = [.error, .undefined]
@@ -110,7 +108,7 @@ extension ExitStatus {
                 reasons.append(
                     Reason(
                         kind: .failed, status: .nonConformant,
-                        summary: "\(TextEscaping.count(unexpected.count, "failed test case")) that no live waiver accepts",
+                        summary: "\(Counting.count(unexpected.count, "failed test case")) that no live waiver accepts",
                         items: unexpected.map(\.id)))
             }
             // A criterion (or the run) that says `failed` without a failed test case behind it is not

@@ -7,6 +7,8 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import ConformanceModel
+import ConformanceReports
 
 /// A report directory, checked and with its parent held open from the start of a run to the moment
 /// its new report set takes its place (see `ReportWriter`).

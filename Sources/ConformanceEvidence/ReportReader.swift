@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import ConformanceModel
+import ConformanceReports
 
 /// Reads a `report.json` back into the run it reports: the metadata, the criteria's descriptions,
 /// every test case with its steps and evidence, and the wall time. What the reporters derive from

@@ -1,6 +1,5 @@
 // Foundation rather than FoundationEssentials: `JSONSerialization` locates JSON syntax errors.
 import Foundation
-import ConformanceModel
 
 /// A waiver file: the expected failures a project accepts while it adopts the criteria.
 ///
@@ -83,20 +82,6 @@ public struct WaiverFile: Sendable, Hashable {
         public var description: String {
             problems.map { "\(path): error: \($0)" }.joined(separator: "\n")
         }
-    }
-
-    /// Reads and validates the waiver file at `path`.
-    ///
-    /// - Throws: `LoadError` naming the file and, for each defect, the entry, the member and what is
-    ///   wrong; an unreadable file is a `LoadError` too, with the system's reason.
-    public static func load(_ path: String) throws(LoadError) -> WaiverFile {
-        let bytes: [UInt8]
-        do {
-            bytes = try Platform.readFile(path)
-        } catch {
-            throw LoadError(path: path, problems: [.init(entry: nil, field: nil, message: "cannot read the waiver file: \(error.reason)")])
-        }
-        return try parse(bytes, path: path)
     }
 
     /// The waivers that name a criterion or a target the suite does not have, one sentence each

@@ -1,3 +1,5 @@
+import ConformanceModel
+import ConformanceReports
 // The only file of this module that talks to the operating system directly: reading a file,
 // creating a file exclusively, writing, syncing and renaming it, with the system's own reason
 // (`strerror`) for every failure.
