@@ -8,9 +8,9 @@ import Synchronization
 /// The browser reaches no network: every host resolves to nothing, and each page answers the
 /// requests of the origins it routes itself (`BrowserPage.Route`), so a relying party's page is
 /// served at its real origin (`https://login.example.com`) with no DNS, certificate or socket.
-public final class Browser: Sendable {
+package final class Browser: Sendable {
     /// The pipe to the browser.
-    public let pipe: DevToolsPipe
+    package let pipe: DevToolsPipe
     private let listeners = Mutex<[String: @Sendable (DevToolsPipe.Event) -> Void]>([:])
 
     private init(pipe: DevToolsPipe) {
@@ -18,7 +18,7 @@ public final class Browser: Sendable {
     }
 
     /// Starts the browser at `executable` (see `DevToolsPipe.findBrowser`).
-    public static func launch(executable: String) throws -> Browser {
+    package static func launch(executable: String) throws -> Browser {
         let router = EventRouter()
         let pipe = try DevToolsPipe.launch(executable: executable) { event in router.deliver(event) }
         let browser = Browser(pipe: pipe)
@@ -36,13 +36,13 @@ public final class Browser: Sendable {
     }
 
     /// The browser's product and version, e.g. `Chrome/156.0.8078.114`.
-    public func version() async throws -> String {
+    package func version() async throws -> String {
         try await pipe.send("Browser.getVersion")["product"]?.stringValue ?? "unknown"
     }
 
     /// Opens a blank page in a fresh browser context; requests to the routes' origins are answered
     /// by `routes`, every other request fails as the network would.
-    public func openPage(routes: [BrowserPage.Route]) async throws -> BrowserPage {
+    package func openPage(routes: [BrowserPage.Route]) async throws -> BrowserPage {
         let context = try await pipe.send("Target.createBrowserContext", ["disposeOnDetach": .bool(true)])["browserContextId"]?.stringValue
         guard let context else { throw DevToolsPipe.Failure(description: "Target.createBrowserContext gave no context id") }
         let target = try await pipe.send("Target.createTarget", ["url": .string("about:blank"), "browserContextId": .string(context)])["targetId"]?.stringValue
@@ -61,14 +61,14 @@ public final class Browser: Sendable {
     }
 
     /// Closes a page and its browser context.
-    public func close(_ page: BrowserPage) async {
+    package func close(_ page: BrowserPage) async {
         forget(page)
         _ = try? await pipe.send("Target.closeTarget", ["targetId": .string(page.target)])
         _ = try? await pipe.send("Target.disposeBrowserContext", ["browserContextId": .string(page.context)])
     }
 
     /// Closes the browser.
-    public func close() async {
+    package func close() async {
         await pipe.close()
     }
 }

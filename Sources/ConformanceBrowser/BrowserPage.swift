@@ -4,33 +4,33 @@ import Synchronization
 
 /// One page of the browser, attached over a flattened DevTools session: it routes its origins,
 /// runs scripts, and holds the WebAuthn virtual authenticator its credential calls reach.
-public final class BrowserPage: Sendable {
+package final class BrowserPage: Sendable {
     /// An origin the page answers itself, and how: `answer` gets the request's method, URL and body
     /// and returns the status, content type and body (`nil`: the request fails as the network would).
-    public struct Route: Sendable {
+    package struct Route: Sendable {
         /// The origin, e.g. `https://login.example.com`.
-        public var origin: String
+        package var origin: String
         /// The answer to a request under the origin.
-        public var answer: @Sendable (_ method: String, _ url: String, _ body: Data?) async -> Response?
+        package var answer: @Sendable (_ method: String, _ url: String, _ body: Data?) async -> Response?
 
         /// A route for `origin`.
-        public init(origin: String, answer: @escaping @Sendable (_ method: String, _ url: String, _ body: Data?) async -> Response?) {
+        package init(origin: String, answer: @escaping @Sendable (_ method: String, _ url: String, _ body: Data?) async -> Response?) {
             self.origin = origin
             self.answer = answer
         }
     }
 
     /// A routed request's answer.
-    public struct Response: Sendable {
+    package struct Response: Sendable {
         /// The HTTP status.
-        public var status: Int
+        package var status: Int
         /// The content type.
-        public var contentType: String
+        package var contentType: String
         /// The body.
-        public var body: Data
+        package var body: Data
 
         /// An answer with a status, a content type and a body.
-        public init(status: Int = 200, contentType: String, body: Data) {
+        package init(status: Int = 200, contentType: String, body: Data) {
             self.status = status
             self.contentType = contentType
             self.body = body
@@ -39,7 +39,7 @@ public final class BrowserPage: Sendable {
 
     let pipe: DevToolsPipe
     /// The page's DevTools session.
-    public let session: String
+    package let session: String
     let target: String
     let context: String
     private let routes: Mutex<[Route]>
@@ -55,13 +55,13 @@ public final class BrowserPage: Sendable {
     }
 
     /// Replaces the page's routes (a pooled page serves the next test case's relying party).
-    public func route(_ routes: [Route]) {
+    package func route(_ routes: [Route]) {
         self.routes.withLock { $0 = routes }
     }
 
     /// Sends a command to this page (failing after `deadline` without an answer).
     @discardableResult
-    public func send(_ method: String, _ params: [String: JSONValue] = [:], deadline: Duration = DevToolsPipe.answerDeadline) async throws -> JSONValue {
+    package func send(_ method: String, _ params: [String: JSONValue] = [:], deadline: Duration = DevToolsPipe.answerDeadline) async throws -> JSONValue {
         try await pipe.send(method, params, session: session, deadline: deadline)
     }
 
@@ -74,7 +74,7 @@ public final class BrowserPage: Sendable {
     }
 
     /// Calls `observer` with every event of this page (after the page's own handling).
-    public func observe(_ observer: @escaping @Sendable (DevToolsPipe.Event) -> Void) {
+    package func observe(_ observer: @escaping @Sendable (DevToolsPipe.Event) -> Void) {
         observers.withLock { $0.append(observer) }
     }
 
@@ -112,7 +112,7 @@ public final class BrowserPage: Sendable {
 
     /// Waits for the next event `method` of this page, listened for before `action` runs; fails
     /// when none comes within `deadline` (a guard against a page that never loads).
-    public func next(
+    package func next(
         _ method: String, deadline: Duration = DevToolsPipe.answerDeadline, after action: () async throws -> Void
     ) async throws -> JSONValue {
         let slot = OneShot()
@@ -133,7 +133,7 @@ public final class BrowserPage: Sendable {
     }
 
     /// Loads `url` and returns once its load event fired.
-    public func navigate(_ url: String) async throws {
+    package func navigate(_ url: String) async throws {
         _ = try await next("Page.loadEventFired") {
             let result = try await send("Page.navigate", ["url": .string(url)])
             if let error = result["errorText"]?.stringValue {
@@ -145,7 +145,7 @@ public final class BrowserPage: Sendable {
     /// Evaluates `expression` in the page, awaiting a promise; returns its value as JSON. A thrown
     /// exception comes back as a failure with its text; a promise that never settles fails after
     /// `deadline`.
-    public func evaluate(_ expression: String, deadline: Duration = DevToolsPipe.answerDeadline) async throws -> JSONValue {
+    package func evaluate(_ expression: String, deadline: Duration = DevToolsPipe.answerDeadline) async throws -> JSONValue {
         let result = try await send(
             "Runtime.evaluate", ["expression": .string(expression), "awaitPromise": .bool(true), "returnByValue": .bool(true)], deadline: deadline)
         if let exception = result["exceptionDetails"] {
@@ -159,7 +159,7 @@ public final class BrowserPage: Sendable {
     /// resident keys and user verification that is present and verifies without anybody
     /// touching it, and whose passkeys are backup eligible and backed up as a synced credential
     /// manager's are (unless `backedUp` is false). Returns its id.
-    public func addVirtualAuthenticator(backedUp: Bool = true) async throws -> String {
+    package func addVirtualAuthenticator(backedUp: Bool = true) async throws -> String {
         try await send("WebAuthn.enable", ["enableUI": .bool(false)])
         let options: JSONValue = .object([
             "protocol": .string("ctap2"), "ctap2Version": .string("ctap2_1"), "transport": .string("internal"), "hasResidentKey": .bool(true),

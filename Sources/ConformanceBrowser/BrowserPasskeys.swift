@@ -5,10 +5,10 @@ import WebAuthn
 /// Passkeys the credential manager holds from before the test case, put into the page's virtual
 /// authenticator (`WebAuthn.addCredential`): the harness makes the key, so it knows the public key
 /// the server is told of, and the browser signs with it.
-public enum BrowserPasskeys {
+package enum BrowserPasskeys {
     /// Adds a passkey to the authenticator `authenticator` of `page`: a resident one unless
     /// `resident` is false.
-    public static func add(
+    package static func add(
         to page: BrowserPage, authenticator: String, credentialID: Data, key: P256SigningKey, rpID: String, userHandle: Data,
         userName: String, displayName: String, backedUp: Bool = true, resident: Bool = true
     ) async throws {

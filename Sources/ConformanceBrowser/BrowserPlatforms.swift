@@ -7,9 +7,9 @@ import Synchronization
 /// a pool of pages reset between test cases (a fresh browser context costs about nine times a
 /// reset page; `browser-bench` measures both). Where no Chromium is installed, every web target
 /// is unavailable, and its test cases are not verified with the reason.
-public final class BrowserPlatforms: PlatformBackendFactory, Sendable {
+package final class BrowserPlatforms: PlatformBackendFactory, Sendable {
     /// The Chromium executable, or `nil` when none was found.
-    public let executable: String?
+    package let executable: String?
     private struct State: Sendable {
         var launching: Task<(Browser, String), any Error>?
         var idle: [PageInstrumentation.APISurface: [WebPage]] = [:]
@@ -19,15 +19,15 @@ public final class BrowserPlatforms: PlatformBackendFactory, Sendable {
 
     /// The factory of the Chromium at `executable` (by default the first one found; see
     /// `DevToolsPipe.findBrowser`).
-    public init(executable: String? = DevToolsPipe.findBrowser()) {
+    package init(executable: String? = DevToolsPipe.findBrowser()) {
         self.executable = executable
     }
 
     /// The web targets.
-    public func serves(_ target: Target) -> Bool { target.platform == .web }
+    package func serves(_ target: Target) -> Bool { target.platform == .web }
 
     /// Why no web target can run here: no Chromium.
-    public func unavailability(of target: Target) -> String? {
+    package func unavailability(of target: Target) -> String? {
         guard executable == nil else { return nil }
         return "no Chromium is installed (looked for \(DevToolsPipe.candidates.joined(separator: ", ")); "
             + "PASSKEY_CONFORMANCE_CHROMIUM names another)"
@@ -35,7 +35,7 @@ public final class BrowserPlatforms: PlatformBackendFactory, Sendable {
 
     /// A backend for one web test case: the provider model and the transcript of a simulated
     /// platform, with the browser fulfilling every call.
-    public func makeBackend(for target: Target, associatedRPIDs: [String], seed: UInt64, keepsPayloads: Bool) throws -> any PlatformBackend {
+    package func makeBackend(for target: Target, associatedRPIDs: [String], seed: UInt64, keepsPayloads: Bool) throws -> any PlatformBackend {
         guard serves(target) else { throw SystemIssue("the browser serves web targets only, not \(target.id)") }
         let simulator = try PlatformSimulator(target: target, associatedRPIDs: associatedRPIDs, seed: seed)
         return WebBackend(platforms: self, core: SimulationHost(simulator: simulator, keepsPayloads: keepsPayloads))
@@ -81,7 +81,7 @@ public final class BrowserPlatforms: PlatformBackendFactory, Sendable {
     }
 
     /// Closes the browser (after the run); later web test cases fail to start.
-    public func shutdown() async {
+    package func shutdown() async {
         let launching = state.withLock { state -> Task<(Browser, String), any Error>? in
             state.closed = true
             state.idle = [:]

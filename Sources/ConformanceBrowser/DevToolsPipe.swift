@@ -14,24 +14,24 @@ import Synchronization
 /// The browser cannot outlive the harness: Chromium ends itself and every process it started as
 /// soon as its command pipe closes, which the kernel does when the harness exits however it exits
 /// (`RealBrowserTests` checks it).
-public final class DevToolsPipe: Sendable {
+package final class DevToolsPipe: Sendable {
     /// An event the browser sent: its method, parameters and the session it belongs to.
-    public struct Event: Sendable {
+    package struct Event: Sendable {
         /// The event's method, e.g. `WebAuthn.credentialAdded`.
-        public var method: String
+        package var method: String
         /// Its parameters.
-        public var params: JSONValue
+        package var params: JSONValue
         /// The session of the page it came from (flattened sessions), `nil` for the browser's own.
-        public var sessionID: String?
+        package var sessionID: String?
     }
 
     /// A command the browser refused, or a pipe that ended.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// What went wrong, naming the command.
-        public var description: String
+        package var description: String
 
         /// A failure described in words.
-        public init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }
@@ -51,10 +51,10 @@ public final class DevToolsPipe: Sendable {
     private let profile: URL
 
     /// The Chromium executables tried in order when none is named: Debian's, then the usual names.
-    public static let candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"]
+    package static let candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"]
 
     /// The first Chromium found among `candidates` (or `PASSKEY_CONFORMANCE_CHROMIUM` when set).
-    public static func findBrowser(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func findBrowser(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let named = environment["PASSKEY_CONFORMANCE_CHROMIUM"], !named.isEmpty {
             return FileManager.default.isExecutableFile(atPath: named) ? named : nil
         }
@@ -73,7 +73,7 @@ public final class DevToolsPipe: Sendable {
     }
 
     /// Starts the browser at `executable` with a fresh profile; `events` gets every event.
-    public static func launch(executable: String, events: @escaping @Sendable (Event) -> Void) throws -> DevToolsPipe {
+    package static func launch(executable: String, events: @escaping @Sendable (Event) -> Void) throws -> DevToolsPipe {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("pkc-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
         let process = Process()
@@ -109,11 +109,11 @@ public final class DevToolsPipe: Sendable {
 
     /// How long a command may go unanswered before it fails: a guard against a browser that hangs,
     /// far above what any command takes (a page's script waits on virtual time, never on this).
-    public static let answerDeadline: Duration = .seconds(120)
+    package static let answerDeadline: Duration = .seconds(120)
 
     /// Sends `method` with `params` (to the page of `session`, when given) and returns its result; a
     /// command the browser leaves unanswered for `deadline` fails, saying so.
-    public func send(
+    package func send(
         _ method: String, _ params: [String: JSONValue] = [:], session: String? = nil, deadline: Duration = answerDeadline
     ) async throws -> JSONValue {
         try await withCheckedThrowingContinuation { continuation in
@@ -159,7 +159,7 @@ public final class DevToolsPipe: Sendable {
     }
 
     /// Closes the browser (`Browser.close`, then the process is ended) and removes its profile.
-    public func close() async {
+    package func close() async {
         _ = try? await send("Browser.close")
         try? commands.close()
         if process.isRunning { process.terminate() }

@@ -11,18 +11,18 @@ import Synchronization
 /// (``fire(_:at:)``), in the order it chooses, so a page's delays (an upgrade asked for 3 s after
 /// sign-in, a reconciliation coalesced over a minute) take no wall time and run in the same order
 /// on every run. An interval is reported again each time it fires.
-public final class PageClock: Sendable {
+package final class PageClock: Sendable {
     /// A timer the page set.
-    public struct Timer: Sendable, Hashable {
+    package struct Timer: Sendable, Hashable {
         /// The page's timer id.
-        public var id: Int
+        package var id: Int
         /// The virtual time it is due, in milliseconds since the test case started.
-        public var dueMillis: Int64
+        package var dueMillis: Int64
     }
 
     /// The wall-clock time the page's virtual time 0 reads as: 2026-01-01T00:00:00Z, whatever the
     /// day, so that a page's dates are the same on every run.
-    public static let epochMillis: Int64 = 1_767_225_600_000
+    package static let epochMillis: Int64 = 1_767_225_600_000
 
     static let binding = "__pkcClockReport"
 
@@ -39,7 +39,7 @@ public final class PageClock: Sendable {
 
     /// Installs the virtual clock into `page` (for every document it loads from now on); `onTimer`
     /// hears of each timer the page sets, `onClear` of each it clears.
-    public static func install(
+    package static func install(
         on page: BrowserPage, onTimer: @escaping @Sendable (Timer) -> Void = { _ in }, onClear: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws -> PageClock {
         let clock = PageClock(page: page, onTimer: onTimer, onClear: onClear)
@@ -66,24 +66,24 @@ public final class PageClock: Sendable {
     }
 
     /// The page's timers not yet fired or cleared, earliest first.
-    public var pending: [Timer] {
+    package var pending: [Timer] {
         timers.withLock { $0.map { Timer(id: $0.key, dueMillis: $0.value) } }.sorted { ($0.dueMillis, $0.id) < ($1.dueMillis, $1.id) }
     }
 
     /// Sets the page's virtual time to `millis` (never backwards) without firing anything.
-    public func move(to millis: Int64) async throws {
+    package func move(to millis: Int64) async throws {
         _ = try await page.evaluate("globalThis.__pkcClock.move(\(millis))")
     }
 
     /// Fires timer `id` at virtual time `millis`: the page's clock moves there and the timer's
     /// callback runs. A timer the page cleared meanwhile does nothing.
-    public func fire(_ id: Int, at millis: Int64) async throws {
+    package func fire(_ id: Int, at millis: Int64) async throws {
         guard timers.withLock({ $0.removeValue(forKey: id) }) != nil else { return }
         _ = try await page.evaluate("globalThis.__pkcClock.fire(\(id), \(millis))")
     }
 
     /// Forgets the timers of a page that loaded a new document.
-    public func reset() {
+    package func reset() {
         timers.withLock { $0 = [:] }
     }
 

@@ -10,12 +10,12 @@ import Foundation
 /// What the page shows and records it reports through `pkc.show(kind, text)` and
 /// `pkc.telemetry(name, attributes)`, functions a script installs before the page's own, as a
 /// native app reports through the platform host.
-public final class PageDriver: Sendable {
+package final class PageDriver: Sendable {
     /// Why an action could not be performed: no driver on the page, a driver that threw, or an
     /// answer that is not an outcome.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// What went wrong.
-        public var description: String
+        package var description: String
     }
 
     static let binding = "__pkcAppReport"
@@ -28,7 +28,7 @@ public final class PageDriver: Sendable {
 
     /// Installs `pkc.show` and `pkc.telemetry` into `page` (for every document it loads from now
     /// on); `shown` and `recorded` hear of each call, in the page's order.
-    public static func install(
+    package static func install(
         on page: BrowserPage, shown: @escaping @Sendable (UIEvent) -> Void, recorded: @escaping @Sendable (TelemetryEvent) -> Void
     ) async throws -> PageDriver {
         page.observe { event in
@@ -66,7 +66,7 @@ public final class PageDriver: Sendable {
     }
 
     /// Performs `action` through the page's driver and returns the page's outcome.
-    public func perform(_ action: UserAction) async throws -> ActionOutcome {
+    package func perform(_ action: UserAction) async throws -> ActionOutcome {
         let encoded = String(decoding: try Wire.encoder().encode(action), as: UTF8.self)
         let answer: JSONValue
         do {

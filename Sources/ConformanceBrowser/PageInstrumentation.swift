@@ -13,19 +13,19 @@ import Synchronization
 /// manager that automation cannot reach; the harness is that credential manager, and the response
 /// override bits of the virtual authenticator give the bytes a conditional creation has). What
 /// the browser answered is reported back, so the harness sees every call's outcome as the page did.
-public final class PageInstrumentation: Sendable {
+package final class PageInstrumentation: Sendable {
     /// A call the page made, as the script reported it.
-    public struct Call: Sendable {
+    package struct Call: Sendable {
         /// The script's number of the call; `0` for a report that waits for nothing.
-        public var id: Int
+        package var id: Int
         /// `create`, `get`, `created`, `got`, `failed`, `signal`, `signalled`, `signalFailed` or `capabilities`.
-        public var kind: String
+        package var kind: String
         /// Everything else the script reported (the options, the result, the error's name).
-        public var body: JSONValue
+        package var body: JSONValue
     }
 
     /// The harness's answer to a `create` or `get`.
-    public enum Decision: Sendable {
+    package enum Decision: Sendable {
         /// Let the browser fulfil it.
         case proceed
         /// Let the browser fulfil a `get` with only this credential allowed (base64url): the
@@ -37,23 +37,23 @@ public final class PageInstrumentation: Sendable {
 
     /// What of the browser's WebAuthn API the page sees: all of it (`full`), or the API of a browser
     /// without some of it, for the targets that stand for such browsers.
-    public struct APISurface: Sendable, Hashable {
+    package struct APISurface: Sendable, Hashable {
         /// The three signal methods of `PublicKeyCredential`. Without them the methods are gone and
         /// `getClientCapabilities()` reports them false.
-        public var signals: Bool
+        package var signals: Bool
         /// Conditional creation. Without it `getClientCapabilities()` reports `conditionalCreate`
         /// false, and a create with `mediation: "conditional"` is taken as a browser that does not
         /// know the member takes it: as a modal creation (reported with `unsupportedMediation`).
-        public var conditionalCreate: Bool
+        package var conditionalCreate: Bool
 
         /// A surface with or without each part.
-        public init(signals: Bool = true, conditionalCreate: Bool = true) {
+        package init(signals: Bool = true, conditionalCreate: Bool = true) {
             self.signals = signals
             self.conditionalCreate = conditionalCreate
         }
 
         /// The browser's whole API.
-        public static let full = APISurface()
+        package static let full = APISurface()
     }
 
     /// The name of the page's binding; the script removes it from the page's reach once it has it.
@@ -82,7 +82,7 @@ public final class PageInstrumentation: Sendable {
     /// backend records the call there, so that nothing the page did is missed by a check that
     /// follows); `decide` then answers each `create` and `get`, and `answered` hears when the page
     /// has the answer.
-    public static func install(
+    package static func install(
         on page: BrowserPage, surface: APISurface = .full, note: @escaping @Sendable (Call) -> Void = { _ in },
         answered: @escaping @Sendable (Call) -> Void = { _ in }, decide: @escaping @Sendable (Call) async -> Decision
     ) async throws -> PageInstrumentation {
@@ -101,10 +101,10 @@ public final class PageInstrumentation: Sendable {
     }
 
     /// Every call reported so far, in the order the page made them.
-    public var reported: [Call] { calls.withLock { $0 } }
+    package var reported: [Call] { calls.withLock { $0 } }
 
     /// Forgets the calls reported so far (a pooled page starts the next test case).
-    public func forget() {
+    package func forget() {
         calls.withLock { $0 = [] }
     }
 
@@ -116,14 +116,14 @@ public final class PageInstrumentation: Sendable {
     /// Returns how many reports the page's scripts (this one, the clock's and the driver's) had
     /// sent by then: a report may reach the harness after the answer to this call, so a caller that
     /// must have heard everything waits until it has received that many.
-    public func idle() async throws -> Int {
+    package func idle() async throws -> Int {
         let sent = try await page.evaluate(
             "globalThis.__pkcIdle ? globalThis.__pkcIdle().then(() => globalThis.__pkcSent ? globalThis.__pkcSent.count : 0) : 0")
         return Int(sent.numberValue ?? 0)
     }
 
     /// The names of the bindings whose calls `idle()` counts.
-    public static let countedBindings: Set<String> = [binding, PageClock.binding, PageDriver.binding]
+    package static let countedBindings: Set<String> = [binding, PageClock.binding, PageDriver.binding]
 
     private func received(_ call: Call) {
         calls.withLock { $0.append(call) }

@@ -6,10 +6,10 @@ import WebAuthn
 /// Reads the options a page passed to `navigator.credentials.create`, as the instrumentation
 /// reported them (byte buffers as `{"$bytes": "<base64url>"}`), into what the provider model
 /// decides on.
-public enum WebRequestReading {
+package enum WebRequestReading {
     /// The registration the options ask for, on a page of `origin` (whose host is the RP ID when
     /// the options name none); the error names the member that is missing or malformed.
-    public static func registration(_ publicKey: JSONValue?, conditional: Bool, origin: String) -> Result<RegistrationView, PlatformError> {
+    package static func registration(_ publicKey: JSONValue?, conditional: Bool, origin: String) -> Result<RegistrationView, PlatformError> {
         func refuse(_ message: String) -> Result<RegistrationView, PlatformError> {
             .failure(.general(name: "TypeError", message: message))
         }

@@ -9,9 +9,9 @@ import ConformanceReports
 
 extension EvidenceBundle {
     /// Why a bundle was not signed.
-    public struct SignError: Error, Sendable, CustomStringConvertible {
+    package struct SignError: Error, Sendable, CustomStringConvertible {
         /// What stopped the signature, in words.
-        public var description: String
+        package var description: String
     }
 
     /// Signs a bundle that `run --bundle` wrote, as a step of its own that runs after the run and
@@ -22,7 +22,7 @@ extension EvidenceBundle {
     ///
     /// - Returns: what `verify` found in the signed bundle with the key's public half.
     @discardableResult
-    public static func sign(_ directory: String, key: PEMSigningKey) throws(SignError) -> Verification {
+    package static func sign(_ directory: String, key: PEMSigningKey) throws(SignError) -> Verification {
         let before = verify(directory, publicKey: nil)
         guard before.isIntact else {
             throw SignError(

@@ -10,24 +10,24 @@ import ConformanceReports
 extension EvidenceBundle {
     /// What `verify` found: every problem, each naming the file it is about, and remarks that are
     /// not problems (a signature left unchecked).
-    public struct Verification: Sendable, Hashable {
+    package struct Verification: Sendable, Hashable {
         /// A file that does not match the manifest, or a manifest or signature that does not hold.
-        public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        package struct Problem: Sendable, Hashable, CustomStringConvertible {
             /// The file, relative to the bundle.
-            public var path: String
+            package var path: String
             /// What is wrong with it.
-            public var message: String
+            package var message: String
             /// `report.json: …`
-            public var description: String { "\(path): \(message)" }
+            package var description: String { "\(path): \(message)" }
         }
         /// Every problem, manifest and signature first, then the files in path order.
-        public var problems: [Problem] = []
+        package var problems: [Problem] = []
         /// Remarks: what was checked, and what could not be.
-        public var notes: [String] = []
+        package var notes: [String] = []
         /// How many files the manifest lists.
-        public var files = 0
+        package var files = 0
         /// Whether every digest and, when a key was given, the signature hold.
-        public var isIntact: Bool { problems.isEmpty }
+        package var isIntact: Bool { problems.isEmpty }
     }
 
     /// Checks a bundle, by its bytes and by their meaning:
@@ -42,7 +42,7 @@ extension EvidenceBundle {
     ///   against its steps, the summary, criteria and waivers computed again), its digest is the
     ///   manifest's, and every other report and every transcript is what this harness writes from it
     ///   (a transcript for each test case, none for a test case the report does not name).
-    public static func verify(_ directory: String, publicKey: PEMPublicKey?) -> Verification {
+    package static func verify(_ directory: String, publicKey: PEMPublicKey?) -> Verification {
         var result = Verification()
         func problem(_ path: String, _ message: String) { result.problems.append(.init(path: path, message: message)) }
         let root = URL(fileURLWithPath: directory)
@@ -189,7 +189,7 @@ extension EvidenceBundle {
     /// The criteria digest of files given by their path below the criteria root (the recipe in
     /// `Documentation/report-format.md`): SHA-256 over, for each file in byte order of its path,
     /// the path's UTF-8 bytes, one zero byte and the file's bytes.
-    public static func criteriaDigest(_ files: [(path: String, bytes: Data)]) -> String {
+    package static func criteriaDigest(_ files: [(path: String, bytes: Data)]) -> String {
         var input = Data()
         for file in files.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
             input.append(Data(file.path.utf8))

@@ -21,26 +21,26 @@ import ConformanceCrypto
 ///
 /// The bundle is written like a report set (`ReportWriter`): staged beside the directory and put in
 /// its place in one rename, so it is complete or absent. `verify(_:publicKey:)` checks one.
-public enum EvidenceBundle {
+package enum EvidenceBundle {
     /// `format` in the manifest.
-    public static let format = "passkey-conformance-evidence-bundle"
+    package static let format = "passkey-conformance-evidence-bundle"
     /// `version` in the manifest.
-    public static let version = 1
+    package static let version = 1
     /// The manifest's file name.
-    public static let manifestName = "manifest.json"
+    package static let manifestName = "manifest.json"
     /// The signature's file name.
-    public static let signatureName = "manifest.sig"
+    package static let signatureName = "manifest.sig"
     /// The names a bundle directory holds at its top.
     static let ownNames: Set<String> = ReportDirectory.ownNames.union(["transcripts", manifestName, signatureName])
 
     /// A file of the bundle: its path within the bundle and its bytes.
-    public struct File: Sendable, Hashable {
+    package struct File: Sendable, Hashable {
         /// `/`-separated, relative to the bundle.
-        public var path: String
+        package var path: String
         /// The file's contents.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// A file at `path` with `bytes`.
-        public init(path: String, bytes: [UInt8]) {
+        package init(path: String, bytes: [UInt8]) {
             self.path = path
             self.bytes = bytes
         }
@@ -75,7 +75,7 @@ public enum EvidenceBundle {
     ///   - signingKey: signs `manifest.json` when given.
     /// - Returns: the bundle's directory path.
     @discardableResult
-    public static func write(
+    package static func write(
         _ run: RunResult, waivers: WaiverEvaluation = .none, criteria: [File], signingKey: PEMSigningKey? = nil, to directory: String
     ) throws(ReportWriter.WriteError) -> String {
         let target = try ReportDirectory(directory, ownNames: ownNames)

@@ -12,25 +12,25 @@ import Foundation
 /// rewritten, a stale digest); a report rewritten consistently (steps, verdicts and digest alike)
 /// is indistinguishable from a real one, which only a signature kept out of the relying party's
 /// reach can tell (`Documentation/report-format.md`, "What a signature proves").
-public enum ReportAudit {
+package enum ReportAudit {
     /// Something in the report that does not follow from its test cases.
-    public struct Finding: Sendable, Hashable, CustomStringConvertible {
+    package struct Finding: Sendable, Hashable, CustomStringConvertible {
         /// Where: a member path (`summary.testCases.passed`, `testCases[3]`).
-        public var location: String
+        package var location: String
         /// What does not hold.
-        public var message: String
+        package var message: String
         /// `summary.testCases.passed: …`
-        public var description: String { "\(location): \(message)" }
+        package var description: String { "\(location): \(message)" }
     }
 
     /// A report read back and judged.
-    public struct Audited: Sendable {
+    package struct Audited: Sendable {
         /// The run its test cases make, every derived value computed again.
-        public var run: RunResult
+        package var run: RunResult
         /// Its waivers, evaluated again from the waivers the report records.
-        public var waivers: WaiverEvaluation
+        package var waivers: WaiverEvaluation
         /// What does not follow; empty for a report exactly as this harness writes it.
-        public var findings: [Finding]
+        package var findings: [Finding]
     }
 
     /// At most this many differences between the report and the report its test cases give are listed.
@@ -39,7 +39,7 @@ public enum ReportAudit {
     /// Reads and judges the bytes of a `report.json`.
     ///
     /// - Throws: `ReportReader.ReadError` when the bytes are not a report of schema 1.
-    public static func audit(_ bytes: Data) throws(ReportReader.ReadError) -> Audited {
+    package static func audit(_ bytes: Data) throws(ReportReader.ReadError) -> Audited {
         let read = try ReportReader.run(from: bytes)
         var findings: [Finding] = []
         if let problem = digestProblem(bytes) { findings.append(problem) }

@@ -12,9 +12,9 @@ import ConformanceReports
 
 /// A report directory, checked and with its parent held open from the start of a run to the moment
 /// its new report set takes its place (see `ReportWriter`).
-public final class ReportDirectory: Sendable {
+package final class ReportDirectory: Sendable {
     /// The path as given.
-    public let path: String
+    package let path: String
     /// The report directory's own name within its parent.
     let name: String
     /// The parent, opened once.
@@ -26,7 +26,7 @@ public final class ReportDirectory: Sendable {
 
     /// Creates the parent if needed, opens it, refuses a report directory that is a symbolic link,
     /// not a directory, or holds anything but reports, and removes what a crashed run left beside it.
-    public convenience init(_ path: String) throws(ReportWriter.WriteError) {
+    package convenience init(_ path: String) throws(ReportWriter.WriteError) {
         try self.init(path, ownNames: Self.ownNames)
     }
 

@@ -11,15 +11,15 @@ import ConformanceReports
 /// those (verdicts per criterion and target, outcomes, counts) is not read: it is computed again.
 ///
 /// `passkey-conformance merge` reads shard reports through it.
-public enum ReportReader {
+package enum ReportReader {
     /// Why a report could not be read.
-    public struct ReadError: Error, Sendable, CustomStringConvertible {
+    package struct ReadError: Error, Sendable, CustomStringConvertible {
         /// The problem, in words.
-        public var description: String
+        package var description: String
     }
 
     /// The run a report of schema major version 1 describes.
-    public static func run(from bytes: Data) throws(ReadError) -> RunResult {
+    package static func run(from bytes: Data) throws(ReadError) -> RunResult {
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: bytes)
@@ -75,7 +75,7 @@ public enum ReportReader {
     }
 
     /// The waiver file a report names, if any (a merge refuses shards run with waivers).
-    public static func waiverFile(from bytes: Data) -> String? {
+    package static func waiverFile(from bytes: Data) -> String? {
         (try? JSONDecoder().decode(Document.self, from: bytes))?.waivers.file
     }
 

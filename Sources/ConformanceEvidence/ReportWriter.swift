@@ -18,11 +18,11 @@ import ConformanceReports
 /// `ReportDirectory` is made, and every later step works relative to that open directory without
 /// following links, so a process that swaps the path while the run goes on cannot redirect the
 /// reports.
-public enum ReportWriter {
+package enum ReportWriter {
     /// Why reports could not be written.
-    public struct WriteError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct WriteError: Error, Sendable, Hashable, CustomStringConvertible {
         /// What was being done.
-        public enum Operation: String, Sendable, Hashable, CaseIterable {
+        package enum Operation: String, Sendable, Hashable, CaseIterable {
             /// Creating or opening the report directory's parent, or checking the report directory.
             case createDirectory = "use the report directory"
             /// Rendering the report (JSON encoding).
@@ -34,21 +34,21 @@ public enum ReportWriter {
         }
 
         /// The path the operation was about.
-        public var path: String
+        package var path: String
         /// What was being done when it failed.
-        public var operation: Operation
+        package var operation: Operation
         /// The system's reason, e.g. `Permission denied`, or the harness's.
-        public var reason: String
+        package var reason: String
 
         /// An error about `path`, met while doing `operation`, for `reason`.
-        public init(path: String, operation: Operation, reason: String) {
+        package init(path: String, operation: Operation, reason: String) {
             self.path = path
             self.operation = operation
             self.reason = reason
         }
 
         /// `cannot use the report directory out: Permission denied`
-        public var description: String { "cannot \(operation.rawValue) \(path): \(reason)" }
+        package var description: String { "cannot \(operation.rawValue) \(path): \(reason)" }
     }
 
     /// Writes the run in each format to `directory`, replacing the set there.
@@ -61,7 +61,7 @@ public enum ReportWriter {
     /// - Returns: the paths written, in the order of `formats`.
     /// - Throws: `WriteError` with the path and the reason.
     @discardableResult
-    public static func write(
+    package static func write(
         _ run: RunResult, waivers: WaiverEvaluation = .none, formats: [ReportFormat],
         to directory: String
     ) throws(WriteError) -> [String] {
@@ -71,7 +71,7 @@ public enum ReportWriter {
     /// Writes the run in each format, and `extraFiles` (relative paths, at most one directory
     /// deep), into `directory` as one set.
     @discardableResult
-    public static func write(
+    package static func write(
         _ run: RunResult, waivers: WaiverEvaluation = .none, formats: [ReportFormat],
         extraFiles: [(path: String, bytes: [UInt8])] = [], to directory: ReportDirectory
     ) throws(WriteError) -> [String] {
@@ -101,7 +101,7 @@ public enum ReportWriter {
 
     /// Checks that reports can be written to `directory`, so a run can fail before it starts
     /// rather than after it ends.
-    public static func prepare(directory: String) throws(WriteError) {
+    package static func prepare(directory: String) throws(WriteError) {
         _ = try ReportDirectory(directory)
     }
 

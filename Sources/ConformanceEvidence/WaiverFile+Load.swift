@@ -5,7 +5,7 @@ extension WaiverFile {
     ///
     /// - Throws: `LoadError` naming the file and, for each defect, the entry, the member and what is
     ///   wrong; an unreadable file is a `LoadError` too, with the system's reason.
-    public static func load(_ path: String) throws(LoadError) -> WaiverFile {
+    package static func load(_ path: String) throws(LoadError) -> WaiverFile {
         let bytes: [UInt8]
         do {
             bytes = try Platform.readFile(path)

@@ -4,20 +4,20 @@ import Foundation
 /// A shrunk history as a regression scenario: a criterion file holding the violated item only, a
 /// Background with the history's fixtures, the history's steps and a `Then` check of the step
 /// library that fails on the explored relying party (and, when an oracle is given, passes on it).
-public struct ExploreScenario: Sendable {
+package struct ExploreScenario: Sendable {
     /// The criterion file's name, `<criterion id>.feature`, as the loader requires.
-    public var fileName: String
+    package var fileName: String
     /// The criterion file's text.
-    public var text: String
+    package var text: String
     /// The `Then` check chosen; `nil` when no step of the library states the invariant for this
     /// history (the file then reproduces the history without a check).
-    public var check: String?
+    package var check: String?
     /// The scenario run through the runner on the explored relying party: the failed test case the
     /// reports show (or, without a check, the violation as a failed test case).
-    public var result: TestCaseResult
+    package var result: TestCaseResult
 
     /// The criterion file of a finding with a given check.
-    public static func render(_ finding: Explorer.Finding, criterion: CriterionInfo?, check: String?, rerun: String) -> String {
+    package static func render(_ finding: Explorer.Finding, criterion: CriterionInfo?, check: String?, rerun: String) -> String {
         let violation = finding.violation
         let item = criterion?.verifyItems.first { $0.id == violation.item }
         let local = String(violation.item.local)
@@ -56,7 +56,8 @@ public struct ExploreScenario: Sendable {
     }
 
     /// Runs the rendered file's one test case on the finding's target.
-    public static func runFile(_ text: String, fileName: String, target: String, adapter: any RelyingPartyAdapter, seed: UInt64) async throws -> TestCaseResult?
+    package static func runFile(_ text: String, fileName: String, target: String, adapter: any RelyingPartyAdapter, seed: UInt64) async throws
+        -> TestCaseResult?
     {
         let loaded = CriteriaLoader().load(sources: [(path: "explore/" + fileName, bytes: Data(text.utf8))], root: "explore")
         guard !loaded.hasErrors else { return nil }
@@ -73,7 +74,7 @@ extension Explorer {
     /// Turns a finding into a regression scenario: tries the library's checks for its invariant and
     /// keeps the first that fails on the explored relying party and passes on the oracle (a
     /// conforming relying party, e.g. the reference RP), when one is given.
-    public func scenario(for finding: Finding, criteria: [Criterion], oracle: (any RelyingPartyAdapter)?, rerun: String) async throws -> ExploreScenario {
+    package func scenario(for finding: Finding, criteria: [Criterion], oracle: (any RelyingPartyAdapter)?, rerun: String) async throws -> ExploreScenario {
         let violation = finding.violation
         let info = criteria.first { $0.info.id == violation.invariant.criterion }?.info
         let fileName = violation.invariant.criterion.rawValue + ".feature"
@@ -115,7 +116,7 @@ extension Explorer {
 extension Explorer {
     /// The run result the reporters write for an exploration: the finding's failed test case under
     /// its criterion, or no test case at all when no invariant broke.
-    public static func runResult(_ scenario: ExploreScenario?, criteria: [Criterion], metadata: RunMetadata, wallSeconds: Double) -> RunResult {
+    package static func runResult(_ scenario: ExploreScenario?, criteria: [Criterion], metadata: RunMetadata, wallSeconds: Double) -> RunResult {
         var infos: [CriterionInfo] = []
         if let scenario {
             infos = [

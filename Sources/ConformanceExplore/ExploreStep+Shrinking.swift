@@ -3,7 +3,7 @@ import ConformanceKit
 /// simpler one.
 extension ExploreStep {
     /// The seconds the step lets pass; `nil` for every step but a wait.
-    public var waitSeconds: Int? {
+    package var waitSeconds: Int? {
         guard case .timePasses(let span) = self else { return nil }
         return span.totalSeconds
     }
@@ -11,7 +11,7 @@ extension ExploreStep {
     /// Simpler forms of the step, simplest first: shorter waits, the first account of the pool
     /// (`alice`) for each other account the step names, an autofilled password for a typed one, a
     /// sign-in for a switch, the shortest rate limit.
-    public var simplifications: [ExploreStep] {
+    package var simplifications: [ExploreStep] {
         var result: [ExploreStep] = []
         if let seconds = waitSeconds {
             result += [1, 30, 60, 121, 300, 3600].filter { $0 < seconds }.map { .timePasses(.natural(seconds: $0)) }
@@ -31,7 +31,7 @@ extension ExploreStep {
     }
 
     /// The accounts the step names by alias, in the order the sentence names them.
-    public var accountAliases: [String] {
+    package var accountAliases: [String] {
         switch self {
         case .account(let alias, _), .savedPassword(let alias), .providerPasskeys(let alias, _), .revokedProviderPasskey(let alias),
             .passkeyUnknownToServer(let alias), .recoverySignIn(let alias), .alternativeSignIn(let alias, _), .revokePasskey(let alias),

@@ -8,7 +8,7 @@ extension Explorer {
     ///
     /// With `jobs` above 1 several histories run at once; their outcomes are taken in history
     /// order, so the finding, the history count and the step count are those of a sequential run.
-    public func explore(
+    package func explore(
         budget: Int, seconds: Double? = nil, targets requested: [String] = [],
         progress report: @Sendable (Int, Int) -> Void = { _, _ in }
     ) async throws -> Report {
@@ -183,7 +183,7 @@ extension Explorer {
     }
 
     /// Replays a fixed history.
-    public func replay(_ history: ExploreHistory, worldSeed: UInt64) async throws -> Outcome {
+    package func replay(_ history: ExploreHistory, worldSeed: UInt64) async throws -> Outcome {
         let description = try await adapter.describe()
         guard let target = TargetCatalog.target(id: history.target) else { throw SystemIssue("unknown target \(history.target)") }
         var steps = history.steps[...]

@@ -6,25 +6,25 @@ import Foundation
 ///
 /// A history runs in a fresh session and world, like a test case; the invariants are checked
 /// after every step. Everything is deterministic for the seed.
-public struct Explorer: Sendable {
+package struct Explorer: Sendable {
     /// The relying party explored.
-    public let adapter: any RelyingPartyAdapter
+    package let adapter: any RelyingPartyAdapter
     /// The step definitions the histories' sentences are bound to.
-    public let library: StepLibrary
+    package let library: StepLibrary
     /// The run's seed.
-    public let seed: UInt64
+    package let seed: UInt64
     /// The most steps a generated history has.
-    public var maxSteps = 12
+    package var maxSteps = 12
     /// The most histories one shrink replays.
-    public var shrinkBudget = 400
+    package var shrinkBudget = 400
     /// Only invariants of the criteria selected (`N2.6-AC06`, `N3.2`) count; `.all` by default. A
     /// history that breaks another invariant first ends there without a finding.
-    public var criteria: CriterionSelection = .all
+    package var criteria: CriterionSelection = .all
     /// Histories run at once, each in its own session and world (1: one after the other). The
     /// findings, histories and counts are those of a sequential run whatever the value.
-    public var jobs = 1
+    package var jobs = 1
     /// Makes each history's platform backend (the simulated families unless given).
-    public var platforms: any PlatformBackendFactory = SimulatedPlatforms()
+    package var platforms: any PlatformBackendFactory = SimulatedPlatforms()
     /// The library's definitions by the source of their pattern: a step runs the definition its
     /// `binding` names, with no sentence to match.
     let definitions: [String: StepDefinition]
@@ -35,7 +35,7 @@ public struct Explorer: Sendable {
     }
 
     /// Creates an explorer of an adapter.
-    public init(adapter: any RelyingPartyAdapter, library: StepLibrary = .standard, seed: UInt64 = 1) {
+    package init(adapter: any RelyingPartyAdapter, library: StepLibrary = .standard, seed: UInt64 = 1) {
         self.adapter = adapter
         self.library = library
         self.seed = seed
@@ -43,48 +43,48 @@ public struct Explorer: Sendable {
     }
 
     /// What one history did.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The steps that ran (a generated history stops at its first violation or inapplicable step).
-        public var history: ExploreHistory
+        package var history: ExploreHistory
         /// The first invariant broken, if any.
-        public var violation: ExploreViolation?
+        package var violation: ExploreViolation?
     }
 
     /// A violation found and shrunk.
-    public struct Finding: Sendable {
+    package struct Finding: Sendable {
         /// The history as generated, up to the violation.
-        public var original: ExploreHistory
+        package var original: ExploreHistory
         /// The shrunk history; it breaks the same invariant.
-        public var shrunk: ExploreHistory
+        package var shrunk: ExploreHistory
         /// The violation of the shrunk history.
-        public var violation: ExploreViolation
+        package var violation: ExploreViolation
         /// The seed of the history's world (its RP ids and challenges).
-        public var worldSeed: UInt64
+        package var worldSeed: UInt64
         /// The index of the history (from 0) in the run.
-        public var index: Int
+        package var index: Int
         /// How many histories the shrink replayed.
-        public var replays: Int
+        package var replays: Int
     }
 
     /// What a whole exploration found.
-    public struct Report: Sendable {
+    package struct Report: Sendable {
         /// Histories run.
-        public var histories: Int
+        package var histories: Int
         /// Steps run over all histories.
-        public var steps: Int
+        package var steps: Int
         /// The first violation found, shrunk; `nil` when none.
-        public var finding: Finding?
+        package var finding: Finding?
         /// Wall-clock seconds.
-        public var wallSeconds: Double
+        package var wallSeconds: Double
     }
 
     /// The targets explored when none is asked for: an Android and an Apple target with every
     /// feature, one of each where a signal interface is missing or different, and one without the
     /// conditional registration interface (where the app must not fall back to a modal one).
-    public static let defaultTargets = ["android-15-gpm", "apple-26.2", "android-14-gpm", "apple-26.0", "android-15-androidx-1.5"]
+    package static let defaultTargets = ["android-15-gpm", "apple-26.2", "android-14-gpm", "apple-26.0", "android-15-androidx-1.5"]
 
     /// Targets explored: those asked for, or the default ones, among the adapter's.
-    public static func targets(_ requested: [String], description: AdapterDescription) -> [Target] {
+    package static func targets(_ requested: [String], description: AdapterDescription) -> [Target] {
         let ids = requested.isEmpty ? defaultTargets : requested
         return ids.compactMap(TargetCatalog.target(id:)).filter { description.targets.contains($0.id) }
     }

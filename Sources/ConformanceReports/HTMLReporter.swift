@@ -9,14 +9,14 @@ import ConformanceModel
 /// waiver problems), each distinct failure once (grouped by cause as in the Markdown report, with
 /// the values its test cases observed) with its transcript in a collapsible `<details>` element,
 /// the gaps, and what was simulated for each target. Every piece of text from the run is escaped.
-public enum HTMLReporter: ReportRenderer {
+package enum HTMLReporter: ReportRenderer {
     /// `html`: one self-contained page, `report.html`.
     static let format = ReportFormat("html", fileNames: ["report.html"])
 
     static func files(_ model: ReportModel) throws -> [(path: String, bytes: [UInt8])] { [(format.fileName, Array(render(model).utf8))] }
 
     /// The page as HTML5 text, ending with a newline.
-    public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
+    package static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
         render(ReportModel.withDigest(run, waivers: waivers))
     }
 

@@ -11,7 +11,7 @@ import ConformanceModel
 ///
 /// Keys are sorted and every member is always present (`null` when it has no value), so two equal
 /// runs give the same bytes and a consumer never has to test for a missing member.
-public enum JSONReporter: ReportRenderer {
+package enum JSONReporter: ReportRenderer {
     /// `json`: the versioned JSON report, `report.json`.
     static let format = ReportFormat("json", fileNames: ["report.json"])
 
@@ -34,10 +34,10 @@ public enum JSONReporter: ReportRenderer {
     /// `gated`, and each test case's `observed` and `warning`. 1.6.0 added `metadata.subject` and
     /// the gap kind `nothingGated`. 1.7.0 added each test case's `violations` (the safety monitors'
     /// findings), the monitors' own test cases (tag `@monitor`) and `metadata.adapter.declarations`.
-    public static let schemaVersion = "1.7.0"
+    package static let schemaVersion = "1.7.0"
 
     /// The `$id` of the JSON Schema of major version 1, written as the report's `$schema` member.
-    public static let schemaID = "urn:passkey-conformance:schema:run-report:v1"
+    package static let schemaID = "urn:passkey-conformance:schema:run-report:v1"
 
     /// The report as UTF-8 JSON bytes, pretty-printed with sorted keys and a final newline.
     ///
@@ -45,7 +45,7 @@ public enum JSONReporter: ReportRenderer {
     /// are not finite are written as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
     ///
     /// - Throws: only if the system's JSON encoder fails, which the document's types rule out in practice.
-    public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) throws -> [UInt8] {
+    package static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) throws -> [UInt8] {
         try render(ReportModel(run, waivers: waivers))
     }
 

@@ -37,14 +37,14 @@ import ConformanceModel
 ///
 /// The gate test case counts in the totals of `<testsuites>` (one more test, and one more failure
 /// or error).
-public enum JUnitReporter: ReportRenderer {
+package enum JUnitReporter: ReportRenderer {
     /// `junit`: JUnit XML for CI systems, `report.junit.xml`.
     static let format = ReportFormat("junit", aliases: ["xml"], fileNames: ["report.junit.xml"])
 
     static func files(_ model: ReportModel) throws -> [(path: String, bytes: [UInt8])] { [(format.fileName, Array(render(model).utf8))] }
 
     /// The report as an XML 1.0 document in UTF-8, ending with a newline.
-    public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
+    package static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
         render(ReportModel.withDigest(run, waivers: waivers))
     }
 
@@ -271,7 +271,7 @@ public enum JUnitReporter: ReportRenderer {
     /// `<criterion>.<target>` with every dot inside an id written as `_` (`N2_6-AC01.apple-26_2`):
     /// Jenkins and GitLab take the last dot of a classname as the line between package and class,
     /// so the only dot left is the one between the criterion (package) and the target (class).
-    public static func classname(criterion: CriterionID, target: String) -> String {
+    package static func classname(criterion: CriterionID, target: String) -> String {
         undotted(criterion.rawValue) + "." + undotted(target)
     }
 

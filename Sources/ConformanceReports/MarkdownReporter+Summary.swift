@@ -3,12 +3,12 @@ import ConformanceModel
 extension MarkdownReporter {
     /// The most bytes (UTF-8) the summary may take: well under the 65,536 characters a pull-request
     /// comment holds, whatever the run. Rows that do not fit are counted, not shown.
-    public static let summaryBudget = 50_000
+    package static let summaryBudget = 50_000
 
     /// The short report (`report.md`), sized for a pull-request comment: the result, the counts,
     /// the matrix by criterion and platform family, each distinct failure once with the targets it
     /// hit, the gaps and the simulated targets. The full detail is in `report.details.md`.
-    public static func summary(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
+    package static func summary(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
         summary(ReportModel.withDigest(run, waivers: waivers))
     }
 

@@ -10,7 +10,7 @@ import ConformanceModel
 ///
 /// `notVerified`, `undefined` and `error` are always stated as what they are, never counted as
 /// passes. The output depends only on the run and the waivers: the same input gives the same bytes.
-public enum MarkdownReporter: ReportRenderer {
+package enum MarkdownReporter: ReportRenderer {
     /// `md`: the summary for a pull-request comment, `report.md`, and the full detail, `report.details.md`.
     static let format = ReportFormat(
         "md", aliases: ["markdown"], fileNames: ["report.md", "report.details.md"], help: "md (report.md, a summary, and report.details.md)")
@@ -20,7 +20,7 @@ public enum MarkdownReporter: ReportRenderer {
     }
 
     /// The report as Markdown text, ending with a newline.
-    public static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
+    package static func render(_ run: RunResult, waivers: WaiverEvaluation = .none) -> String {
         render(ReportModel.withDigest(run, waivers: waivers))
     }
 

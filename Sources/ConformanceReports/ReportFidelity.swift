@@ -2,44 +2,44 @@ import ConformanceModel
 
 /// What every report says about the simulated platforms: that they are simulated, what a pass does
 /// and does not prove, and for each target what was simulated.
-public enum ReportFidelity {
+package enum ReportFidelity {
     /// Where the simulation's fidelity facts and their sources are written down, in the harness's sources.
-    public static let notes = "Documentation/platform-fidelity.md"
+    package static let notes = "Documentation/platform-fidelity.md"
 
     /// The header's plain statement.
-    public static let statement =
+    package static let statement =
         "Every platform in this report is SIMULATED: the harness plays the OS, its credential manager, the credential provider and "
         + "a virtual authenticator, modelled on public documentation (\(notes) in the passkey-conformance sources). No device, OS build "
         + "or real credential manager took part."
 
     /// What a pass proves.
-    public static let passProves =
+    package static let passProves =
         "A pass shows that the relying party, driven through its adapter, did what the criterion requires against the simulated "
         + "platform on that target, in the scenarios listed."
 
     /// What a pass does not prove.
-    public static let passDoesNotProve =
+    package static let passDoesNotProve =
         "It does not show that the app behaves the same on a real device, OS release or provider, that the adapter reflects the "
         + "shipping app, or anything the scenarios do not exercise; not verified is never a pass."
 
     /// What a report of a run over `targetIDs` says first: the simulated statement above when no
     /// target is a web one; otherwise which targets ran in a real browser, what was real there and
     /// what was the harness's model.
-    public struct Header: Sendable {
+    package struct Header: Sendable {
         /// The header's title (`Simulated platforms`, or `Simulated and real platforms`).
-        public var title: String
+        package var title: String
         /// Whether any target was simulated.
-        public var simulated: Bool
+        package var simulated: Bool
         /// The plain statement.
-        public var statement: String
+        package var statement: String
         /// What a pass proves.
-        public var passProves: String
+        package var passProves: String
         /// What a pass does not prove.
-        public var passDoesNotProve: String
+        package var passDoesNotProve: String
     }
 
     /// The header of a report over `targetIDs`.
-    public static func header(targetIDs: [String]) -> Header {
+    package static func header(targetIDs: [String]) -> Header {
         let web = targetIDs.filter { TargetCatalog.target(id: $0)?.platform == .web }
         guard !web.isEmpty else {
             return Header(title: "Simulated platforms", simulated: true, statement: statement, passProves: passProves, passDoesNotProve: passDoesNotProve)
@@ -66,7 +66,7 @@ public enum ReportFidelity {
 
     /// One sentence on what a target simulates: OS, library, provider and the platform features
     /// it has and lacks; for a web target, what was real.
-    public static func simulated(_ target: Target) -> String {
+    package static func simulated(_ target: Target) -> String {
         if target.platform == .web {
             let has = Target.Feature.allCases.filter(target.has).map(\.rawValue)
             let lacks = Target.Feature.allCases.filter { !target.has($0) }.map(\.rawValue)
@@ -85,13 +85,13 @@ public enum ReportFidelity {
     }
 
     /// The sentence for a target id: the catalogue's target, or a note that the harness does not know it.
-    public static func simulated(targetID: String) -> String {
+    package static func simulated(targetID: String) -> String {
         TargetCatalog.target(id: targetID).map(simulated) ?? "not a target this harness knows; nothing was simulated for it"
     }
 
     /// The platform family of a target, as the summary's matrix groups its columns: the OS family
     /// (`iOS`, `macOS`, `visionOS`, `Android`), or `other` for a target the harness does not know.
-    public static func family(of targetID: String) -> String {
+    package static func family(of targetID: String) -> String {
         TargetCatalog.target(id: targetID)?.osFamily.displayName ?? "other"
     }
 }

@@ -2,18 +2,18 @@
 /// and its line in `--format`'s help. Each renderer declares its own (`ReportRenderer.format`); the
 /// registry (`ReportFormat.registry`) lists the renderers, and the command line, the report
 /// directory, evidence bundles and help texts all read it from there.
-public struct ReportFormat: Sendable, Hashable, Codable, RawRepresentable, CustomStringConvertible {
+package struct ReportFormat: Sendable, Hashable, Codable, RawRepresentable, CustomStringConvertible {
     /// The format's name on the command line and in `--format` (`json`, `md`, `junit`, `html`).
-    public let rawValue: String
+    package let rawValue: String
     /// Other names `--format` accepts for it (`markdown`, `xml`).
-    public let aliases: [String]
+    package let aliases: [String]
     /// Every file it writes, the main one first.
-    public let fileNames: [String]
+    package let fileNames: [String]
     /// How `--format`'s help names it (`md (report.md, a summary, and report.details.md)`).
-    public let help: String
+    package let help: String
 
     /// A format; `help` is `rawValue` unless given.
-    public init(_ rawValue: String, aliases: [String] = [], fileNames: [String], help: String? = nil) {
+    package init(_ rawValue: String, aliases: [String] = [], fileNames: [String], help: String? = nil) {
         self.rawValue = rawValue
         self.aliases = aliases
         self.fileNames = fileNames
@@ -21,24 +21,24 @@ public struct ReportFormat: Sendable, Hashable, Codable, RawRepresentable, Custo
     }
 
     /// The registered format called `rawValue` (or one of its aliases).
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         guard let format = Self.allCases.first(where: { $0.rawValue == rawValue || $0.aliases.contains(rawValue) }) else { return nil }
         self = format
     }
 
     /// The main file in the report directory (for `markdown`, the summary's).
-    public var fileName: String { fileNames[0] }
+    package var fileName: String { fileNames[0] }
 
     /// The name.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Formats are the same when their names are.
-    public static func == (left: ReportFormat, right: ReportFormat) -> Bool { left.rawValue == right.rawValue }
+    package static func == (left: ReportFormat, right: ReportFormat) -> Bool { left.rawValue == right.rawValue }
     /// Hashes the name.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// Written as its name.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
         guard let format = ReportFormat(rawValue: name) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown report format '\(name)'"))
@@ -47,7 +47,7 @@ public struct ReportFormat: Sendable, Hashable, Codable, RawRepresentable, Custo
     }
 
     /// Written as its name.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
@@ -67,7 +67,7 @@ extension ReportFormat {
     static let registry: [any ReportRenderer.Type] = [JSONReporter.self, MarkdownReporter.self, JUnitReporter.self, HTMLReporter.self]
 
     /// Every format, in the registry's order; all of them are written by default.
-    public static var allCases: [ReportFormat] { registry.map { $0.format } }
+    package static var allCases: [ReportFormat] { registry.map { $0.format } }
 
     /// The renderer of a format.
     static func renderer(of format: ReportFormat) -> (any ReportRenderer.Type)? {
@@ -80,26 +80,26 @@ extension ReportFormat {
     }
 
     /// The versioned JSON report, `report.json`.
-    public static var json: ReportFormat { JSONReporter.format }
+    package static var json: ReportFormat { JSONReporter.format }
     /// The Markdown reports: the summary for a pull-request comment, `report.md`, and the full detail
     /// for auditors, `report.details.md`.
-    public static var markdown: ReportFormat { MarkdownReporter.format }
+    package static var markdown: ReportFormat { MarkdownReporter.format }
     /// JUnit XML for CI systems, `report.junit.xml`.
-    public static var junit: ReportFormat { JUnitReporter.format }
+    package static var junit: ReportFormat { JUnitReporter.format }
     /// One self-contained HTML page, `report.html`: no network, no script.
-    public static var html: ReportFormat { HTMLReporter.format }
+    package static var html: ReportFormat { HTMLReporter.format }
 
     /// The full Markdown report beside the summary.
-    public static var detailsFileName: String { markdown.fileNames[1] }
+    package static var detailsFileName: String { markdown.fileNames[1] }
 
     /// `json,md,junit,html`: the names for a usage line.
-    public static var usageList: String { allCases.map(\.rawValue).joined(separator: ",") }
+    package static var usageList: String { allCases.map(\.rawValue).joined(separator: ",") }
 
     /// `--format`'s help: every format with its files, and the default.
-    public static var optionHelp: String { "Report formats: " + allCases.map(\.help).joined(separator: ", ") + " (default: all)." }
+    package static var optionHelp: String { "Report formats: " + allCases.map(\.help).joined(separator: ", ") + " (default: all)." }
 
     /// A usage error's list: `json, md, junit or html`.
-    public static var choiceList: String {
+    package static var choiceList: String {
         let names = allCases.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
     }

@@ -1,10 +1,10 @@
 import ConformanceModel
 
 /// The sentences every report (and the console) puts first, when they apply.
-public enum ReportNotices {
+package enum ReportNotices {
     /// Criteria that are not the suite shipped with the harness, with both digests; `nil` when they
     /// are, or when the run did not record where its criteria came from.
-    public static func criteria(_ metadata: RunMetadata) -> String? {
+    package static func criteria(_ metadata: RunMetadata) -> String? {
         guard case .other(let bundled) = metadata.criteriaSource else { return nil }
         let digest = metadata.criteriaDigest.isEmpty ? "none (they did not load)" : metadata.criteriaDigest
         let root = metadata.criteriaRoot.map { " from \($0)" } ?? ""
@@ -14,7 +14,7 @@ public enum ReportNotices {
 
     /// Waivers judged as of a `--today` other than the clock's day, and the expired waivers that
     /// keeps alive; `nil` when they were judged on the clock's day.
-    public static func waiverDate(_ waivers: WaiverEvaluation) -> String? {
+    package static func waiverDate(_ waivers: WaiverEvaluation) -> String? {
         guard let clock = waivers.clockDay, let day = waivers.evaluatedOn else { return nil }
         let revived = waivers.revived
         let kept =
@@ -29,7 +29,7 @@ extension ReportNotices {
     /// The first thing to check when an adapter process did not start (the run's fault, with the
     /// command that started it): run the command by hand, and what it must do; `nil` when the run
     /// has no such fault (or its adapter ran in process).
-    public static func faultHint(_ metadata: RunMetadata) -> String? {
+    package static func faultHint(_ metadata: RunMetadata) -> String? {
         guard let fault = metadata.fault, fault.kind != .criteria, let command = metadata.adapter.command else { return nil }
         let byHand = "run the adapter command by hand: `\(command)`"
         switch fault.kind {
@@ -48,7 +48,7 @@ extension ReportNotices {
     /// the standard error, `stderr: …`), as they were written, the last ones included: the caller
     /// shows each on a line of its own, its hidden characters made visible. `nil` when the excerpt
     /// is something else (the offending bytes of a message) or absent.
-    public static func standardErrorLines(_ fault: RunFault) -> [String]? {
+    package static func standardErrorLines(_ fault: RunFault) -> [String]? {
         guard let excerpt = fault.excerpt, excerpt.hasPrefix(standardErrorPrefix) else { return nil }
         let lines = excerpt.dropFirst(standardErrorPrefix.count).replacing("\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
         return lines.map(String.init)
@@ -56,7 +56,7 @@ extension ReportNotices {
 
     /// A fault in one line without the standard error it carries (shown apart, line by line):
     /// `process-exited in adapter.hello: …`; with any other excerpt, the whole description.
-    public static func faultLine(_ fault: RunFault) -> String {
+    package static func faultLine(_ fault: RunFault) -> String {
         guard standardErrorLines(fault) != nil else { return fault.description }
         var bare = fault
         bare.excerpt = nil

@@ -5,7 +5,7 @@ import ConformanceModel
 ///
 /// Only `failed` can become `waived`; every other verdict is shown as it is. The cases are declared
 /// in the order reports list them.
-public enum ReportOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+package enum ReportOutcome: String, Sendable, Hashable, Codable, CaseIterable {
     /// The relying party met the criterion.
     case passed
     /// The relying party broke the criterion, and no live waiver accepts it.
@@ -20,7 +20,7 @@ public enum ReportOutcome: String, Sendable, Hashable, Codable, CaseIterable {
     case undefined
 
     /// The outcome of a verdict: `failed` becomes `waived` when `waived` is true; nothing else changes.
-    public init(_ verdict: Verdict, waived: Bool) {
+    package init(_ verdict: Verdict, waived: Bool) {
         switch verdict {
         case .passed: self = .passed
         case .failed: self = waived ? .waived : .failed
@@ -31,7 +31,7 @@ public enum ReportOutcome: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// Plain words for a reader: `passed`, `waived`, `failed`, `error`, `not verified`, `undefined`.
-    public var words: String {
+    package var words: String {
         switch self {
         case .passed: "passed"
         case .waived: "waived"

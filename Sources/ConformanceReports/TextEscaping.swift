@@ -7,10 +7,10 @@ import ConformanceModel
 /// or a criterion file start a new line, move the cursor, recolour the terminal or reorder what a
 /// reader sees (`Result: conformant` forged on a line of its own). Every output applies it: the
 /// console through `visible(_:keepingLineBreaks:)`, Markdown and XML through their own escapers.
-public enum TextEscaping {
+package enum TextEscaping {
     /// Whether a scalar must be shown escaped: a control character (C0, DEL, C1), a line or
     /// paragraph separator, or a bidirectional control.
-    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
@@ -21,7 +21,7 @@ public enum TextEscaping {
     /// `text` with every hidden scalar (`isHidden(_:)`) written as `\u{1B}`, `\u{202E}`, …; with
     /// `keepingLineBreaks`, line feed and tab stay as they are (for text the harness composed
     /// itself, whose line structure is its own).
-    public static func visible(_ text: String, keepingLineBreaks: Bool = false) -> String {
+    package static func visible(_ text: String, keepingLineBreaks: Bool = false) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -14,7 +14,7 @@ extension SelfTest.Report {
     }
 
     /// The size of both matrices, in one line.
-    public var sizeLine: String {
+    package var sizeLine: String {
         let criteria = Set(designs.flatMap { $0.run.criteria.map(\.criterion.id) }).count
         let killed = mutants.filter(\.killed).count
         return "\(designs.count) conforming designs × \(criteria) criteria, \(designs.count - falseAlarms.count) without a false alarm; "
@@ -22,7 +22,7 @@ extension SelfTest.Report {
     }
 
     /// The matrices and every problem, for the terminal.
-    public func text(quiet: Bool) -> String {
+    package func text(quiet: Bool) -> String {
         var lines: [String] = []
         if !quiet { lines.append("conforming designs (each must pass every criterion):") }
         for result in designs where !quiet || !result.problems.isEmpty {
@@ -68,7 +68,7 @@ extension SelfTest.Report {
 
     /// Both matrices as Markdown, for an auditor: which conforming designs pass which criteria,
     /// and which mutants fail their criterion under which designs.
-    public func markdown() -> String {
+    package func markdown() -> String {
         let criteria = designs.first.map { $0.run.criteria.map(\.criterion.id) } ?? []
         var out: [String] = ["# Self-test of the criteria", ""]
         out.append(

@@ -5,9 +5,9 @@ import ReferenceRP
 /// passes on the reference RP and on every conforming variant of it (no false alarm), and every
 /// mutant fails the criterion it breaks, on the verify items it names, under the reference design
 /// and under every variant it applies to (no blind spot).
-public enum SelfTest {
+package enum SelfTest {
     /// Each of `items` with the mutants that name it and their distinct forms, in the mutants' order.
-    public static func itemForms(_ items: [VerifyItemID]) -> [(item: VerifyItemID, mutants: [Mutation], forms: [String])] {
+    package static func itemForms(_ items: [VerifyItemID]) -> [(item: VerifyItemID, mutants: [Mutation], forms: [String])] {
         items.map { item in
             let mutants = Mutation.allCases.filter { $0.verifyItems.contains(item) }
             var forms: [String] = []
@@ -19,7 +19,7 @@ public enum SelfTest {
     /// The verify items of `criteria` that a scenario on a native target covers: the reference RP's
     /// to break. An item only the web targets cover (web wording, beyond the seeds' native scope) is
     /// broken by the web front end's mutants instead (`Scripts/web-selftest.sh`).
-    public static func nativeItems(_ criteria: [Criterion]) -> [VerifyItemID] {
+    package static func nativeItems(_ criteria: [Criterion]) -> [VerifyItemID] {
         criteria.flatMap { criterion in
             criterion.info.verifyItems.map(\.id).filter { item in
                 criterion.scenarios.contains { scenario in
@@ -30,7 +30,7 @@ public enum SelfTest {
     }
 
     /// Every verify item of `criteria` with its mutants and their forms, as `selftest --list-items` prints it.
-    public static func itemListing(_ criteria: [Criterion]) -> String {
+    package static func itemListing(_ criteria: [Criterion]) -> String {
         itemForms(nativeItems(criteria)).map { entry in
             let status = entry.forms.count >= 2 ? "\(entry.forms.count) forms" : "FEWER THAN TWO FORMS"
             return "\(entry.item.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \(status)\n"
@@ -39,68 +39,68 @@ public enum SelfTest {
     }
 
     /// How one conforming design fared over the whole suite.
-    public struct DesignResult: Sendable {
+    package struct DesignResult: Sendable {
         /// The design that was run.
-        public var design: ReferenceDesign
+        package var design: ReferenceDesign
         /// The suite's result on it.
-        public var run: RunResult
+        package var run: RunResult
         /// Test cases that did not pass; each is a false alarm.
-        public var problems: [TestCaseResult] { run.testCases.filter { $0.verdict != .passed } }
+        package var problems: [TestCaseResult] { run.testCases.filter { $0.verdict != .passed } }
         /// The verdict of each criterion, by id.
-        public var verdicts: [CriterionID: Verdict] { Dictionary(run.criteria.map { ($0.criterion.id, $0.verdict) }, uniquingKeysWith: { first, _ in first }) }
+        package var verdicts: [CriterionID: Verdict] { Dictionary(run.criteria.map { ($0.criterion.id, $0.verdict) }, uniquingKeysWith: { first, _ in first }) }
     }
 
     /// How one mutant fared under one design.
-    public struct MutantResult: Sendable {
+    package struct MutantResult: Sendable {
         /// The mutation that was run.
-        public var mutation: Mutation
+        package var mutation: Mutation
         /// The conforming design it was built on.
-        public var design: ReferenceDesign
+        package var design: ReferenceDesign
         /// The verdict of the mutant's criterion.
-        public var verdict: Verdict
+        package var verdict: Verdict
         /// Verify items with at least one failed test case.
-        public var failedItems: Set<VerifyItemID>
+        package var failedItems: Set<VerifyItemID>
         /// Expected items that no failed test case covers.
-        public var missedItems: [VerifyItemID]
+        package var missedItems: [VerifyItemID]
         /// The first failure's message, as evidence.
-        public var evidence: String?
+        package var evidence: String?
         /// With the full matrix (reference design only): every criterion that failed against the mutant.
-        public var failedCriteria: [CriterionID]?
+        package var failedCriteria: [CriterionID]?
         /// Killed: the criterion failed on every verify item the mutant names.
-        public var killed: Bool { verdict == .failed && missedItems.isEmpty }
+        package var killed: Bool { verdict == .failed && missedItems.isEmpty }
     }
 
     /// The whole self-test.
-    public struct Report: Sendable {
+    package struct Report: Sendable {
         /// The reference design and every variant, each over the whole suite (the reference first).
-        public var designs: [DesignResult]
+        package var designs: [DesignResult]
         /// How each mutant fared under each design it applies to, mutant by mutant.
-        public var mutants: [MutantResult]
+        package var mutants: [MutantResult]
         /// Verify items that no mutant names (a criterion item nothing shows can fail).
-        public var itemsWithoutMutant: [VerifyItemID]
+        package var itemsWithoutMutant: [VerifyItemID]
         /// Every verify item of the loaded criteria, in criterion order.
-        public var items: [VerifyItemID] = []
+        package var items: [VerifyItemID] = []
 
         /// Each verify item of the loaded criteria with the mutants that name it (of all mutants,
         /// whether run or not) and their distinct forms.
-        public var itemForms: [(item: VerifyItemID, mutants: [Mutation], forms: [String])] { SelfTest.itemForms(items) }
+        package var itemForms: [(item: VerifyItemID, mutants: [Mutation], forms: [String])] { SelfTest.itemForms(items) }
 
         /// Verify items broken by fewer than two distinct forms of mutant: a demand whose mutants share one idea of the fault cannot show that its
         /// check sees the others.
-        public var itemsWithFewerThanTwoForms: [VerifyItemID] {
+        package var itemsWithFewerThanTwoForms: [VerifyItemID] {
             itemForms.filter { $0.forms.count < 2 }.map(\.item)
         }
 
         /// The suite's result on the reference RP.
-        public var reference: RunResult { designs[0].run }
+        package var reference: RunResult { designs[0].run }
         /// Test cases of the reference RP that did not pass; the self-test expects none.
-        public var referenceProblems: [TestCaseResult] { designs[0].problems }
+        package var referenceProblems: [TestCaseResult] { designs[0].problems }
         /// Designs with at least one test case that did not pass.
-        public var falseAlarms: [DesignResult] { designs.filter { !$0.problems.isEmpty } }
+        package var falseAlarms: [DesignResult] { designs.filter { !$0.problems.isEmpty } }
         /// Whether the self-test passed: every design passed everything, every mutant was killed under
         /// every design it applies to, every verify item has a mutant, and every verify item has
         /// mutants in at least two forms.
-        public var passed: Bool {
+        package var passed: Bool {
             falseAlarms.isEmpty && mutants.allSatisfy(\.killed) && itemsWithoutMutant.isEmpty && itemsWithFewerThanTwoForms.isEmpty
         }
     }
@@ -110,7 +110,7 @@ public enum SelfTest {
     ///
     /// With `fullMatrix`, each mutant also runs against every criterion under the reference design,
     /// so the report shows which other criteria catch it. Runs go `concurrency` at a time.
-    public static func run(
+    package static func run(
         criteria: [Criterion], digest: String, mutations: [Mutation] = Mutation.allCases, designs: [ReferenceDesign] = ReferenceDesign.all,
         seed: UInt64 = 1, fullMatrix: Bool = false, concurrency: Int = 2
     ) async throws -> Report {

@@ -4,38 +4,38 @@ import Synchronization
 
 /// A tiny in-process relying party for runner tests: it declares what it is told to, records every
 /// call, and fails where it is told to. It never calls the platform by itself.
-public struct FakeAdapter: RelyingPartyAdapter {
+package struct FakeAdapter: RelyingPartyAdapter {
     /// What the fake does wrong, on purpose.
-    public struct Faults: Sendable {
+    package struct Faults: Sendable {
         /// `openSession` throws this message for test cases whose id contains the key.
-        public var openSessionFailures: [String: String] = [:]
+        package var openSessionFailures: [String: String] = [:]
         /// `perform` throws this message when the action's username is the key.
-        public var performFailures: [String: String] = [:]
+        package var performFailures: [String: String] = [:]
         /// Creates a set of faults; by default the fake fails nowhere.
-        public init(openSessionFailures: [String: String] = [:], performFailures: [String: String] = [:]) {
+        package init(openSessionFailures: [String: String] = [:], performFailures: [String: String] = [:]) {
             self.openSessionFailures = openSessionFailures
             self.performFailures = performFailures
         }
     }
 
     /// An error of the fake's transport, as an adapter would throw it.
-    public struct TransportError: Error, Sendable, CustomStringConvertible {
+    package struct TransportError: Error, Sendable, CustomStringConvertible {
         /// The message the fake was told to fail with.
-        public var message: String
+        package var message: String
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// What the fake declares: the configured targets and capabilities, RP ID `fake.example.com`.
-    public let description: AdapterDescription
+    package let description: AdapterDescription
     /// Where the fake fails on purpose.
-    public let faults: Faults
+    package let faults: Faults
     /// The record of every call the fake received; shared with the test.
-    public let log: CallLog
+    package let log: CallLog
 
     /// Creates a fake that declares every target and capability unless told otherwise, speaks the
     /// harness's protocol version, and fails nowhere.
-    public init(
+    package init(
         targets: [TargetID] = TargetCatalog.all.map(\.id), capabilities: [Capability] = Capability.allCases,
         faults: Faults = Faults(), log: CallLog = CallLog(), protocolVersion: String = adapterProtocolVersion
     ) {
@@ -47,10 +47,10 @@ public struct FakeAdapter: RelyingPartyAdapter {
     }
 
     /// Returns the configured description.
-    public func describe() async throws -> AdapterDescription { description }
+    package func describe() async throws -> AdapterDescription { description }
 
     /// Logs the call and opens a session that logs its calls, or throws where the faults say so.
-    public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
+    package func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
         log.append("openSession \(context.testCase)")
         if let message = faults.openSessionFailures.first(where: { context.testCase.contains($0.key) })?.value {
             throw TransportError(message: message)
@@ -59,17 +59,17 @@ public struct FakeAdapter: RelyingPartyAdapter {
     }
 
     /// Does nothing; the fake holds no resources.
-    public func shutdown() async {}
+    package func shutdown() async {}
 
     /// Every call the fake received, in order, across sessions.
-    public final class CallLog: Sendable {
+    package final class CallLog: Sendable {
         private let entries = Mutex<[String]>([])
         /// Creates an empty log.
-        public init() {}
+        package init() {}
         /// Appends an entry; safe from any task.
-        public func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+        package func append(_ entry: String) { entries.withLock { $0.append(entry) } }
         /// Every entry so far, in order.
-        public var all: [String] { entries.withLock { $0 } }
+        package var all: [String] { entries.withLock { $0 } }
     }
 
     struct Session: RelyingPartySession {
@@ -102,12 +102,12 @@ public struct FakeAdapter: RelyingPartyAdapter {
 }
 
 /// Step definitions for runner tests, each doing one plain thing through the `World`.
-public enum TestSteps {
+package enum TestSteps {
     /// `the user refreshes as {word}` performs an action that names that user (a recovery sign-in,
     /// which the fake may throw for);
     /// `the step passes`, `the step fails because {string}`, `the step is not verified because {string}`,
     /// `the step throws {string}`, and `the step needs the signals capability` (declares `needs`).
-    public static let definitions: [StepDefinition] = [
+    package static let definitions: [StepDefinition] = [
         StepDefinition("the user refreshes as {word}") { world, arguments in
             try await world.perform(.recoverySignIn(username: arguments[0]))
             return .passed
@@ -123,5 +123,5 @@ public enum TestSteps {
     ]
 
     /// A library of exactly `definitions`.
-    public static let library = StepLibrary(definitions)
+    package static let library = StepLibrary(definitions)
 }

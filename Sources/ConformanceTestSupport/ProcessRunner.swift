@@ -3,22 +3,22 @@ import Foundation
 import Synchronization
 
 /// Runs a built executable with a time-out, so that a hung binary fails a test instead of hanging it.
-public enum ProcessRunner {
+package enum ProcessRunner {
     /// How a process ended.
-    public struct Result: Sendable, CustomStringConvertible {
+    package struct Result: Sendable, CustomStringConvertible {
         /// The exit status, or the signal's number if the process was killed.
-        public var status: Int32
+        package var status: Int32
         /// Everything the process wrote to standard output, decoded as UTF-8.
-        public var stdout: String
+        package var stdout: String
         /// Everything the process wrote to standard error, decoded as UTF-8.
-        public var stderr: String
+        package var stderr: String
         /// The process was killed because it outlived its time-out.
-        public var timedOut: Bool
+        package var timedOut: Bool
         /// From the launch to the exit: the time spent waiting for a slot is not in it.
-        public var ranFor: Duration
+        package var ranFor: Duration
 
         /// Both streams, for failure messages.
-        public var description: String {
+        package var description: String {
             "exit status \(status)\(timedOut ? " (killed after the time-out)" : "")\n--- stdout ---\n\(stdout)\n--- stderr ---\n\(stderr)"
         }
     }
@@ -31,7 +31,7 @@ public enum ProcessRunner {
     /// at once; a test waits (suspended) for a slot, and its time-out counts from the launch. With
     /// every end-to-end test starting its process at once, a 2-core machine ran a dozen suites side
     /// by side and a one-minute time-out killed processes that only lacked processor time.
-    public static func run(
+    package static func run(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil,
         timeout: Duration = Waiting.hangGuard
     ) async throws -> Result {
@@ -102,22 +102,22 @@ public enum ProcessRunner {
 }
 
 /// A counting limit on the processes the tests run at once, waited for without holding a thread.
-public final class ProcessSlots: Sendable {
+package final class ProcessSlots: Sendable {
     /// The slots of the whole test process: the processor count, at least 2.
-    public static let shared = ProcessSlots(limit: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    package static let shared = ProcessSlots(limit: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     /// How many processes may run at once.
-    public let limit: Int
+    package let limit: Int
     private let state: Mutex<(free: Int, waiters: [CheckedContinuation<Void, Never>])>
 
     /// A limit of `limit` processes at once.
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
         state = Mutex((limit, []))
     }
 
     /// Takes a slot, waiting in line for one if none is free.
-    public func acquire() async {
+    package func acquire() async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             let granted = state.withLock { state -> Bool in
                 if state.free > 0 {
@@ -132,7 +132,7 @@ public final class ProcessSlots: Sendable {
     }
 
     /// Gives a slot back: to the first waiter, if any.
-    public func release() {
+    package func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.waiters.isEmpty {
                 state.free += 1
@@ -145,7 +145,7 @@ public final class ProcessSlots: Sendable {
 }
 
 /// The executables of this package's build, found next to the running test bundle.
-public enum BuiltProducts {
+package enum BuiltProducts {
     /// Directories that may hold the build products, most specific first.
     static var candidateDirectories: [URL] {
         var directories: [URL] = []
@@ -164,7 +164,7 @@ public enum BuiltProducts {
     }
 
     /// The executable `name` of this build, or `nil` when it has not been built.
-    public static func executable(_ name: String) -> URL? {
+    package static func executable(_ name: String) -> URL? {
         for directory in candidateDirectories {
             let url = directory.appendingPathComponent(name)
             var isDirectory: ObjCBool = false

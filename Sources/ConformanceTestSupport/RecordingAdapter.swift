@@ -4,30 +4,30 @@ import Synchronization
 /// Wraps an adapter and keeps the simulation host of every session it opens, so that a test can
 /// read the full transcript of passed test cases too (reports keep transcripts only as evidence of
 /// failures).
-public struct RecordingAdapter: RelyingPartyAdapter {
+package struct RecordingAdapter: RelyingPartyAdapter {
     /// The adapter every call is forwarded to.
-    public let wrapped: any RelyingPartyAdapter
+    package let wrapped: any RelyingPartyAdapter
     private let hosts = Hosts()
 
     /// Creates a recorder around an adapter.
-    public init(wrapping adapter: any RelyingPartyAdapter) {
+    package init(wrapping adapter: any RelyingPartyAdapter) {
         wrapped = adapter
     }
 
     /// Forwards to the wrapped adapter.
-    public func describe() async throws -> AdapterDescription { try await wrapped.describe() }
+    package func describe() async throws -> AdapterDescription { try await wrapped.describe() }
 
     /// Keeps the host (when it is a `SimulationHost`), then forwards to the wrapped adapter.
-    public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
+    package func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
         if let simulation = host as? SimulationHost { hosts.add(context.testCase, simulation) }
         return try await wrapped.openSession(context, host: host)
     }
 
     /// Forwards to the wrapped adapter.
-    public func shutdown() async { await wrapped.shutdown() }
+    package func shutdown() async { await wrapped.shutdown() }
 
     /// The transcript of every session, by test case id.
-    public var transcripts: [String: [TranscriptEntry]] {
+    package var transcripts: [String: [TranscriptEntry]] {
         hosts.all.mapValues(\.snapshot.transcript)
     }
 

@@ -2,10 +2,10 @@ import ConformanceJSONRPC
 import Foundation
 
 /// The executable's part in keeping adapters' processes from outliving a run (see `ProcessKeeper`).
-public enum AdapterKeeping {
+package enum AdapterKeeping {
     /// When the executable was started as an adapter's keeper (`__keep-adapter COMMAND…`), runs the
     /// keeper and never returns; otherwise returns at once.
-    public static func keepIfAsked(_ arguments: [String]) {
+    package static func keepIfAsked(_ arguments: [String]) {
         guard arguments.first == ProcessKeeper.argument else { return }
         ProcessKeeper.keep(Array(arguments.dropFirst()))
     }
@@ -13,7 +13,7 @@ public enum AdapterKeeping {
     /// Makes this process a child subreaper and starts every adapter under a keeper that is this
     /// same executable (`/proc/self/exe`, so a binary replaced on disk during the run still works).
     /// Linux only; elsewhere adapters start directly and only their process group is covered.
-    public static func install() {
+    package static func install() {
         #if os(Linux)
             ProcessKeeper.harnessSetUp(executable: "/proc/self/exe")
         #endif

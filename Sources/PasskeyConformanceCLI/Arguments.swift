@@ -1,16 +1,16 @@
 /// A bad command line: the message says what is wrong; the exit status is 64.
-public struct UsageError: Error, Sendable, CustomStringConvertible {
+package struct UsageError: Error, Sendable, CustomStringConvertible {
     /// What is wrong with the command line, in a sentence.
-    public var message: String
+    package var message: String
     /// The command whose `--help` the error points to; `nil` for the command that was run.
-    public var command: String?
+    package var command: String?
     /// Creates a usage error, optionally naming the command whose help to show.
-    public init(_ message: String, command: String? = nil) {
+    package init(_ message: String, command: String? = nil) {
         self.message = message
         self.command = command
     }
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// What a command accepts, declared once: the parser reads the command line through it and

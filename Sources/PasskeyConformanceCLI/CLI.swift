@@ -12,20 +12,20 @@ import WebAuthn
 /// `validate`: defects found), 2 a harness, adapter or criterion-file error (an undefined step
 /// included), 3 incomplete (`run` verified too little; see `ExitStatus`), 64 bad usage, 129 / 130 / 143
 /// interrupted by `SIGHUP` / `SIGINT` / `SIGTERM`.
-public enum CLI {
+package enum CLI {
     /// Exit statuses of every command.
-    public enum Status {
+    package enum Status {
         /// 0: conformant, or nothing wrong.
-        public static let ok: Int32 = 0
+        package static let ok: Int32 = 0
         /// 1: the relying party broke a criterion, a waiver has a problem, or `validate` found defects.
-        public static let nonConformant: Int32 = 1
+        package static let nonConformant: Int32 = 1
         /// 2: the harness, the adapter or a criterion file failed, so the run could not decide.
-        public static let systemError: Int32 = 2
+        package static let systemError: Int32 = 2
         /// 3: `run` found nothing wrong but verified too little (no test case, no known target, a
         /// criterion without a verified test case); `--allow-not-verified` accepts that.
-        public static let incomplete: Int32 = ExitStatus.incomplete.rawValue
+        package static let incomplete: Int32 = ExitStatus.incomplete.rawValue
         /// 64: bad usage of the command line.
-        public static let usage: Int32 = 64
+        package static let usage: Int32 = 64
     }
 
     /// The platforms `run` and `explore` run test cases on, asked in order for each target's
@@ -73,7 +73,7 @@ public enum CLI {
     }
 
     /// Runs the command line (without the program name) and returns the exit status.
-    public static func main(_ arguments: [String]) async -> Int32 {
+    package static func main(_ arguments: [String]) async -> Int32 {
         Output.ignoreBrokenPipes()
         guard let name = arguments.first else {
             Output.error(overview)

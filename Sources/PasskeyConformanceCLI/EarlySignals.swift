@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// What is left is the time the dynamic loader and the Swift runtime take before `main`'s first
 /// statement, during which the signal's default action applies (see `Documentation/report-format.md`).
-public enum EarlySignals {
+package enum EarlySignals {
     /// The signals handled.
     static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
@@ -24,7 +24,7 @@ public enum EarlySignals {
     private static let pending = Atomic<Int32>(0)
 
     /// Installs the recording handlers; the executable's first statement.
-    public static func install() {
+    package static func install() {
         for number in numbers {
             // A signal handler may only do what is async-signal-safe: one lock-free atomic store.
             _ = signal(number) { received in _ = EarlySignals.pending.compareExchange(expected: 0, desired: received, ordering: .relaxed) }

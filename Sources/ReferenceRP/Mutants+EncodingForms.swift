@@ -27,7 +27,7 @@ extension Mutation {
     // MARK: N3.2-AC02
 
     /// Retries a failed lookup once, then takes the second failure as proof the id is unknown.
-    public static let unknownAfterLookupRetry = Mutation(
+    package static let unknownAfterLookupRetry = Mutation(
         "unknown-after-lookup-retry", "N3.2-AC02", ["N3.2-AC02.V8"],
         "retries a failed credential lookup once and takes a second failure as proof that the id is unknown",
         form: "a lookup that failed again on retry"
@@ -36,7 +36,7 @@ extension Mutation {
     // MARK: N3.2-AC06
 
     /// Sends accepted lists through the deprecated ASCredentialUpdater on 26.2 and later.
-    public static let acceptedListViaUpdater = Mutation(
+    package static let acceptedListViaUpdater = Mutation(
         "accepted-list-via-updater", "N3.2-AC06", ["N3.2-AC06.V1", "N3.2-AC06.V4"],
         "sends accepted-credential lists through the deprecated ASCredentialUpdater on 26.2 and later",
         form: "the accepted list through the deprecated interface"
@@ -50,7 +50,7 @@ extension Mutation {
     }
 
     /// Takes ASCredentialDataManager to start at 26.1 instead of 26.2.
-    public static let dataManagerFrom261 = Mutation(
+    package static let dataManagerFrom261 = Mutation(
         "data-manager-from-26.1", "N3.2-AC06", ["N3.2-AC06.V2"],
         "takes ASCredentialDataManager to exist from 26.1, one minor version too early",
         form: "a version boundary off by one"
@@ -64,7 +64,7 @@ extension Mutation {
     }
 
     /// Sends the Android accepted list with the unknown-credential request type.
-    public static let androidListAsUnknownType = Mutation(
+    package static let androidListAsUnknownType = Mutation(
         "android-list-as-unknown-type", "N3.2-AC06", ["N3.2-AC06.V3"],
         "sends the Android accepted list with the unknown-credential request type",
         form: "another signal's request type"
@@ -75,7 +75,7 @@ extension Mutation {
     }
 
     /// Sends unknown-credential signals through the deprecated ASCredentialUpdater on 26.2 and later.
-    public static let unknownViaUpdater = Mutation(
+    package static let unknownViaUpdater = Mutation(
         "unknown-via-updater", "N3.2-AC06", ["N3.2-AC06.V4"],
         "sends unknown-credential signals through the deprecated ASCredentialUpdater on 26.2 and later",
         form: "unknown-credential signals through the deprecated interface"
@@ -89,21 +89,21 @@ extension Mutation {
     // MARK: N3.2-AC09
 
     /// Passes the user handle's base64url text bytes to Apple's report methods.
-    public static let appleUserHandleText = Mutation(
+    package static let appleUserHandleText = Mutation(
         "apple-user-handle-text", "N3.2-AC09", ["N3.2-AC09.V1"],
         "passes the bytes of the user handle's base64url text instead of the raw handle to Apple's report methods",
         form: "the user handle as text"
     ) { $0.encodingForms.appleUserHandle = { Data(Base64URL.encode($0).utf8) } }
 
     /// Passes only the first of several accepted ids to Apple's report method.
-    public static let appleFirstIDOnly = Mutation(
+    package static let appleFirstIDOnly = Mutation(
         "apple-first-id-only", "N3.2-AC09", ["N3.2-AC09.V3"],
         "passes only the first of several accepted ids to Apple's report method",
         form: "the first of several ids on Apple"
     ) { $0.encodingForms.appleAcceptedIDs = { Array($0.prefix(1)) } }
 
     /// Puts the product account id, as plain text, in Android's userId.
-    public static let androidAccountIDText = Mutation(
+    package static let androidAccountIDText = Mutation(
         "android-account-id-text", "N3.2-AC09", ["N3.2-AC09.V4"],
         "puts the product account id, as plain text, in Android's userId",
         form: "the account id as unencoded text"
@@ -112,7 +112,7 @@ extension Mutation {
     // MARK: N3.2-AC10
 
     /// Sends the requested names as soon as the user asks, before the server answers.
-    public static let renameSignalBeforeAnswer = Mutation(
+    package static let renameSignalBeforeAnswer = Mutation(
         "rename-signal-before-answer", "N3.2-AC10", ["N3.2-AC10.V3"],
         "sends the requested names as user details as soon as the user asks, before the server answers the rename",
         form: "an optimistic signal as the user submits"

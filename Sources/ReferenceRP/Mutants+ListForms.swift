@@ -40,7 +40,7 @@ extension Mutation {
     // MARK: N3.2-AC03
 
     /// Reconciles at once and again after its coalescing wait for one creation.
-    public static let reconcileCreationTwice = Mutation(
+    package static let reconcileCreationTwice = Mutation(
         "reconcile-creation-twice", "N3.2-AC03", ["N3.2-AC03.V1"],
         "reconciles at once when a passkey is created and schedules another reconciliation for the same creation",
         form: "a second reconciliation for one creation"
@@ -49,42 +49,42 @@ extension Mutation {
     // MARK: N3.2-AC04
 
     /// Sends a list short of the store's total when the last page says there is no more.
-    public static let trustEndOfList = Mutation(
+    package static let trustEndOfList = Mutation(
         "trust-end-of-list", "N3.2-AC04", ["N3.2-AC04.V1"],
         "takes the last page's end marker as proof the list is complete, never comparing the count with the store's total",
         form: "a count never compared with the total"
     ) { $0.listForms.trustsEndOfList = true }
 
     /// Caches a list before checking it, so that the re-read after a failure sends the incomplete one.
-    public static let rereadFromUncheckedCache = Mutation(
+    package static let rereadFromUncheckedCache = Mutation(
         "reread-from-unchecked-cache", "N3.2-AC04", ["N3.2-AC04.V1", "N3.2-AC04.V2"],
         "caches the pages it read before checking the list is complete, and the re-read after a failure serves that cache",
         form: "a re-read served from a cache the failed read filled", appliesTo: { $0.unusableList == .refetch }
     ) { $0.listForms.cachesUncheckedReads = true }
 
     /// Falls back to one page of the list after a time-out.
-    public static let firstPageAfterTimeout = Mutation(
+    package static let firstPageAfterTimeout = Mutation(
         "first-page-after-timeout", "N3.2-AC04", ["N3.2-AC04.V3"],
         "falls back to a one-page query after a time-out and sends its first page as the list",
         form: "the first page alone after a time-out"
     ) { $0.listForms.firstPageAfterTimeout = true }
 
     /// Sends a cached list one version behind the store.
-    public static let cacheVersionOffByOne = Mutation(
+    package static let cacheVersionOffByOne = Mutation(
         "cache-version-off-by-one", "N3.2-AC04", ["N3.2-AC04.V4"],
         "sends a cached list that is one version behind the store, as if it were current",
         form: "a version check off by one"
     ) { $0.listForms.cacheVersionSlack = 1 }
 
     /// Signals the last revoked passkey as unknown instead of sending the empty list.
-    public static let unknownForLastPasskey = Mutation(
+    package static let unknownForLastPasskey = Mutation(
         "unknown-for-last-passkey", "N3.2-AC04", ["N3.2-AC04.V5"],
         "reports the account's last passkey as unknown when it is revoked, instead of sending the empty list",
         form: "an unknown-credential signal instead of the empty list"
     ) { $0.listForms.unknownForLastPasskey = true }
 
     /// Leaves out the last page of a list that does not fill it.
-    public static let pagesFromTotalRoundedDown = Mutation(
+    package static let pagesFromTotalRoundedDown = Mutation(
         "pages-from-total-rounded-down", "N3.2-AC04", ["N3.2-AC04.V6"],
         "reads as many pages as the total divided by the page size, rounded down, leaving out the credentials of a last, short page",
         form: "the last, short page left out"
@@ -93,28 +93,28 @@ extension Mutation {
     // MARK: N3.2-AC05
 
     /// Keeps ten calls per 60 seconds instead of 120.
-    public static let rateWindow60s = Mutation(
+    package static let rateWindow60s = Mutation(
         "rate-window-60s", "N3.2-AC05", ["N3.2-AC05.V1"],
         "keeps to ten Android signal calls in any 60 seconds instead of 120",
         form: "a 60-second window"
     ) { $0.listForms.androidWindowMillis = 60_000 }
 
     /// Reads retryMillis as seconds and waits a thousandth of it.
-    public static let retryMillisAsSeconds = Mutation(
+    package static let retryMillisAsSeconds = Mutation(
         "retry-millis-as-seconds", "N3.2-AC05", ["N3.2-AC05.V2"],
         "reads retryMillis as seconds and converts it once more, so a rate-limited signal waits a thousandth of what the platform asked",
         form: "a wait in the wrong unit", appliesTo: { $0.rateLimited == .retry }
     ) { $0.signals.retryDelay = { $0 / 1_000 } }
 
     /// Retries a rate-limited reconciliation with the list read when the refusal arrived.
-    public static let retryListAtRefusal = Mutation(
+    package static let retryListAtRefusal = Mutation(
         "retry-list-at-refusal", "N3.2-AC05", ["N3.2-AC05.V3"],
         "rebuilds a rate-limited reconciliation from the list read when the refusal arrived, not from the server's state at the retry",
         form: "a new payload from the state at the refusal", appliesTo: { $0.rateLimited == .retry }
     ) { $0.listForms.retriesListAtRefusal = true }
 
     /// Sends unknown-credential signals outside the Android budget.
-    public static let unknownOutsideBudget = Mutation(
+    package static let unknownOutsideBudget = Mutation(
         "unknown-outside-budget", "N3.2-AC05", ["N3.2-AC05.V4"],
         "sends unknown-credential signals straight to the platform, outside the ten-call budget the other signals keep",
         form: "one signal type outside the budget"

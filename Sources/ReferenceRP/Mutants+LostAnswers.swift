@@ -42,7 +42,7 @@ extension Mutation {
 
     /// Resubmits an assertion whose answer was lost and reports the credential as unknown when the
     /// server refuses the replay.
-    public static let unknownAfterRefusedAssertionRetry = Mutation(
+    package static let unknownAfterRefusedAssertionRetry = Mutation(
         "unknown-after-refused-assertion-retry", "N3.2-AC02", ["N3.2-AC02.V6"],
         "resubmits a passkey sign-in whose answer was lost after the server signed the user in, and sends the unknown-credential signal when the server refuses the replay",
         form: "an unknown-credential signal at once after the refused retry of a sign-in",
@@ -53,7 +53,7 @@ extension Mutation {
     }
 
     /// The same, from a timer a minute later.
-    public static let unknownLaterAfterRefusedAssertionRetry = Mutation(
+    package static let unknownLaterAfterRefusedAssertionRetry = Mutation(
         "unknown-later-after-refused-assertion-retry", "N3.2-AC02", ["N3.2-AC02.V6"],
         "resubmits a passkey sign-in whose answer was lost after the server signed the user in, and a minute after the server refuses the replay reports the credential as unknown from a timer",
         form: "a timer-driven unknown-credential signal after the refused retry of a sign-in",
@@ -65,7 +65,7 @@ extension Mutation {
 
     /// Resubmits a registration whose answer was lost and reports the new passkey as unknown when
     /// the server refuses the replay.
-    public static let unknownAfterRefusedRegistrationRetry = Mutation(
+    package static let unknownAfterRefusedRegistrationRetry = Mutation(
         "unknown-after-refused-registration-retry", "N3.2-AC02", ["N3.2-AC02.V6"],
         "resubmits a registration whose answer was lost after the server stored the passkey, and reports the new passkey as unknown when the server refuses the replay",
         form: "an unknown-credential signal at once for the passkey whose registration retry was refused",
@@ -76,7 +76,7 @@ extension Mutation {
     }
 
     /// The same, from a timer a minute later.
-    public static let unknownLaterAfterRefusedRegistrationRetry = Mutation(
+    package static let unknownLaterAfterRefusedRegistrationRetry = Mutation(
         "unknown-later-after-refused-registration-retry", "N3.2-AC02", ["N3.2-AC02.V6"],
         "resubmits a registration whose answer was lost after the server stored the passkey, and a minute after the server refuses the replay reports the new passkey as unknown from a timer",
         form: "a timer-driven unknown-credential signal for the passkey whose registration retry was refused",
@@ -89,7 +89,7 @@ extension Mutation {
     // MARK: N3.2-AC04: a list of what the app believes
 
     /// After a registration whose answer was lost, sends the accepted list without the new passkey.
-    public static let listWithoutUnconfirmedPasskey = Mutation(
+    package static let listWithoutUnconfirmedPasskey = Mutation(
         "list-without-unconfirmed-passkey", "N3.2-AC04", ["N3.2-AC04.V4"],
         "after a registration whose answer was lost, sends at once the accepted list without the passkey the server stored but the app could not confirm",
         form: "a list at once without the passkey whose answer was lost",
@@ -97,7 +97,7 @@ extension Mutation {
     ) { $0.lostAnswers.listWithoutUnconfirmedPasskeyMillis = 0 }
 
     /// The same, from a timer a minute later.
-    public static let listLaterWithoutUnconfirmedPasskey = Mutation(
+    package static let listLaterWithoutUnconfirmedPasskey = Mutation(
         "list-later-without-unconfirmed-passkey", "N3.2-AC04", ["N3.2-AC04.V4"],
         "after a registration whose answer was lost, sends a minute later, from a timer, the accepted list without the passkey the server stored but the app could not confirm",
         form: "a timer-driven list without the passkey whose answer was lost",
@@ -107,14 +107,14 @@ extension Mutation {
     // MARK: N3.2-AC04: a lost list read filled in
 
     /// Sends an empty list when the answer to its read of the accepted list was lost.
-    public static let emptyListWhenAnswerLost = Mutation(
+    package static let emptyListWhenAnswerLost = Mutation(
         "empty-list-when-answer-lost", "N3.2-AC04", ["N3.2-AC04.V3"],
         "sends an empty accepted list when the answer to its read of the list was lost on the way back",
         form: "an empty list in place of a lost answer"
     ) { $0.lostAnswers.afterLostList = .empty }
 
     /// Sends the list it received last when the answer to its read of the accepted list was lost.
-    public static let lastListWhenAnswerLost = Mutation(
+    package static let lastListWhenAnswerLost = Mutation(
         "last-list-when-answer-lost", "N3.2-AC04", ["N3.2-AC04.V3"],
         "sends the accepted list it received at its previous reconciliation when the answer to its read of the list was lost on the way back",
         form: "the previous list in place of a lost answer"
@@ -123,7 +123,7 @@ extension Mutation {
     // MARK: N2.6-AC05: a lost answer taken as a reason to ask again
 
     /// Asks for another conditional registration at once when the upgrade's answer was lost.
-    public static let reaskUpgradeAfterLostAnswer = Mutation(
+    package static let reaskUpgradeAfterLostAnswer = Mutation(
         "reask-upgrade-after-lost-answer", "N2.6-AC05", ["N2.6-AC05.V7"],
         "asks the credential manager for another conditional registration at once when the answer to the upgrade's registration was lost after the server stored the passkey",
         form: "a new conditional request at once after a lost answer",
@@ -131,7 +131,7 @@ extension Mutation {
     ) { $0.lostAnswers.reasksUpgradeAfterLostAnswerMillis = 0 }
 
     /// The same, from a timer 30 seconds later.
-    public static let reaskUpgradeLaterAfterLostAnswer = Mutation(
+    package static let reaskUpgradeLaterAfterLostAnswer = Mutation(
         "reask-upgrade-later-after-lost-answer", "N2.6-AC05", ["N2.6-AC05.V7"],
         "asks the credential manager for another conditional registration 30 seconds after the answer to the upgrade's registration was lost, from a timer",
         form: "a timer-driven conditional request after a lost answer",

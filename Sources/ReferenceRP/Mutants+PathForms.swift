@@ -25,7 +25,7 @@ extension Mutation {
     // MARK: N3.2-AC03: a recurring timer in place of the triggers
 
     /// Ignores creation, revocation and the refresh point; sends the list every hour.
-    public static let periodicOnlyHourly = Mutation(
+    package static let periodicOnlyHourly = Mutation(
         "periodic-only-hourly", "N3.2-AC03", ["N3.2-AC03.V1", "N3.2-AC03.V3", "N3.2-AC03.V4"],
         "ignores creation, revocation and the refresh point and sends the accepted list on a recurring hourly timer instead",
         form: "a recurring hourly list in place of the triggers"
@@ -35,7 +35,7 @@ extension Mutation {
     }
 
     /// Ignores creation, revocation and the refresh point; sends the list every 5 minutes.
-    public static let periodicOnlyEvery5Minutes = Mutation(
+    package static let periodicOnlyEvery5Minutes = Mutation(
         "periodic-only-every-5-minutes", "N3.2-AC03", ["N3.2-AC03.V1", "N3.2-AC03.V3", "N3.2-AC03.V4"],
         "ignores creation, revocation and the refresh point and sends the accepted list on a recurring timer every 5 minutes instead",
         form: "a recurring list every 5 minutes in place of the triggers"
@@ -47,14 +47,14 @@ extension Mutation {
     // MARK: N3.2-AC03: a signal sent although the creation failed
 
     /// Schedules a reconciliation when the user starts a creation, whatever comes of it.
-    public static let reconcileAtCreationAttempt = Mutation(
+    package static let reconcileAtCreationAttempt = Mutation(
         "reconcile-at-creation-attempt", "N3.2-AC03", ["N3.2-AC03.V2"],
         "schedules a reconciliation as soon as the user starts a creation from the app's settings, before the platform or the server answers",
         form: "a reconciliation at the attempt, whatever its outcome"
     ) { $0.pathForms.reconcilesAtCreationAttempt = true }
 
     /// Reconciles a minute after a creation the server rejected.
-    public static let reconcileLaterAfterRejectedCreate = Mutation(
+    package static let reconcileLaterAfterRejectedCreate = Mutation(
         "reconcile-later-after-rejected-create", "N3.2-AC03", ["N3.2-AC03.V2"],
         "reconciles a minute after a creation the server rejected, from a timer",
         form: "a timer-driven reconciliation after a rejected creation"
@@ -63,14 +63,14 @@ extension Mutation {
     // MARK: N3.2-AC02: an unknown-credential signal after an origin refusal
 
     /// Reports the presented credential as unknown when the server refused the response's origin.
-    public static let unknownOnOriginRefusal = Mutation(
+    package static let unknownOnOriginRefusal = Mutation(
         "unknown-on-origin-refusal", "N3.2-AC02", ["N3.2-AC02.V4"],
         "sends the unknown-credential signal for the presented credential when the server refused the response's origin",
         form: "an unknown-credential signal at once after an origin refusal"
     ) { $0.pathForms.unknownAfterOriginRefusal = true }
 
     /// Reports the presented credential as unknown 30 seconds after an origin refusal, from a timer.
-    public static let unknownLaterOnOriginRefusal = Mutation(
+    package static let unknownLaterOnOriginRefusal = Mutation(
         "unknown-later-on-origin-refusal", "N3.2-AC02", ["N3.2-AC02.V4"],
         "sends the unknown-credential signal for the presented credential 30 seconds after the server refused the response's origin, from a timer",
         form: "a timer-driven unknown-credential signal after an origin refusal"

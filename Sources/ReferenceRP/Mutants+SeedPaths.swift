@@ -37,28 +37,28 @@ extension Mutation {
     // MARK: N3.2-AC02: an unknown-credential signal after another RP ID or a malformed response
 
     /// Reports the presented credential as unknown when the authenticator data named another RP ID.
-    public static let unknownOnRPIDRefusal = Mutation(
+    package static let unknownOnRPIDRefusal = Mutation(
         "unknown-on-rp-id-refusal", "N3.2-AC02", ["N3.2-AC02.V4"],
         "sends the unknown-credential signal for the presented credential when the server refused the sign-in because its authenticator data names another RP ID",
         form: "an unknown-credential signal at once after an RP ID refusal"
     ) { $0.seedPaths.unknownAfterRPIDRefusalMillis = 0 }
 
     /// The same, 30 seconds later from a timer.
-    public static let unknownLaterOnRPIDRefusal = Mutation(
+    package static let unknownLaterOnRPIDRefusal = Mutation(
         "unknown-later-on-rp-id-refusal", "N3.2-AC02", ["N3.2-AC02.V4"],
         "sends the unknown-credential signal for the presented credential 30 seconds after the server refused the sign-in for another RP ID, from a timer",
         form: "a timer-driven unknown-credential signal after an RP ID refusal"
     ) { $0.seedPaths.unknownAfterRPIDRefusalMillis = 30_000 }
 
     /// Reports the presented credential as unknown when its response could not be read.
-    public static let unknownOnMalformedResponse = Mutation(
+    package static let unknownOnMalformedResponse = Mutation(
         "unknown-on-malformed-response", "N3.2-AC02", ["N3.2-AC02.V4"],
         "sends the unknown-credential signal for the presented credential when the server refused the sign-in because its response cannot be read",
         form: "an unknown-credential signal at once after a malformed response"
     ) { $0.seedPaths.unknownAfterMalformedResponseMillis = 0 }
 
     /// The same, 30 seconds later from a timer.
-    public static let unknownLaterOnMalformedResponse = Mutation(
+    package static let unknownLaterOnMalformedResponse = Mutation(
         "unknown-later-on-malformed-response", "N3.2-AC02", ["N3.2-AC02.V4"],
         "sends the unknown-credential signal for the presented credential 30 seconds after the server refused the sign-in because its response cannot be read, from a timer",
         form: "a timer-driven unknown-credential signal after a malformed response"
@@ -67,14 +67,14 @@ extension Mutation {
     // MARK: N2.6-AC04: server-side credential uniqueness
 
     /// Stores a registration whose credential id the server already holds as a second record.
-    public static let duplicateCredentialIDStored = Mutation(
+    package static let duplicateCredentialIDStored = Mutation(
         "duplicate-credential-id-stored", "N2.6-AC04", ["N2.6-AC04.V4"],
         "stores a registration whose credential id the server already holds for another account as a second record with that id",
         form: "a second record under an id the server holds"
     ) { $0.seedPaths.duplicateCredentialID = .storeAgain }
 
     /// Gives a credential id the server already holds to the new registration.
-    public static let duplicateCredentialIDTakesOver = Mutation(
+    package static let duplicateCredentialIDTakesOver = Mutation(
         "duplicate-credential-id-takes-over", "N2.6-AC04", ["N2.6-AC04.V4"],
         "accepts a registration whose credential id the server already holds for another account and moves the id, with the new key, to the registering account",
         form: "an id the server holds moved to the new registration"
@@ -83,14 +83,14 @@ extension Mutation {
     // MARK: N3.2-AC05: the rate window across every RP
 
     /// Keeps the Android budget for each RP ID apart.
-    public static let rateBudgetPerRPID = Mutation(
+    package static let rateBudgetPerRPID = Mutation(
         "rate-budget-per-rp-id", "N3.2-AC05", ["N3.2-AC05.V1"],
         "keeps the Android budget of ten signal calls per 120 seconds for each RP ID apart, so that two RPs together make more than ten",
         form: "a budget per RP ID"
     ) { $0.seedPaths.budgetScope = .perRPID }
 
     /// Counts only the primary RP's signals against the Android budget.
-    public static let rateBudgetPrimaryRPOnly = Mutation(
+    package static let rateBudgetPrimaryRPOnly = Mutation(
         "rate-budget-primary-rp-only", "N3.2-AC05", ["N3.2-AC05.V1"],
         "counts only the primary RP's signal calls against the Android budget; the other RPs' calls go out uncounted",
         form: "a budget that leaves the other RPs' calls out"

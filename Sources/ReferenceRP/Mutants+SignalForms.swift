@@ -32,14 +32,14 @@ struct SignalForms: Sendable {
 /// in another form (another path, another moment, another kind of event).
 extension Mutation {
     /// Where it can signal, tells the user at once that the passkey was removed from the device, before any signal.
-    public static let claimAtRevocation = Mutation(
+    package static let claimAtRevocation = Mutation(
         "claim-at-revocation", "N3.2-AC08", ["N3.2-AC08.V1", "N3.2-AC08.V2"],
         "where it can signal, tells the user the passkey was removed from this device as soon as it is revoked, before any signal",
         form: "a message before the first signal"
     ) { $0.forms.noticeAtRevocation = UIEvent(.message, "The passkey was removed from this device.") }
 
     /// Confirms that the password manager updated the name once a user-details signal is accepted.
-    public static let claimDetailsUpdated = Mutation(
+    package static let claimDetailsUpdated = Mutation(
         "claim-details-updated", "N3.2-AC08", ["N3.2-AC08.V2"],
         "confirms that the password manager updated the name once a user-details signal is accepted",
         form: "a confirmation after a user-details signal"
@@ -51,7 +51,7 @@ extension Mutation {
     }
 
     /// Reconciles the presented credential's account after a sign-in the server refused.
-    public static let reconcileAfterRefusedSignIn = Mutation(
+    package static let reconcileAfterRefusedSignIn = Mutation(
         "reconcile-after-refused-sign-in", "N3.2-AC02", ["N3.2-AC02.V3", "N3.2-AC02.V4", "N3.2-AC02.V5", "N3.2-AC02.V6"],
         "sends the presented credential's account list after a sign-in the server refused", form: "an accepted list instead of an unknown credential"
     ) {
@@ -60,7 +60,7 @@ extension Mutation {
     }
 
     /// The same fault seen as work a failed, unauthenticated sign-in schedules.
-    public static let reconcileAfterFailedSignIn = Mutation(
+    package static let reconcileAfterFailedSignIn = Mutation(
         "reconcile-after-failed-sign-in", "N3.2-AC03", ["N3.2-AC03.V5"],
         "schedules a reconciliation after a failed passkey sign-in while signed out", form: "a failed passkey sign-in"
     ) {
@@ -69,50 +69,50 @@ extension Mutation {
     }
 
     /// Reports another account's known passkey as unknown.
-    public static let unknownForOtherAccount = Mutation(
+    package static let unknownForOtherAccount = Mutation(
         "unknown-for-other-account", "N3.2-AC02", ["N3.2-AC02.V1"],
         "reports a passkey as unknown when it belongs to another account than the one the app expected",
         form: "a known credential of another account"
     ) { $0.forms.unknownForOtherAccount = true }
 
     /// Reconciles after a creation the server rejected.
-    public static let reconcileAfterRejectedCreate = Mutation(
+    package static let reconcileAfterRejectedCreate = Mutation(
         "reconcile-after-rejected-create", "N3.2-AC03", ["N3.2-AC03.V2"],
         "reconciles after a creation the server rejected", form: "a creation rejected by the server"
     ) { $0.forms.reconcilesAfterRejectedCreation = true }
 
     /// Sends the list of before the revocation instead of reconciling after it.
-    public static let revokeSendsOldList = Mutation(
+    package static let revokeSendsOldList = Mutation(
         "revoke-sends-old-list", "N3.2-AC03", ["N3.2-AC03.V3"],
         "sends the list of before the revocation at once instead of reconciling after it", form: "a list without the latest state"
     ) { $0.forms.revocationSendsOldList = true }
 
     /// Reconciles twice at the refresh point.
-    public static let refreshReconcilesTwice = Mutation(
+    package static let refreshReconcilesTwice = Mutation(
         "refresh-reconciles-twice", "N3.2-AC03", ["N3.2-AC03.V4"],
         "reconciles twice at the refresh point", form: "two reconciliations for one trigger"
     ) { $0.forms.refreshReconcilesTwice = true }
 
     /// Refuses to open passkey management where signals exist.
-    public static let managementBrokenWithSignals = Mutation(
+    package static let managementBrokenWithSignals = Mutation(
         "management-broken-with-signals", "N3.2-AC01", ["N3.2-AC01.V1"],
         "refuses to open passkey management where signals exist", form: "passkey management refused"
     ) { $0.forms.managementNeedsNoSignals = true }
 
     /// Refuses a rename where no signal interface exists.
-    public static let renameNeedsSignals = Mutation(
+    package static let renameNeedsSignals = Mutation(
         "rename-needs-signals", "N3.2-AC01", ["N3.2-AC01.V2"],
         "refuses a rename where no signal interface exists", form: "a profile update refused"
     ) { $0.forms.renameNeedsSignals = true }
 
     /// Sends an empty accepted list 30 s after a rename, from a timer.
-    public static let renameEmptiesListLater = Mutation(
+    package static let renameEmptiesListLater = Mutation(
         "rename-empties-list-later", "N3.2-AC10", ["N3.2-AC10.V2"],
         "sends an empty accepted list 30 s after a rename, from a timer", form: "a timer-driven change after the rename"
     ) { $0.forms.renameEmptiesListLater = true }
 
     /// Sends the user details built before the server saved the rename.
-    public static let detailsBeforeRename = Mutation(
+    package static let detailsBeforeRename = Mutation(
         "details-before-rename", "N3.2-AC10", ["N3.2-AC10.V1"],
         "sends the user details built before the server saved the rename", form: "the previous values"
     ) { $0.forms.detailsBeforeRename = true }

@@ -9,13 +9,13 @@ extension Mutation {
     // MARK: N2.6-AC05.V5
 
     /// Confirms the automatic upgrade in German.
-    public static let ownConfirmationInGerman = Mutation(
+    package static let ownConfirmationInGerman = Mutation(
         "own-confirmation-in-german", "N2.6-AC05", ["N2.6-AC05.V5"],
         "tells the user \"Ihr Passkey ist bereit.\" in a message of its own after an automatic upgrade", form: "a message in German"
     ) { $0.upgrade.ownConfirmation = UIEvent(.message, "Ihr Passkey ist bereit.") }
 
     /// Confirms the automatic upgrade without naming the passkey.
-    public static let ownConfirmationWithoutPasskey = Mutation(
+    package static let ownConfirmationWithoutPasskey = Mutation(
         "own-confirmation-without-passkey", "N2.6-AC05", ["N2.6-AC05.V5"],
         "confirms an automatic upgrade with \"Done! Next time, sign in with Face ID.\", a text that names no passkey",
         form: "a confirmation that names no passkey"
@@ -24,13 +24,13 @@ extension Mutation {
     // MARK: N2.6-AC05.V2, V3
 
     /// Tells the user in German that no passkey was created, when the credential manager answers no-create.
-    public static let noCreateNoticeInGerman = Mutation(
+    package static let noCreateNoticeInGerman = Mutation(
         "no-create-notice-in-german", "N2.6-AC05", ["N2.6-AC05.V2", "N2.6-AC05.V3"],
         "tells the user \"Es wurde kein Passkey erstellt.\" when the credential manager answers no-create", form: "a message in German"
     ) { $0.upgrade.afterNoCreate = .show(UIEvent(.message, "Es wurde kein Passkey erstellt.")) }
 
     /// Shows a notice in words no failure list holds, when the credential manager answers no-create.
-    public static let noCreateNoticeUnlisted = Mutation(
+    package static let noCreateNoticeUnlisted = Mutation(
         "no-create-notice-unlisted", "N2.6-AC05", ["N2.6-AC05.V2", "N2.6-AC05.V3"],
         "shows a \"Passkey not available right now.\" screen when the credential manager answers no-create",
         form: "a screen in words no failure list holds"
@@ -40,7 +40,7 @@ extension Mutation {
 
     /// Tells the user in French that the passkey was removed from the device once a list or
     /// unknown-credential signal is accepted.
-    public static let providerClaimInFrench = Mutation(
+    package static let providerClaimInFrench = Mutation(
         "provider-claim-in-french", "N3.2-AC08", ["N3.2-AC08.V1", "N3.2-AC08.V2"],
         "tells the user \"La clé d'accès a été supprimée de cet appareil.\" once a list or unknown-credential signal is accepted",
         form: "a message in French"
@@ -54,7 +54,7 @@ extension Mutation {
     }
 
     /// Confirms "Your passkeys are now up to date." once any signal is accepted.
-    public static let passkeysUpToDate = Mutation(
+    package static let passkeysUpToDate = Mutation(
         "passkeys-up-to-date", "N3.2-AC08", ["N3.2-AC08.V1", "N3.2-AC08.V2"],
         "confirms \"Your passkeys are now up to date.\" once any signal is accepted", form: "a confirmation in words no result list holds"
     ) { $0.signals.acceptedNotice = { _ in UIEvent(.confirmation, "Your passkeys are now up to date.") } }

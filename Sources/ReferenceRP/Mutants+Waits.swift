@@ -73,35 +73,35 @@ extension Mutation {
     // MARK: N3.2-AC01.V1: revocation, profile change and UI never wait for a signal
 
     /// Revokes the passkey on the server only once the platform answers the list signal sent first.
-    public static let revocationWaitsForSignal = Mutation(
+    package static let revocationWaitsForSignal = Mutation(
         "revocation-waits-for-signal", "N3.2-AC01", ["N3.2-AC01.V1"],
         "sends the list without the passkey first and revokes it on the server only once the platform answers the signal",
         form: "the revocation waits for the signal's answer"
     ) { $0.waits.revocation = .answer }
 
     /// Revokes the passkey on the server only if the platform accepted the list signal sent first.
-    public static let revocationNeedsAcceptedSignal = Mutation(
+    package static let revocationNeedsAcceptedSignal = Mutation(
         "revocation-needs-accepted-signal", "N3.2-AC01", ["N3.2-AC01.V1"],
         "revokes the passkey on the server only if the platform accepted the list signal sent first: a failed signal leaves it accepted",
         form: "a failed signal undoes the revocation"
     ) { $0.waits.revocation = .acceptance }
 
     /// Saves a confirmed rename on the server only once the platform answers the user-details signal.
-    public static let renameWaitsForSignal = Mutation(
+    package static let renameWaitsForSignal = Mutation(
         "rename-waits-for-signal", "N3.2-AC01", ["N3.2-AC01.V1"],
         "sends the user details first and saves a confirmed rename on the server only once the platform answers the signal",
         form: "the profile change waits for the signal's answer"
     ) { $0.waits.rename = .answer }
 
     /// Saves a confirmed rename on the server only if the platform accepted the user-details signal.
-    public static let renameNeedsAcceptedSignal = Mutation(
+    package static let renameNeedsAcceptedSignal = Mutation(
         "rename-needs-accepted-signal", "N3.2-AC01", ["N3.2-AC01.V1"],
         "saves a confirmed rename on the server only if the platform accepted the user-details signal: a failed signal blocks the profile change",
         form: "a failed signal blocks the profile change"
     ) { $0.waits.rename = .acceptance }
 
     /// Answers a revocation `pending` until the platform answers its signal, then revokes.
-    public static let revocationScreenWaitsForSignal = Mutation(
+    package static let revocationScreenWaitsForSignal = Mutation(
         "revocation-screen-waits-for-signal", "N3.2-AC01", ["N3.2-AC01.V1"],
         "keeps the revocation flow open (answers it pending) until the platform answers the list signal, then revokes",
         form: "the UI flow waits for the signal's answer"

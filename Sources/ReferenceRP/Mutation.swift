@@ -13,19 +13,19 @@ import ConformanceModel
 /// `Mutants+Waits.swift`, those of an answer lost after the server committed in
 /// `Mutants+LostAnswers.swift`, and those of the seed paths (another RP ID, a malformed response,
 /// a credential id registered twice, the rate budget across RPs) in `Mutants+SeedPaths.swift`.
-public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepresentable, CustomStringConvertible {
+package struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepresentable, CustomStringConvertible {
     /// The mutation's stable name, as `selftest` and the adapter name show it.
-    public let id: MutantID
+    package let id: MutantID
     /// The criterion whose scenarios must fail against this mutant.
-    public let criterion: CriterionID
+    package let criterion: CriterionID
     /// The verify items whose scenarios must fail.
-    public let verifyItems: [VerifyItemID]
+    package let verifyItems: [VerifyItemID]
     /// What the mutant gets wrong, in one sentence.
-    public let summary: String
+    package let summary: String
     /// The form the fault takes (for example "a message", "a modal sheet", "a timer-driven upload"),
     /// so that the self-test can show each verify item broken in at least two forms. Mutants that
     /// name none are told apart by their summary.
-    public var form: String { explicitForm ?? summary }
+    package var form: String { explicitForm ?? summary }
     private let explicitForm: String?
     /// The conforming designs under which the defect can show.
     private let appliesTo: @Sendable (ReferenceDesign) -> Bool
@@ -46,24 +46,24 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
     }
 
     /// Every mutant, N2.6 first, in the order `selftest` reports them.
-    public static let allCases: [Mutation] =
+    package static let allCases: [Mutation] =
         registrationMutants + signalMutants + signalFormMutants + listFormMutants + encodingFormMutants
         + monitorMutants + pathFormMutants + textMutants + waitMutants + lostAnswerMutants + seedPathMutants
 
     /// The mutation's name (its `id`), as text.
-    public var rawValue: String { id.rawValue }
+    package var rawValue: String { id.rawValue }
 
     /// The mutant named `rawValue` (text from the command line), or `nil` if there is none.
-    public init?(rawValue: String) { self.init(id: MutantID(rawValue: rawValue)) }
+    package init?(rawValue: String) { self.init(id: MutantID(rawValue: rawValue)) }
 
     /// The mutant of that name, or `nil` if there is none.
-    public init?(id: MutantID) {
+    package init?(id: MutantID) {
         guard let found = Self.allCases.first(where: { $0.id == id }) else { return nil }
         self = found
     }
 
     /// The mutation's name.
-    public var description: String { id.rawValue }
+    package var description: String { id.rawValue }
 
     /// The reference's decisions with this mutant's override applied.
     var decisions: Decisions {
@@ -74,10 +74,10 @@ public struct Mutation: Sendable, Hashable, Identifiable, CaseIterable, RawRepre
 
     /// Whether the mutant's defect can show under a conforming design: a mutant of the retry
     /// path has nothing to break in a design that drops rate-limited signals.
-    public func applies(to design: ReferenceDesign) -> Bool { appliesTo(design) }
+    package func applies(to design: ReferenceDesign) -> Bool { appliesTo(design) }
 
     /// Compares mutants by name.
-    public static func == (lhs: Mutation, rhs: Mutation) -> Bool { lhs.id == rhs.id }
+    package static func == (lhs: Mutation, rhs: Mutation) -> Bool { lhs.id == rhs.id }
     /// Hashes a mutant by its name.
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

@@ -7,15 +7,15 @@ extension ReferenceDesign {
     ///
     /// The fixed designs (`variants`) each pin one value; `selftest --designs random:N` draws every
     /// knob from its whole range at once, so a check that holds for one value only is found.
-    public struct Knob: Sendable {
+    package struct Knob: Sendable {
         /// The knob's name in a design specification (`knobs:name=value;…`).
-        public let name: String
+        package let name: String
         /// The freedom it samples, for example `F-coalesce`.
-        public let freedom: String
+        package let freedom: String
         /// The range, as `selftest --list-designs` prints it.
-        public let range: String
+        package let range: String
         /// What the knob chooses, in one sentence.
-        public let summary: String
+        package let summary: String
         let draw: @Sendable (inout SplitMix64) -> String
         let set: @Sendable (inout ReferenceDesign, String) -> Bool
         let get: @Sendable (ReferenceDesign) -> String
@@ -95,7 +95,7 @@ extension ReferenceDesign {
     }
 
     /// Every knob, in the order a design specification lists them.
-    public static let knobs: [Knob] = upgradeKnobs + signalKnobs + textKnobs + formatKnobs
+    package static let knobs: [Knob] = upgradeKnobs + signalKnobs + textKnobs + formatKnobs
 
     /// The knobs of how the app writes its requests to the platform.
     static let formatKnobs: [Knob] = [
@@ -177,7 +177,7 @@ extension ReferenceDesign {
 
     /// The design with every knob set as `specification` says: `knobs:name=value;…`, every knob not
     /// named keeping the reference's value. Throws a message naming the knob or value at fault.
-    public static func parse(_ specification: String) throws(DesignSpecificationError) -> ReferenceDesign {
+    package static func parse(_ specification: String) throws(DesignSpecificationError) -> ReferenceDesign {
         guard specification.hasPrefix("knobs:") else { throw DesignSpecificationError("a design specification starts with 'knobs:', found '\(specification)'") }
         var design = ReferenceDesign.reference
         let body = specification.dropFirst("knobs:".count)
@@ -199,7 +199,7 @@ extension ReferenceDesign {
     }
 
     /// `count` designs with every knob drawn from its whole range, reproducible from `seed`.
-    public static func random(count: Int, seed: UInt64) -> [ReferenceDesign] {
+    package static func random(count: Int, seed: UInt64) -> [ReferenceDesign] {
         var random = SplitMix64(seed: seed ^ 0x6B6E_6F62_7321)
         return (0..<count).map { index in
             var design = ReferenceDesign.reference
@@ -209,7 +209,7 @@ extension ReferenceDesign {
     }
 
     /// This design's knob values as a specification that `parse` reads back.
-    public var specification: String { "knobs:" + Self.knobs.map { "\($0.name)=\($0.get(self))" }.joined(separator: ";") }
+    package var specification: String { "knobs:" + Self.knobs.map { "\($0.name)=\($0.get(self))" }.joined(separator: ";") }
 
     /// The same choices under another name, summarised by their specification, which
     /// `selftest --design <specification>` runs again.
@@ -222,10 +222,10 @@ extension ReferenceDesign {
 
     /// Whether the design was made from knob values (a random draw or a given specification)
     /// rather than being one of the fixed designs.
-    public var isCombination: Bool { summary == specification }
+    package var isCombination: Bool { summary == specification }
 
     /// The freedoms whose knobs this design sets to something other than the reference's value.
-    public var freedoms: [String] {
+    package var freedoms: [String] {
         var seen: [String] = []
         for knob in Self.knobs where knob.get(self) != knob.get(.reference) && !seen.contains(knob.freedom) { seen.append(knob.freedom) }
         return seen
@@ -233,8 +233,8 @@ extension ReferenceDesign {
 }
 
 /// A design specification that names an unknown knob or a value outside its range.
-public struct DesignSpecificationError: Error, CustomStringConvertible, Sendable {
+package struct DesignSpecificationError: Error, CustomStringConvertible, Sendable {
     /// What is wrong, naming the knob or value.
-    public let description: String
+    package let description: String
     init(_ description: String) { self.description = description }
 }

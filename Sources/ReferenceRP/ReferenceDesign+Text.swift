@@ -8,7 +8,7 @@ extension ReferenceDesign {
     /// nudge's offer, which stays in English: shown only because the credential manager created
     /// nothing, it is judged by the harness's reader of English text (Documentation/criterion-files.md,
     /// "Text by cause, then by meaning").
-    public enum Language: String, Sendable, Hashable, CaseIterable {
+    package enum Language: String, Sendable, Hashable, CaseIterable {
         case english = "en"
         case german = "de"
         case japanese = "ja"

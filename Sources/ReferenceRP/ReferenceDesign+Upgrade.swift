@@ -2,7 +2,7 @@
 /// party, each a range `selftest --designs random:N` samples (see `ReferenceDesign+Knobs.swift`).
 extension ReferenceDesign {
     /// The spelling an Android app's telemetry uses for a failure class (F-telemetry).
-    public enum AndroidFailureSpelling: String, Sendable, Hashable, CaseIterable {
+    package enum AndroidFailureSpelling: String, Sendable, Hashable, CaseIterable {
         /// The exception's simple name, its `type` and more (the reference's record).
         case everything
         /// The exception's simple class name (with the DOM error's name for a DOM exception).
@@ -14,7 +14,7 @@ extension ReferenceDesign {
     }
 
     /// The spelling an Apple app's telemetry uses for a failure class (F-telemetry).
-    public enum AppleFailureSpelling: String, Sendable, Hashable, CaseIterable {
+    package enum AppleFailureSpelling: String, Sendable, Hashable, CaseIterable {
         /// The error's name, domain and code (the reference's record).
         case everything
         /// The code's case name alone (`failed`).
@@ -26,7 +26,7 @@ extension ReferenceDesign {
     }
 
     /// An opaque WebAuthn user handle (F-handle).
-    public enum UserHandleForm: String, Sendable, Hashable, CaseIterable {
+    package enum UserHandleForm: String, Sendable, Hashable, CaseIterable {
         case random16 = "random-16-bytes"
         case random32 = "random-32-bytes"
         case random64 = "random-64-bytes"
@@ -37,7 +37,7 @@ extension ReferenceDesign {
     }
 
     /// The product's own account ids (F-handle).
-    public enum AccountIDForm: String, Sendable, Hashable, CaseIterable {
+    package enum AccountIDForm: String, Sendable, Hashable, CaseIterable {
         /// `acct-000001`.
         case prefixed
         /// A short number of three digits.
@@ -47,7 +47,7 @@ extension ReferenceDesign {
     }
 
     /// What the app shows once a sign-in completes (F-words): none of it claims anything about a passkey.
-    public enum AfterSignInUI: String, Sendable, Hashable, CaseIterable {
+    package enum AfterSignInUI: String, Sendable, Hashable, CaseIterable {
         case nothing
         /// A message: "Welcome back, <name>."
         case welcomeMessage = "welcome-message"
@@ -58,7 +58,7 @@ extension ReferenceDesign {
     }
 
     /// The manual creation nudge after a no-create (F-nudge): it offers, and only the user starts it.
-    public enum Nudge: String, Sendable, Hashable, CaseIterable {
+    package enum Nudge: String, Sendable, Hashable, CaseIterable {
         case none
         /// A message inviting the user to create a passkey in the settings.
         case message
@@ -67,7 +67,7 @@ extension ReferenceDesign {
     }
 
     /// Where a stale registration response is refused (F-stale).
-    public enum StaleResponseHandling: String, Sendable, Hashable, CaseIterable {
+    package enum StaleResponseHandling: String, Sendable, Hashable, CaseIterable {
         /// The app discards it.
         case appDiscards = "app-discards"
         /// The app sends it at once and the server refuses it: its session ended or was superseded.

@@ -4,9 +4,9 @@
 /// coalesces or what it does instead of a refused action. Each design below makes another such
 /// choice; `selftest` runs every criterion against every design, and a criterion that fails one is
 /// a false alarm of the harness.
-public struct ReferenceDesign: Sendable, Hashable, Identifiable {
+package struct ReferenceDesign: Sendable, Hashable, Identifiable {
     /// What the app does with a signal the platform refused with a rate limit.
-    public enum RateLimitedSignal: String, Sendable, Hashable, CaseIterable {
+    package enum RateLimitedSignal: String, Sendable, Hashable, CaseIterable {
         /// Holds it and sends it, rebuilt from current state, once `retryMillis` has passed.
         case retry
         /// Drops it; later triggers still wait until `retryMillis` has passed.
@@ -14,7 +14,7 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     }
 
     /// What the app does when the store answers a stale or partial credential list.
-    public enum UnusableList: String, Sendable, Hashable, CaseIterable {
+    package enum UnusableList: String, Sendable, Hashable, CaseIterable {
         /// Reads the store again (the authoritative store for a stale cache), and sends only a complete list.
         case refetch
         /// Sends nothing for this trigger.
@@ -22,7 +22,7 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     }
 
     /// What an Apple app signals for a change of the display name alone, which Apple cannot carry.
-    public enum AppleDisplayNameOnly: String, Sendable, Hashable, CaseIterable {
+    package enum AppleDisplayNameOnly: String, Sendable, Hashable, CaseIterable {
         /// Nothing: the name did not change.
         case sendNothing
         /// The current, unchanged name.
@@ -30,7 +30,7 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     }
 
     /// What the server does with a passkey the user revokes (F-store).
-    public enum Revocation: String, Sendable, Hashable, CaseIterable {
+    package enum Revocation: String, Sendable, Hashable, CaseIterable {
         /// Keeps it as an inactive record, for audit.
         case keepInactive
         /// Deletes the record.
@@ -39,7 +39,7 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
 
     /// What the server answers when the app submits again a response whose first answer was lost
     /// after the server committed it (F-retry).
-    public enum ReplayAnswer: String, Sendable, Hashable, CaseIterable {
+    package enum ReplayAnswer: String, Sendable, Hashable, CaseIterable {
         /// Refuses it: the challenge is spent (the reference's choice).
         case refuse
         /// Answers with the same success: the same sign-in (a new session), the same stored passkey.
@@ -47,7 +47,7 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     }
 
     /// What the app shows once a passkey is revoked (F-words): each claims only what the server did.
-    public enum RevokeNotice: String, Sendable, Hashable, CaseIterable {
+    package enum RevokeNotice: String, Sendable, Hashable, CaseIterable {
         /// Nothing.
         case none
         /// Names the passkey by its provider label: `Passkey "Google Password Manager" was removed from your account.`
@@ -59,64 +59,64 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     }
 
     /// The design's stable name, as `selftest` shows it.
-    public internal(set) var id: DesignID
+    package internal(set) var id: DesignID
     /// The choice the design makes, in one sentence.
-    public internal(set) var summary: String
+    package internal(set) var summary: String
     /// Reconciles the account's list after every successful sign-in, besides the other triggers.
-    public var reconcileAtEverySignIn = false
+    package var reconcileAtEverySignIn = false
     /// Triggers of one account within this many milliseconds share one reconciliation; 0 sends at once.
-    public var coalesceMillis: Int64 = 1_000
+    package var coalesceMillis: Int64 = 1_000
     /// Each new trigger of an account restarts its coalescing wait (a trailing debounce): the
     /// reconciliation leaves `coalesceMillis` after the last trigger, not after the first.
-    public var debounce = false
+    package var debounce = false
     /// When set, reconciliations wait for the app's next scheduled refresh, this long after the
     /// first pending trigger, or for the next refresh point, whichever comes first.
-    public var batchToRefreshMillis: Int64?
+    package var batchToRefreshMillis: Int64?
     /// What happens to a rate-limited signal.
-    public var rateLimited = RateLimitedSignal.retry
+    package var rateLimited = RateLimitedSignal.retry
     /// A rate-limited signal waits this many times the platform's `retryMillis` (a back-off).
-    public var retryBackoffFactor: Int64 = 1
+    package var retryBackoffFactor: Int64 = 1
     /// What happens when the store answers a stale or partial list.
-    public var unusableList = UnusableList.refetch
+    package var unusableList = UnusableList.refetch
     /// What an Apple app sends for a display-name change alone.
-    public var appleDisplayNameOnly = AppleDisplayNameOnly.sendNothing
+    package var appleDisplayNameOnly = AppleDisplayNameOnly.sendNothing
     /// How long a sign-in or registration challenge stays valid.
-    public var challengeLifetimeMillis: Int64 = 5 * 60_000
+    package var challengeLifetimeMillis: Int64 = 5 * 60_000
     /// When set, the automatic upgrade is asked for this long after the qualifying sign-in (once the
     /// sign-in screen has closed, say) instead of at once, if the session is still the same then.
-    public var upgradeDelayMillis: Int64?
+    package var upgradeDelayMillis: Int64?
     /// How the app's telemetry names an Android conditional-create failure (F-telemetry).
-    public var androidFailureSpelling = AndroidFailureSpelling.everything
+    package var androidFailureSpelling = AndroidFailureSpelling.everything
     /// How the app's telemetry names an Apple conditional-create failure (F-telemetry).
-    public var appleFailureSpelling = AppleFailureSpelling.everything
+    package var appleFailureSpelling = AppleFailureSpelling.everything
     /// What the server's opaque WebAuthn user handles are (F-handle).
-    public var userHandleForm = UserHandleForm.random32
+    package var userHandleForm = UserHandleForm.random32
     /// What the product's own account ids look like (F-handle).
-    public var accountIDForm = AccountIDForm.prefixed
+    package var accountIDForm = AccountIDForm.prefixed
     /// What the app shows once a sign-in completes (F-words).
-    public var afterSignIn = AfterSignInUI.nothing
+    package var afterSignIn = AfterSignInUI.nothing
     /// The manual creation nudge the app offers after the credential manager created nothing (F-nudge).
-    public var nudge = Nudge.none
+    package var nudge = Nudge.none
     /// Where a registration response made stale by a context change is refused (F-stale).
-    public var staleResponse = StaleResponseHandling.appDiscards
+    package var staleResponse = StaleResponseHandling.appDiscards
     /// When set, a no-op housekeeping timer this long after every sign-in (F-time).
-    public var housekeepingMillis: Int64?
+    package var housekeepingMillis: Int64?
     /// The language of the app's own texts (F-words).
-    public var language = Language.english
+    package var language = Language.english
     /// Shows a status line after every user action, whatever happened (F-extra-ui).
-    public var statusLine = false
+    package var statusLine = false
     /// Shows the home screen's count of the account's passkeys at every sign-in (F-extra-ui).
-    public var passkeyCountScreen = false
+    package var passkeyCountScreen = false
     /// Names a passkey by its provider, as a label, when the user signs in with it (F-words).
-    public var providerLabels = false
+    package var providerLabels = false
     /// How the app writes lists and JSON for the platform (F-format).
-    public var wireFormat = WireFormat()
+    package var wireFormat = WireFormat()
     /// A passkey sign-in for a named account lists that account's passkeys in `allowCredentials`
     /// instead of leaving the choice to the credential manager (F-allow).
-    public var allowList = false
+    package var allowList = false
 
     /// Creates a design; every choice not given is the reference's.
-    public init(id: DesignID, summary: String, _ configure: (inout ReferenceDesign) -> Void = { _ in }) {
+    package init(id: DesignID, summary: String, _ configure: (inout ReferenceDesign) -> Void = { _ in }) {
         self.id = id
         self.summary = summary
         configure(&self)
@@ -124,38 +124,38 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
 
     /// When set, the app reconciles the signed-in account's list on a recurring timer of this
     /// period, armed at the first full sign-in and kept while signed in (F-schedule).
-    public var reconcileEveryMillis: Int64?
+    package var reconcileEveryMillis: Int64?
     /// Reconciles the signed-in account's list whenever the app comes to the foreground (a relaunch).
-    public var reconcileAtForeground = false
+    package var reconcileAtForeground = false
     /// At the refresh point, sends the user details together with the accepted list (F-batch).
-    public var detailsWithListAtRefresh = false
+    package var detailsWithListAtRefresh = false
     /// When set, the app allows itself this many Android signal calls per 120 s and drops the
     /// excess instead of holding it (F-drop).
-    public var ownSignalBudget: Int64?
+    package var ownSignalBudget: Int64?
     /// How many times the server retries a failed credential lookup before answering (F-retry).
-    public var lookupRetries: Int64 = 0
+    package var lookupRetries: Int64 = 0
     /// How many times the app resubmits a response whose submission failed or whose answer was lost
     /// (F-retry): an assertion on a network failure, an assertion or a registration on a lost answer.
-    public var submissionRetries: Int64 = 0
+    package var submissionRetries: Int64 = 0
     /// What the server answers to a response submitted again after its answer was lost (F-retry).
-    public var replayAnswer = ReplayAnswer.refuse
+    package var replayAnswer = ReplayAnswer.refuse
     /// What the server does with a revoked passkey (F-store).
-    public var revocation = Revocation.keepInactive
+    package var revocation = Revocation.keepInactive
     /// What the app shows after a revocation (F-words).
-    public var revokeNotice = RevokeNotice.none
+    package var revokeNotice = RevokeNotice.none
     /// On Apple, reports the account's password as unused after a passkey sign-in (F-unused-password).
-    public var reportsUnusedPassword = false
+    package var reportsUnusedPassword = false
     /// Sends an empty accepted list at every sign-in of an account the server confirms has none (F-empty).
-    public var emptyListAtSignIn = false
+    package var emptyListAtSignIn = false
     /// When set, a recurring timer of this period that does nothing runs from the app's start (F-time).
-    public var idleTimerMillis: Int64?
+    package var idleTimerMillis: Int64?
 
     /// The reference RP's own choices.
-    public static let reference = ReferenceDesign(
+    package static let reference = ReferenceDesign(
         id: "reference", summary: "coalesces reconciliations for 1 s, retries rate-limited signals, refetches stale or partial lists")
 
     /// Every other conforming design `selftest` proves the criteria against.
-    public static let variants: [ReferenceDesign] = [
+    package static let variants: [ReferenceDesign] = [
         ReferenceDesign(id: "reconcile-at-every-sign-in", summary: "also reconciles after every successful sign-in") { $0.reconcileAtEverySignIn = true },
         ReferenceDesign(id: "coalesce-0s", summary: "sends every reconciliation at once; coalesces only work held by a rate limit") { $0.coalesceMillis = 0 },
         ReferenceDesign(id: "coalesce-30s", summary: "coalesces reconciliations for 30 s") { $0.coalesceMillis = 30_000 },
@@ -197,10 +197,10 @@ public struct ReferenceDesign: Sendable, Hashable, Identifiable {
     ]
 
     /// The reference and every variant.
-    public static var all: [ReferenceDesign] { [reference] + variants }
+    package static var all: [ReferenceDesign] { [reference] + variants }
 
     /// Compares designs by their choices and name.
-    public static func == (lhs: ReferenceDesign, rhs: ReferenceDesign) -> Bool { lhs.id == rhs.id }
+    package static func == (lhs: ReferenceDesign, rhs: ReferenceDesign) -> Bool { lhs.id == rhs.id }
     /// Hashes a design by its name.
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

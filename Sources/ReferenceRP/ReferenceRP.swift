@@ -5,29 +5,29 @@ import ConformanceSimulation
 ///
 /// With a `Mutation`, it becomes one of the faulty variants `selftest` runs to show that every
 /// criterion can fail.
-public struct ReferenceRP: RelyingPartyAdapter {
+package struct ReferenceRP: RelyingPartyAdapter {
     /// The faulty variant, or `nil` for the conforming relying party.
-    public let mutation: Mutation?
+    package let mutation: Mutation?
     /// The conforming design choices it makes (the reference's own unless a variant is given).
-    public let design: ReferenceDesign
+    package let design: ReferenceDesign
 
     /// The RP IDs the reference relying party is configured with.
-    public static let relyingPartyIDs = ["login.example.com", "accounts.example.org"]
+    package static let relyingPartyIDs = ["login.example.com", "accounts.example.org"]
 
     /// Creates the conforming reference RP, or the faulty variant with `mutation`, with the
     /// reference's design choices or those of a conforming variant.
-    public init(mutation: Mutation? = nil, design: ReferenceDesign = .reference) {
+    package init(mutation: Mutation? = nil, design: ReferenceDesign = .reference) {
         self.mutation = mutation
         self.design = design
     }
 
     /// The adapter name: `reference-rp`, then `+<design>` for a variant and `+<mutation>` for a mutant.
-    public var name: String {
+    package var name: String {
         "reference-rp" + (design == .reference ? "" : "+\(design.id)") + (mutation.map { "+\($0.id)" } ?? "")
     }
 
     /// Declares every target and capability, the reference RP IDs, and a name that carries the mutation.
-    public func describe() async throws -> AdapterDescription {
+    package func describe() async throws -> AdapterDescription {
         AdapterDescription(
             name: name, version: "1.0.0",
             targets: TargetCatalog.all.map(\.id), capabilities: Capability.allCases,
@@ -35,12 +35,12 @@ public struct ReferenceRP: RelyingPartyAdapter {
     }
 
     /// Opens a fresh app and server for one test case.
-    public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
+    package func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
         ReferenceSession(context: context, host: host, decisions: mutation?.decisions ?? Decisions(), design: design)
     }
 
     /// Does nothing; the reference RP holds no resources beyond its sessions.
-    public func shutdown() async {}
+    package func shutdown() async {}
 }
 
 /// A deterministic pseudo-random source (SplitMix64) for ids, user handles and challenges.

@@ -3,9 +3,9 @@ import Foundation
 
 /// How the app writes what the platform reads, where the criteria leave it free (F-format): lists in
 /// any order, JSON with any member order and spacing, and members the platform ignores.
-public struct WireFormat: Sendable, Hashable {
+package struct WireFormat: Sendable, Hashable {
     /// The order of a list of credential ids (an accepted list, an exclusion list, an allow list).
-    public enum ListOrder: String, Sendable, Hashable, CaseIterable {
+    package enum ListOrder: String, Sendable, Hashable, CaseIterable {
         /// The server's order.
         case server
         /// The server's order reversed.
@@ -15,7 +15,7 @@ public struct WireFormat: Sendable, Hashable {
     }
 
     /// How the app writes Android request JSON.
-    public enum JSONStyle: String, Sendable, Hashable, CaseIterable {
+    package enum JSONStyle: String, Sendable, Hashable, CaseIterable {
         /// Compact, members in sorted order.
         case compact
         /// Spaces and line breaks, members in reverse order.
@@ -25,9 +25,9 @@ public struct WireFormat: Sendable, Hashable {
     }
 
     /// The order of every list of credential ids.
-    public var listOrder = ListOrder.server
+    package var listOrder = ListOrder.server
     /// How Android request JSON is written.
-    public var json = JSONStyle.compact
+    package var json = JSONStyle.compact
 
     /// The ids in the design's order.
     func order(_ ids: [Data]) -> [Data] {

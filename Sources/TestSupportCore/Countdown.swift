@@ -2,16 +2,16 @@ import Synchronization
 
 /// A gate that opens once a number of arrivals have happened: tasks that wait on it suspend until
 /// then, so that a test orders its tasks by events instead of by sleeping.
-public final class Countdown: Sendable {
+package final class Countdown: Sendable {
     private let state: Mutex<(remaining: Int, waiters: [CheckedContinuation<Void, Never>])>
 
     /// A gate that opens after `arrivals` calls of `arrive()` (at once when it is zero or less).
-    public init(_ arrivals: Int) {
+    package init(_ arrivals: Int) {
         state = Mutex((remaining: arrivals, waiters: []))
     }
 
     /// Counts one arrival; the last one needed opens the gate and resumes every waiter.
-    public func arrive() {
+    package func arrive() {
         let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.remaining -= 1
             guard state.remaining <= 0 else { return [] }
@@ -23,7 +23,7 @@ public final class Countdown: Sendable {
     }
 
     /// Returns once the gate is open.
-    public func wait() async {
+    package func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let open = state.withLock { state -> Bool in
                 if state.remaining <= 0 { return true }

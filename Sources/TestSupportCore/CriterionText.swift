@@ -1,21 +1,21 @@
 /// Criterion files written in a test, so that each test shows the whole input it judges. Loading
 /// them takes a step matcher: each test target that loads them adds the one it tests with.
-public enum CriterionText {
+package enum CriterionText {
     /// One scenario of a generated criterion file.
-    public struct Scenario: Sendable {
+    package struct Scenario: Sendable {
         /// The scenario's tags, with their `@`.
-        public var tags: [String]
+        package var tags: [String]
         /// The scenario's name, written after `Scenario:`.
-        public var name: String
+        package var name: String
         /// The step lines, each with its keyword.
-        public var steps: [String]
+        package var steps: [String]
 
         /// Creates a scenario from its name, tags and step lines.
         ///
         /// - Parameters:
         ///   - tags: tags with their `@`; a `@verify:` tag for item `V1` is added unless one is given.
         ///   - steps: step lines with their keyword (`Given …`).
-        public init(_ name: String, tags: [String] = [], steps: [String]) {
+        package init(_ name: String, tags: [String] = [], steps: [String]) {
             self.tags = tags
             self.name = name
             self.steps = steps
@@ -26,7 +26,7 @@ public enum CriterionText {
     ///
     /// Line 1 holds the feature tags and line 2 the `Feature:` keyword; each scenario is a blank
     /// line, a line of tags and the `Scenario:` line (column 3), then its steps (column 5).
-    public static func criterion(
+    package static func criterion(
         id: String = "N9.9-AC01", level: String = "core", group: String = "N9.9",
         featureTags: [String] = [], items: [String] = ["V1"], scenarios: [Scenario]
     ) -> String {

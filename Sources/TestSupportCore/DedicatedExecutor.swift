@@ -6,22 +6,22 @@ import Synchronization
 /// (whole suites, self-tests, explorations): run under its preference, their work leaves the small
 /// cooperative pool (two threads on a 2-core machine) to the tests that need it promptly, such as
 /// the in-process JSON-RPC tests with their time-outs.
-public final class DedicatedExecutor: TaskExecutor {
+package final class DedicatedExecutor: TaskExecutor {
     private let jobs = Mutex<[UnownedJob]>([])
     private let ready = DispatchSemaphore(value: 0)
 
     /// Starts the executor's thread; it lives as long as the test process.
-    public init(name: String) {
+    package init(name: String) {
         let thread = Thread { [self] in run() }
         thread.name = name
         thread.start()
     }
 
     /// One executor shared by the heavy tests: they queue behind each other instead of crowding the pool.
-    public static let heavy = DedicatedExecutor(name: "heavy tests")
+    package static let heavy = DedicatedExecutor(name: "heavy tests")
 
     /// Queues a job for the executor's thread.
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         jobs.withLock { $0.append(job) }
         ready.signal()

@@ -2,9 +2,9 @@ import Foundation
 
 /// Where things are in this source checkout, found from this file's own path so that tests work
 /// from any working directory.
-public enum PackagePaths {
+package enum PackagePaths {
     /// The package root (the directory holding `Package.swift`).
-    public static let root: URL = {
+    package static let root: URL = {
         var url = URL(fileURLWithPath: #filePath)
         // Sources/TestSupportCore/PackagePaths.swift → the package root.
         for _ in 0..<3 { url.deleteLastPathComponent() }
@@ -12,15 +12,15 @@ public enum PackagePaths {
     }()
 
     /// The package's criterion files.
-    public static var criteria: URL { root.appendingPathComponent("Criteria") }
+    package static var criteria: URL { root.appendingPathComponent("Criteria") }
 
     /// The directory of a test target's fixtures: `Tests/<target>/Fixtures`.
-    public static func fixtures(_ testTarget: String) -> URL {
+    package static func fixtures(_ testTarget: String) -> URL {
         root.appendingPathComponent("Tests").appendingPathComponent(testTarget).appendingPathComponent("Fixtures")
     }
 
     /// A fresh, empty temporary directory; the caller removes it.
-    public static func temporaryDirectory(_ label: String = "test") throws -> URL {
+    package static func temporaryDirectory(_ label: String = "test") throws -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("passkey-conformance-\(label)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

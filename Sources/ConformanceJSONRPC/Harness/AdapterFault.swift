@@ -5,22 +5,22 @@ import ConformanceModel
 /// Thrown from every `JSONRPCAdapter` and `JSONRPCSession` call that could not be completed. It is a
 /// system issue, never a verdict on the relying party: the runner records the test case as `error`
 /// and goes on with the next one (the adapter process is restarted if it had to be stopped).
-public struct AdapterFault: Error, Sendable, Hashable, CustomStringConvertible {
+package struct AdapterFault: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong: one of the adapter protocol's kinds of `RunFault.Kind` (`isAdapterFault`),
     /// declared once there for the faults and the reports alike.
-    public typealias Kind = RunFault.Kind
+    package typealias Kind = RunFault.Kind
 
     /// What went wrong.
-    public var kind: Kind
+    package var kind: Kind
     /// What happened, for a human.
-    public var message: String
+    package var message: String
     /// The method of the call that failed, when one did.
-    public var method: String?
+    package var method: String?
     /// The offending bytes (escaped, at most 200 of them) or the tail of the adapter's standard error.
-    public var excerpt: String?
+    package var excerpt: String?
 
     /// Creates a fault of a kind with a message, optionally naming the failed call and an excerpt.
-    public init(_ kind: Kind, _ message: String, method: String? = nil, excerpt: String? = nil) {
+    package init(_ kind: Kind, _ message: String, method: String? = nil, excerpt: String? = nil) {
         self.kind = kind
         self.message = message
         self.method = method
@@ -28,7 +28,7 @@ public struct AdapterFault: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `adapter fault (<kind>) in <method>: <message> [<excerpt>]`, leaving out the parts that are absent.
-    public var description: String {
+    package var description: String {
         var text = "adapter fault (\(kind.rawValue))"
         if let method { text += " in \(method)" }
         text += ": \(message)"

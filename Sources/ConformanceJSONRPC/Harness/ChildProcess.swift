@@ -224,7 +224,7 @@ package final class StandardErrorTail: Sendable {
 }
 
 /// Every adapter process the harness started, as a whole: for a harness that must stop at once.
-public enum AdapterProcesses {
+package enum AdapterProcesses {
     /// Set by `stopAll`: from then on no adapter process is started.
     static let stopping = Atomic<Bool>(false)
 
@@ -232,7 +232,7 @@ public enum AdapterProcesses {
     /// group that is still there after `grace`; returns when every group has been signalled with
     /// `SIGKILL` (or was already gone). Called when the harness itself is interrupted, so that the
     /// `sh` wrapper, the adapter and whatever it started never outlive the run.
-    public static func stopAll(grace: Duration = .milliseconds(500)) {
+    package static func stopAll(grace: Duration = .milliseconds(500)) {
         stopping.store(true, ordering: .relaxed)
         let children = ChildProcess.registry.withLock { $0 }
         for (pid, isGroupLeader) in children {

@@ -3,9 +3,9 @@ extension JSONRPCAdapter {
     ///
     /// The defaults suit an adapter on the same machine; raise `launchTimeout` for adapters with a
     /// slow start (a JVM, a large Node.js app).
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// What the harness does with the adapter process's standard error.
-        public enum StandardError: Sendable, Hashable {
+        package enum StandardError: Sendable, Hashable {
             /// Keep the last 8 KiB and attach them to faults (the default).
             case capture
             /// Let it go to the harness's own standard error.
@@ -13,25 +13,25 @@ extension JSONRPCAdapter {
         }
 
         /// How long one call may wait for its answer before the adapter is presumed hung and stopped.
-        public var callTimeout: Duration
+        package var callTimeout: Duration
         /// How long one test case (one session, from `session.open`) may take in all.
-        public var testCaseTimeout: Duration
+        package var testCaseTimeout: Duration
         /// How long the process has from its start to answer `adapter.hello`.
-        public var launchTimeout: Duration
+        package var launchTimeout: Duration
         /// How long a process gets to exit after `adapter.shutdown` or `SIGTERM`, before `SIGKILL`.
-        public var terminationGrace: Duration
+        package var terminationGrace: Duration
         /// The longest line (one message) the adapter may write, in bytes.
-        public var maximumMessageBytes: Int
+        package var maximumMessageBytes: Int
         /// The most adapter-initiated messages (calls and notifications) per second of wall time.
-        public var maximumAdapterMessagesPerSecond: Int
+        package var maximumAdapterMessagesPerSecond: Int
         /// After this many launches in a row that fail before `adapter.hello` is answered, the harness
         /// stops launching and fails every further session at once with the last launch's fault.
-        public var maximumConsecutiveLaunchFailures: Int
+        package var maximumConsecutiveLaunchFailures: Int
         /// What to do with the process's standard error.
-        public var standardError: StandardError
+        package var standardError: StandardError
 
         /// Creates a configuration; the defaults are those of `Documentation/adapter-protocol.md`.
-        public init(
+        package init(
             callTimeout: Duration = .seconds(5), testCaseTimeout: Duration = .seconds(60), launchTimeout: Duration = .seconds(10),
             terminationGrace: Duration = .seconds(1), maximumMessageBytes: Int = 1 << 20,
             maximumAdapterMessagesPerSecond: Int = 10_000, maximumConsecutiveLaunchFailures: Int = 3,

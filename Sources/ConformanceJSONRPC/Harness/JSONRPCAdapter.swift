@@ -14,7 +14,7 @@ import PasskeyConformanceAdapter
 /// let adapter = JSONRPCAdapter(commandLine: "python3 my_adapter.py --verbose")
 /// let description = try await adapter.describe()
 /// ```
-public struct JSONRPCAdapter: RelyingPartyAdapter {
+package struct JSONRPCAdapter: RelyingPartyAdapter {
     let supervisor: AdapterSupervisor
 
     /// An adapter started as `/bin/sh -c commandLine` (so the line may use quotes, variables, `cd`).
@@ -22,7 +22,7 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
     /// - Parameters:
     ///   - environment: Variables added to the harness's own environment.
     ///   - workingDirectory: The directory the command runs in; the harness's by default.
-    public init(
+    package init(
         commandLine: String, environment: [String: String] = [:], workingDirectory: String? = nil,
         configuration: Configuration = Configuration()
     ) {
@@ -32,7 +32,7 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
     }
 
     /// An adapter started as `executable` with `arguments`, without a shell.
-    public init(
+    package init(
         executable: String, arguments: [String] = [], environment: [String: String] = [:], workingDirectory: String? = nil,
         configuration: Configuration = Configuration()
     ) {
@@ -50,7 +50,7 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
     /// run as a service): each launch is a connection to it, a fault closes that connection, and
     /// `shutdown()` sends `adapter.shutdown` and closes it; the adapter's process is never the
     /// harness's to stop. A refused connection is a `launch-failed` fault.
-    public init(connectingTo address: ChannelAddress, configuration: Configuration = Configuration()) {
+    package init(connectingTo address: ChannelAddress, configuration: Configuration = Configuration()) {
         supervisor = AdapterSupervisor(configuration: configuration) { () throws(AdapterFault) in
             do {
                 return HarnessConnection.Endpoint(channel: try MessageChannel.connect(to: address), child: nil)
@@ -74,24 +74,24 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
     }
 
     /// The adapter's description, from its answer to `adapter.hello` (launching it if needed).
-    public func describe() async throws -> AdapterDescription {
+    package func describe() async throws -> AdapterDescription {
         try await supervisor.live().1
     }
 
     /// Opens a session; its platform calls go to `host`.
-    public func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
+    package func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
         try await supervisor.openSession(context, host: host)
     }
 
     /// Sends `adapter.shutdown`, closes the process's input and stops it if it does not exit within
     /// the grace period. A later call launches a new process.
-    public func shutdown() async {
+    package func shutdown() async {
         await supervisor.shutdown()
     }
 
     /// The reader thread of the live connection: a test case there resumes after each answer
     /// without waking a pool thread (see `ReaderRelay`).
-    public var preferredTaskExecutor: (any TaskExecutor)? { supervisor.relay }
+    package var preferredTaskExecutor: (any TaskExecutor)? { supervisor.relay }
 
     /// The process id of the live adapter process, `nil` when none runs (or the adapter is in-process).
     package func processIdentifier() async -> Int32? {
@@ -101,7 +101,7 @@ public struct JSONRPCAdapter: RelyingPartyAdapter {
 
 extension AdapterFault: ReportableFault {
     /// The fault as the typed value the reports carry.
-    public var runFault: RunFault {
+    package var runFault: RunFault {
         RunFault(kind: kind, message: message, method: method, excerpt: excerpt)
     }
 }

@@ -6,9 +6,9 @@ import PasskeyConformanceAdapter
 ///
 /// Each call waits at most the per-call time-out, and never past the test case's deadline (counted
 /// from `session.open`). A call that cannot complete throws `AdapterFault`.
-public struct JSONRPCSession: RelyingPartySession {
+package struct JSONRPCSession: RelyingPartySession {
     /// The session id on the wire (`s1`, `s2`, …; unique for the run).
-    public let id: String
+    package let id: String
     let connection: HarnessConnection
     let deadline: ContinuousClock.Instant
 
@@ -19,61 +19,61 @@ public struct JSONRPCSession: RelyingPartySession {
     }
 
     /// Sends `session.setUp` with the accounts to create.
-    public func setUp(accounts: [AccountFixture]) async throws {
+    package func setUp(accounts: [AccountFixture]) async throws {
         _ = try await call(.sessionSetUp, JSONRPCParams.SetUp(session: id, accounts: accounts), returning: JSONRPCParams.Empty.self)
     }
 
     /// Sends `session.addCredential` with the passkey record to store.
-    public func addCredential(_ credential: CredentialFixture) async throws {
+    package func addCredential(_ credential: CredentialFixture) async throws {
         _ = try await call(.sessionAddCredential, JSONRPCParams.AddCredential(session: id, credential: credential), returning: JSONRPCParams.Empty.self)
     }
 
     /// Sends `session.perform` and returns the app's `ActionOutcome`.
-    public func perform(_ action: UserAction) async throws -> ActionOutcome {
+    package func perform(_ action: UserAction) async throws -> ActionOutcome {
         try await call(.sessionPerform, JSONRPCParams.Perform(session: id, action: action), returning: ActionOutcome.self)
     }
 
     /// Sends `session.inspectAccount` and returns the server's record of the account.
-    public func inspectAccount(username: String) async throws -> AccountSnapshot {
+    package func inspectAccount(username: String) async throws -> AccountSnapshot {
         try await call(.sessionInspectAccount, JSONRPCParams.InspectAccount(session: id, username: username), returning: AccountSnapshot.self)
     }
 
     /// Sends `session.inspectSession` and returns the app's session.
-    public func inspectSession() async throws -> SessionSnapshot {
+    package func inspectSession() async throws -> SessionSnapshot {
         try await call(.sessionInspectSession, JSONRPCParams.Session(session: id), returning: SessionSnapshot.self)
     }
 
     /// Sends `session.injectFault` with the fault to inject.
-    public func injectFault(_ fault: Fault) async throws {
+    package func injectFault(_ fault: Fault) async throws {
         _ = try await call(.sessionInjectFault, JSONRPCParams.InjectFault(session: id, fault: fault), returning: JSONRPCParams.Empty.self)
     }
 
     /// Sends `session.platformCompleted` with the outcome of a platform operation.
-    public func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {
+    package func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {
         _ = try await call(
             .sessionPlatformCompleted, JSONRPCParams.PlatformCompleted(session: id, operation: operation, outcome: outcome),
             returning: JSONRPCParams.Empty.self)
     }
 
     /// Sends `session.timerFired` for a timer that is due.
-    public func timerFired(_ timer: TimerID) async throws {
+    package func timerFired(_ timer: TimerID) async throws {
         _ = try await call(.sessionTimerFired, JSONRPCParams.TimerFired(session: id, timer: timer), returning: JSONRPCParams.Empty.self)
     }
 
     /// Sends `session.webRequest` with a request of the relying party's page.
-    public func webRequest(_ request: WebRequest) async throws -> WebResponse {
+    package func webRequest(_ request: WebRequest) async throws -> WebResponse {
         try await call(.sessionWebRequest, JSONRPCParams.WebRequestParams(session: id, request: request), returning: WebResponse.self)
     }
 
     /// Closes the session in the adapter (best effort, within the per-call time-out even when the
     /// test case's budget is spent) and forgets its host.
-    public func close() async {
+    package func close() async {
         _ = await closeReportingFault()
     }
 
     /// Ends the session and returns the fault when `session.close` failed (no answer within the
     /// call time-out, a JSON-RPC error, the process gone): the runner records it as `error`.
-    public func closeReportingFault() async -> RunFault? {
+    package func closeReportingFault() async -> RunFault? {
         defer { connection.unregister(session: id) }
         guard connection.isAlive else { return nil }
         let budget = connection.configuration.callTimeout
