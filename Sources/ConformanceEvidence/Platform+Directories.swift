@@ -63,19 +63,7 @@ extension Platform {
     static func createFile(_ name: String, in directory: Int32, contents bytes: [UInt8]) throws(Failure) {
         let descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(code: errno) }
-        var failure: Failure?
-        var offset = 0
-        while offset < bytes.count, failure == nil {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 {
-                if errno != EINTR { failure = Failure(code: errno) }
-            } else {
-                offset += count
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = Failure(code: errno) }
-        if close(descriptor) != 0, failure == nil { failure = Failure(code: errno) }
-        if let failure { throw failure }
+        if let failure = writeSyncAndClose(descriptor, bytes) { throw failure }
     }
 
     static func syncDescriptor(_ descriptor: Int32) { _ = fsync(descriptor) }

@@ -95,6 +95,15 @@ enum Platform {
     static func createFile(_ path: String, contents bytes: [UInt8]) throws(Failure) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(code: errno) }
+        if let failure = writeSyncAndClose(descriptor, bytes) {
+            _ = unlink(path)
+            throw failure
+        }
+    }
+
+    /// Writes all of `bytes` to `descriptor` (retrying on `EINTR`), syncs it to disk and closes it:
+    /// the first failure, or `nil`. The descriptor is closed either way.
+    static func writeSyncAndClose(_ descriptor: Int32, _ bytes: [UInt8]) -> Failure? {
         var failure: Failure?
         var offset = 0
         while offset < bytes.count, failure == nil {
@@ -107,10 +116,7 @@ enum Platform {
         }
         if failure == nil, fsync(descriptor) != 0 { failure = Failure(code: errno) }
         if close(descriptor) != 0, failure == nil { failure = Failure(code: errno) }
-        if let failure {
-            _ = unlink(path)
-            throw failure
-        }
+        return failure
     }
 
     /// Atomically replaces `destination` with `source` (both in the same directory).

@@ -3,6 +3,7 @@ import ConformanceKit
 import ConformanceEvidence
 import ConformanceReports
 import Foundation
+import PasskeyConformanceAdapter
 import Synchronization
 import WebAuthn
 
@@ -161,17 +162,8 @@ enum Output {
     static func write(_ bytes: [UInt8], to descriptor: Int32) {
         let bit = descriptor == 1 ? 1 : 2
         guard closed.load(ordering: .relaxed) & bit == 0 else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if count >= 0 {
-                offset += count
-            } else if errno != EINTR {
-                // EPIPE (the reader went away) or any other failure: stop printing to this stream.
-                closed.bitwiseOr(bit, ordering: .relaxed)
-                return
-            }
-        }
+        // EPIPE (the reader went away) or any other failure: stop printing to this stream.
+        if !bytes.withUnsafeBytes({ Platform.writeAll(descriptor, $0) }) { closed.bitwiseOr(bit, ordering: .relaxed) }
     }
 
     /// Ignores `SIGPIPE`, so that a closed standard output is an `EPIPE` to handle, not a death.
@@ -188,5 +180,3 @@ enum Output {
     static var errorIsTerminal: Bool { isatty(2) != 0 }
 }
 
-/// The C library's `write`, under a name that `Output.write` does not shadow.
-private let systemWrite: @Sendable (Int32, UnsafeRawPointer?, Int) -> Int = { write($0, $1, $2) }
