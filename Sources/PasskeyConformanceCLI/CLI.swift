@@ -179,4 +179,3 @@ enum Output {
     /// Whether standard error is a terminal (progress is shown only then).
     static var errorIsTerminal: Bool { isatty(2) != 0 }
 }
-

@@ -13,8 +13,8 @@ public struct ChannelError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension MessageChannel {
-    /// Connects to an adapter listening at `address` (the harness's side of a socket channel).
-    public static func connect(to address: ChannelAddress) throws(ChannelError) -> MessageChannel {
+    /// Connects to an adapter listening on a stream socket at `address`.
+    static func connectSocket(to address: ChannelAddress) throws(ChannelError) -> MessageChannel {
         let fd = try Socket.open(address, purpose: "connect to") { fd, pointer, length in systemConnect(fd, pointer, length) }
         return try Socket.channel(fd, address: address)
     }
@@ -22,7 +22,7 @@ extension MessageChannel {
 
 /// A listening stream socket: the adapter's side of a socket channel. Each `accept()` is one
 /// harness connection.
-public final class ChannelListener: Sendable {
+public final class ChannelListener: ChannelAccepting {
     /// Where it listens.
     public let address: ChannelAddress
     private let fd: Int32

@@ -32,6 +32,25 @@ public struct MessageChannel: Sendable {
     }
 }
 
+extension MessageChannel {
+    /// Connects to an adapter listening at `address` (the harness's side of a channel to an adapter
+    /// that runs on its own); each kind of address is served by its carrier's file.
+    public static func connect(to address: ChannelAddress) throws(ChannelError) -> MessageChannel {
+        switch address {
+        case .unix, .tcp: try connectSocket(to: address)
+        }
+    }
+}
+
+/// The adapter's side of a carrier: each `accept()` waits (blocking its thread) for the next harness
+/// and returns its channel. `JSONRPCAdapterServer.run(listener:)` serves whatever conforms.
+public protocol ChannelAccepting: Sendable {
+    /// Where it accepts connections, for messages.
+    var address: ChannelAddress { get }
+    /// Waits for the next harness to connect.
+    func accept() throws(ChannelError) -> MessageChannel
+}
+
 /// Where a stream socket channel is: `unix:PATH` or `tcp:HOST:PORT` with a loopback host.
 ///
 /// Only loopback TCP is accepted: the protocol carries no authentication, and a device farm's

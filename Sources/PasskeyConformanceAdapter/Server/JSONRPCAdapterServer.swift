@@ -69,7 +69,8 @@ public struct JSONRPCAdapterServer: Sendable {
         await ServerConnection(adapter: adapter, configuration: configuration, channel: channel).serve()
     }
 
-    /// Serves every harness that connects to `listener`, each connection as `run()` serves standard
+    /// Serves every harness that connects through `listener` (a `ChannelListener` for stream
+    /// sockets), each connection as `run()` serves standard
     /// input and output, several at once if they come; it returns only if accepting fails. The
     /// adapter serves one harness after another: `adapter.shutdown` and the end of a connection
     /// close that connection's sessions, never the adapter. `ready` is called once the first
@@ -79,7 +80,7 @@ public struct JSONRPCAdapterServer: Sendable {
     /// let listener = try ChannelListener(address: ChannelAddress(parsing: "unix:/tmp/rp.sock"))
     /// try await JSONRPCAdapterServer(adapter: MyRelyingParty()).run(listener: listener)
     /// ```
-    public func run(listener: ChannelListener, ready: @escaping @Sendable () -> Void = {}) async throws(ChannelError) {
+    public func run(listener: some ChannelAccepting, ready: @escaping @Sendable () -> Void = {}) async throws(ChannelError) {
         let (accepted, continuation) = AsyncStream<Result<MessageChannel, ChannelError>>.makeStream()
         // `accept` blocks: a thread of its own waits in it, never one of the cooperative pool.
         let thread = Thread {
