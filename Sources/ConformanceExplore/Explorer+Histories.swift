@@ -252,11 +252,11 @@ extension Explorer {
     /// not meet, a protocol feature the adapter does not implement).
     func runStep(_ step: ExploreStep, world: World, capabilities: Set<Capability>, description: AdapterDescription) async throws -> Bool {
         let binding = step.binding
-        guard let definition = definitions[binding.pattern], definition.needs.isSubset(of: capabilities),
+        guard let definition = definitions[binding.definition], definition.needs.isSubset(of: capabilities),
             definition.protocolFeatures.allSatisfy(description.implements)
         else { return false }
         do {
-            return try await definition.body(world, binding.arguments) == .passed
+            return try await definition.body(world, definition.arguments(binding.arguments)) == .passed
         } catch is SystemIssue {
             return false
         }

@@ -25,9 +25,9 @@ package struct Explorer: Sendable {
     package var jobs = 1
     /// Makes each history's platform backend (the simulated families unless given).
     package var platforms: any PlatformBackendFactory = SimulatedPlatforms()
-    /// The library's definitions by the source of their pattern: a step runs the definition its
+    /// The library's definitions by identity: a step runs the definition its
     /// `binding` names, with no sentence to match.
-    let definitions: [String: StepDefinition]
+    let definitions: [StepDefinition.ID: StepDefinition]
 
     /// Whether an invariant's criterion is among those explored.
     func counts(_ invariant: ExploreInvariant) -> Bool {
@@ -39,7 +39,7 @@ package struct Explorer: Sendable {
         self.adapter = adapter
         self.library = library
         self.seed = seed
-        definitions = Dictionary(library.definitions.map { ($0.pattern.source, $0) }, uniquingKeysWith: { first, _ in first })
+        definitions = Dictionary(library.definitions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// What one history did.

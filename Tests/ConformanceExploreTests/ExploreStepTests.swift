@@ -31,7 +31,7 @@ struct ExploreStepTests {
             Issue.record("\"\(step.sentence)\" names no single definition")
             return
         }
-        #expect(definition.pattern.source == step.binding.pattern, "\(step.sentence)")
+        #expect(definition.id == step.binding.definition, "\(step.sentence)")
         #expect(arguments == step.binding.arguments, "\(step.sentence)")
     }
 
@@ -46,7 +46,7 @@ struct ExploreStepTests {
                         Issue.record("\"\(step.sentence)\" names no single definition")
                         continue
                     }
-                    #expect(definition.pattern.source == step.binding.pattern && arguments == step.binding.arguments, "\(step.sentence)")
+                    #expect(definition.id == step.binding.definition && arguments == step.binding.arguments, "\(step.sentence)")
                 }
             }
         }

@@ -10,7 +10,7 @@ extension Runner {
     /// replay without the `When` steps does (`replayContext`).
     func replay(
         _ testCase: TestPlan.Case, description: AdapterDescription, seed caseSeed: UInt64,
-        bound: [(StepDefinition, [String])], changing change: World.Counterfactual
+        bound: [(StepDefinition, StepArguments)], changing change: World.Counterfactual
     ) async throws -> World {
         var changed = testCase
         if change == .noSignalInterface { changed.target = testCase.target.withoutSignalInterface }

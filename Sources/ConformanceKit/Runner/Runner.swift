@@ -168,10 +168,10 @@ public struct Runner: Sendable {
                 })
         }
         // Bind every step first: an undefined or ambiguous step is an authoring defect, decided before running.
-        var bound: [(StepDefinition, [String])] = []
+        var bound: [(StepDefinition, StepArguments)] = []
         for (index, step) in scenario.steps.enumerated() {
             switch library.match(step.text) {
-            case .found(let definition, let arguments): bound.append((definition, arguments))
+            case .found(let definition, let arguments): bound.append((definition, definition.arguments(arguments)))
             case .undefined:
                 steps[index].status = .undefined
                 return finish(.undefined, "line \(step.line): no step definition matches \"\(step.text)\"")
@@ -320,7 +320,7 @@ public struct Runner: Sendable {
     /// what the relying party does without the scenario's trigger. The caller closes its session.
     func replayContext(
         _ testCase: TestPlan.Case, description: AdapterDescription, seed caseSeed: UInt64,
-        bound: [(StepDefinition, [String])]
+        bound: [(StepDefinition, StepArguments)]
     ) async throws -> World {
         let world: World
         switch await openWorld(testCase, description: description, seed: caseSeed) {

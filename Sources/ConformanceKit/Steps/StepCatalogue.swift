@@ -35,9 +35,9 @@ public struct StepCatalogue: Sendable {
     /// Every entry.
     public var entries: [Entry] { sections.flatMap(\.entries) }
 
-    /// Builds the catalogue of a library from the criteria that use it, one section per file that
-    /// defines steps (in library order), titled from `titles` (by file name) or else by the file name.
-    public init(library: StepLibrary, criteria: [Criterion], titles: [String: String] = [:]) {
+    /// Builds the catalogue of a library from the criteria that use it, one section per section of
+    /// the library, with its title.
+    public init(library: StepLibrary, criteria: [Criterion]) {
         var uses: [String: (criteria: Set<CriterionID>, count: Int, features: Set<Target.Feature>?)] = [:]
         for criterion in criteria {
             for scenario in criterion.scenarios {
@@ -60,22 +60,12 @@ public struct StepCatalogue: Sendable {
                 requiredFeatures: (use?.features ?? []).sorted { $0.rawValue < $1.rawValue },
                 criteria: (use?.criteria ?? []).sorted(), uses: use?.count ?? 0)
         }
-        var result: [Section] = []
-        for definition in library.definitions {
-            let file = String(definition.sourceFile.split(separator: "/").last ?? Substring(definition.sourceFile))
-            let title = titles[file] ?? file.replacingOccurrences(of: "Steps+", with: "").replacingOccurrences(of: ".swift", with: "")
-            if let index = result.firstIndex(where: { $0.title == title }) {
-                result[index].entries.append(entry(definition))
-            } else {
-                result.append(Section(title: title, entries: [entry(definition)]))
-            }
-        }
-        self.sections = result
+        self.sections = library.sections.map { section in Section(title: section.title, entries: section.definitions.map(entry)) }
     }
 
     /// The catalogue of the standard library, from the criteria that use it.
     public static func standard(criteria: [Criterion]) -> StepCatalogue {
-        StepCatalogue(library: .standard, criteria: criteria, titles: StepLibrary.sectionTitles)
+        StepCatalogue(library: .standard, criteria: criteria)
     }
 
     // MARK: Rendering
@@ -137,19 +127,4 @@ public struct StepCatalogue: Sendable {
         lines += ["", Self.markdownEnd]
         return lines.joined(separator: "\n")
     }
-}
-
-extension StepLibrary {
-    /// The catalogue's headings for the files that define the standard steps; a file not listed
-    /// here (a new one) gets a heading from its name.
-    static let sectionTitles: [String: String] = [
-        "Steps+Fixtures.swift": "Accounts, saved passwords and provider behaviour",
-        "Steps+SignIn.swift": "Signing in, time and the app's session",
-        "Steps+Registration.swift": "Registration requests and the server's passkeys",
-        "Steps+SignalFixtures.swift": "Signal scenarios: passkeys, passkey sign-ins, faults and profile changes",
-        "Steps+Signals.swift": "Signal checks",
-        "Steps+Observation.swift": "Observation: settling, proving the path, comparing without the trigger",
-        "Steps+PathProofs.swift": "Path proofs: the trigger happened, the failure had its reason",
-        "Steps+SeedPaths.swift": "Seed paths: answers lost after the server committed, another RP ID, malformed responses",
-    ]
 }

@@ -1,18 +1,49 @@
-/// The step definitions the criterion files may use, looked up by sentence.
+/// The step definitions the criterion files may use, looked up by sentence, in titled sections.
 public struct StepLibrary: Sendable {
+    /// A titled group of definitions: a heading of the step catalogue.
+    public struct Section: Sendable {
+        /// The catalogue's heading.
+        public var title: String
+        /// The definitions, in lookup order.
+        public var definitions: [StepDefinition]
+
+        /// A section titled `title`.
+        public init(_ title: String, _ definitions: [StepDefinition]) {
+            self.title = title
+            self.definitions = definitions
+        }
+    }
+
+    /// The sections, in the catalogue's order.
+    public let sections: [Section]
     /// Every definition, in lookup order.
     public let definitions: [StepDefinition]
 
-    /// Creates a library from definitions.
-    public init(_ definitions: [StepDefinition]) {
-        self.definitions = definitions
+    /// Creates a library from its sections.
+    public init(sections: [Section]) {
+        self.sections = sections
+        definitions = sections.flatMap(\.definitions)
     }
 
-    /// Every step the harness defines.
-    public static let standard = StepLibrary(
-        StepLibrary.fixtureSteps + StepLibrary.signInSteps + StepLibrary.registrationSteps + StepLibrary.signalSteps
-            + StepLibrary.observationSteps + StepLibrary.upgradeSteps + StepLibrary.pathProofSteps + StepLibrary.seedPathSteps
-    )
+    /// Creates a library of one untitled section.
+    public init(_ definitions: [StepDefinition]) {
+        self.init(sections: [Section("Steps", definitions)])
+    }
+
+    /// Every step the harness defines, in the sections the step catalogue shows: declared here, not
+    /// derived from the files that define them.
+    public static let standard = StepLibrary(sections: [
+        Section("Accounts, saved passwords and provider behaviour", fixtureSteps),
+        Section("Signing in, time and the app's session", signInSteps),
+        Section("Registration requests and the server's passkeys", registrationSteps),
+        Section("Signal scenarios: passkeys, passkey sign-ins, faults and profile changes", signalFixtureSteps),
+        Section("Signal checks", signalAssertionSteps),
+        Section("Signal paths: faults until the check, failed creations, outcomes judged by the server", signalPathSteps),
+        Section("Observation: settling, proving the path, comparing without the trigger", observationSteps),
+        Section("Automatic upgrade: failure classes, other sign-ins, relaunches, the request's account", upgradeSteps),
+        Section("Path proofs: the trigger happened, the failure had its reason", pathProofSteps),
+        Section("Seed paths: answers lost after the server committed, another RP ID, malformed responses", seedPathSteps),
+    ])
 
     /// The result of looking up a step's text.
     public enum Match: Sendable {
@@ -44,12 +75,6 @@ public struct StepLibrary: Sendable {
 
 /// Small helpers shared by step bodies.
 enum StepSupport {
-    /// Parses a count argument.
-    static func int(_ text: String) throws -> Int {
-        guard let value = Int(text) else { throw SystemIssue("\"\(text)\" is not a whole number") }
-        return value
-    }
-
     /// A short reference to a transcript entry for failure messages.
     static func cite(_ operation: PlatformOperation) -> String {
         "#\(operation.sequence) \(operation.id) at \(operation.issuedAtMillis) ms"

@@ -242,8 +242,51 @@ public enum StepOutcome: Sendable, Hashable {
     case notVerified(String)
 }
 
+/// The arguments a step's pattern read from its text, typed by the pattern's parameters: an
+/// `{int}` is read as a number once, when the text is matched (its range was checked when the
+/// criterion files loaded); `{string}` and `{word}` arguments are text.
+public struct StepArguments: Sendable, Hashable {
+    /// The arguments as read, in the pattern's order.
+    public let texts: [String]
+    private let numbers: [Int?]
+
+    /// The arguments `texts` of a pattern with `parameters`.
+    public init(_ texts: [String], parameters: [StepPattern.ParameterKind]) {
+        self.texts = texts
+        numbers = texts.indices.map { index in index < parameters.count && parameters[index] == .int ? Int(texts[index]) : nil }
+    }
+
+    /// The text of argument `index` (an account's alias, a phrase, a word).
+    public subscript(index: Int) -> String { texts[index] }
+
+    /// The number of `{int}` argument `index`.
+    public func int(_ index: Int) throws -> Int {
+        guard index < numbers.count, let number = numbers[index] else {
+            throw SystemIssue("argument \(index + 1) (\(index < texts.count ? texts[index] : "missing")) is not a whole number")
+        }
+        return number
+    }
+
+    /// How many arguments were read.
+    public var count: Int { texts.count }
+}
+
 /// Binds a sentence pattern to what the harness does for it.
 public struct StepDefinition: Sendable {
+    /// A definition's identity: the source of its pattern, declared once as a constant where
+    /// another part of the harness names the definition (`StepDefinition+IDs.swift`).
+    public struct ID: Sendable, Hashable, CustomStringConvertible {
+        /// The pattern's source.
+        public let pattern: String
+        /// The identity of the definition with this pattern.
+        public init(_ pattern: String) { self.pattern = pattern }
+        /// The pattern.
+        public var description: String { pattern }
+    }
+
+    /// The definition's identity.
+    public var id: ID { ID(pattern.source) }
+
     /// The values an `{int}` parameter accepts unless its definition says otherwise: counts,
     /// seconds and minutes in criterion files are small, and a value outside is an authoring slip.
     public static let defaultIntRange: ClosedRange<Int> = 0...10_000
@@ -259,17 +302,14 @@ public struct StepDefinition: Sendable {
     /// older minor the test case is *not verified*.
     public let protocolFeatures: Set<ProtocolFeature>
     /// What the step does, given the test case's world and the arguments read from the text.
-    public let body: @Sendable (World, [String]) async throws -> StepOutcome
+    public let body: @Sendable (World, StepArguments) async throws -> StepOutcome
     /// A check of the arguments' meaning when the criterion files load: a message for a value the
     /// step cannot use (an unknown policy, flag or fault). Ranges and lengths are checked apart
     /// from it (``problem(with:)``).
     public let check: (@Sendable ([String]) -> String?)?
     /// The range of each `{int}` argument that does not take ``defaultIntRange``, by its index among
-    /// all the pattern's arguments (as in the body's `arguments[index]`).
+    /// all the pattern's arguments (as in the body's `arguments.int(index)`).
     public let ranges: [Int: ClosedRange<Int>]
-    /// The file that defines the step (`ConformanceKit/Steps+Fixtures.swift`): the step catalogue
-    /// groups definitions by it.
-    public let sourceFile: String
     /// Which arguments name accounts the step creates or needs, so that loading can reject a
     /// scenario that uses an account no earlier step created.
     public let accounts: AccountArguments
@@ -293,17 +333,32 @@ public struct StepDefinition: Sendable {
     public init(
         _ pattern: String, accounts: AccountArguments = .none, needs: Set<Capability> = [], protocolFeatures: Set<ProtocolFeature> = [],
         ranges: [Int: ClosedRange<Int>] = [:],
-        check: (@Sendable ([String]) -> String?)? = nil, sourceFile: String = #fileID,
-        body: @escaping @Sendable (World, [String]) async throws -> StepOutcome
+        check: (@Sendable ([String]) -> String?)? = nil,
+        body: @escaping @Sendable (World, StepArguments) async throws -> StepOutcome
     ) {
         self.pattern = StepPattern(pattern)
         self.needs = needs
         self.protocolFeatures = protocolFeatures
         self.ranges = ranges
         self.check = check
-        self.sourceFile = sourceFile
         self.accounts = accounts
         self.body = body
+    }
+
+    /// A definition named by its identity (see ``init(_:accounts:needs:protocolFeatures:ranges:check:body:)``).
+    public init(
+        _ id: ID, accounts: AccountArguments = .none, needs: Set<Capability> = [], protocolFeatures: Set<ProtocolFeature> = [],
+        ranges: [Int: ClosedRange<Int>] = [:],
+        check: (@Sendable ([String]) -> String?)? = nil,
+        body: @escaping @Sendable (World, StepArguments) async throws -> StepOutcome
+    ) {
+        self.init(id.pattern, accounts: accounts, needs: needs, protocolFeatures: protocolFeatures, ranges: ranges, check: check, body: body)
+    }
+
+    /// The arguments read from a step's text, typed by this definition's parameters (read once,
+    /// when the step is bound).
+    public func arguments(_ texts: [String]) -> StepArguments {
+        StepArguments(texts, parameters: pattern.parameters)
     }
 
     /// The parameters with their types and, for `{int}`, the values they accept.

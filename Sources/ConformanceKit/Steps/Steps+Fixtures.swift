@@ -16,7 +16,7 @@ extension StepLibrary {
     /// Accounts, saved passwords, server credentials and provider behaviour.
     static let fixtureSteps: [StepDefinition] = [
         StepDefinition(
-            "an account {string} with the sign-in policy {string}", accounts: .creates(0),
+            .account, accounts: .creates(0),
             check: StepDefinition.oneOf(SignInPolicy.phrases, at: 1)
         ) { world, arguments in
             let policy = try SignInPolicy(phrase: arguments[1])
@@ -26,7 +26,7 @@ extension StepLibrary {
             try await world.createAccounts([World.fixture(arguments[0], policy: policy, rpID: world.primaryRPID)], aliases: [arguments[0]])
             return .passed
         },
-        StepDefinition("the credential manager holds a saved password for {string}") { world, arguments in
+        StepDefinition(.savedPassword) { world, arguments in
             let username = World.username(arguments[0])
             let rpID = world.primaryRPID
             world.host.withProvider { $0.savedPasswords.append(.init(username: username, rpID: rpID)) }
@@ -34,7 +34,7 @@ extension StepLibrary {
             return .passed
         },
         StepDefinition("the server holds {int} passkey(s) for {string} made with other credential managers", accounts: .uses(1)) { world, arguments in
-            let count = try StepSupport.int(arguments[0])
+            let count = try arguments.int(0)
             if count > 0, let gap = try world.passkeyPolicyGap(arguments[1]) { return gap }
             for _ in 0..<count { _ = try await world.makeServerCredential(for: arguments[1]) }
             return .passed
@@ -44,13 +44,13 @@ extension StepLibrary {
             world.host.record(.step, "provider.setting", "the provider fulfils modal requests without UI")
             return .passed
         },
-        StepDefinition("the credential manager holds every registration response until it is released") { world, _ in
+        StepDefinition(.holdRegistrationResponses) { world, _ in
             world.host.withProvider { $0.holdRegistrations = true }
             world.host.record(.step, "provider.setting", "registration responses are held until released")
             return .passed
         },
         StepDefinition(
-            "the authenticator reports the flags {string}",
+            .authenticatorFlags,
             check: { arguments in
                 do {
                     _ = try World.parseFlags(arguments[0])
@@ -68,7 +68,7 @@ extension StepLibrary {
             "the credential manager keeps its autofill context for {int} second(s)",
             ranges: [0: Int(ProviderState.autofillWindowRange.lowerBound / 1000)...Int(ProviderState.autofillWindowRange.upperBound / 1000)]
         ) { world, arguments in
-            let seconds = try StepSupport.int(arguments[0])
+            let seconds = try arguments.int(0)
             world.host.withProvider { $0.autofillWindowMillis = Int64(seconds) * 1000 }
             world.host.record(.step, "provider.setting", "the credential manager keeps its recent-autofill context for \(seconds) s")
             return .passed

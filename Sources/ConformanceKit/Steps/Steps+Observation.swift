@@ -18,7 +18,7 @@ extension StepLibrary {
     static let observationSteps: [StepDefinition] = [
         // The wait follows the RP's own schedule (no horizon of the harness's); a runaway stopped by
         // the test case's budget of virtual time or the timer limit is named in the transcript.
-        StepDefinition("the app has nothing left scheduled") { world, _ in
+        StepDefinition(.quiescence) { world, _ in
             try await world.quiesce()
             return .passed
         },
@@ -39,7 +39,7 @@ extension StepLibrary {
             return .passed
         },
         StepDefinition("the platform took at most {int} accepted-credentials signal(s) for {string}", accounts: .uses(1)) { world, arguments in
-            let limit = try StepSupport.int(arguments[0])
+            let limit = try arguments.int(0)
             let username = try world.account(arguments[1]).username
             let added = try await world.signalDifference().added(.allAcceptedCredentials, alias: arguments[1], where: \.accepted)
             return StepSupport.expect(

@@ -43,7 +43,7 @@ extension StepLibrary {
                 "the app issued \(issued.count) registration request(s): " + issued.map(StepSupport.cite).joined(separator: ", "))
         },
         StepDefinition("exactly {int} registration request(s) {word} been issued") { world, arguments in
-            let expected = try StepSupport.int(arguments[0])
+            let expected = try arguments.int(0)
             let issued = try await world.registrationsSinceTrigger()
             let shortfall = issued.count < expected ? world.upgradeShortfall(since: world.triggerSequence ?? 0, settled: true) : ""
             return StepSupport.expect(
@@ -52,7 +52,7 @@ extension StepLibrary {
                     + (issued.isEmpty ? "" : ": " + issued.map(StepSupport.cite).joined(separator: ", ")) + (shortfall.isEmpty ? "" : "; " + shortfall))
         },
         StepDefinition("exactly {int} conditional registration request(s) {word} been issued for {string}", accounts: .uses(2)) { world, arguments in
-            let expected = try StepSupport.int(arguments[0])
+            let expected = try arguments.int(0)
             let username = try world.account(arguments[2]).username
             let issued = try await world.registrationsSinceTrigger()
             let matching = issued.filter { $0.registration?.conditional == true && $0.registration?.userName == username }
@@ -204,7 +204,7 @@ extension StepLibrary {
                     : "a registration request succeeded: " + issued.filter { $0.outcome.error == nil }.map(StepSupport.cite).joined(separator: ", "))
         },
         StepDefinition("the server holds {int} passkey(s) for {string}", accounts: .uses(1)) { world, arguments in
-            let expected = try StepSupport.int(arguments[0])
+            let expected = try arguments.int(0)
             let snapshot = try await world.inspect(arguments[1])
             let active = snapshot.credentials.filter { $0.state == .active }
             let rejections = world.host.snapshot.telemetry.map {
@@ -270,7 +270,7 @@ extension StepLibrary {
                     }.joined(separator: ", ") + ", shown only because the upgrade succeeded (not shown "
                     + (attribution.change?.phrase ?? "") + ") " + UpgradeClaims.reading)
         },
-        StepDefinition("the first held registration response is released") { world, _ in
+        StepDefinition(.releaseFirstHeldResponse) { world, _ in
             try await world.letUpgradeWindowRun()
             let released = try await world.releaseHeld(.create, onlyFirst: true)
             guard released == 1 else {
@@ -300,7 +300,4 @@ extension StepLibrary {
             return .passed
         },
     ]
-
-    /// Signal steps (N3.2).
-    static var signalSteps: [StepDefinition] { signalFixtureSteps + signalAssertionSteps + signalPathSteps }
 }

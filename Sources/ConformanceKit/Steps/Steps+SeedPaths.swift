@@ -10,7 +10,7 @@ extension StepLibrary {
         // One strike: the next request of the kinds the fault applies to (a submitted assertion or
         // registration, a read of the accepted list); a retry of it gets its answer.
         StepDefinition(
-            "the server's answer to the app's next request is lost after the server committed it", needs: [.faultInjection],
+            .loseNextAnswer, needs: [.faultInjection],
             protocolFeatures: [.answerLostAfterCommit]
         ) { world, _ in
             world.host.record(.harnessToRP, "session.injectFault", Fault.Kind.answerLostAfterCommit.rawValue + " (once)")

@@ -3,17 +3,17 @@ import Foundation
 extension StepLibrary {
     /// Sign-in, second factor, recovery, sign-out, account switch, explicit creation and time.
     static let signInSteps: [StepDefinition] = [
-        StepDefinition("the user signs in as {string} with the autofilled password", accounts: .uses(0), needs: [.conditionalCreate]) { world, arguments in
+        StepDefinition(.signInAutofilled, accounts: .uses(0), needs: [.conditionalCreate]) { world, arguments in
             let account = try world.account(arguments[0])
             try world.autofill(savedFor: account.username, rpID: account.rpID)
             try await world.perform(.passwordSignIn(username: account.username, password: account.password))
             return .passed
         },
-        StepDefinition("the user signs in as {string} typing the password by hand", accounts: .uses(0), needs: [.conditionalCreate]) { world, arguments in
+        StepDefinition(.signInTyped, accounts: .uses(0), needs: [.conditionalCreate]) { world, arguments in
             try await world.typePassword(UserAction.passwordSignIn(username:password:), of: try world.account(arguments[0]))
             return .passed
         },
-        StepDefinition("the user signs in as {string} with the password saved for {string}", accounts: .uses(0), needs: [.conditionalCreate]) {
+        StepDefinition(.signInWithAnothersPassword, accounts: .uses(0), needs: [.conditionalCreate]) {
             world, arguments in
             let account = try world.account(arguments[0])
             try world.autofill(savedFor: World.username(arguments[1]), rpID: account.rpID)
@@ -21,7 +21,7 @@ extension StepLibrary {
             return .passed
         },
         StepDefinition(
-            "the user answers the second factor {string}", needs: [.secondFactor],
+            .secondFactor, needs: [.secondFactor],
             check: StepDefinition.oneOf(["correct", "wrong", "expired"])
         ) { world, arguments in
             guard let outcome = SecondFactorOutcome(rawValue: arguments[0]) else {
@@ -30,29 +30,29 @@ extension StepLibrary {
             try await world.perform(.secondFactor(outcome))
             return .passed
         },
-        StepDefinition("the user signs in as {string} through account recovery", accounts: .uses(0), needs: [.recoverySignIn]) { world, arguments in
+        StepDefinition(.recoverySignIn, accounts: .uses(0), needs: [.recoverySignIn]) { world, arguments in
             let account = try world.account(arguments[0])
             try await world.perform(.recoverySignIn(username: account.username))
             return .passed
         },
-        StepDefinition("the user signs out") { world, _ in
+        StepDefinition(.signOut) { world, _ in
             try await world.perform(.signOut)
             return .passed
         },
-        StepDefinition("the user switches to {string} with the autofilled password", accounts: .uses(0), needs: [.accountSwitch]) { world, arguments in
+        StepDefinition(.switchAccountAutofilled, accounts: .uses(0), needs: [.accountSwitch]) { world, arguments in
             let account = try world.account(arguments[0])
             try world.autofill(savedFor: account.username, rpID: account.rpID)
             try await world.perform(.switchAccount(username: account.username, password: account.password))
             return .passed
         },
-        StepDefinition("the user creates a passkey from the app's settings", needs: [.explicitCreation]) { world, _ in
+        StepDefinition(.createPasskeyFromSettings, needs: [.explicitCreation]) { world, _ in
             try await world.perform(.createPasskey)
             return .passed
         },
-        timePasses("{int} second(s) pass", unitMillis: 1000),
-        timePasses("{int} second passes", unitMillis: 1000),
-        timePasses("{int} minute(s) pass", unitMillis: 60_000),
-        timePasses("{int} minute passes", unitMillis: 60_000),
+        timePasses(.secondsPass, unitMillis: 1000),
+        timePasses(.secondPasses, unitMillis: 1000),
+        timePasses(.minutesPass, unitMillis: 60_000),
+        timePasses(.minutePasses, unitMillis: 60_000),
         StepDefinition("the app asks for a second factor") { world, _ in
             let status = world.lastOutcome?.status
             return StepSupport.expect(
@@ -78,9 +78,9 @@ extension StepLibrary {
 
 extension StepLibrary {
     /// A step that lets `{int}` units of virtual time pass.
-    static func timePasses(_ pattern: String, unitMillis: Int64) -> StepDefinition {
-        StepDefinition(pattern, ranges: [0: 0...Int(86_400_000 / unitMillis)]) { world, arguments in  // up to a day
-            try await world.advance(byMillis: Int64(try StepSupport.int(arguments[0])) * unitMillis)
+    static func timePasses(_ id: StepDefinition.ID, unitMillis: Int64) -> StepDefinition {
+        StepDefinition(id, ranges: [0: 0...Int(86_400_000 / unitMillis)]) { world, arguments in  // up to a day
+            try await world.advance(byMillis: Int64(try arguments.int(0)) * unitMillis)
             return .passed
         }
     }

@@ -98,18 +98,18 @@ extension StepLibrary {
                 [World.fixture(arguments[0], policy: .passwordOnly, rpID: world.primaryRPID, restricted: true)], aliases: [arguments[0]])
             return .passed
         },
-        StepDefinition("{string} has {int} passkey(s) in the credential manager", accounts: .uses(0)) { world, arguments in
-            let count = try StepSupport.int(arguments[1])
+        StepDefinition(.providerPasskeys, accounts: .uses(0)) { world, arguments in
+            let count = try arguments.int(1)
             if count > 0, let gap = try world.passkeyPolicyGap(arguments[0]) { return gap }
             _ = try await world.makeSharedPasskeys(arguments[0], count: count)
             return .passed
         },
-        StepDefinition("{string} has a revoked passkey in the credential manager", accounts: .uses(0)) { world, arguments in
+        StepDefinition(.revokedProviderPasskey, accounts: .uses(0)) { world, arguments in
             let ids = try await world.makeSharedPasskeys(arguments[0], count: 1, state: .revoked)
             world.notes["revoked passkey"] = Base64URL.encode(ids[0])
             return .passed
         },
-        StepDefinition("the credential manager holds a passkey for {string} that the server does not know", accounts: .uses(0)) { world, arguments in
+        StepDefinition(.passkeyUnknownToServer, accounts: .uses(0)) { world, arguments in
             let snapshot = try await world.inspect(arguments[0])
             let made = try world.host.makeProviderPasskey(
                 rpID: snapshot.rpID, userHandle: snapshot.userHandle, userName: snapshot.name, displayName: snapshot.displayName)
@@ -122,12 +122,12 @@ extension StepLibrary {
             return .passed
         },
         // N3.2: signals are "fire-and-forget hygiene"; "never block a UI flow on the result".
-        StepDefinition("the credential manager holds every signal's answer until it is released") { world, _ in
+        StepDefinition(.holdSignals) { world, _ in
             world.host.withProvider { $0.holdSignals = true }
             world.host.record(.step, "provider.setting", "the platform's answers to signals are held until released")
             return .passed
         },
-        StepDefinition("the platform fails every signal") { world, _ in
+        StepDefinition(.failSignals) { world, _ in
             world.host.withProvider { $0.failSignals = true }
             world.host.record(.step, "provider.setting", "the platform fails every signal it would pass on")
             return .passed
@@ -137,8 +137,8 @@ extension StepLibrary {
             world.host.record(.step, "provider.setting", "the provider accepts signals and does nothing")
             return .passed
         },
-        StepDefinition("the platform rejects the next signal with a rate limit of {int} seconds") { world, arguments in
-            let millis = Int64(try StepSupport.int(arguments[0])) * 1000
+        StepDefinition(.rateLimitNextSignal) { world, arguments in
+            let millis = Int64(try arguments.int(0)) * 1000
             world.host.withProvider { $0.forcedRateLimitRetryMillis = millis }
             world.host.record(.step, "provider.setting", "the next signal is rate limited, retryMillis \(millis)")
             return .passed
@@ -178,9 +178,9 @@ extension StepLibrary {
             "the user signs in with {int} passkeys of {string} the server does not know, {int} seconds apart", accounts: .uses(1), needs: [.passkeySignIn]
         ) {
             world, arguments in
-            let times = try StepSupport.int(arguments[0])
+            let times = try arguments.int(0)
             let snapshot = try await world.inspect(arguments[1])
-            let gap = Int64(try StepSupport.int(arguments[2])) * 1000
+            let gap = Int64(try arguments.int(2)) * 1000
             for index in 0..<times {
                 if index > 0 { try await world.advance(byMillis: gap) }
                 let made = try world.host.makeProviderPasskey(
@@ -189,15 +189,15 @@ extension StepLibrary {
             }
             return .passed
         },
-        StepDefinition("the user signs in with the passkey the server does not know", needs: [.passkeySignIn]) { world, _ in
+        StepDefinition(.passkeySignInUnknownToServer, needs: [.passkeySignIn]) { world, _ in
             try await world.passkeySignIn(.use(try world.storedID("unknown passkey")), hint: nil)
             return .passed
         },
-        StepDefinition("the user signs in with the revoked passkey", needs: [.passkeySignIn]) { world, _ in
+        StepDefinition(.passkeySignInRevoked, needs: [.passkeySignIn]) { world, _ in
             try await world.passkeySignIn(.use(try world.storedID("revoked passkey")), hint: nil)
             return .passed
         },
-        StepDefinition("the user signs in with a passkey of {string}", accounts: .uses(0), needs: [.passkeySignIn]) { world, arguments in
+        StepDefinition(.passkeySignIn, accounts: .uses(0), needs: [.passkeySignIn]) { world, arguments in
             // A passkey the credential manager holds, so that the platform can answer with it.
             let held = Set(world.host.snapshot.provider.passkeys.map(\.credentialID))
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }.sorted {
@@ -207,7 +207,7 @@ extension StepLibrary {
             try await world.passkeySignIn(.use(id), hint: nil)
             return .passed
         },
-        StepDefinition("the user signs in with a passkey of {string} whose signature is invalid", accounts: .uses(0), needs: [.passkeySignIn]) {
+        StepDefinition(.passkeySignInInvalidSignature, accounts: .uses(0), needs: [.passkeySignIn]) {
             world, arguments in
             // A passkey the credential manager holds, so that the platform can answer with it.
             let held = Set(world.host.snapshot.provider.passkeys.map(\.credentialID))
@@ -233,7 +233,7 @@ extension StepLibrary {
             try await world.passkeySignIn(.foreignOrigin(id), hint: nil)
             return .passed
         },
-        StepDefinition("the user cancels the passkey sign-in for {string}", needs: [.passkeySignIn]) { world, arguments in
+        StepDefinition(.cancelPasskeySignIn, needs: [.passkeySignIn]) { world, arguments in
             try await world.passkeySignIn(.cancel, hint: arguments[0])
             return .passed
         },
@@ -247,7 +247,7 @@ extension StepLibrary {
             try await world.perform(.createPasskey)
             return .passed
         },
-        StepDefinition("the user revokes a passkey of {string}", accounts: .uses(0), needs: [.revocation]) { world, arguments in
+        StepDefinition(.revokePasskey, accounts: .uses(0), needs: [.revocation]) { world, arguments in
             let active = try await world.inspect(arguments[0]).credentials.filter { $0.state == .active }
             guard let id = active.first?.credentialID else { return .failed("the server holds no active passkey of \(arguments[0]) to revoke") }
             world.notes["passkey revoked by the user"] = Base64URL.encode(id)
@@ -262,20 +262,20 @@ extension StepLibrary {
             }
             return .passed
         },
-        StepDefinition("the app reaches its refresh point", needs: [.refreshPoint]) { world, _ in
+        StepDefinition(.refreshPoint, needs: [.refreshPoint]) { world, _ in
             try await world.perform(.refresh)
             return .passed
         },
         StepDefinition("the app reaches its refresh point {int} times, {int} seconds apart", needs: [.refreshPoint]) { world, arguments in
-            let times = try StepSupport.int(arguments[0])
-            let gap = Int64(try StepSupport.int(arguments[1])) * 1000
+            let times = try arguments.int(0)
+            let gap = Int64(try arguments.int(1)) * 1000
             for index in 0..<times {
                 if index > 0 { try await world.advance(byMillis: gap) }
                 try await world.perform(.refresh)
             }
             return .passed
         },
-        StepDefinition("the user changes the account's name to {string} and its display name to {string}", needs: [.rename]) { world, arguments in
+        StepDefinition(.rename, needs: [.rename]) { world, arguments in
             try await world.perform(
                 .rename(
                     newName: arguments[0] == "-" ? nil : arguments[0],
@@ -283,8 +283,8 @@ extension StepLibrary {
             return .passed
         },
         StepDefinition("the user changes the account's name {int} times, {int} seconds apart", needs: [.rename]) { world, arguments in
-            let times = try StepSupport.int(arguments[0])
-            let gap = Int64(try StepSupport.int(arguments[1])) * 1000
+            let times = try arguments.int(0)
+            let gap = Int64(try arguments.int(1)) * 1000
             for index in 0..<times {
                 if index > 0 { try await world.advance(byMillis: gap) }
                 try await world.perform(.rename(newName: "renamed-\(index + 1)@example.com", newDisplayName: nil, confirmed: true))

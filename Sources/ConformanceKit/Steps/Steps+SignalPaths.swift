@@ -118,7 +118,7 @@ extension StepLibrary {
             return StepSupport.expect(last.outcome.status != .rejected, "the app answered opening passkey management with \(last.text)")
         },
         StepDefinition("the server holds {int} accepted passkey(s) for {string}") { world, arguments in
-            let expected = try StepSupport.int(arguments[0])
+            let expected = try arguments.int(0)
             let account = try await world.inspect(arguments[1])
             let active = account.credentials.filter { $0.state == .active }.count
             return StepSupport.expect(active == expected, "the server accepts \(active) passkey(s) of \(account.username), expected \(expected)")
@@ -126,7 +126,7 @@ extension StepLibrary {
         // F-coalesce: work still pending once the triggers are over is coalesced per account; work
         // sent at once (no coalescing window) is not pending. Counted by difference over the same span.
         StepDefinition("the app sent at most {int} accepted-credentials signal(s) for {string} after the last trigger") { world, arguments in
-            let limit = try StepSupport.int(arguments[0])
+            let limit = try arguments.int(0)
             let username = try world.account(arguments[1]).username
             guard let last = world.lastUserActionMillis else { throw SystemIssue("the scenario performed no user action") }
             let added = try await world.signalDifference().added(.allAcceptedCredentials, alias: arguments[1], from: last)

@@ -100,7 +100,7 @@ extension StepLibrary {
                 added.count <= 0, "the trigger added unknown-credential signal(s): " + SignalDifference.describe(added.with, added.without))
         },
         StepDefinition("exactly {int} unknown-credential signal(s) {word} been sent for the passkey the server does not know") { world, arguments in
-            let expected = try StepSupport.int(arguments[0])
+            let expected = try arguments.int(0)
             let id = try world.storedID("unknown passkey")
             let difference = try await world.signalDifference()
             let replayID = difference.replayNotes["unknown passkey"].flatMap(Base64URL.decodeIfValid)
@@ -119,7 +119,7 @@ extension StepLibrary {
                 added.count <= 0, "the trigger added accepted-credentials signal(s): " + SignalDifference.describe(added.with, added.without))
         },
         StepDefinition("exactly {int} accepted-credentials signal(s) {word} been sent for {string}", accounts: .uses(2)) { world, arguments in
-            let expected = try StepSupport.int(arguments[0])
+            let expected = try arguments.int(0)
             let username = try world.account(arguments[2]).username
             // What the trigger caused is what it added: a list the RP's own schedule sends (a
             // recurring timer, a reconciliation at every foreground) is sent without the trigger
@@ -193,7 +193,7 @@ extension StepLibrary {
         },
         StepDefinition("the app never made more than {int} signal calls in any {int}-second window") { world, arguments in
             try await world.quiesce()
-            let window = SignalRateWindow(limit: try StepSupport.int(arguments[0]), windowMillis: Int64(try StepSupport.int(arguments[1])) * 1000)
+            let window = SignalRateWindow(limit: try arguments.int(0), windowMillis: Int64(try arguments.int(1)) * 1000)
             let times = world.signalCalls.filter { $0.interface == "signalCredentialState" }.map(\.operation.issuedAtMillis).sorted()
             guard let excess = window.firstExcess(times, time: { $0 }), let start = excess.first, let end = excess.last else { return .passed }
             return .failed("\(excess.count) signal calls between \(start) ms and \(end) ms, more than \(window.limit) in \(window.seconds) s")
@@ -346,7 +346,7 @@ extension StepLibrary {
             return StepSupport.expect(account.name == arguments[1], "the server's name of \(account.username) is \"\(account.name)\"")
         },
         StepDefinition("the server holds {int} revoked passkey(s) for {string}", accounts: .uses(1)) { world, arguments in
-            let expected = try StepSupport.int(arguments[0])
+            let expected = try arguments.int(0)
             let account = try await world.inspect(arguments[1])
             let revoked = account.credentials.filter { $0.state == .revoked }.count
             return StepSupport.expect(revoked == expected, "the server holds \(revoked) revoked passkey(s) for \(account.username), expected \(expected)")

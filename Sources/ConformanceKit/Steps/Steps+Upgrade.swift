@@ -173,7 +173,7 @@ extension StepLibrary {
     /// relaunches and the binding of a request to its account.
     static let upgradeSteps: [StepDefinition] = [
         StepDefinition(
-            "the credential manager fails the next conditional registration with {string}",
+            .failNextRegistration,
             check: { arguments in
                 CreateFailureClass.named(arguments[0]) == nil
                     ? "unknown failure class \"\(arguments[0])\" (one of: \(CreateFailureClass.all.map(\.id).joined(separator: ", ")))" : nil
@@ -223,7 +223,7 @@ extension StepLibrary {
                     }.joined(separator: ", "))
         },
         StepDefinition(
-            "the user signs in as {string} through {string}", accounts: .uses(0), needs: [.alternativeSignIn],
+            .alternativeSignIn, accounts: .uses(0), needs: [.alternativeSignIn],
             check: StepDefinition.oneOf(["a magic link", "a one-time code", "federated sign-in"], at: 1)
         ) { world, arguments in
             let account = try world.account(arguments[0])
@@ -237,11 +237,11 @@ extension StepLibrary {
             try await world.perform(.alternativeSignIn(username: account.username, method: method))
             return .passed
         },
-        StepDefinition("the app is relaunched", needs: [.relaunch]) { world, _ in
+        StepDefinition(.relaunch, needs: [.relaunch]) { world, _ in
             try await world.perform(.relaunch)
             return .passed
         },
-        StepDefinition("the user switches to {string} typing the password by hand", accounts: .uses(0), needs: [.accountSwitch]) { world, arguments in
+        StepDefinition(.switchAccountTyped, accounts: .uses(0), needs: [.accountSwitch]) { world, arguments in
             try await world.typePassword(UserAction.switchAccount(username:password:), of: try world.account(arguments[0]))
             return .passed
         },
