@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
 from django_rp import (CAPABILITIES, RP_ID, DjangoPackage, PackageServer, ProxiedClient,  # noqa: E402
                        RegistrationRejected, authentication_json, challenge_in, parse_creation_options,
                        registration_flags, registration_json, run_adapter, typed_code)
-from encoding import b64url_decode  # noqa: E402
+from passkey_base64url import b64url_decode  # noqa: E402
 from server import Refused, SignInResult  # noqa: E402
 
 # The headless API and the project's account API support every capability the app half declares

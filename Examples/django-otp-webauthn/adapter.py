@@ -95,7 +95,7 @@ class OTPWebAuthnServer(PackageServer):
         answer = self._post("/webauthn/authentication/begin/")
         if answer.status != 200:
             raise Refused(answer.detail())
-        from encoding import b64url_decode
+        from passkey_base64url import b64url_decode
         return b64url_decode(answer.json()["challenge"])
 
     def finish_authentication(self, credential_id, client_data_json, authenticator_data, signature, user_handle, now):

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "django-common"))
 
 from django_rp import (CAPABILITIES, DjangoPackage, PackageServer, RegistrationRejected,  # noqa: E402
                        authentication_json, challenge_in, parse_creation_options, registration_json, run_adapter)
-from encoding import b64url_decode, b64url_encode  # noqa: E402
+from passkey_base64url import b64url_decode, b64url_encode  # noqa: E402
 from server import Refused, SignInResult  # noqa: E402
 
 # The package's REST API and the project's account API support what the app half declares

@@ -37,11 +37,12 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python-webauthn"))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python-common"))
 
 from app import App, NetworkError  # noqa: E402
-from app_protocol import ALL_TARGETS, APP_HANDLERS, Dispatcher, device_of, protocol_connection, serve  # noqa: E402
-from encoding import b64url_decode, b64url_encode  # noqa: E402
-from jsonrpc import INVALID_PARAMS, RpcError  # noqa: E402
+from app_protocol import ALL_TARGETS, APP_HANDLERS, Dispatcher, device_of, serve  # noqa: E402
+from passkey_base64url import b64url_decode, b64url_encode  # noqa: E402
+from passkey_jsonrpc import INVALID_PARAMS, RpcError, stdio_connection  # noqa: E402
 from server import LookupFailed, Refused, RegistrationOptions  # noqa: E402
 from verifiers import describe_flags, package_version, rejected_flags_in  # noqa: E402
 
@@ -530,7 +531,7 @@ def run_adapter(package, arguments):
     def log(text):
         print(f"{package.name}-adapter: {text}", file=sys.stderr, flush=True)
 
-    connection = protocol_connection(log)
+    connection = stdio_connection(log)
     state = {}
     ready = threading.Event()
 

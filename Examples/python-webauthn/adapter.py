@@ -14,21 +14,28 @@ Run it through the harness:
     swift run passkey-conformance run --adapter-command "python3 Examples/python-webauthn/adapter.py"
 
 Pass --verbose to log every message on standard error. Install the libraries with
-`python3 -m pip install webauthn fido2`.
+`python3 -m pip install webauthn fido2`. With `--listen unix:PATH` (or `--listen tcp:127.0.0.1:PORT`)
+it listens on that socket instead, serving one harness connection after another
+(`passkey-conformance run --adapter-connect unix:PATH`) until SIGTERM or SIGINT. The protocol's
+transport is ../python-common/passkey_jsonrpc.py, shared by every Python example.
 """
 
+import os
 import sys
 
 if sys.version_info < (3, 9):
     sys.exit(f"python-webauthn-adapter: needs Python 3.9 or later, this is {sys.version.split()[0]}")
 sys.dont_write_bytecode = True  # keep the examples directory free of __pycache__
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python-common"))
+
 import argparse  # noqa: E402
 
 from app import App  # noqa: E402
-from app_protocol import (ALL_TARGETS, APP_HANDLERS, Dispatcher, device_of, protocol_connection,  # noqa: E402
-                          serve)
-from jsonrpc import INVALID_PARAMS, RpcError  # noqa: E402
+from app_protocol import ALL_TARGETS, APP_HANDLERS, Dispatcher, device_of, serve  # noqa: E402
+from passkey_jsonrpc import (EX_USAGE, INVALID_PARAMS, RpcError, parse_listen_address, serve_socket,  # noqa: E402
+                             stdio_connection)
 from server import FAULT_KINDS, AccountFixture, Server  # noqa: E402
 from verifiers import make_verifier  # noqa: E402
 from web import DESIGNS, MUTANTS, WebFrontEnd  # noqa: E402
@@ -57,9 +64,17 @@ def parse_arguments(arguments):
     parser.add_argument("--web-design", choices=sorted(DESIGNS), help="another conforming design of the web front end")
     parser.add_argument("--describe", action="store_true",
                         help="print the configuration (library, version, the line that makes the difference) as JSON and exit")
+    parser.add_argument("--listen", metavar="unix:PATH|tcp:127.0.0.1:PORT",
+                        help="listen on this socket and serve one harness connection after another "
+                             "(run --adapter-connect), instead of standard input and output")
     options = parser.parse_args(arguments)
     if options.library_defaults and options.verifier != "webauthn":
         parser.error("--library-defaults applies to --verifier webauthn")
+    if options.listen is not None:
+        try:
+            options.listen = parse_listen_address(options.listen)
+        except ValueError as error:
+            parser.exit(EX_USAGE, f"{parser.prog}: --listen: {error}\n")
     options.configuration = "fido2" if options.verifier == "fido2" else (
         "library-defaults" if options.library_defaults else "careful")
     return options
@@ -170,16 +185,25 @@ def main():
         print(json.dumps({"configuration": OPTIONS.configuration, "library": verifier.package,
                           "version": verifier.version, "line": verifier.configuration_line}))
         return
-    connection = protocol_connection(log)
+    # On standard input and output, the protocol is set aside before the libraries load (a print of
+    # theirs then goes to standard error); over a socket, standard output is not the protocol's.
+    connection = None if OPTIONS.listen else stdio_connection(log)
     try:
         verifier = make_verifier(OPTIONS.configuration)
     except ImportError as error:
         log(f"cannot load the verification library ({error}); install it: python3 -m pip install webauthn fido2")
         raise SystemExit(1) from None
     log(f"verifying with {verifier.package} {verifier.version} ({OPTIONS.configuration})")
-    dispatcher = Dispatcher(connection, describe, lambda context, platform: Session(context, platform, verifier), HANDLERS)
-    try:
+
+    def serve_connection(connection):
+        """One harness connection: its own dispatcher and sessions."""
+        dispatcher = Dispatcher(connection, describe, lambda context, platform: Session(context, platform, verifier), HANDLERS)
         serve(connection, dispatcher, log, verbose=VERBOSE)
+
+    if OPTIONS.listen:
+        sys.exit(serve_socket(OPTIONS.listen, serve_connection, log, verbose=VERBOSE))
+    try:
+        serve_connection(connection)
     except (BrokenPipeError, KeyboardInterrupt):
         pass  # the harness has gone
 

@@ -4,16 +4,16 @@ platform as the app sees it, the session methods that reach only the app, and th
 An adapter supplies what depends on its server: `open_session` (a fresh app and server for one
 test case), the methods that reach the server directly (fixtures, inspections, faults) and its
 description for `adapter.hello`. Examples/python-webauthn/adapter.py (an in-memory server) and the
-examples in front of real packages (Examples/loopback-common/) are built on it.
+examples in front of real packages (Examples/loopback-common/) are built on it. The transport
+(JSON-RPC over standard input and output, or a socket) is ../python-common/passkey_jsonrpc.py,
+which the adapter puts on the path.
 """
 
-import os
-import sys
 import traceback
 
 from app import Action, BadAction, Device, PlatformError, PlatformOutcome
-from jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, PLATFORM_CALL_FAILED, UNKNOWN_SESSION,
-                     UNSUPPORTED_VERSION, Connection, HarnessGone, Params, RpcError)
+from passkey_jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, PLATFORM_CALL_FAILED, UNKNOWN_SESSION,
+                             UNSUPPORTED_VERSION, HarnessGone, Params, RpcError)
 from server import Refused
 
 PROTOCOL_VERSION = "1.3"
@@ -196,7 +196,8 @@ class Dispatcher:
 
 
 def serve(connection, dispatcher, log, verbose=False):
-    """The main loop: one harness request at a time, each answered with a result or an error."""
+    """The main loop of one connection: one harness request at a time, each answered with a result
+    or an error, until the harness closes its end or calls adapter.shutdown."""
     while not dispatcher.finished:
         message = connection.next_request()
         if message is None:
@@ -220,12 +221,3 @@ def serve(connection, dispatcher, log, verbose=False):
             connection.answer_error(message.id, ADAPTER_ERROR, f"{type(error).__name__}: {error}")
         else:
             connection.answer(message.id, result)
-
-
-def protocol_connection(log):
-    """A connection on standard input and a private copy of standard output. File descriptor 1 then
-    points at standard error, so that a stray print() cannot corrupt the message stream."""
-    protocol_output = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return Connection(sys.stdin.buffer, protocol_output, log=log)

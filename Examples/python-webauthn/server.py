@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Optional
 
-from encoding import b64url_decode
+from passkey_base64url import b64url_decode
 from verifiers import Rejected
 
 CHALLENGE_LIFETIME_MILLIS = 5 * 60 * 1000

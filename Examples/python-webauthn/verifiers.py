@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib.metadata
 from dataclasses import dataclass
 
-from encoding import b64url_encode
+from passkey_base64url import b64url_encode
 
 # Authenticator data flags (WebAuthn, authenticator data).
 USER_PRESENT, USER_VERIFIED, BACKUP_ELIGIBLE, BACKED_UP = 0x01, 0x04, 0x08, 0x10

@@ -14,10 +14,15 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from urllib.parse import urlsplit
 
-from encoding import b64url_decode, b64url_encode
-from server import LookupFailed, Refused
+# The adapter puts ../python-common on the path too; this module is also imported on its own
+# (Scripts/web-selftest.sh reads MUTANTS and DESIGNS).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python-common"))
+
+from passkey_base64url import b64url_decode, b64url_encode  # noqa: E402
+from server import LookupFailed, Refused  # noqa: E402
 
 # The page's origin; the second RP ID's site names it as a related origin.
 WEB_ORIGIN = "https://login.example.com"

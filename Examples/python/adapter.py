@@ -15,7 +15,10 @@ Run it through the harness:
 
     swift run passkey-conformance run --adapter-command "python3 Examples/python/adapter.py"
 
-Pass --verbose to log every message on standard error.
+Pass --verbose to log every message on standard error. With `--listen unix:PATH` (or
+`--listen tcp:127.0.0.1:PORT`) it listens on that socket instead, serving one harness connection
+after another (`passkey-conformance run --adapter-connect unix:PATH`) until SIGTERM or SIGINT.
+The protocol's transport is ../python-common/passkey_jsonrpc.py, shared by every Python example.
 """
 
 import os
@@ -26,9 +29,13 @@ if sys.version_info < (3, 9):
     sys.exit(f"python-adapter: needs Python 3.9 or later, this is {sys.version.split()[0]}")
 sys.dont_write_bytecode = True  # keep the examples directory free of __pycache__
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python-common"))
+
 from app import Action, App, BadAction, Device, PlatformError, PlatformOutcome  # noqa: E402
-from jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, PLATFORM_CALL_FAILED,  # noqa: E402
-                     UNKNOWN_SESSION, UNSUPPORTED_VERSION, Connection, HarnessGone, Params, RpcError)
+from passkey_jsonrpc import (ADAPTER_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, PLATFORM_CALL_FAILED,  # noqa: E402
+                             UNKNOWN_SESSION, UNSUPPORTED_VERSION, HarnessGone, Params, RpcError, listen_argument,
+                             serve_socket, stdio_connection)
 from server import FAULT_KINDS, AccountFixture, Refused, Server  # noqa: E402
 
 PROTOCOL_VERSION = "1.2"
@@ -262,7 +269,8 @@ HANDLERS = {
 
 
 def serve(connection):
-    """The main loop: one harness request at a time, each answered with a result or an error."""
+    """The main loop of one connection: one harness request at a time, each answered with a result
+    or an error, until the harness closes its end or calls adapter.shutdown."""
     adapter = Adapter(connection)
     while not adapter.finished:
         message = connection.next_request()
@@ -290,12 +298,13 @@ def serve(connection):
 
 
 def main():
+    listen = listen_argument(sys.argv[1:], "python-adapter")  # exits with status 64 if malformed
+    if listen is not None:
+        # A fresh Adapter (and sessions) per connection; one connection's end is not the process's.
+        sys.exit(serve_socket(listen, serve, log, verbose=VERBOSE))
     # Keep the protocol on a private copy of standard output and point file descriptor 1 at
     # standard error, so that a stray print() cannot corrupt the message stream.
-    protocol_output = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    connection = Connection(sys.stdin.buffer, protocol_output, log=log)
+    connection = stdio_connection(log)
     try:
         serve(connection)
     except (BrokenPipeError, KeyboardInterrupt):

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
-from registration import b64url_decode, b64url_encode
+from passkey_base64url import b64url_decode, b64url_encode
 from server import Refused
 
 # Apple's error for a cancelled sheet, and for a conditional request the credential manager declined.

@@ -5,19 +5,15 @@ cryptography beyond SHA-256 (WebAuthn Level 3, section 7.1): the client data's t
 and origin, the authenticator data's RP ID hash and flags, and the shape of the credential
 public key. Verifying a passkey *sign-in* needs an ES256 signature check, which the standard
 library cannot do; this example therefore does not offer passkey sign-in (see README.md).
-
-Also here: base64url, the byte encoding of WebAuthn's JSON forms and of the adapter protocol.
 """
 
-import base64
-import binascii
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from typing import Optional
 
 import cbor
+from passkey_base64url import b64url_decode
 
 # Authenticator data flags (WebAuthn section 6.1).
 USER_PRESENT = 0x01
@@ -28,26 +24,6 @@ ATTESTED_CREDENTIAL_DATA = 0x40
 EXTENSION_DATA = 0x80
 
 MAX_CREDENTIAL_ID_LENGTH = 1023
-
-_BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
-
-
-def b64url_encode(data):
-    """Unpadded base64url, as WebAuthn's JSON forms and the adapter protocol write bytes."""
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def b64url_decode(text):
-    """Decodes canonical unpadded base64url; raises ValueError for anything else."""
-    if not isinstance(text, str) or not _BASE64URL.fullmatch(text) or len(text) % 4 == 1:
-        raise ValueError(f"not unpadded base64url: {str(text)[:40]!r}")
-    try:
-        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except binascii.Error as error:
-        raise ValueError(f"not base64url: {error}") from None
-    if b64url_encode(data) != text:
-        raise ValueError(f"not canonical base64url: {text[:40]!r}")
-    return data
 
 
 class RegistrationRejected(Exception):

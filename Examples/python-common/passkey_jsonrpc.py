@@ -1,4 +1,11 @@
-"""JSON-RPC 2.0 over a pair of byte streams, one message per line, as the adapter protocol frames it.
+"""The adapter protocol's transport, shared by every Python example (Examples/python-common/).
+
+JSON-RPC 2.0 over a pair of byte streams, one message per line, as the adapter protocol frames it:
+standard input and output (`stdio_connection`), or a stream socket the adapter listens on
+(`--listen unix:PATH` or `--listen tcp:127.0.0.1:PORT`, served by `serve_socket`). Standard library
+only. An example reaches it by putting this directory on `sys.path`:
+
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python-common"))
 
 Both peers call each other: the harness calls the adapter (`session.perform`, ...) and, while such
 a call is in progress, the adapter calls the harness (`platform.createCredential`, `clock.now`,
@@ -11,10 +18,16 @@ way out, and `Params.bytes` decodes them on the way in.
 """
 
 import json
+import os
+import signal
+import socket
+import stat
+import sys
+import traceback
 from collections import deque
-from typing import NamedTuple, Optional
+from typing import Callable, NamedTuple, Optional
 
-from registration import b64url_decode, b64url_encode
+from passkey_base64url import b64url_decode, b64url_encode
 
 MAX_LINE_BYTES = 16 << 20
 
@@ -238,3 +251,210 @@ class Params:
         """A member that is an array of objects."""
         items = self._member(key, (list,), "an array", optional=False)
         return [Params(item, f"{self.path}.{key}[{index}]") for index, item in enumerate(items)]
+
+
+# Where the adapter serves the protocol: standard input and output, or a stream socket.
+
+EX_USAGE = 64  # a malformed --listen (sysexits.h), as reference-rp-adapter exits
+EX_SOFTWARE = 70  # the socket could not be listened on, as reference-rp-adapter exits
+
+LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
+
+
+def stdio_connection(log):
+    """A connection on standard input and a private copy of standard output. File descriptor 1 then
+    points at standard error, so that a stray print() cannot corrupt the message stream."""
+    protocol_output = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return Connection(sys.stdin.buffer, protocol_output, log=log)
+
+
+class ListenAddress(NamedTuple):
+    """`unix:PATH` or `tcp:HOST:PORT` (HOST one of LOOPBACK_HOSTS), as `--listen` takes it."""
+
+    kind: str  # "unix" or "tcp"
+    path: Optional[str] = None
+    host: Optional[str] = None
+    port: Optional[int] = None
+
+    def __str__(self):
+        if self.kind == "unix":
+            return f"unix:{self.path}"
+        return f"tcp:[{self.host}]:{self.port}" if ":" in self.host else f"tcp:{self.host}:{self.port}"
+
+
+def parse_listen_address(text) -> ListenAddress:
+    """Reads `unix:PATH` or `tcp:HOST:PORT` (`tcp:[::1]:PORT` for IPv6), the forms the harness's
+    `--adapter-connect` takes; raises ValueError, with a message for the user, for anything else."""
+    if text.startswith("unix:"):
+        path = text[len("unix:"):]
+        if not path:
+            raise ValueError(f"'{text}' names no socket path; write unix:/path/to/socket")
+        return ListenAddress("unix", path=path)
+    if not text.startswith("tcp:"):
+        raise ValueError(f"'{text}' is not a socket address; write unix:PATH or tcp:127.0.0.1:PORT")
+    host, colon, port = text[len("tcp:"):].rpartition(":")
+    if not colon or not host:
+        raise ValueError(f"'{text}' has no port; write tcp:127.0.0.1:PORT")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise ValueError(f"the port in '{text}' is not a number from 1 to 65535")
+    if host not in LOOPBACK_HOSTS:
+        raise ValueError(f"'{text}': only a loopback host (127.0.0.1, ::1, localhost) is accepted; the protocol "
+                         "carries no authentication, so forward a remote port to this machine instead")
+    return ListenAddress("tcp", host=host, port=int(port))
+
+
+def listen_argument(arguments, program) -> Optional[ListenAddress]:
+    """The address of `--listen ADDRESS` (or `--listen=ADDRESS`) among the command-line arguments,
+    None without one. A missing or malformed address is reported on standard error and the process
+    exits with status 64."""
+    for index, argument in enumerate(arguments):
+        if argument == "--listen" or argument.startswith("--listen="):
+            text = argument[len("--listen="):] if "=" in argument else (
+                arguments[index + 1] if index + 1 < len(arguments) else None)
+            if text is None:
+                usage_error(program, "--listen needs an address: unix:PATH or tcp:127.0.0.1:PORT")
+            try:
+                return parse_listen_address(text)
+            except ValueError as error:
+                usage_error(program, f"--listen: {error}")
+    return None
+
+
+def usage_error(program, message):
+    print(f"{program}: {message}", file=sys.stderr, flush=True)
+    raise SystemExit(EX_USAGE)
+
+
+class Stopped(BaseException):
+    """SIGTERM arrived: stop listening. A BaseException, so that no `except Exception` of a main
+    loop answers it as a failed call."""
+
+
+def serve_socket(address: ListenAddress, serve_connection: Callable[[Connection], None], log, verbose=False):
+    """Listens at the address and serves one harness connection at a time, each with
+    `serve_connection(connection)`, the same loop as on standard input and output, until that
+    connection ends (end of input, or `adapter.shutdown` answered); then accepts the next one. A
+    connection that ends or breaks does not end the process: SIGTERM or SIGINT do, and remove the
+    socket file of a unix: address. Returns the exit status: 0 once stopped, 70 if the address
+    cannot be listened on."""
+    try:
+        listener = _listen(address)
+    except (OSError, ValueError) as error:
+        log(f"cannot listen at {address}: {error}")
+        return EX_SOFTWARE
+    socket_file = _identity(address.path) if address.kind == "unix" else None
+    previous_handler = signal.signal(signal.SIGTERM, _stop)
+    try:
+        # One line on standard error once connections are accepted: scripts wait for it.
+        log(f"listening at {address}")
+        while True:
+            client, _ = listener.accept()
+            if verbose:
+                log("a harness connected")
+            try:
+                try:
+                    _serve_client(client, serve_connection, log)
+                except OSError as error:  # the harness's end broke mid-message (reset, broken pipe)
+                    log(f"the connection ended: {error}")
+                except Exception:  # noqa: BLE001  (a bug of the adapter: report it, keep listening)
+                    log(f"the connection failed:\n{traceback.format_exc()}")
+            except BaseException:  # stopped (SIGTERM, SIGINT) while serving it
+                client.close()
+                raise
+            _close(client)
+            if verbose:
+                log("the connection ended; listening for the next one")
+    except (KeyboardInterrupt, Stopped):
+        return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
+        listener.close()
+        if socket_file is not None and _identity(address.path) == socket_file:
+            os.unlink(address.path)
+
+
+def _stop(signal_number, frame):
+    raise Stopped()
+
+
+def _listen(address):
+    if address.kind == "unix":
+        _remove_stale_socket(address.path)
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            listener.bind(address.path)
+        except OSError:
+            listener.close()
+            raise
+    else:
+        family, kind, protocol, _, socket_address = socket.getaddrinfo(
+            address.host, address.port, type=socket.SOCK_STREAM)[0]
+        listener = socket.socket(family, kind, protocol)
+        try:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(socket_address)
+        except OSError:
+            listener.close()
+            raise
+    listener.listen(8)
+    return listener
+
+
+def _remove_stale_socket(path):
+    """Removes a socket file that no process listens on any more; refuses to remove anything else."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(mode):
+        raise ValueError(f"{path} exists and is not a socket; remove it or choose another path")
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(path)
+    except OSError:
+        os.unlink(path)  # nobody listens there: a socket file left behind by a process that died
+    else:
+        raise ValueError("another process is listening there")
+    finally:
+        probe.close()
+
+
+def _identity(path):
+    """The socket file at path as (device, inode), None if there is none: the file removed at the end
+    must be the one this process made."""
+    try:
+        status = os.lstat(path)
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
+
+
+def _serve_client(client, serve_connection, log):
+    reader, writer = client.makefile("rb"), client.makefile("wb")
+    try:
+        serve_connection(Connection(reader, writer, log=log))
+    finally:
+        for stream in (writer, reader):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+def _close(client):
+    """Ends a connection without losing the last answer: shuts the sending side, reads what the
+    harness still sends until it closes its end (briefly), then closes. Closing with unread input
+    would reset the connection and could destroy answers the harness has not read yet."""
+    try:
+        client.shutdown(socket.SHUT_WR)
+        client.settimeout(2)
+        while client.recv(65536):
+            pass
+    except OSError:
+        pass
+    finally:
+        client.close()

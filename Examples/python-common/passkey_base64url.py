@@ -1,4 +1,7 @@
-"""base64url: the byte encoding of WebAuthn's JSON forms and of the adapter protocol."""
+"""base64url: the byte encoding of WebAuthn's JSON forms and of the adapter protocol.
+
+Shared by every Python example (Examples/python-common/); standard library only.
+"""
 
 import base64
 import binascii
