@@ -94,7 +94,7 @@ let package = Package(
                 "Gherkin",
                 "WebAuthn", "HarnessBuild", "PasskeyConformanceAdapter",
             ],
-            resources: [.copy("Resources/Criteria")]
+            resources: [.copy("Resources/Criteria"), .copy("Resources/Skeletons")]
         ),
         .executableTarget(name: "passkey-conformance", dependencies: ["PasskeyConformanceCLI"]),
         .executableTarget(name: "reference-rp-adapter", dependencies: ["ReferenceRP", "PasskeyConformanceAdapter", "ConformanceModel"]),

@@ -3,6 +3,13 @@ import Foundation
 
 /// The files `init-adapter` writes: a minimal adapter per language that speaks the whole protocol,
 /// declares every target and no capability, and leaves the relying party's logic as TODOs.
+///
+/// Their text is in templates under `Resources/Skeletons` (`python/adapter.py.template`,
+/// `swift/Package.swift.template`, `swift/main.swift.template`, `README.md.template`), copied into
+/// the resource bundle beside the executable like the criteria and found by path the same way
+/// (`CriteriaLocation.bundledFolder`), never through `Bundle.module`, which would stop the process
+/// when the bundle is missing. Their placeholders: `{{TARGETS}}` in adapter.py, `{{PACKAGE_PATH}}`
+/// and `{{PACKAGE_IDENTITY}}` in Package.swift, `{{LANGUAGE}}` and `{{RUN_COMMAND}}` in README.md.
 enum AdapterSkeletons {
     /// A file of a skeleton: its path below the output directory and its text.
     struct File: Sendable, Hashable {
@@ -14,19 +21,29 @@ enum AdapterSkeletons {
     /// The languages `init-adapter` knows.
     static let languages = ["python", "swift"]
 
-    /// The files of a language's skeleton; `packagePath` is the harness package a Swift skeleton depends on.
-    static func files(language: String, packagePath: String) -> [File]? {
+    /// The folder of the resource bundle that holds the templates.
+    static let resourceFolder = "Skeletons"
+
+    /// The files of a language's skeleton, `nil` for a language `init-adapter` does not know;
+    /// `packagePath` is the harness package a Swift skeleton depends on. Throws a `SystemIssue` that
+    /// says what to copy when the templates are not beside the executable.
+    static func files(language: String, packagePath: String) throws -> [File]? {
+        guard languages.contains(language) else { return nil }
+        let root = try templatesRoot()
         switch language {
         case "python":
-            let text = python.replacingOccurrences(of: "{{TARGETS}}", with: pythonTargets)
-            return [File(path: "adapter.py", text: text, executable: true), File(path: "README.md", text: readme(language: "python"))]
+            let text = try template("python/adapter.py.template", in: root).replacingOccurrences(of: "{{TARGETS}}", with: pythonTargets)
+            let readmeText = try readme(language: "python", templates: root)
+            return [File(path: "adapter.py", text: text, executable: true), File(path: "README.md", text: readmeText)]
         case "swift":
             let identity = URL(fileURLWithPath: packagePath).lastPathComponent.lowercased()
-            let manifest = swiftManifest.replacingOccurrences(of: "{{PACKAGE_PATH}}", with: packagePath)
+            let manifest = try template("swift/Package.swift.template", in: root).replacingOccurrences(of: "{{PACKAGE_PATH}}", with: packagePath)
                 .replacingOccurrences(of: "{{PACKAGE_IDENTITY}}", with: identity)
+            let mainSource = try template("swift/main.swift.template", in: root)
+            let readmeText = try readme(language: "swift", templates: root)
             return [
-                File(path: "Package.swift", text: manifest), File(path: "Sources/MyRelyingPartyAdapter/main.swift", text: swiftMain),
-                File(path: "README.md", text: readme(language: "swift")),
+                File(path: "Package.swift", text: manifest), File(path: "Sources/MyRelyingPartyAdapter/main.swift", text: mainSource),
+                File(path: "README.md", text: readmeText),
             ]
         default:
             return nil
@@ -49,367 +66,31 @@ enum AdapterSkeletons {
         }
     }
 
-    static func readme(language: String) -> String {
-        """
-        # Adapter skeleton (\(language))
-
-        Written by `passkey-conformance init-adapter \(language)`. It speaks the whole adapter protocol
-        (JSON-RPC 2.0, one message per line on standard input and output) and drives nothing yet: it
-        declares every target and no capability, so the harness reports every test case *not verified*.
-
-        1. Run it as it is, to see the protocol work:
-           `\(runCommand(language: language, directory: "."))`
-        2. Fill in the methods marked TODO so that they drive your app and your server (the protocol
-           document of the harness, `Documentation/adapter-protocol.md`, says what each must do).
-        3. Declare each capability once it really works; the scenarios that need it then run.
-
-        """
+    /// The skeleton's README for a language, from the templates' folder `templates`.
+    static func readme(language: String, templates: String) throws -> String {
+        try template("README.md.template", in: templates)
+            .replacingOccurrences(of: "{{RUN_COMMAND}}", with: runCommand(language: language, directory: "."))
+            .replacingOccurrences(of: "{{LANGUAGE}}", with: language)
     }
 
-    static let python = #"""
-        #!/usr/bin/env python3
-        """A passkey-conformance adapter skeleton (Python 3.9+, standard library only).
+    /// The templates' folder in the resource bundle beside the executable; without it, a system issue
+    /// that says what to copy.
+    static func templatesRoot() throws -> String {
+        if let root = CriteriaLocation.bundledFolder(resourceFolder) { return root }
+        throw SystemIssue(
+            "no adapter skeletons found: \(CriteriaLocation.bundleName).resources/\(resourceFolder) is not beside the executable; "
+                + "copy the resource bundles with the binary (see README, Installing)")
+    }
 
-        Generated by `passkey-conformance init-adapter python`. It speaks the whole protocol (JSON-RPC 2.0,
-        one message per line on standard input and output; Documentation/adapter-protocol.md) and drives
-        nothing yet: it declares every target and no capability, so the harness reports every test case
-        *not verified*. Fill in the methods of `RelyingParty` (marked TODO) to drive your app and server,
-        then declare the capabilities you really support in CAPABILITIES.
-
-        Run it:  passkey-conformance run --adapter-command "python3 adapter.py"
-        """
-
-        import json
-        import os
-        import sys
-        from collections import deque
-
-        PROTOCOL_VERSION = "1.1"
-        NAME, VERSION = "my-relying-party", "0.1.0"
-        RELYING_PARTY_IDS = ["example.com"]  # TODO: your RP IDs; the first is the primary one
-        TARGETS = [  # the platforms your app runs on: every target of the harness; remove those it does not
-        {{TARGETS}}
-        ]
-        CAPABILITIES = []  # TODO: e.g. "conditional-create", "passkey-sign-in", "signals", once they work
-
-        # JSON-RPC error codes of the protocol.
-        INVALID_PARAMS, METHOD_NOT_FOUND = -32602, -32601
-        ADAPTER_ERROR, UNKNOWN_SESSION, UNSUPPORTED_VERSION, PLATFORM_CALL_FAILED = -32000, -32001, -32002, -32003
-
-
-        def log(text):
-            print(f"adapter: {text}", file=sys.stderr, flush=True)
-
-
-        class RpcError(Exception):
-            def __init__(self, code, message):
-                super().__init__(message)
-                self.code, self.message = code, message
-
-
-        class Connection:
-            """Messages in and out. `call` waits for its answer and keeps harness requests that arrive
-            meanwhile for the main loop, so a single thread is enough."""
-
-            def __init__(self, reader, writer):
-                self.reader, self.writer = reader, writer
-                self.waiting = deque()
-                self.next_id = 1
-
-            def write(self, message):
-                self.writer.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
-                self.writer.flush()
-
-            def read(self):
-                while True:
-                    line = self.reader.readline()
-                    if not line:
-                        return None
-                    if not line.strip():
-                        continue
-                    try:
-                        message = json.loads(line)
-                    except ValueError as error:
-                        log(f"ignored a line that is not JSON: {error}")
-                        continue
-                    if isinstance(message, dict):
-                        return message
-
-            def next_request(self):
-                return self.waiting.popleft() if self.waiting else self.read()
-
-            def call(self, method, params):
-                id, self.next_id = self.next_id, self.next_id + 1
-                self.write({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-                while True:
-                    message = self.read()
-                    if message is None:
-                        raise SystemExit(0)  # the harness has gone
-                    if "method" in message:
-                        self.waiting.append(message)
-                    elif message.get("id") == id:
-                        if "error" in message:
-                            raise RpcError(PLATFORM_CALL_FAILED, f"{method} failed: {message['error']}")
-                        return message.get("result")
-
-            def notify(self, method, params):
-                self.write({"jsonrpc": "2.0", "method": method, "params": params})
-
-
-        class Platform:
-            """The simulated platform of one session: your app's calls to the credential manager, the clock,
-            the screen and telemetry. In a real app these sit behind a thin seam in front of
-            CredentialManager / ASAuthorizationController, ASCredentialDataManager, timers and analytics."""
-
-            def __init__(self, connection, session):
-                self.connection, self.session = connection, session
-
-            def create_credential(self, request):
-                """request: {"android": {...}} or {"apple": {...}}; returns an operation id. The outcome comes
-                later through RelyingParty.platform_completed."""
-                return self.connection.call("platform.createCredential", {"session": self.session, "request": request})["operation"]
-
-            def get_credential(self, request):
-                return self.connection.call("platform.getCredential", {"session": self.session, "request": request})["operation"]
-
-            def signal(self, request):
-                return self.connection.call("platform.signal", {"session": self.session, "request": request})["operation"]
-
-            def now(self):
-                """Virtual milliseconds since the test case started: never use the wall clock."""
-                return self.connection.call("clock.now", {"session": self.session})["millis"]
-
-            def schedule_timer(self, after_millis, label):
-                """Returns a timer id; RelyingParty.timer_fired receives it when it is due."""
-                return self.connection.call("clock.schedule", {"session": self.session, "afterMillis": after_millis,
-                                                               "label": label})["timer"]
-
-            def cancel_timer(self, timer):
-                self.connection.notify("clock.cancel", {"session": self.session, "timer": timer})
-
-            def show(self, kind, text):
-                """kind: "error", "confirmation", "message" or "screen"."""
-                self.connection.notify("ui.show", {"session": self.session, "event": {"kind": kind, "text": text}})
-
-            def telemetry(self, name, attributes):
-                self.connection.notify("telemetry.record", {"session": self.session,
-                                                            "event": {"name": name, "attributes": attributes}})
-
-
-        class RelyingParty:
-            """One test case: a fresh app and server state. TODO: drive your own app and server here."""
-
-            def __init__(self, context, platform):
-                self.context = context  # testCase, target, device {platform, osVersion, …}, seed
-                self.platform = platform
-
-            def set_up(self, accounts):
-                """TODO: create the accounts on your server (username, displayName, password, policy, rpID)."""
-
-            def add_credential(self, credential):
-                """TODO: store a passkey record on your server (username, credentialID, publicKey, signCount, state)."""
-
-            def perform(self, action):
-                """TODO: the user does something in your app; answer with what it shows (ActionOutcome)."""
-                return {"status": "rejected", "message": f"{action.get('kind')} is not implemented yet"}
-
-            def inspect_account(self, username):
-                """TODO: your server's record of the account (AccountSnapshot)."""
-                raise RpcError(ADAPTER_ERROR, "inspectAccount is not implemented yet")
-
-            def inspect_session(self):
-                """TODO: the app's current session (SessionSnapshot)."""
-                return {"stage": "signed-out"}
-
-            def inject_fault(self, fault):
-                """TODO: with the fault-injection capability, make your server or network misbehave."""
-
-            def platform_completed(self, operation, outcome):
-                """TODO: the outcome of a platform call your app made (registration, assertion, signal, error)."""
-
-            def timer_fired(self, timer):
-                """TODO: a timer your app scheduled is due."""
-
-            def close(self):
-                """Release what the session holds."""
-
-
-        class Adapter:
-            def __init__(self, connection):
-                self.connection = connection
-                self.sessions = {}
-                self.greeted = False
-                self.finished = False
-
-            def handle(self, method, params):
-                if method == "adapter.hello":
-                    if str(params.get("protocolVersion", "")).split(".")[0] != PROTOCOL_VERSION.split(".")[0]:
-                        raise RpcError(UNSUPPORTED_VERSION, f"this adapter speaks protocol {PROTOCOL_VERSION}")
-                    self.greeted = True
-                    return {"protocolVersion": PROTOCOL_VERSION, "name": NAME, "version": VERSION, "targets": TARGETS,
-                            "capabilities": CAPABILITIES, "relyingPartyIDs": RELYING_PARTY_IDS}
-                if not self.greeted:
-                    raise RpcError(UNSUPPORTED_VERSION, "call adapter.hello first")
-                if method == "adapter.shutdown":
-                    for session in self.sessions.values():
-                        session.close()
-                    self.sessions.clear()
-                    self.finished = True
-                    return {}
-                session_id = params.get("session")
-                if method == "session.open":
-                    self.sessions[session_id] = RelyingParty(params.get("context", {}), Platform(self.connection, session_id))
-                    return {"session": session_id}
-                session = self.sessions.get(session_id)
-                if session is None:
-                    raise RpcError(UNKNOWN_SESSION, f"no open session {session_id!r}")
-                if method == "session.close":
-                    self.sessions.pop(session_id).close()
-                    return {}
-                routes = {
-                    "session.setUp": lambda: session.set_up(params.get("accounts", [])),
-                    "session.addCredential": lambda: session.add_credential(params.get("credential", {})),
-                    "session.perform": lambda: session.perform(params.get("action", {})),
-                    "session.inspectAccount": lambda: session.inspect_account(params.get("username")),
-                    "session.inspectSession": lambda: session.inspect_session(),
-                    "session.injectFault": lambda: session.inject_fault(params.get("fault", {})),
-                    "session.platformCompleted": lambda: session.platform_completed(params.get("operation"), params.get("outcome", {})),
-                    "session.timerFired": lambda: session.timer_fired(params.get("timer")),
-                }
-                if method not in routes:
-                    raise RpcError(METHOD_NOT_FOUND, f"no method {method}")
-                result = routes[method]()
-                return {} if result is None else result
-
-
-        def main():
-            # The protocol gets a private copy of standard output; file descriptor 1 becomes standard error,
-            # so a stray print() cannot corrupt the message stream.
-            protocol_output = os.fdopen(os.dup(1), "wb")
-            os.dup2(2, 1)
-            sys.stdout = sys.stderr
-            connection = Connection(sys.stdin.buffer, protocol_output)
-            adapter = Adapter(connection)
-            while not adapter.finished:
-                message = connection.next_request()
-                if message is None:
-                    return  # end of input: the harness has gone
-                if "id" not in message or "method" not in message:
-                    continue  # a notification, or an answer nobody waits for
-                params = message.get("params") if isinstance(message.get("params"), dict) else {}
-                try:
-                    connection.write({"jsonrpc": "2.0", "id": message["id"], "result": adapter.handle(message["method"], params)})
-                except RpcError as error:
-                    connection.write({"jsonrpc": "2.0", "id": message["id"], "error": {"code": error.code, "message": error.message}})
-                except Exception as error:  # a bug in the relying party: report it and keep serving
-                    log(f"{message['method']} failed: {error!r}")
-                    connection.write({"jsonrpc": "2.0", "id": message["id"],
-                                      "error": {"code": ADAPTER_ERROR, "message": f"{type(error).__name__}: {error}"}})
-
-
-        if __name__ == "__main__":
-            main()
-
-        """#
-
-    static let swiftManifest = #"""
-        // swift-tools-version:6.0
-        // A passkey-conformance adapter skeleton, generated by `passkey-conformance init-adapter swift`.
-        import PackageDescription
-
-        let package = Package(
-            name: "MyRelyingPartyAdapter",
-            platforms: [.macOS(.v15)],
-            dependencies: [
-                // The harness package, for its light adapter library: the protocol's types and the
-                // JSON-RPC adapter server, without the harness itself.
-                .package(path: "{{PACKAGE_PATH}}"),
-            ],
-            targets: [
-                .executableTarget(name: "MyRelyingPartyAdapter", dependencies: [
-                    .product(name: "PasskeyConformanceAdapter", package: "{{PACKAGE_IDENTITY}}"),
-                ]),
-            ],
-            swiftLanguageModes: [.v6]
-        )
-
-        """#
-
-    static let swiftMain = #"""
-        // A passkey-conformance adapter skeleton in Swift, generated by `passkey-conformance init-adapter swift`.
-        //
-        // `JSONRPCAdapterServer` speaks the protocol (JSON-RPC 2.0 over standard input and output; see
-        // Documentation/adapter-protocol.md in the harness). This relying party drives nothing yet: it
-        // declares every target and no capability, so the harness reports every test case *not verified*.
-        // Fill in the methods marked TODO to drive your app and server, then declare the capabilities you
-        // really support.
-        //
-        //   swift build && passkey-conformance run --adapter-command "$(swift build --show-bin-path)/MyRelyingPartyAdapter"
-        import Foundation
-        import PasskeyConformanceAdapter
-
-        /// The relying party under test: describes itself and opens a session per test case.
-        struct MyRelyingParty: RelyingPartyAdapter {
-            func describe() async throws -> AdapterDescription {
-                AdapterDescription(name: "my-relying-party", version: "0.1.0",
-                                   targets: TargetCatalog.all.map(\.id),  // the platforms your app runs on
-                                   capabilities: [],  // TODO: e.g. .conditionalCreate, .passkeySignIn, .signals, once they work
-                                   relyingPartyIDs: ["example.com"])  // TODO: your RP IDs; the first is the primary one
-            }
-
-            func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> any RelyingPartySession {
-                MySession(context: context, platform: host)
-            }
-
-            func shutdown() async {}
+    /// The text of the template at `path` below the templates' folder `root`.
+    static func template(_ path: String, in root: String) throws -> String {
+        let url = URL(fileURLWithPath: root).appendingPathComponent(path)
+        do {
+            return try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw SystemIssue(
+                "cannot read the adapter skeleton template \(url.path) (\(error)); the resource bundle beside the executable is incomplete: "
+                    + "copy the resource bundles with the binary again (see README, Installing)")
         }
-
-        /// One test case: a fresh app and server state. `platform` is the simulated platform: your app's
-        /// credential manager calls (`createCredential`, `getCredential`, `signal`), the virtual clock
-        /// (`now`, `scheduleTimer`, `cancelTimer`), the screen (`show`) and telemetry.
-        struct MySession: RelyingPartySession {
-            let context: SessionContext
-            let platform: any PlatformHost
-
-            struct NotImplemented: Error, CustomStringConvertible {
-                var what: String
-                var description: String { "\(what) is not implemented yet" }
-            }
-
-            /// TODO: create the accounts on your server.
-            func setUp(accounts: [AccountFixture]) async throws {}
-
-            /// TODO: store a passkey record on your server.
-            func addCredential(_ credential: CredentialFixture) async throws {}
-
-            /// TODO: the user does something in your app; answer with what it shows.
-            func perform(_ action: UserAction) async throws -> ActionOutcome {
-                ActionOutcome(.rejected, message: "\(action.kind.rawValue) is not implemented yet")
-            }
-
-            /// TODO: your server's record of the account.
-            func inspectAccount(username: String) async throws -> AccountSnapshot {
-                throw NotImplemented(what: "inspectAccount")
-            }
-
-            /// TODO: the app's current session.
-            func inspectSession() async throws -> SessionSnapshot {
-                SessionSnapshot(stage: .signedOut)
-            }
-
-            /// TODO: with the fault-injection capability, make your server or network misbehave.
-            func injectFault(_ fault: Fault) async throws {}
-
-            /// TODO: the outcome of a platform call your app made (registration, assertion, signal, error).
-            func platformCompleted(operation: OperationID, outcome: PlatformOutcome) async throws {}
-
-            /// TODO: a timer your app scheduled with `platform.scheduleTimer` is due.
-            func timerFired(_ timer: TimerID) async throws {}
-
-            func close() async {}
-        }
-
-        await JSONRPCAdapterServer(adapter: MyRelyingParty()).run()
-
-        """#
+    }
 }

@@ -34,13 +34,17 @@ enum CriteriaLocation {
     static func bundledDigest() -> String? { bundledRoot().flatMap { CriteriaLoader.digest(root: $0) } }
 
     /// The criteria in the resource bundle beside the running executable, if it is there.
-    static func bundledRoot() -> String? {
+    static func bundledRoot() -> String? { bundledFolder("Criteria") }
+
+    /// A folder of the resource bundle beside the running executable (`Criteria`, or the adapter
+    /// skeletons' `Skeletons`), if it is there.
+    static func bundledFolder(_ name: String) -> String? {
         guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
         let directory = executable.deletingLastPathComponent()
         let candidates = [
-            directory.appendingPathComponent("\(bundleName).resources/Criteria"),  // Linux, Windows
-            directory.appendingPathComponent("\(bundleName).bundle/Contents/Resources/Criteria"),  // macOS
-            directory.appendingPathComponent("\(bundleName).bundle/Criteria"),
+            directory.appendingPathComponent("\(bundleName).resources/\(name)"),  // Linux, Windows
+            directory.appendingPathComponent("\(bundleName).bundle/Contents/Resources/\(name)"),  // macOS
+            directory.appendingPathComponent("\(bundleName).bundle/\(name)"),
         ]
         var isDirectory: ObjCBool = false
         return candidates.first { FileManager.default.fileExists(atPath: $0.path, isDirectory: &isDirectory) && isDirectory.boolValue }?.path

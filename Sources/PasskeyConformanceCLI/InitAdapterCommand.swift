@@ -29,7 +29,7 @@ struct InitAdapterCommand: CLICommand {
     }
 
     func run() throws -> Int32 {
-        guard let files = AdapterSkeletons.files(language: language, packagePath: packagePath) else {
+        guard let files = try AdapterSkeletons.files(language: language, packagePath: packagePath) else {
             throw UsageError("unknown language '\(language)'; use \(AdapterSkeletons.languages.joined(separator: " or "))", command: Self.spec.name)
         }
         if language == "swift", !FileManager.default.fileExists(atPath: packagePath + "/Package.swift") {
