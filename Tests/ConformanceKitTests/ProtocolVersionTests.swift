@@ -11,10 +11,11 @@ struct ProtocolVersionTests {
         try Wire.decoder().decode(AdapterDescription.self, from: Data(json.utf8))
     }
 
-    @Test("the harness speaks 1.3")
+    @Test("the harness speaks 1.4")
     func harnessVersion() {
-        #expect(adapterProtocolVersion == "1.3")
+        #expect(adapterProtocolVersion == "1.4")
         #expect(ProtocolFeature.webFrontEnd.since == "1.3")
+        #expect(ProtocolFeature.batchInspection.since == "1.4")
     }
 
     @Test("each protocol feature names the minor that added it")

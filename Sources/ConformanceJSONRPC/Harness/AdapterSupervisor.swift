@@ -78,9 +78,11 @@ actor AdapterSupervisor {
 
     /// Opens a session on the live process (launching one if needed).
     func openSession(_ context: SessionContext, host: any PlatformHost) async throws -> JSONRPCSession {
-        let (connection, _) = try await live()
+        let (connection, description) = try await live()
         sessionCount += 1
-        let session = JSONRPCSession(connection: connection, id: "s\(sessionCount)", deadline: .now + configuration.testCaseTimeout)
+        let session = JSONRPCSession(
+            connection: connection, id: "s\(sessionCount)", deadline: .now + configuration.testCaseTimeout,
+            batchInspection: description.implements(.batchInspection))
         connection.register(session: session.id, host: host)
         do {
             let opened = try await session.call(.sessionOpen, JSONRPCParams.Open(session: session.id, context: context), returning: JSONRPCParams.Session.self)

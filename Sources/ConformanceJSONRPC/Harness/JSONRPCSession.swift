@@ -11,11 +11,15 @@ package struct JSONRPCSession: RelyingPartySession {
     package let id: String
     let connection: HarnessConnection
     let deadline: ContinuousClock.Instant
+    /// Whether the adapter has `session.inspect` (1.4); without it `inspect(usernames:)` asks for
+    /// the session and each account separately.
+    let batchInspection: Bool
 
-    init(connection: HarnessConnection, id: String, deadline: ContinuousClock.Instant) {
+    init(connection: HarnessConnection, id: String, deadline: ContinuousClock.Instant, batchInspection: Bool) {
         self.connection = connection
         self.id = id
         self.deadline = deadline
+        self.batchInspection = batchInspection
     }
 
     /// Sends `session.setUp` with the accounts to create.
@@ -36,6 +40,24 @@ package struct JSONRPCSession: RelyingPartySession {
     /// Sends `session.inspectAccount` and returns the server's record of the account.
     package func inspectAccount(username: String) async throws -> AccountSnapshot {
         try await call(.sessionInspectAccount, JSONRPCParams.InspectAccount(session: id, username: username), returning: AccountSnapshot.self)
+    }
+
+    /// Sends `session.inspect` (or, to an adapter older than 1.4, `session.inspectSession` and one
+    /// `session.inspectAccount` per account) and returns the session and the accounts.
+    package func inspect(usernames: [String]) async throws -> StateSnapshot {
+        guard batchInspection else {
+            let session = try await inspectSession()
+            var accounts: [AccountSnapshot] = []
+            for username in usernames { accounts.append(try await inspectAccount(username: username)) }
+            return StateSnapshot(session: session, accounts: accounts)
+        }
+        let snapshot = try await call(.sessionInspect, JSONRPCParams.Inspect(session: id, usernames: usernames), returning: StateSnapshot.self)
+        guard snapshot.accounts.count == usernames.count else {
+            throw AdapterFault(
+                .protocolViolation, "session.inspect answered \(snapshot.accounts.count) accounts for \(usernames.count) asked",
+                method: JSONRPCMethod.sessionInspect.rawValue)
+        }
+        return snapshot
     }
 
     /// Sends `session.inspectSession` and returns the app's session.

@@ -21,23 +21,21 @@ package final class InvariantMonitor {
 
     package init(world: World) { self.world = world }
 
-    /// The server's record of every account of the history, by alias.
-    func accounts() async throws -> [String: AccountSnapshot] {
-        var result: [String: AccountSnapshot] = [:]
-        for (alias, fixture) in world.accounts { result[alias] = try await world.session.inspectAccount(username: fixture.username) }
-        return result
+    /// The server's record of every account of the history, by alias, and the app's session: one
+    /// `session.inspect` for an adapter of 1.4.
+    func state() async throws -> (accounts: [String: AccountSnapshot], session: SessionSnapshot) {
+        let aliases = world.accounts.keys.sorted()
+        let snapshot = try await world.session.inspect(usernames: aliases.compactMap { world.accounts[$0]?.username })
+        return (Dictionary(uniqueKeysWithValues: zip(aliases, snapshot.accounts)), snapshot.session)
     }
 
     /// Notes the state before a step runs.
     package func beforeStep() async throws {
-        if let carried {
-            (before, sessionBefore) = (carried.accounts, carried.session)
-        } else {
-            before = try await accounts()
-        }
+        let state: (accounts: [String: AccountSnapshot], session: SessionSnapshot)
+        if let carried { state = carried } else { state = try await self.state() }
+        (before, sessionBefore) = (state.accounts, state.session)
         marker = world.host.transcriptCount
         uiMarker = world.host.snapshot.uiEvents.count
-        if carried == nil { sessionBefore = try await world.session.inspectSession() }
         carried = nil
         world.lastOutcome = nil
     }
@@ -58,13 +56,12 @@ package final class InvariantMonitor {
         {
             return found
         }
-        let after = try await accounts()
+        let (after, sessionAfter) = try await state()
         facts = StepFacts(
             index: index, step: step, target: world.target, snapshot: snapshot, before: before, after: after,
             new: snapshot.operations[seenOperations...], uiMarker: uiMarker)
         seenOperations = snapshot.operations.count
         noteSignIn(facts)
-        let sessionAfter = try await world.session.inspectSession()
         carried = (after, sessionAfter)
         noteContextChange(facts, sessionAfter: sessionAfter)
         noteOperations(facts)

@@ -336,12 +336,8 @@ public final class MonitorWatch {
 
     /// The server's and the session's state now, read without a transcript entry.
     func moment(_ world: World) async throws -> Moment {
-        let session = try await world.session.inspectSession()
-        var accounts: [AccountSnapshot] = []
-        for alias in world.accounts.keys.sorted() {
-            guard let fixture = world.accounts[alias] else { continue }
-            accounts.append(try await world.session.inspectAccount(username: fixture.username))
-        }
-        return Moment(session: session, accounts: accounts)
+        let usernames = world.accounts.keys.sorted().compactMap { world.accounts[$0]?.username }
+        let snapshot = try await world.session.inspect(usernames: usernames)
+        return Moment(session: snapshot.session, accounts: snapshot.accounts)
     }
 }

@@ -80,6 +80,9 @@ extension ServerConnection {
         case .sessionPerform:
             let (served, params) = try session(JSONRPCParams.Perform.self, of: message)
             return try await served.checked { try await served.session.perform(params.action) }
+        case .sessionInspect:
+            let (served, params) = try session(JSONRPCParams.Inspect.self, of: message)
+            return try await served.checked { try await served.session.inspect(usernames: params.usernames) }
         case .sessionInspectAccount:
             let (served, params) = try session(JSONRPCParams.InspectAccount.self, of: message)
             return try await served.checked { try await served.session.inspectAccount(username: params.username) }

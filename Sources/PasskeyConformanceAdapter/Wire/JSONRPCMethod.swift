@@ -27,6 +27,8 @@ public enum JSONRPCMethod: String, Sendable, CaseIterable {
     case sessionInspectAccount = "session.inspectAccount"
     /// Asks for the app's current session.
     case sessionInspectSession = "session.inspectSession"
+    /// Asks for the app's session and several accounts in one call (1.4).
+    case sessionInspect = "session.inspect"
     /// Makes the server or the network misbehave.
     case sessionInjectFault = "session.injectFault"
     /// Delivers how a platform operation the app started ended.
@@ -128,6 +130,16 @@ package enum JSONRPCParams {
         package init(session: String, username: String) {
             self.session = session
             self.username = username
+        }
+    }
+
+    package struct Inspect: Codable, Sendable {
+        package var session: String
+        package var usernames: [String]
+
+        package init(session: String, usernames: [String]) {
+            self.session = session
+            self.usernames = usernames
         }
     }
 
@@ -288,6 +300,7 @@ extension JSONRPCParams.SetUp: SessionScoped {}
 extension JSONRPCParams.AddCredential: SessionScoped {}
 extension JSONRPCParams.Perform: SessionScoped {}
 extension JSONRPCParams.InspectAccount: SessionScoped {}
+extension JSONRPCParams.Inspect: SessionScoped {}
 extension JSONRPCParams.InjectFault: SessionScoped {}
 extension JSONRPCParams.PlatformCompleted: SessionScoped {}
 extension JSONRPCParams.TimerFired: SessionScoped {}

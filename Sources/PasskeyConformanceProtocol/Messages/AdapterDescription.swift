@@ -5,7 +5,7 @@
 #endif
 
 /// The version of the adapter protocol this harness speaks.
-public let adapterProtocolVersion = "1.3"
+public let adapterProtocolVersion = "1.4"
 
 /// What an adapter says about itself and the relying party it drives.
 ///
@@ -112,6 +112,10 @@ public enum ProtocolFeature: String, Sendable, Hashable, CaseIterable {
     /// A web front end (1.3): `web` in the description and `session.webRequest`, which serve the
     /// relying party's page on the web targets.
     case webFrontEnd = "a web front end (session.webRequest)"
+    /// `session.inspect` (1.4): the session and several accounts in one call, which the harness
+    /// makes after every step to watch the safety monitors; with an older adapter it asks for each
+    /// separately, so no test case needs it.
+    case batchInspection = "session.inspect"
 
     /// The minor version of protocol 1 that added it.
     public var sinceMinor: Int {
@@ -119,6 +123,7 @@ public enum ProtocolFeature: String, Sendable, Hashable, CaseIterable {
         case .osFamily, .credentialLookupFailure: 1
         case .answerLostAfterCommit: 2
         case .webFrontEnd: 3
+        case .batchInspection: 4
         }
     }
 

@@ -324,6 +324,20 @@ public struct AccountSnapshot: Sendable, Codable, Hashable {
     }
 }
 
+/// The app's session and the server's record of several accounts, read in one call
+/// (`session.inspect`, 1.4).
+public struct StateSnapshot: Sendable, Codable, Hashable {
+    /// The app's session.
+    public var session: SessionSnapshot
+    /// The accounts, in the order they were asked for.
+    public var accounts: [AccountSnapshot]
+    /// Creates a snapshot.
+    public init(session: SessionSnapshot, accounts: [AccountSnapshot]) {
+        self.session = session
+        self.accounts = accounts
+    }
+}
+
 /// The app's current session.
 public struct SessionSnapshot: Sendable, Codable, Hashable {
     /// The sign-in stage of the app.

@@ -35,6 +35,10 @@ public protocol RelyingPartySession: Sendable {
     func inspectAccount(username: String) async throws -> AccountSnapshot
     /// The app's current session.
     func inspectSession() async throws -> SessionSnapshot
+    /// The app's session and the server's record of the accounts `usernames`, in that order, read
+    /// together (`session.inspect`, 1.4). The default asks `inspectSession()` and then
+    /// `inspectAccount(username:)` for each account; a relying party need not implement it.
+    func inspect(usernames: [String]) async throws -> StateSnapshot
     /// Injects a fault into the server or the network.
     func injectFault(_ fault: Fault) async throws
     /// Delivers the outcome of a platform operation the app started.
@@ -50,6 +54,16 @@ public protocol RelyingPartySession: Sendable {
     /// (a hang, a JSON-RPC error), so that the runner records it against the test case as `error`.
     /// The default calls `close()` and reports nothing.
     func closeReportingFault() async -> RunFault?
+}
+
+extension RelyingPartySession {
+    /// `inspectSession()`, then `inspectAccount(username:)` for each account.
+    public func inspect(usernames: [String]) async throws -> StateSnapshot {
+        let session = try await inspectSession()
+        var accounts: [AccountSnapshot] = []
+        for username in usernames { accounts.append(try await inspectAccount(username: username)) }
+        return StateSnapshot(session: session, accounts: accounts)
+    }
 }
 
 extension RelyingPartySession {
