@@ -9,7 +9,7 @@ import Testing
 /// in-process and through JSON-RPC (in-process pipes, and the stand-alone adapter executable).
 // One test at a time, and the in-process runs on a thread of their own: each is a whole suite, and
 // the cooperative pool (two threads on 2 cores) must stay free for the JSON-RPC tests beside them.
-@Suite("Transport equivalence", .serialized)
+@Suite("Transport equivalence", .serialized, .loadsMachine)
 struct TransportEquivalenceTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let adapterBinary = packageRoot.appendingPathComponent(".build/debug/reference-rp-adapter").path

@@ -6,7 +6,7 @@ import Testing
 
 /// `run --jobs`: test cases at once, in-process and over one adapter process, with the reports of a
 /// sequential run.
-@Suite("run --jobs", .heavy)
+@Suite("run --jobs", .heavy, .loadsMachine)
 struct JobsTests {
     /// Every report file of a run, by name.
     static func reports(_ extra: [String], criterion: String, status: Int32 = 0) async throws -> [String: Data] {

@@ -104,7 +104,7 @@ enum PythonWebAuthnExample {
     }
 }
 
-@Suite("The python-webauthn example: real WebAuthn libraries against the suite", .serialized, .heavy)
+@Suite("The python-webauthn example: real WebAuthn libraries against the suite", .serialized, .heavy, .loadsMachine)
 struct PythonWebAuthnExampleTests {
     /// The careful configuration passes every criterion it declares: no test case fails, errs or is
     /// undefined, and nothing is left unverified (it declares every capability the criteria use).

@@ -43,7 +43,7 @@ enum PythonWebFrontEnd {
     }
 }
 
-@Suite("The python-webauthn example's web front end in real Chromium", .serialized, .heavy)
+@Suite("The python-webauthn example's web front end in real Chromium", .serialized, .heavy, .needsQuietMachine)
 struct PythonWebFrontEndTests {
     /// The whole suite on every web target: nothing fails or errs, and whatever is not verified
     /// names a reason a real browser imposes.

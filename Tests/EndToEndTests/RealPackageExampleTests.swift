@@ -123,7 +123,7 @@ enum RealPackageExample {
     }
 }
 
-@Suite("Real relying-party packages against the criteria their findings and project views touch", .serialized, .heavy)
+@Suite("Real relying-party packages against the criteria their findings and project views touch", .serialized, .heavy, .loadsMachine)
 struct RealPackageExampleTests {
     /// django-otp-webauthn 0.10.3, with the documented `user_is_mfa_enrolled` hook (only a non-passkey
     /// device is MFA) and a TOTP second factor: py_webauthn requires user presence for every

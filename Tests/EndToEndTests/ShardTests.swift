@@ -5,7 +5,7 @@ import WebAuthn
 
 /// `run --shard i/n` and `merge`: shards of a run combine into the reports of the whole run, byte
 /// for byte, and shards of different runs are refused.
-@Suite("Shards and merge", binaryBuilt, .heavy)
+@Suite("Shards and merge", binaryBuilt, .heavy, .loadsMachine)
 struct ShardTests {
     /// A few criteria, enough for every shard to hold test cases of several of them.
     static let selection = ["--criterion", "N2.6-AC02", "--criterion", "N3.2-AC07", "--criterion", "N3.2-AC01"]

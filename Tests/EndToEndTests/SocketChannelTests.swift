@@ -6,7 +6,7 @@ import Testing
 
 /// `run --adapter-connect`: the adapter protocol over a stream socket, to an adapter that runs on its
 /// own (served here by the adapter library's listener, in this process).
-@Suite("Socket channel", .heavy)
+@Suite("Socket channel", .heavy, .loadsMachine)
 struct SocketChannelTests {
     static let adapter = PackagePaths.root.appendingPathComponent(".build/debug/reference-rp-adapter").path
 
