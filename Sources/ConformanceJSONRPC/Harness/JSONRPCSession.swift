@@ -45,12 +45,7 @@ package struct JSONRPCSession: RelyingPartySession {
     /// Sends `session.inspect` (or, to an adapter older than 1.4, `session.inspectSession` and one
     /// `session.inspectAccount` per account) and returns the session and the accounts.
     package func inspect(usernames: [String]) async throws -> StateSnapshot {
-        guard batchInspection else {
-            let session = try await inspectSession()
-            var accounts: [AccountSnapshot] = []
-            for username in usernames { accounts.append(try await inspectAccount(username: username)) }
-            return StateSnapshot(session: session, accounts: accounts)
-        }
+        guard batchInspection else { return try await inspectSeparately(usernames: usernames) }
         let snapshot = try await call(.sessionInspect, JSONRPCParams.Inspect(session: id, usernames: usernames), returning: StateSnapshot.self)
         guard snapshot.accounts.count == usernames.count else {
             throw AdapterFault(

@@ -59,6 +59,12 @@ public protocol RelyingPartySession: Sendable {
 extension RelyingPartySession {
     /// `inspectSession()`, then `inspectAccount(username:)` for each account.
     public func inspect(usernames: [String]) async throws -> StateSnapshot {
+        try await inspectSeparately(usernames: usernames)
+    }
+
+    /// `inspectSession()`, then `inspectAccount(username:)` for each account: what `inspect` is
+    /// made of where the relying party has no single call for it.
+    public func inspectSeparately(usernames: [String]) async throws -> StateSnapshot {
         let session = try await inspectSession()
         var accounts: [AccountSnapshot] = []
         for username in usernames { accounts.append(try await inspectAccount(username: username)) }
