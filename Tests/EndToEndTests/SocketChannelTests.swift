@@ -2,6 +2,7 @@ import ConformanceTestSupport
 import Foundation
 import PasskeyConformanceAdapter
 import ReferenceRP
+import Synchronization
 import Testing
 
 /// `run --adapter-connect`: the adapter protocol over a stream socket, to an adapter that runs on its
@@ -94,6 +95,28 @@ struct SocketChannelTests {
         let result = try await Binary.run(["run", "--no-reports", "--adapter-connect", address] + Binary.criteria)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains(message), "\(result)")
+    }
+
+    @Test("an adapter that closes every connection at once: the run stops with a fault that names the connection, never hangs")
+    func closingAdapter() async throws {
+        let directory = try PackagePaths.temporaryDirectory("socket-closing")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let address = "unix:" + directory.appendingPathComponent("closing.sock").path
+        let listener = try ChannelListener(address: try ChannelAddress(parsing: address))
+        // Accepts each connection and ends it before a word is said, until the test wakes it to stop.
+        let done = Atomic<Bool>(false)
+        let thread = Thread {
+            while let channel = try? listener.accept() {
+                channel.discard()
+                if done.load(ordering: .acquiring) { return }
+            }
+        }
+        thread.start()
+        let result = try await Binary.run(["run", "--no-reports", "--criterion", "N2.6-AC06", "--adapter-connect", address] + Binary.criteria)
+        done.store(true, ordering: .releasing)
+        try MessageChannel.connect(to: try ChannelAddress(parsing: address)).discard()
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stdout.contains("process-exited") && result.stdout.contains("connection"), "\(result)")
     }
 
     @Test("--adapter-connect and --adapter-command exclude each other")

@@ -80,12 +80,17 @@ extension HarnessConnection {
         case .couldNotStart(let error):
             fail(AdapterFault(.launchFailed, "could not create a pipe to wake the reader (errno \(error))"))
         case .readFailed(let error):
-            fail(AdapterFault(.processExited, "reading the adapter's output failed (errno \(error))"))
+            fail(
+                AdapterFault(
+                    .processExited,
+                    connected ? "the connection to the adapter failed (errno \(error))" : "reading the adapter's output failed (errno \(error))"))
         case .endOfInput(let truncated):
             Task {
                 await child?.exited(within: .milliseconds(500))
                 await child?.standardErrorSettled(within: .milliseconds(200))
-                let how = child?.exitDescription.map { "the adapter process \($0)" } ?? "the adapter closed its output"
+                let how =
+                    child?.exitDescription.map { "the adapter process \($0)" }
+                    ?? (connected ? "the adapter closed the connection" : "the adapter closed its output")
                 if let truncated {
                     fail(AdapterFault(.truncatedMessage, "\(how) in the middle of a message", excerpt: Excerpt(truncated).text))
                 } else {

@@ -23,6 +23,8 @@ final class HarnessConnection: Sendable {
     struct Endpoint: Sendable {
         var channel: MessageChannel
         var child: ChildProcess?
+        /// A connection to an adapter that listens on its own.
+        var connected = false
     }
 
     /// What the harness keeps with each call in flight.
@@ -57,6 +59,9 @@ final class HarnessConnection: Sendable {
 
     let configuration: JSONRPCAdapter.Configuration
     let child: ChildProcess?
+    /// Whether the adapter was reached through a socket it listens on (no process of the harness's):
+    /// its faults speak of the connection, not of the process's output.
+    let connected: Bool
     let state = Mutex(State())
     /// The wire: ids, pending calls, their deadlines, the reader and the writer. Its thread starts
     /// with the first call (`adapter.hello`), so that whatever the process writes is read against
@@ -72,6 +77,7 @@ final class HarnessConnection: Sendable {
         self.configuration = configuration
         self.relay = relay
         self.child = endpoint.child
+        connected = endpoint.connected
         connection = JSONRPCConnection(
             channel: endpoint.channel, maximumLineBytes: configuration.maximumMessageBytes,
             refusal: Self.refusal)
@@ -109,7 +115,9 @@ final class HarnessConnection: Sendable {
             guard let connection = weak.connection else { return }
             await connection.child?.exited(within: .milliseconds(500))
             try? await Task.sleep(for: .milliseconds(100))
-            let how = connection.child?.exitDescription.map { "the adapter process \($0)" } ?? "the adapter stopped reading its input (errno \(error))"
+            let how =
+                connection.child?.exitDescription.map { "the adapter process \($0)" }
+                ?? (connection.connected ? "the adapter closed the connection (errno \(error))" : "the adapter stopped reading its input (errno \(error))")
             connection.fail(AdapterFault(.processExited, how, excerpt: connection.child?.standardErrorText))
         }
     }

@@ -53,7 +53,7 @@ package struct JSONRPCAdapter: RelyingPartyAdapter {
     package init(connectingTo address: ChannelAddress, configuration: Configuration = Configuration()) {
         supervisor = AdapterSupervisor(configuration: configuration) { () throws(AdapterFault) in
             do {
-                return HarnessConnection.Endpoint(channel: try MessageChannel.connect(to: address), child: nil)
+                return HarnessConnection.Endpoint(channel: try MessageChannel.connect(to: address), child: nil, connected: true)
             } catch {
                 throw AdapterFault(.launchFailed, "\(error) (is the adapter listening there?)")
             }
