@@ -45,9 +45,20 @@ enum PythonWebFrontEnd {
 
 @Suite("The python-webauthn example's web front end in real Chromium", .serialized, .heavy, .needsQuietMachine)
 struct PythonWebFrontEndTests {
+    /// Whether the whole web suite runs under `swift test`: only when asked
+    /// (`PASSKEY_CONFORMANCE_WEB_SUITE=1`). Beside the rest of the tests on two cores, the web backend
+    /// sometimes lets a step end while the page's credential call is still in flight (an open defect,
+    /// see `MachineLoadTrait`), and the conforming page then fails a test case or two. The same
+    /// whole-suite check runs on its own in `Scripts/web-selftest.sh`, which CI runs after the tests.
+    static let wholeSuiteAsked = ProcessInfo.processInfo.environment["PASSKEY_CONFORMANCE_WEB_SUITE"] == "1"
+
     /// The whole suite on every web target: nothing fails or errs, and whatever is not verified
     /// names a reason a real browser imposes.
-    @Test(.enabled(if: PythonWebFrontEnd.isAvailable, PythonWebFrontEnd.skipNote))
+    @Test(
+        .enabled(if: PythonWebFrontEnd.isAvailable, PythonWebFrontEnd.skipNote),
+        .enabled(
+            if: wholeSuiteAsked,
+            "the whole web suite runs with PASSKEY_CONFORMANCE_WEB_SUITE=1 on a quiet machine, and in Scripts/web-selftest.sh (CI)"))
     func conformingPagePasses() async throws {
         let report = try await PythonWebFrontEnd.run()
         let cases = report.testCases
