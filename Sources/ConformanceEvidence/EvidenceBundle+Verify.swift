@@ -153,7 +153,7 @@ extension EvidenceBundle {
         guard audited.findings.isEmpty else { return }  // the other files would only repeat the report's problems
         var expected: [PathBytes: [UInt8]] = [:]
         for format in ReportFormat.allCases where format != .json {
-            guard let files = try? ReportWriter.render(model, as: format) else { continue }
+            guard let files = try? format.files(of: model) else { continue }
             for file in files { expected[PathBytes(file.path)] = file.bytes }
         }
         for file in transcripts(model) { expected[PathBytes(file.path)] = file.bytes }

@@ -87,7 +87,7 @@ package enum EvidenceBundle {
         do {
             model = try ReportModel.sealed(run, waivers: waivers)
             for format in ReportFormat.allCases {
-                files += try ReportWriter.render(model, as: format).map { File(path: $0.path, bytes: $0.bytes) }
+                files += try format.files(of: model).map { File(path: $0.path, bytes: $0.bytes) }
             }
         } catch {
             throw failure(ReportFormat.json.fileName, error)

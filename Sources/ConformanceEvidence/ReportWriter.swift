@@ -86,17 +86,12 @@ package enum ReportWriter {
         var files: [(path: String, bytes: [UInt8])] = []
         for format in formats {
             do {
-                files += try render(model, as: format)
+                files += try format.files(of: model)
             } catch {
                 throw WriteError(path: join(directory.path, format.fileName), operation: .render, reason: "\(error)")
             }
         }
         return try directory.commit(files + extraFiles)
-    }
-
-    /// The files of the report in one format, with their names (`ReportFormat.fileNames`).
-    static func render(_ model: ReportModel, as format: ReportFormat) throws -> [(path: String, bytes: [UInt8])] {
-        try format.files(of: model)
     }
 
     /// Checks that reports can be written to `directory`, so a run can fail before it starts

@@ -2,7 +2,7 @@
 /// and its line in `--format`'s help. Each renderer declares its own (`ReportRenderer.format`); the
 /// registry (`ReportFormat.registry`) lists the renderers, and the command line, the report
 /// directory, evidence bundles and help texts all read it from there.
-package struct ReportFormat: Sendable, Hashable, Codable, RawRepresentable, CustomStringConvertible {
+package struct ReportFormat: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
     /// The format's name on the command line and in `--format` (`json`, `md`, `junit`, `html`).
     package let rawValue: String
     /// Other names `--format` accepts for it (`markdown`, `xml`).
@@ -36,21 +36,6 @@ package struct ReportFormat: Sendable, Hashable, Codable, RawRepresentable, Cust
     package static func == (left: ReportFormat, right: ReportFormat) -> Bool { left.rawValue == right.rawValue }
     /// Hashes the name.
     package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
-
-    /// Written as its name.
-    package init(from decoder: any Decoder) throws {
-        let name = try decoder.singleValueContainer().decode(String.self)
-        guard let format = ReportFormat(rawValue: name) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown report format '\(name)'"))
-        }
-        self = format
-    }
-
-    /// Written as its name.
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// A renderer of one report format: the format it declares and the files it renders from a run's

@@ -74,7 +74,7 @@ struct ExploreCommand: CLICommand {
         adapter = try AdapterChoice(parsed, design: design)
         criteriaPath = parsed.value("criteria")
         quiet = parsed.flag("quiet")
-        jobs = try RunCommand.jobs(parsed)
+        jobs = try RunCommand.jobs(parsed, overAdapter: adapter.isExternal)
     }
 
     /// How the exploration ended.

@@ -12,11 +12,10 @@ extension RunCommand {
         let unnamed = adapter.isExternal ? "unknown (it did not describe itself)" : "reference-rp"
         var metadata = Suite.metadata(
             plan: plan, description: description, adapterName: unnamed, digest: digest,
-            transport: adapter.transport, command: nil, filterText: selection.filterText, seed: seed,
+            transport: adapter.transport, subject: adapter.runSubject, filterText: selection.filterText, seed: seed,
             startedAt: startedAt, allowNotVerified: allowNotVerified, fault: fault)
         pipeline.stamp(&metadata, criteriaPath: selection.criteriaPath, digest: digest)
         metadata.harnessCommand = HarnessExecutable.rerunCommand
-        metadata.runSubject = adapter.runSubject
         metadata.gate = gate
         if transcriptsForPasses { metadata.transcriptsForPasses = true }
         metadata.shard = shard

@@ -108,7 +108,7 @@ struct RunCommand: CLICommand {
         shard = try Self.shard(parsed)
         bundle = parsed.value("bundle")
         try Self.refuseSigningKey(parsed)
-        jobs = try Self.jobs(parsed)
+        jobs = try Self.jobs(parsed, overAdapter: adapter.isExternal)
         waiversPath = parsed.value("waivers")
         selection = try CriteriaSelection(parsed)
     }
@@ -116,9 +116,9 @@ struct RunCommand: CLICommand {
     /// `--jobs`: 1 to 256. By default the CPU count against the embedded reference RP (its sessions
     /// share nothing) and 1 against an adapter process, whose sessions may share a server: several
     /// test cases at once are safe only when each session has accounts and state of its own.
-    static func jobs(_ parsed: ParsedArguments) throws(UsageError) -> Int {
+    static func jobs(_ parsed: ParsedArguments, overAdapter: Bool) throws(UsageError) -> Int {
         try parsed.wholeNumber("jobs", in: 1...256, described: "a whole number from 1 to 256")
-            ?? (parsed.value("adapter-command") == nil && parsed.value("adapter-connect") == nil ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1)
+            ?? (overAdapter ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount))
     }
 
     /// `--timestamp`, or the clock.

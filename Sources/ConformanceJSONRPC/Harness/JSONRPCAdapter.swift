@@ -42,7 +42,7 @@ package struct JSONRPCAdapter: RelyingPartyAdapter {
                 executable: executable, arguments: arguments, environment: environment,
                 workingDirectory: workingDirectory, captureStandardError: capture)
             return HarnessConnection.Endpoint(
-                channel: MessageChannel(input: pipes.fromChild, output: pipes.toChild, name: "standard input and output"), child: child)
+                channel: .pipes(input: pipes.fromChild, output: pipes.toChild, name: "standard input and output"), child: child)
         }
     }
 
@@ -69,7 +69,7 @@ package struct JSONRPCAdapter: RelyingPartyAdapter {
             }
             let server = JSONRPCAdapterServer(adapter: adapter)
             Task.detached { await server.run(input: toServer.read, output: fromServer.write) }
-            return HarnessConnection.Endpoint(channel: MessageChannel(input: fromServer.read, output: toServer.write, name: "pipes"), child: nil)
+            return HarnessConnection.Endpoint(channel: .pipes(input: fromServer.read, output: toServer.write), child: nil)
         }
     }
 

@@ -30,8 +30,9 @@ public enum Suite {
             plan, description: description, jobs: jobs, onEvent: onEvent)
         let elapsed = clock.now - started
         var metadata = Self.metadata(
-            plan: plan, description: description, digest: digest, transport: transport, command: command,
-            filterText: filterText, seed: seed, startedAt: startedAt, allowNotVerified: allowNotVerified)
+            plan: plan, description: description, digest: digest, transport: transport,
+            subject: command.map(RunSubject.adapterCommand) ?? .reference(design: nil, mutant: nil), filterText: filterText, seed: seed, startedAt: startedAt,
+            allowNotVerified: allowNotVerified)
         if keepsTranscriptsOfPasses { metadata.transcriptsForPasses = true }
         return RunResult.assemble(plan: plan, results: results, metadata: metadata, wallSeconds: elapsed.inSeconds)
     }
@@ -52,25 +53,28 @@ public enum Suite {
         return description.targets.filter { !known.contains($0) && seen.insert($0).inserted }.map(\.rawValue)
     }
 
-    /// The metadata of a run of `plan`; `description` is `nil` when the adapter could not describe itself.
+    /// The metadata of a run of `plan` against `subject`; `description` is `nil` when the adapter
+    /// could not describe itself.
     public static func metadata(
         plan: TestPlan, description: AdapterDescription?, adapterName: String = "unknown", digest: String,
-        transport: String, command: String?, filterText: [String: String], seed: UInt64, startedAt: Date,
+        transport: String, subject: RunSubject, filterText: [String: String], seed: UInt64, startedAt: Date,
         allowNotVerified: Bool, fault: RunFault? = nil
     ) -> RunMetadata {
         let adapter: RunMetadata.AdapterInfo
         if let description {
             adapter = .init(
-                name: description.name, version: description.version, transport: transport, command: command,
+                name: description.name, version: description.version, transport: transport,
                 declaredTargets: description.targets.map(\.rawValue), capabilities: description.capabilities.map(\.rawValue),
                 unknownTargets: unknownTargets(of: description), protocolVersion: description.protocolVersion,
                 ignoredCapabilities: description.ignoredCapabilities, declarations: description.declarations.map(\.rawValue))
         } else {
-            adapter = .init(name: adapterName, version: "unknown", transport: transport, command: command)
+            adapter = .init(name: adapterName, version: "unknown", transport: transport)
         }
-        return RunMetadata(
+        var metadata = RunMetadata(
             harnessVersion: harnessVersion, criteriaDigest: digest, adapter: adapter, targets: plan.targets.map(\.id.rawValue),
             seed: seed, startedAt: iso8601(startedAt), filters: filterText, allowNotVerified: allowNotVerified, fault: fault)
+        metadata.runSubject = subject
+        return metadata
     }
 
     /// `2026-11-29T13:05:00Z`.

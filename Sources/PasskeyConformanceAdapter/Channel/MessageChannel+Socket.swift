@@ -49,6 +49,16 @@ public final class ChannelListener: ChannelAccepting {
         if case .unix(let path) = address { _ = unlink(path) }
     }
 
+    /// Stops listening: shutting the socket down wakes an `accept` that waits in another thread
+    /// (it then fails), and later connections are refused. The descriptor is closed on release.
+    public func close() {
+        #if canImport(Glibc)
+            _ = shutdown(fd, Int32(SHUT_RDWR))
+        #else
+            _ = shutdown(fd, SHUT_RDWR)
+        #endif
+    }
+
     /// Waits (blocking the calling thread) for the next harness to connect.
     public func accept() throws(ChannelError) -> MessageChannel {
         while true {

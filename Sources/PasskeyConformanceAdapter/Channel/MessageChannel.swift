@@ -25,6 +25,11 @@ public struct MessageChannel: Sendable {
         self.name = name
     }
 
+    /// A channel over a pair of pipe descriptors (a child's, or an in-process server's).
+    package static func pipes(input: Int32, output: Int32, name: String = "pipes") -> MessageChannel {
+        MessageChannel(input: input, output: output, name: name)
+    }
+
     /// Closes both descriptors: for a channel that no connection took over.
     package func discard() {
         Platform.close(input)
@@ -49,6 +54,8 @@ public protocol ChannelAccepting: Sendable {
     var address: ChannelAddress { get }
     /// Waits for the next harness to connect.
     func accept() throws(ChannelError) -> MessageChannel
+    /// Stops accepting: an `accept` waiting now or later fails, and no harness can connect any more.
+    func close()
 }
 
 /// Where a stream socket channel is: `unix:PATH` or `tcp:HOST:PORT` with a loopback host.

@@ -132,7 +132,7 @@ package final class JSONRPCConnection<Context: Sendable>: Sendable {
         input: Int32, output: Int32, maximumLineBytes: Int,
         refusal: @escaping @Sendable (_ reason: any Error, _ firstToLearn: Bool, Context) -> any Error
     ) {
-        self.init(channel: MessageChannel(input: input, output: output, name: "pipes"), maximumLineBytes: maximumLineBytes, refusal: refusal)
+        self.init(channel: .pipes(input: input, output: output), maximumLineBytes: maximumLineBytes, refusal: refusal)
     }
 
     /// Sets the owner's handlers (before `start()`; the first set stays).

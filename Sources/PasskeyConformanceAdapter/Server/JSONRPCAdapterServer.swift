@@ -59,7 +59,7 @@ public struct JSONRPCAdapterServer: Sendable {
 
     /// Serves the harness on two descriptors, which the server owns from now on and closes when done.
     package func run(input: Int32, output: Int32) async {
-        await run(channel: MessageChannel(input: input, output: output, name: "pipes"))
+        await run(channel: .pipes(input: input, output: output))
     }
 
     /// Serves one harness on `channel` (which the server owns from now on) until it sends
@@ -71,10 +71,12 @@ public struct JSONRPCAdapterServer: Sendable {
 
     /// Serves every harness that connects through `listener` (a `ChannelListener` for stream
     /// sockets), each connection as `run()` serves standard
-    /// input and output, several at once if they come; it returns only if accepting fails. The
+    /// input and output, several at once if they come; it returns when its task is cancelled (the
+    /// listener is then closed, which ends the thread waiting in `accept`) and throws if accepting
+    /// fails. The
     /// adapter serves one harness after another: `adapter.shutdown` and the end of a connection
-    /// close that connection's sessions, never the adapter. `ready` is called once the first
-    /// `accept` waits (a harness may connect from then on).
+    /// close that connection's sessions, never the adapter. `ready` is called as the accepting thread
+    /// starts (the listener has been listening since it was made: a harness may connect at once).
     ///
     /// ```swift
     /// let listener = try ChannelListener(address: ChannelAddress(parsing: "unix:/tmp/rp.sock"))
@@ -82,6 +84,8 @@ public struct JSONRPCAdapterServer: Sendable {
     /// ```
     public func run(listener: some ChannelAccepting, ready: @escaping @Sendable () -> Void = {}) async throws(ChannelError) {
         let (accepted, continuation) = AsyncStream<Result<MessageChannel, ChannelError>>.makeStream()
+        // Cancelled (or ended): the thread below must not wait in `accept` for ever.
+        continuation.onTermination = { _ in listener.close() }
         // `accept` blocks: a thread of its own waits in it, never one of the cooperative pool.
         let thread = Thread {
             ready()

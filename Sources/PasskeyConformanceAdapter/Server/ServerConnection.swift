@@ -54,7 +54,7 @@ final class ServerConnection: Sendable {
 
     /// A connection over a pair of pipe descriptors.
     convenience init(adapter: any RelyingPartyAdapter, configuration: JSONRPCAdapterServer.Configuration, input: Int32, output: Int32) {
-        self.init(adapter: adapter, configuration: configuration, channel: MessageChannel(input: input, output: output, name: "pipes"))
+        self.init(adapter: adapter, configuration: configuration, channel: .pipes(input: input, output: output))
     }
 
     /// A reference that does not keep the connection alive (its thread holds it).
